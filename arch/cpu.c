@@ -1,0 +1,79 @@
+#include "cpu.h"
+
+int cpu_has(struct cpu_feature f)
+{
+	struct cpuid_regs r;
+	uint32_t v;
+
+	if (cpuid_max_leaf(f.leaf & 0xf0000000u) < f.leaf)
+		return 0;
+	r = cpuid(f.leaf, f.subleaf);
+	v = f.reg == CPUID_EAX ? r.eax : f.reg == CPUID_EBX ? r.ebx :
+	    f.reg == CPUID_ECX ? r.ecx : r.edx;
+	return (v >> f.bit) & 1;
+}
+
+uint32_t cpuid_max_leaf(uint32_t base)
+{
+	return cpuid(base, 0).eax;
+}
+
+static void copy_regs(char *dst, const uint32_t *regs, unsigned n)
+{
+	unsigned i, b;
+
+	for (i = 0; i < n; i++)
+		for (b = 0; b < 4; b++)
+			dst[i * 4 + b] = (char)(regs[i] >> (8 * b));
+	dst[n * 4] = '\0';
+}
+
+void cpu_identify(struct machine_info *m)
+{
+	struct cpuid_regs r = cpuid(0, 0);
+	uint32_t vendor[3] = { r.ebx, r.edx, r.ecx };
+	uint32_t base_family, i;
+	char *p;
+
+	copy_regs(m->cpu_vendor, vendor, 3);
+
+	/* Family/model decoding: SDM vol. 2A, CPUID leaf 01H, Figure 3-6. */
+	r = cpuid(1, 0);
+	base_family = (r.eax >> 8) & 0xf;
+	m->stepping = r.eax & 0xf;
+	m->family = base_family;
+	m->model = (r.eax >> 4) & 0xf;
+	if (base_family == 0xf)
+		m->family += (r.eax >> 20) & 0xff;
+	if (base_family == 0x6 || base_family == 0xf)
+		m->model += ((r.eax >> 16) & 0xf) << 4;
+
+	m->brand[0] = '\0';
+	if (cpuid_max_leaf(0x80000000) >= 0x80000004) {
+		for (i = 0; i < 3; i++) {
+			struct cpuid_regs b = cpuid(0x80000002 + i, 0);
+			uint32_t regs[4] = { b.eax, b.ebx, b.ecx, b.edx };
+
+			copy_regs(m->brand + 16 * i, regs, 4);
+		}
+		/* The brand string is often padded with leading spaces. */
+		for (p = m->brand; *p == ' '; p++)
+			;
+		for (i = 0; p[i]; i++)
+			m->brand[i] = p[i];
+		m->brand[i] = '\0';
+	}
+
+	m->hypervisor[0] = '\0';
+	if (cpu_has(X86_FEATURE_HYPERVISOR)) {
+		struct cpuid_regs h = cpuid(0x40000000, 0);
+		uint32_t sig[3] = { h.ebx, h.ecx, h.edx };
+
+		copy_regs(m->hypervisor, sig, 3);
+		if (!m->hypervisor[0]) {
+			/* Bit set but no signature leaf. */
+			m->hypervisor[0] = '?';
+			m->hypervisor[1] = '\0';
+		}
+	}
+}

@@ -1,0 +1,142 @@
+/* CPU access: CPUID, MSRs, control registers and port I/O, as small inline
+ * wrappers. Every CPUID bit the project tests is named once below. */
+#ifndef IRQLAB_ARCH_CPU_H
+#define IRQLAB_ARCH_CPU_H
+
+#include <stdint.h>
+
+#include "../bench/results.h"
+
+struct cpuid_regs {
+	uint32_t eax, ebx, ecx, edx;
+};
+
+static inline struct cpuid_regs cpuid(uint32_t leaf, uint32_t subleaf)
+{
+	struct cpuid_regs r;
+
+	__asm__ volatile("cpuid"
+			 : "=a"(r.eax), "=b"(r.ebx), "=c"(r.ecx), "=d"(r.edx)
+			 : "a"(leaf), "c"(subleaf));
+	return r;
+}
+
+/* A feature is a CPUID leaf, subleaf, register and bit. */
+enum cpuid_reg { CPUID_EAX, CPUID_EBX, CPUID_ECX, CPUID_EDX };
+struct cpu_feature {
+	uint32_t leaf, subleaf;
+	uint8_t reg, bit;
+};
+
+#define X86_FEATURE(name, l, s, r, b) \
+	static const struct cpu_feature X86_FEATURE_##name = { l, s, r, b }
+X86_FEATURE(TSC, 0x1, 0, CPUID_EDX, 4);
+X86_FEATURE(MSR, 0x1, 0, CPUID_EDX, 5);
+X86_FEATURE(APIC, 0x1, 0, CPUID_EDX, 9);
+X86_FEATURE(CLFLUSH, 0x1, 0, CPUID_EDX, 19);
+X86_FEATURE(X2APIC, 0x1, 0, CPUID_ECX, 21);
+X86_FEATURE(TSC_DEADLINE, 0x1, 0, CPUID_ECX, 24);
+X86_FEATURE(HYPERVISOR, 0x1, 0, CPUID_ECX, 31);
+X86_FEATURE(PDPE1GB, 0x80000001, 0, CPUID_EDX, 26);
+X86_FEATURE(RDTSCP, 0x80000001, 0, CPUID_EDX, 27);
+X86_FEATURE(INVARIANT_TSC, 0x80000007, 0, CPUID_EDX, 8);
+#undef X86_FEATURE
+
+int cpu_has(struct cpu_feature f);
+uint32_t cpuid_max_leaf(uint32_t base);
+
+static inline uint64_t rdmsr(uint32_t msr)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static inline void wrmsr(uint32_t msr, uint64_t v)
+{
+	__asm__ volatile("wrmsr" ::"c"(msr), "a"((uint32_t)v),
+			 "d"((uint32_t)(v >> 32))
+			 : "memory");
+}
+
+static inline void outb(uint16_t port, uint8_t v)
+{
+	__asm__ volatile("outb %0, %1" ::"a"(v), "Nd"(port));
+}
+
+static inline uint8_t inb(uint16_t port)
+{
+	uint8_t v;
+
+	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+static inline uint32_t inl(uint16_t port)
+{
+	uint32_t v;
+
+	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+static inline uint64_t read_cr2(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mov %%cr2, %0" : "=r"(v));
+	return v;
+}
+
+static inline uint64_t read_cr3(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mov %%cr3, %0" : "=r"(v));
+	return v;
+}
+
+#define CR4_LA57 (1ull << 12)	/* 5-level paging (SDM vol. 3 §2.5) */
+
+static inline uint64_t read_cr4(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mov %%cr4, %0" : "=r"(v));
+	return v;
+}
+
+static inline void write_cr3(uint64_t v)
+{
+	__asm__ volatile("mov %0, %%cr3" ::"r"(v) : "memory");
+}
+
+static inline void cli(void) { __asm__ volatile("cli" ::: "memory"); }
+static inline void hlt(void) { __asm__ volatile("hlt" ::: "memory"); }
+
+/* Opening read of a timed region: lfence orders RDTSC after everything
+ * before it (Intel 324264; FACTS §5). */
+static inline uint64_t tsc_open(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi)::"memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* Closing read: RDTSCP waits for earlier instructions, the lfence keeps
+ * later ones from starting before it. */
+static inline uint64_t tsc_close(void)
+{
+	uint32_t lo, hi, aux;
+
+	__asm__ volatile("rdtscp; lfence"
+			 : "=a"(lo), "=d"(hi), "=c"(aux)::"memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* Fills vendor, brand, family/model/stepping and hypervisor signature. */
+void cpu_identify(struct machine_info *m);
+
+#endif

@@ -1,0 +1,106 @@
+#include "desc.h"
+
+#include <stddef.h>
+
+struct __attribute__((packed)) tss64 {
+	uint32_t reserved0;
+	uint64_t rsp[3];
+	uint64_t reserved1;
+	uint64_t ist[7];	/* ist[0] is IST1 */
+	uint64_t reserved2;
+	uint16_t reserved3;
+	uint16_t iomap_base;
+};
+_Static_assert(sizeof(struct tss64) == 104, "64-bit TSS is 104 bytes");
+
+struct __attribute__((packed)) idt_gate {
+	uint16_t offset_low;
+	uint16_t selector;
+	uint8_t ist;		/* bits 2:0 */
+	uint8_t type_attr;	/* P, DPL, type */
+	uint16_t offset_mid;
+	uint32_t offset_high;
+	uint32_t reserved;
+};
+_Static_assert(sizeof(struct idt_gate) == 16, "long-mode gate is 16 bytes");
+
+struct __attribute__((packed)) table_pointer {
+	uint16_t limit;
+	uint64_t base;
+};
+
+#define GATE_PRESENT_DPL0_INTERRUPT 0x8e	/* P=1, DPL=0, type 0xE */
+
+/* Code and data descriptors (SDM vol. 3 §3.4.5). The code descriptor has
+ * L=1, D=0, P=1, DPL=0, type 0xB (execute/read, accessed preset so the CPU
+ * never writes the GDT). */
+#define DESC_CODE64	0x00209b0000000000ull
+#define DESC_DATA	0x00cf93000000ffffull	/* flat read/write, accessed */
+
+#define GDT_ENTRIES 5
+
+static uint64_t gdt[GDT_ENTRIES] __attribute__((aligned(64))) = {
+	[SEL_NULL / 8] = 0,
+	[SEL_KERNEL_CS / 8] = DESC_CODE64,	/* irqlab's code, ring 0 */
+	[SEL_KERNEL_DS / 8] = DESC_DATA,	/* DS/ES/SS/FS/GS */
+	/* [SEL_TSS / 8] and the slot after it: filled in at run time,
+	 * since the TSS base is only known then. */
+};
+
+static struct tss64 tss __attribute__((aligned(64)));
+static struct idt_gate idt[256] __attribute__((aligned(4096)));
+
+static void set_tss_descriptor(uint64_t base, uint32_t limit)
+{
+	/* 64-bit available TSS, type 9, P=1 (SDM vol. 3 §8.2.3). */
+	gdt[SEL_TSS / 8] = (limit & 0xffffull) | ((base & 0xffffffull) << 16) |
+			   (0x89ull << 40) | ((uint64_t)(limit >> 16) << 48) |
+			   (((base >> 24) & 0xffull) << 56);
+	gdt[SEL_TSS / 8 + 1] = base >> 32;
+}
+
+void gdt_install(void *ist_stacks)
+{
+	struct table_pointer p = { sizeof(gdt) - 1, (uint64_t)(uintptr_t)gdt };
+	unsigned i;
+
+	for (i = 0; i < IST_COUNT; i++)
+		tss.ist[i] = (uint64_t)(uintptr_t)ist_stacks +
+			     (uint64_t)(i + 1) * IST_STACK_BYTES;
+	tss.iomap_base = sizeof(tss);	/* no I/O bitmap */
+	set_tss_descriptor((uint64_t)(uintptr_t)&tss, sizeof(tss) - 1);
+
+	__asm__ volatile("lgdt %0" ::"m"(p) : "memory");
+	segments_reload(SEL_KERNEL_CS, SEL_KERNEL_DS);
+	__asm__ volatile("ltr %w0" ::"r"((uint16_t)SEL_TSS) : "memory");
+}
+
+void idt_set_gate(uint8_t vector, const void *handler, uint8_t ist)
+{
+	uint64_t a = (uint64_t)(uintptr_t)handler;
+
+	idt[vector] = (struct idt_gate){
+		.offset_low = (uint16_t)a,
+		.selector = SEL_KERNEL_CS,
+		.ist = ist & 7,
+		.type_attr = GATE_PRESENT_DPL0_INTERRUPT,
+		.offset_mid = (uint16_t)(a >> 16),
+		.offset_high = (uint32_t)(a >> 32),
+	};
+}
+
+const void *idt_gate_target(uint8_t vector)
+{
+	const struct idt_gate *g = &idt[vector];
+
+	return (const void *)(uintptr_t)(g->offset_low |
+					 ((uint64_t)g->offset_mid << 16) |
+					 ((uint64_t)g->offset_high << 32));
+}
+
+void idt_install(void)
+{
+	struct table_pointer p = { sizeof(idt) - 1, (uint64_t)(uintptr_t)idt };
+
+	__asm__ volatile("lidt %0" ::"m"(p) : "memory");
+}

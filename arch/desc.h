@@ -1,0 +1,34 @@
+/* irqlab's own descriptor tables: GDT with a 64-bit TSS (IST stacks for
+ * NMI, #DF and #MC) and a 256-gate IDT. */
+#ifndef IRQLAB_ARCH_DESC_H
+#define IRQLAB_ARCH_DESC_H
+
+#include <stdint.h>
+
+/* Selectors, one per GDT entry in desc.c's table. */
+#define SEL_NULL	0x00
+#define SEL_KERNEL_CS	0x08
+#define SEL_KERNEL_DS	0x10
+#define SEL_TSS		0x18	/* a 16-byte system descriptor: two slots */
+
+/* IST slots (1-based, as the gate's IST field takes them). */
+#define IST_NMI		1
+#define IST_DOUBLE_FAULT 2
+#define IST_MACHINE_CHECK 3
+#define IST_COUNT	3
+#define IST_STACK_BYTES	(16 * 1024)
+
+/* Loads the GDT and TSS and reloads every segment register.
+ * `ist_stacks` points at IST_COUNT * IST_STACK_BYTES bytes. */
+void gdt_install(void *ist_stacks);
+
+/* An interrupt gate (IF cleared on entry, SDM §6.12.1.3) at DPL 0. */
+void idt_set_gate(uint8_t vector, const void *handler, uint8_t ist);
+const void *idt_gate_target(uint8_t vector);
+void idt_install(void);
+
+/* arch/desc_load.S: reloads CS with lretq (FACTS §2: a 64-bit far jmp
+ * differs between Intel and AMD) and the data segments. */
+void segments_reload(uint16_t code_sel, uint16_t data_sel);
+
+#endif

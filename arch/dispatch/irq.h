@@ -1,0 +1,84 @@
+/* What every dispatch scheme shares: the timing slot written by the entry
+ * and exit timestamps, the per-sample record the trigger side fills, and
+ * the C-callable dispatch every scheme ends in. Shared by C and assembly. */
+#ifndef IRQLAB_ARCH_DISPATCH_IRQ_H
+#define IRQLAB_ARCH_DISPATCH_IRQ_H
+
+#define FIRST_IRQ_VECTOR 32	/* 0-31 are the exceptions */
+#define IRQ_VECTORS (256 - FIRST_IRQ_VECTOR)
+
+/* The two NOP probes of arch/timing.S differ by this many NOPs. */
+#define NOP_PROBE_DIFFERENCE 1024
+
+/* struct irq_timing */
+#define TIMING_ENTRY 0	/* first timestamp where the vector is known */
+#define TIMING_EXIT 8	/* last timestamp before the return sequence */
+
+/* struct irq_sample, filled by the trigger side (arch/timing.S) */
+#define SAMPLE_TRIGGER 0	/* just before the INT n */
+#define SAMPLE_RESUME 8		/* first instruction back */
+
+#ifdef __ASSEMBLER__
+
+/* Entry timestamp: closing-style read (rdtscp; lfence), because it ends
+ * the region the trigger opened (FACTS §5). Clobbers RAX, RCX, RDX, which
+ * the frame has already saved. */
+.macro TIMESTAMP_ENTRY
+	rdtscp
+	lfence
+	shlq $32, %rdx
+	orq %rdx, %rax
+	movq %rax, irq_timing+TIMING_ENTRY(%rip)
+.endm
+
+/* Exit timestamp: opening-style read (lfence; rdtsc), because it starts
+ * the region that resume closes. */
+.macro TIMESTAMP_EXIT
+	lfence
+	rdtsc
+	shlq $32, %rdx
+	orq %rdx, %rax
+	movq %rax, irq_timing+TIMING_EXIT(%rip)
+.endm
+
+#else
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../frame.h"
+
+struct irq_timing {
+	uint64_t entry;
+	uint64_t exit;
+};
+_Static_assert(offsetof(struct irq_timing, entry) == TIMING_ENTRY, "timing");
+_Static_assert(offsetof(struct irq_timing, exit) == TIMING_EXIT, "timing");
+
+struct irq_sample {
+	uint64_t trigger;
+	uint64_t resume;
+};
+_Static_assert(offsetof(struct irq_sample, trigger) == SAMPLE_TRIGGER, "sample");
+_Static_assert(offsetof(struct irq_sample, resume) == SAMPLE_RESUME, "sample");
+
+extern struct irq_timing irq_timing;
+/* Interrupts the common dispatch saw, per vector. */
+extern uint32_t irq_delivered[256];
+
+/* The C end of every scheme: called with the saved frame, whose vector
+ * slot the scheme's entry code filled in. */
+void irq_dispatch(struct irq_frame *f);
+void irq_reset_counts(void);
+
+/* arch/timing.S */
+uint64_t tsc_floor_sample(void);	/* back-to-back open/close reads */
+uint64_t tsc_nop_probe_short(void);	/* the same around 64 NOPs */
+uint64_t tsc_nop_probe_long(void);	/* ... and around 1088 NOPs */
+
+/* One timed INT n per vector, INT_SAMPLE_STRIDE bytes apart. */
+typedef void (*int_sample_fn)(struct irq_sample *out);
+int_sample_fn int_sample_for(uint8_t vector);
+
+#endif
+#endif

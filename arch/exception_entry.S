@@ -1,0 +1,36 @@
+/* Entry stubs for the 32 architectural exceptions, generated with .rept so
+ * neither C nor this file lists them by hand. Each stub is exactly
+ * EXCEPTION_STUB_STRIDE bytes (the .org below makes an overgrown stub a
+ * build error), so gate n points at exception_stubs + n * stride. */
+#include "frame.h"
+#include "exceptions.h"
+
+	.section .text.irqlab.exceptions, "ax"
+	.balign EXCEPTION_STUB_STRIDE
+	.globl exception_stubs
+exception_stubs:
+	vector = 0
+	.rept 32
+0:
+	/* Vectors whose delivery pushes an error code (SDM vol. 3 §6.13,
+	 * Table 6-1): #DF 8, #TS 10, #NP 11, #SS 12, #GP 13, #PF 14,
+	 * #AC 17, #CP 21, #VC 29, #SX 30. The rest get a 0 so every frame
+	 * has the same layout. */
+	.if !(vector == 8 || (vector >= 10 && vector <= 14) || vector == 17 || vector == 21 || vector == 29 || vector == 30)
+	pushq $0		/* FRAME_ERROR */
+	.endif
+	pushq $vector		/* FRAME_VECTOR */
+	jmp exception_common
+	.org 0b + EXCEPTION_STUB_STRIDE, 0xcc
+	vector = vector + 1
+	.endr
+
+exception_common:
+	SAVE_GPRS
+	movq %rsp, %rdi		/* struct irq_frame * */
+	cld
+	call exception_dispatch
+	RESTORE_GPRS_AND_DROP_SLOTS
+	iretq
+
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,101 @@
+#include "exceptions.h"
+
+#include "../efi/log.h"
+#include "cpu.h"
+#include "desc.h"
+
+extern const char exception_stubs[];
+
+uint64_t nmi_count;
+static struct fault_info last_fault;
+static void (*fatal_hook)(const struct fault_info *);
+static int in_fatal;
+
+void exceptions_install(void)
+{
+	unsigned v;
+
+	for (v = 0; v < EXCEPTION_VECTORS; v++) {
+		uint8_t ist = 0;
+
+		/* NMI, #DF and #MC can arrive on a broken stack; #PF must not
+		 * use an IST, since a nested #PF would overwrite it (FACTS §2). */
+		if (v == VECTOR_NMI)
+			ist = IST_NMI;
+		else if (v == VECTOR_DOUBLE_FAULT)
+			ist = IST_DOUBLE_FAULT;
+		else if (v == VECTOR_MACHINE_CHECK)
+			ist = IST_MACHINE_CHECK;
+		idt_set_gate((uint8_t)v,
+			     exception_stubs + v * EXCEPTION_STUB_STRIDE, ist);
+	}
+}
+
+void exceptions_set_fatal_hook(void (*hook)(const struct fault_info *))
+{
+	fatal_hook = hook;
+}
+
+int guard_run(void (*fn)(void *), void *arg, struct fault_info *fault)
+{
+	int faulted = guard_enter(fn, arg);
+
+	if (faulted && fault)
+		*fault = last_fault;
+	return faulted;
+}
+
+static const char *const exception_names[EXCEPTION_VECTORS] = {
+	"#DE", "#DB", "NMI", "#BP", "#OF", "#BR", "#UD", "#NM",
+	"#DF", "CSO", "#TS", "#NP", "#SS", "#GP", "#PF", "(15)",
+	"#MF", "#AC", "#MC", "#XM", "#VE", "#CP", "(22)", "(23)",
+	"(24)", "(25)", "(26)", "(27)", "#HV", "#VC", "#SX", "(31)",
+};
+
+void exception_dispatch(struct irq_frame *f)
+{
+	struct fault_info fi = {
+		.vector = f->vector,
+		.error_code = f->error_code,
+		.rip = f->rip,
+		.cr2 = f->vector == 14 ? read_cr2() : 0,
+	};
+
+	if (f->vector == VECTOR_NMI) {
+		/* Counted as noise; the experiment decides what it means. */
+		nmi_count++;
+		return;
+	}
+	if (guard_saved_rsp && f->vector != VECTOR_DOUBLE_FAULT &&
+	    f->vector != VECTOR_MACHINE_CHECK) {
+		/* Abandon the experiment: return into guard_recover on the
+		 * guard's stack with interrupts still disabled. */
+		last_fault = fi;
+		f->rip = (uint64_t)(uintptr_t)guard_recover;
+		f->cs = SEL_KERNEL_CS;
+		f->rsp = guard_saved_rsp;
+		f->ss = SEL_KERNEL_DS;
+		f->rflags = 0x2;	/* bit 1 is reserved and always 1 */
+		return;
+	}
+	log_printf("FATAL: %s (vector %llu) error 0x%llx RIP 0x%llx CR2 0x%llx "
+		   "RSP 0x%llx\n",
+		   exception_names[f->vector & 31], (unsigned long long)fi.vector,
+		   (unsigned long long)fi.error_code,
+		   (unsigned long long)fi.rip, (unsigned long long)fi.cr2,
+		   (unsigned long long)f->rsp);
+	if (!in_fatal && fatal_hook) {
+		in_fatal = 1;
+		fatal_hook(&fi);
+	}
+	log_printf("FATAL: halted\n");
+	for (;;) {
+		cli();
+		hlt();
+	}
+}
+
+const char *exception_name(unsigned vector)
+{
+	return vector < EXCEPTION_VECTORS ? exception_names[vector] : "?";
+}

@@ -1,0 +1,114 @@
+/* The one interrupt frame layout, shared by C and assembly.
+ *
+ * The CPU pushes SS, RSP, RFLAGS, CS, RIP (and an error code for some
+ * exceptions) after aligning RSP down to 16 (SDM vol. 3 §6.14.2). Entry
+ * code pushes a dummy error code where the CPU did not, then the vector,
+ * then the general registers, so every path hands C the same layout. The
+ * total is 176 bytes, a multiple of 16, so RSP is 16-byte aligned at the
+ * `call` into C as the SysV ABI wants. */
+#ifndef IRQLAB_ARCH_FRAME_H
+#define IRQLAB_ARCH_FRAME_H
+
+#define FRAME_R15	0
+#define FRAME_R14	8
+#define FRAME_R13	16
+#define FRAME_R12	24
+#define FRAME_R11	32
+#define FRAME_R10	40
+#define FRAME_R9	48
+#define FRAME_R8	56
+#define FRAME_RBP	64
+#define FRAME_RDI	72
+#define FRAME_RSI	80
+#define FRAME_RDX	88
+#define FRAME_RCX	96
+#define FRAME_RBX	104
+#define FRAME_RAX	112
+#define FRAME_VECTOR	120	/* pushed by the entry stub */
+#define FRAME_ERROR	128	/* CPU's error code, or 0 pushed by the stub */
+#define FRAME_RIP	136	/* from here on: pushed by the CPU */
+#define FRAME_CS	144
+#define FRAME_RFLAGS	152
+#define FRAME_RSP	160
+#define FRAME_SS	168
+#define FRAME_SIZE	176
+/* Bytes the entry stub and CPU pushed before the general registers. */
+#define FRAME_GPR_BYTES	FRAME_VECTOR
+
+#ifdef __ASSEMBLER__
+
+/* Saves the general registers below an already-pushed vector slot; the
+ * order is the reverse of the offsets above. */
+.macro SAVE_GPRS
+	push %rax	/* FRAME_RAX */
+	push %rbx	/* FRAME_RBX */
+	push %rcx	/* FRAME_RCX */
+	push %rdx	/* FRAME_RDX */
+	push %rsi	/* FRAME_RSI */
+	push %rdi	/* FRAME_RDI */
+	push %rbp	/* FRAME_RBP */
+	push %r8	/* FRAME_R8 */
+	push %r9	/* FRAME_R9 */
+	push %r10	/* FRAME_R10 */
+	push %r11	/* FRAME_R11 */
+	push %r12	/* FRAME_R12 */
+	push %r13	/* FRAME_R13 */
+	push %r14	/* FRAME_R14 */
+	push %r15	/* FRAME_R15 */
+.endm
+
+/* Restores the general registers and drops the vector and error slots,
+ * leaving RSP at the CPU's frame, ready for iretq. */
+.macro RESTORE_GPRS_AND_DROP_SLOTS
+	pop %r15
+	pop %r14
+	pop %r13
+	pop %r12
+	pop %r11
+	pop %r10
+	pop %r9
+	pop %r8
+	pop %rbp
+	pop %rdi
+	pop %rsi
+	pop %rdx
+	pop %rcx
+	pop %rbx
+	pop %rax
+	add $16, %rsp	/* FRAME_VECTOR and FRAME_ERROR */
+.endm
+
+#else
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct irq_frame {
+	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
+	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
+	uint64_t vector;
+	uint64_t error_code;
+	uint64_t rip, cs, rflags, rsp, ss;
+};
+
+_Static_assert(offsetof(struct irq_frame, r15) == FRAME_R15, "frame");
+_Static_assert(offsetof(struct irq_frame, r8) == FRAME_R8, "frame");
+_Static_assert(offsetof(struct irq_frame, rbp) == FRAME_RBP, "frame");
+_Static_assert(offsetof(struct irq_frame, rdi) == FRAME_RDI, "frame");
+_Static_assert(offsetof(struct irq_frame, rsi) == FRAME_RSI, "frame");
+_Static_assert(offsetof(struct irq_frame, rdx) == FRAME_RDX, "frame");
+_Static_assert(offsetof(struct irq_frame, rcx) == FRAME_RCX, "frame");
+_Static_assert(offsetof(struct irq_frame, rbx) == FRAME_RBX, "frame");
+_Static_assert(offsetof(struct irq_frame, rax) == FRAME_RAX, "frame");
+_Static_assert(offsetof(struct irq_frame, vector) == FRAME_VECTOR, "frame");
+_Static_assert(offsetof(struct irq_frame, error_code) == FRAME_ERROR, "frame");
+_Static_assert(offsetof(struct irq_frame, rip) == FRAME_RIP, "frame");
+_Static_assert(offsetof(struct irq_frame, cs) == FRAME_CS, "frame");
+_Static_assert(offsetof(struct irq_frame, rflags) == FRAME_RFLAGS, "frame");
+_Static_assert(offsetof(struct irq_frame, rsp) == FRAME_RSP, "frame");
+_Static_assert(offsetof(struct irq_frame, ss) == FRAME_SS, "frame");
+_Static_assert(sizeof(struct irq_frame) == FRAME_SIZE, "frame");
+_Static_assert(FRAME_SIZE % 16 == 0, "frame keeps RSP 16-byte aligned");
+
+#endif
+#endif

@@ -1,0 +1,7 @@
+/* Layout constants of arch/timing.S shared with C. */
+#ifndef IRQLAB_ARCH_TIMING_H
+#define IRQLAB_ARCH_TIMING_H
+
+#define INT_SAMPLE_STRIDE 64
+
+#endif

@@ -1,0 +1,295 @@
+#include "report.h"
+
+#include "json.h"
+
+/* The fence pair every timestamp uses (Intel 324264; FACTS §5): a region
+ * opens with lfence;rdtsc and closes with rdtscp;lfence. */
+static const char fence_method[] =
+	"open: lfence; rdtsc   close: rdtscp; lfence";
+
+const char *record_fate_name(unsigned fate)
+{
+	switch (fate) {
+	case FATE_USED:
+		return "used";
+	case FATE_CORRUPT:
+		return "corrupt";
+	case FATE_STALE:
+		return "stale";
+	}
+	return "unknown";
+}
+
+int64_t net_of_floor(uint64_t raw, uint64_t floor)
+{
+	return (int64_t)(raw - floor);
+}
+
+static int64_t net_mean_milli(uint64_t mean_milli, uint64_t floor)
+{
+	return (int64_t)(mean_milli - floor * 1000u);
+}
+
+void run_folder_name(uint64_t id, char *out, size_t cap)
+{
+	fmt_snprintf(out, cap, "%08llu-%06llu",
+		     (unsigned long long)(id / 1000000),
+		     (unsigned long long)(id % 1000000));
+}
+
+static void json_figures(struct json_writer *w, const struct sample_stats *s,
+			 uint64_t floor)
+{
+	json_begin_object(w);
+	json_kv_int(w, "min", net_of_floor(s->min, floor));
+	json_kv_int(w, "median", net_of_floor(s->median, floor));
+	json_kv_int(w, "p99", net_of_floor(s->p99, floor));
+	json_kv_int(w, "max", net_of_floor(s->max, floor));
+	json_key(w, "mean");
+	json_milli(w, net_mean_milli(s->mean_milli, floor));
+	json_end_object(w);
+}
+
+static void json_raw_stats(struct json_writer *w, const struct sample_stats *s)
+{
+	json_begin_object(w);
+	json_kv_uint(w, "samples", s->count);
+	json_kv_uint(w, "min", s->min);
+	json_kv_uint(w, "median", s->median);
+	json_kv_uint(w, "p99", s->p99);
+	json_kv_uint(w, "max", s->max);
+	json_key(w, "mean");
+	json_milli(w, (int64_t)s->mean_milli);
+	json_end_object(w);
+}
+
+static void json_experiment(struct json_writer *w, const struct run_result *r,
+			    const struct experiment_result *e)
+{
+	uint64_t floor = r->floor.min;
+	unsigned k;
+
+	json_begin_object(w);
+	json_kv_string(w, "name", e->name);
+	json_kv_string(w, "scheme", e->scheme);
+	json_kv_string(w, "source", e->source);
+	json_kv_uint(w, "vector", e->vector);
+	json_kv_string(w, "status", exp_status_name(e->status));
+	json_key(w, "reason");
+	if (e->status == EXP_OK)
+		json_null(w);
+	else
+		json_string(w, e->reason);
+	json_kv_uint(w, "delivered", e->delivered);
+	if (e->status == EXP_OK) {
+		json_kv_uint(w, "samples", e->metric[METRIC_ROUND_TRIP].count);
+		json_kv_string(w, "unit", clock_kind_unit(r->clock_kind));
+		json_kv_uint(w, "floor", floor);
+		for (k = 0; k < METRIC_COUNT; k++) {
+			json_key(w, metric_name(k));
+			json_figures(w, &e->metric[k], floor);
+		}
+	}
+	json_end_object(w);
+}
+
+static void uefi_revision_text(uint32_t rev, char *out, size_t cap)
+{
+	/* EFI_SYSTEM_TABLE.Hdr.Revision: major in the high 16 bits, minor
+	 * in the low 16 as tens and units (2.70 is 70, 2.31 is 31). */
+	unsigned minor = rev & 0xffff;
+
+	if (minor % 10)
+		fmt_snprintf(out, cap, "%u.%u.%u", rev >> 16, minor / 10,
+			     minor % 10);
+	else
+		fmt_snprintf(out, cap, "%u.%u", rev >> 16, minor / 10);
+}
+
+int report_json(struct text_buf *tb, const struct run_result *r,
+		const struct handoff_report *h)
+{
+	const struct machine_info *m = &r->machine;
+	struct json_writer w;
+	char text[32];
+	uint32_t i;
+
+	json_init(&w, tb);
+	json_begin_object(&w);
+	json_kv_string(&w, "schema", "irqlab-results");
+	json_kv_uint(&w, "schema_version", RESULTS_SCHEMA_VERSION);
+	run_folder_name(r->run_id, text, sizeof(text));
+	json_kv_string(&w, "run_id", text);
+
+	json_key(&w, "machine");
+	json_begin_object(&w);
+	json_kv_string(&w, "cpu_vendor", m->cpu_vendor);
+	json_kv_string(&w, "brand", m->brand);
+	json_kv_uint(&w, "family", m->family);
+	json_kv_uint(&w, "model", m->model);
+	json_kv_uint(&w, "stepping", m->stepping);
+	json_kv_string(&w, "hypervisor", m->hypervisor);
+	json_key(&w, "acpi_madt");
+	if (m->madt_found) {
+		json_begin_object(&w);
+		json_kv_uint(&w, "lapic_address", m->lapic_address);
+		json_kv_uint(&w, "lapic_count", m->lapic_count);
+		json_kv_uint(&w, "ioapic_count", m->ioapic_count);
+		json_end_object(&w);
+	} else {
+		json_null(&w);
+	}
+	json_end_object(&w);
+
+	json_key(&w, "firmware");
+	json_begin_object(&w);
+	json_kv_string(&w, "vendor", m->fw_vendor);
+	json_kv_uint(&w, "revision", m->fw_revision);
+	uefi_revision_text(m->uefi_revision, text, sizeof(text));
+	json_kv_string(&w, "uefi_revision", text);
+	json_end_object(&w);
+
+	json_key(&w, "clock");
+	json_begin_object(&w);
+	json_kv_string(&w, "kind", clock_kind_name(r->clock_kind));
+	json_kv_string(&w, "unit", clock_kind_unit(r->clock_kind));
+	json_key(&w, "figures_are_cycles");
+	json_bool(&w, r->clock_kind == CLOCK_TSC_TICKS);
+	json_kv_uint(&w, "tsc_hz", r->tsc_hz);
+	json_kv_string(&w, "tsc_hz_method", tsc_method_name(r->tsc_method));
+	json_end_object(&w);
+
+	json_key(&w, "method");
+	json_begin_object(&w);
+	json_kv_string(&w, "fences", fence_method);
+	json_kv_string(&w, "figures",
+		       "net of the instrument floor: floor.min is subtracted");
+	json_key(&w, "floor");
+	json_raw_stats(&w, &r->floor);
+	json_end_object(&w);
+
+	json_key(&w, "config");
+	json_begin_object(&w);
+	json_kv_uint(&w, "samples", r->config.samples);
+	json_kv_uint(&w, "warmup", r->config.warmup);
+	json_end_object(&w);
+
+	json_key(&w, "experiments");
+	json_begin_array(&w);
+	for (i = 0; i < r->n_experiments; i++)
+		json_experiment(&w, r, &r->exp[i]);
+	json_end_array(&w);
+
+	json_key(&w, "handoff");
+	json_begin_object(&w);
+	json_kv_uint(&w, "records_used", h ? h->records_used : 0);
+	json_key(&w, "discarded");
+	json_begin_array(&w);
+	for (i = 0; h && i < h->n_discarded; i++) {
+		json_begin_object(&w);
+		json_kv_string(&w, "variable", h->discarded[i].name);
+		json_kv_string(&w, "fate",
+			       record_fate_name(h->discarded[i].fate));
+		json_kv_string(&w, "why", h->discarded[i].why);
+		json_end_object(&w);
+	}
+	json_end_array(&w);
+	json_end_object(&w);
+
+	json_end_object(&w);
+	return (w.error || tb->overflow) ? -1 : 0;
+}
+
+static void summary_milli(char *out, size_t cap, int64_t milli)
+{
+	uint64_t mag = milli < 0 ? (uint64_t)0 - (uint64_t)milli : (uint64_t)milli;
+
+	fmt_snprintf(out, cap, "%s%llu.%01llu", milli < 0 ? "-" : "",
+		     (unsigned long long)(mag / 1000),
+		     (unsigned long long)(mag % 1000 / 100));
+}
+
+void report_discards(struct text_buf *tb, const struct handoff_report *h)
+{
+	uint32_t i;
+
+	if (!h || !h->n_discarded)
+		return;
+	tb_printf(tb, "\nHandoff records discarded (never shown as results):\n");
+	for (i = 0; i < h->n_discarded; i++)
+		tb_printf(tb, "  %-16s %-8s %s\n", h->discarded[i].name,
+			  record_fate_name(h->discarded[i].fate),
+			  h->discarded[i].why);
+}
+
+int report_summary(struct text_buf *tb, const struct run_result *r,
+		   const struct handoff_report *h)
+{
+	const struct machine_info *m = &r->machine;
+	uint64_t floor = r->floor.min;
+	char text[32];
+	uint32_t i;
+	unsigned k;
+
+	run_folder_name(r->run_id, text, sizeof(text));
+	tb_printf(tb, "irqlab results, run %s\n\n", text);
+	tb_printf(tb, "machine    %s family %u model %u stepping %u\n",
+		  m->cpu_vendor, m->family, m->model, m->stepping);
+	tb_printf(tb, "           \"%s\"\n", m->brand);
+	tb_printf(tb, "hypervisor %s\n", m->hypervisor[0] ? m->hypervisor : "none");
+	if (m->madt_found)
+		tb_printf(tb, "ACPI MADT  local APIC at 0x%llx, %u CPUs, %u IO-APICs\n",
+			  (unsigned long long)m->lapic_address, m->lapic_count,
+			  m->ioapic_count);
+	else
+		tb_printf(tb, "ACPI MADT  not found\n");
+	uefi_revision_text(m->uefi_revision, text, sizeof(text));
+	tb_printf(tb, "firmware   %s revision 0x%x, UEFI %s\n", m->fw_vendor,
+		  m->fw_revision, text);
+	tb_printf(tb, "clock      %s: figures are %s\n",
+		  clock_kind_name(r->clock_kind), clock_kind_unit(r->clock_kind));
+	tb_printf(tb, "TSC        %llu Hz (%s)\n", (unsigned long long)r->tsc_hz,
+		  tsc_method_name(r->tsc_method));
+	tb_printf(tb, "fences     %s\n", fence_method);
+	tb_printf(tb, "floor      %llu (min of %u back-to-back fenced reads; "
+		  "median %llu), subtracted from every figure below\n",
+		  (unsigned long long)floor, r->floor.count,
+		  (unsigned long long)r->floor.median);
+	tb_printf(tb, "samples    %u per experiment, after %u warm-up\n\n",
+		  r->config.samples, r->config.warmup);
+
+	tb_printf(tb, "%-22s %-8s %-8s %4s %-7s %-10s %9s %9s %9s %9s %11s\n",
+		  "experiment", "scheme", "source", "vec", "status", "metric",
+		  "min", "median", "p99", "max", "mean");
+	for (i = 0; i < r->n_experiments; i++) {
+		const struct experiment_result *e = &r->exp[i];
+
+		if (e->status != EXP_OK) {
+			tb_printf(tb, "%-22s %-8s %-8s %4u %s: %s\n", e->name,
+				  e->scheme, e->source, e->vector,
+				  exp_status_name(e->status), e->reason);
+			continue;
+		}
+		for (k = 0; k < METRIC_COUNT; k++) {
+			const struct sample_stats *s = &e->metric[k];
+			char mean[24];
+
+			summary_milli(mean, sizeof(mean),
+				      net_mean_milli(s->mean_milli, floor));
+			tb_printf(tb,
+				  "%-22s %-8s %-8s %4u %-7s %-10s %9lld %9lld %9lld %9lld %11s\n",
+				  k ? "" : e->name, k ? "" : e->scheme,
+				  k ? "" : e->source, e->vector,
+				  k ? "" : exp_status_name(e->status),
+				  metric_name(k),
+				  (long long)net_of_floor(s->min, floor),
+				  (long long)net_of_floor(s->median, floor),
+				  (long long)net_of_floor(s->p99, floor),
+				  (long long)net_of_floor(s->max, floor), mean);
+		}
+	}
+	tb_printf(tb, "\nFigures are %s, net of the floor.\n",
+		  clock_kind_unit(r->clock_kind));
+	report_discards(tb, h);
+	return tb->overflow ? -1 : 0;
+}

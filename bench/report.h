@@ -1,0 +1,45 @@
+/* The result files a user reads after pulling the stick: results.json
+ * (schema "irqlab-results", versioned) and summary.txt. Both are written
+ * from the same run_result so they cannot disagree. */
+#ifndef IRQLAB_BENCH_REPORT_H
+#define IRQLAB_BENCH_REPORT_H
+
+#include <stddef.h>
+
+#include "fmt.h"
+#include "records.h"
+#include "results.h"
+
+#define RESULTS_SCHEMA_VERSION 1
+#define REPORT_MAX_DISCARDS 64
+
+/* What phase C found in the variable store besides the run it wrote. */
+struct handoff_report {
+	uint32_t records_used;
+	uint32_t n_discarded;
+	struct {
+		char name[32];
+		uint8_t fate;	/* enum record_fate */
+		char why[64];
+	} discarded[REPORT_MAX_DISCARDS];
+};
+
+const char *record_fate_name(unsigned fate);
+
+/* A figure net of the instrument floor: raw - floor, which may be negative
+ * when noise undercuts the floor, so it is signed. */
+int64_t net_of_floor(uint64_t raw, uint64_t floor);
+
+/* Both return 0 on success, -1 if the buffer was too small. */
+int report_json(struct text_buf *tb, const struct run_result *r,
+		const struct handoff_report *h);
+int report_summary(struct text_buf *tb, const struct run_result *r,
+		   const struct handoff_report *h);
+/* The part of the summary about discarded records alone, for a boot that
+ * found records but no complete run to write. */
+void report_discards(struct text_buf *tb, const struct handoff_report *h);
+
+/* Folder name for a run id: YYYYMMDD-hhmmss. */
+void run_folder_name(uint64_t run_id, char *out, size_t cap);
+
+#endif

@@ -1,0 +1,102 @@
+/* The data model of one run: what phase B measures, what the handoff
+ * carries across the reset, and what phase C writes. Plain C only. */
+#ifndef IRQLAB_BENCH_RESULTS_H
+#define IRQLAB_BENCH_RESULTS_H
+
+#include <stdint.h>
+
+#include "stats.h"
+
+#define RESULTS_MAX_EXPERIMENTS 32
+#define RESULTS_NAME_LEN 32
+#define RESULTS_REASON_LEN 96
+
+/* What one TSC delta means on this run (ARCHITECTURE "Principles"). */
+enum clock_kind {
+	CLOCK_TSC_TICKS = 0, /* hardware or KVM: real TSC ticks */
+	CLOCK_ICOUNT = 1,    /* QEMU -icount shift=0: one tick per instruction */
+	CLOCK_TCG_NOISE = 2, /* plain TCG: host time, never cycles */
+	CLOCK_KIND_COUNT
+};
+
+/* How the TSC frequency was found (FACTS §5). */
+enum tsc_method {
+	TSC_METHOD_CPUID_15H = 0,
+	TSC_METHOD_CPUID_16H = 1,
+	TSC_METHOD_PM_TIMER = 2,
+	TSC_METHOD_STALL = 3,
+	TSC_METHOD_COUNT
+};
+
+enum exp_status {
+	EXP_OK = 0,
+	EXP_SKIPPED = 1,
+	EXP_FAILED = 2,
+	EXP_TIMEOUT = 3,
+	EXP_STATUS_COUNT
+};
+
+enum metric_id {
+	METRIC_ENTRY = 0,      /* trigger -> handler's first timestamp */
+	METRIC_EXIT = 1,       /* handler's last timestamp -> resumed code */
+	METRIC_ROUND_TRIP = 2, /* trigger -> resumed code */
+	METRIC_COUNT
+};
+
+struct machine_info {
+	char cpu_vendor[13];
+	char brand[49];
+	char hypervisor[13]; /* CPUID 0x40000000 signature, "" on bare metal */
+	uint32_t family, model, stepping;
+	char fw_vendor[RESULTS_NAME_LEN * 2];
+	uint32_t fw_revision;
+	uint32_t uefi_revision;
+	/* From the ACPI MADT; madt_found 0 means the rest are unknown. */
+	uint8_t madt_found;
+	uint64_t lapic_address;
+	uint32_t ioapic_count;
+	uint32_t lapic_count;
+};
+
+struct run_config {
+	uint32_t samples;
+	uint32_t warmup;
+};
+
+struct experiment_result {
+	char name[RESULTS_NAME_LEN];
+	char scheme[RESULTS_NAME_LEN];
+	char source[RESULTS_NAME_LEN];
+	uint8_t status;		/* enum exp_status */
+	uint8_t vector;
+	char reason[RESULTS_REASON_LEN];	/* for skipped / failed */
+	uint32_t delivered;	/* interrupts the handler counted */
+	/* Raw deltas, before the instrument floor is taken off. */
+	struct sample_stats metric[METRIC_COUNT];
+};
+
+struct run_result {
+	uint64_t run_id;	/* also names the results folder */
+	struct machine_info machine;
+	struct run_config config;
+	uint64_t tsc_hz;
+	uint8_t tsc_method;	/* enum tsc_method */
+	uint8_t clock_kind;	/* enum clock_kind */
+	/* Back-to-back fenced reads: its min is the floor taken off figures. */
+	struct sample_stats floor;
+	uint32_t n_experiments;
+	struct experiment_result exp[RESULTS_MAX_EXPERIMENTS];
+};
+
+const char *clock_kind_name(unsigned kind);
+const char *clock_kind_unit(unsigned kind);
+const char *tsc_method_name(unsigned method);
+const char *exp_status_name(unsigned status);
+const char *metric_name(unsigned metric);
+
+/* Run ids are the firmware clock at the start of the run, YYYYMMDDhhmmss,
+ * so folder names sort by time and are readable on any FAT driver. */
+uint64_t run_id_from_time(unsigned year, unsigned month, unsigned day,
+			  unsigned hour, unsigned minute, unsigned second);
+
+#endif

@@ -1,0 +1,226 @@
+#include "serialize.h"
+
+struct writer {
+	uint8_t *p;
+	size_t cap, len;
+	int overflow;
+};
+
+static void put_bytes(struct writer *w, const void *src, size_t n)
+{
+	const uint8_t *s = src;
+	size_t i;
+
+	if (w->overflow || n > w->cap - w->len) {
+		w->overflow = 1;
+		return;
+	}
+	for (i = 0; i < n; i++)
+		w->p[w->len++] = s[i];
+}
+
+static void put_uint(struct writer *w, uint64_t v, unsigned bytes)
+{
+	uint8_t b[8];
+	unsigned i;
+
+	for (i = 0; i < bytes; i++)
+		b[i] = (uint8_t)(v >> (8 * i));
+	put_bytes(w, b, bytes);
+}
+
+/* Strings: one length byte, then the bytes without the NUL. */
+static void put_str(struct writer *w, const char *s, size_t field_size)
+{
+	size_t n = 0;
+
+	while (n + 1 < field_size && s[n])
+		n++;
+	put_uint(w, n, 1);
+	put_bytes(w, s, n);
+}
+
+static void put_stats(struct writer *w, const struct sample_stats *s)
+{
+	put_uint(w, s->count, 4);
+	put_uint(w, s->min, 8);
+	put_uint(w, s->median, 8);
+	put_uint(w, s->p99, 8);
+	put_uint(w, s->max, 8);
+	put_uint(w, s->mean_milli, 8);
+}
+
+#define PUT_STR(w, field) put_str(w, field, sizeof(field))
+
+size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap)
+{
+	struct writer w = { out, cap, 0, 0 };
+	const struct machine_info *m = &r->machine;
+	uint32_t i, k;
+
+	if (r->n_experiments > RESULTS_MAX_EXPERIMENTS)
+		return 0;
+	put_uint(&w, RESULTS_BLOB_VERSION, 2);
+	put_uint(&w, r->run_id, 8);
+	PUT_STR(&w, m->cpu_vendor);
+	PUT_STR(&w, m->brand);
+	PUT_STR(&w, m->hypervisor);
+	put_uint(&w, m->family, 4);
+	put_uint(&w, m->model, 4);
+	put_uint(&w, m->stepping, 4);
+	PUT_STR(&w, m->fw_vendor);
+	put_uint(&w, m->fw_revision, 4);
+	put_uint(&w, m->uefi_revision, 4);
+	put_uint(&w, m->madt_found, 1);
+	put_uint(&w, m->lapic_address, 8);
+	put_uint(&w, m->ioapic_count, 4);
+	put_uint(&w, m->lapic_count, 4);
+	put_uint(&w, r->config.samples, 4);
+	put_uint(&w, r->config.warmup, 4);
+	put_uint(&w, r->tsc_hz, 8);
+	put_uint(&w, r->tsc_method, 1);
+	put_uint(&w, r->clock_kind, 1);
+	put_stats(&w, &r->floor);
+	put_uint(&w, r->n_experiments, 1);
+	for (i = 0; i < r->n_experiments; i++) {
+		const struct experiment_result *e = &r->exp[i];
+
+		PUT_STR(&w, e->name);
+		PUT_STR(&w, e->scheme);
+		PUT_STR(&w, e->source);
+		put_uint(&w, e->status, 1);
+		put_uint(&w, e->vector, 1);
+		PUT_STR(&w, e->reason);
+		put_uint(&w, e->delivered, 4);
+		for (k = 0; k < METRIC_COUNT; k++)
+			put_stats(&w, &e->metric[k]);
+	}
+	return w.overflow ? 0 : w.len;
+}
+
+struct reader {
+	const uint8_t *p;
+	size_t len, pos;
+	int truncated;
+};
+
+static uint64_t get_uint(struct reader *r, unsigned bytes)
+{
+	uint64_t v = 0;
+	unsigned i;
+
+	if (r->truncated || bytes > r->len - r->pos) {
+		r->truncated = 1;
+		return 0;
+	}
+	for (i = 0; i < bytes; i++)
+		v |= (uint64_t)r->p[r->pos++] << (8 * i);
+	return v;
+}
+
+/* Returns 0 when the encoded string does not fit the field. */
+static int get_str(struct reader *r, char *dst, size_t field_size)
+{
+	size_t n = (size_t)get_uint(r, 1), i;
+
+	dst[0] = '\0';
+	if (r->truncated)
+		return 1;
+	if (n + 1 > field_size)
+		return 0;
+	if (n > r->len - r->pos) {
+		r->truncated = 1;
+		return 1;
+	}
+	for (i = 0; i < n; i++)
+		dst[i] = (char)r->p[r->pos++];
+	dst[n] = '\0';
+	return 1;
+}
+
+static void get_stats(struct reader *r, struct sample_stats *s)
+{
+	s->count = (uint32_t)get_uint(r, 4);
+	s->min = get_uint(r, 8);
+	s->median = get_uint(r, 8);
+	s->p99 = get_uint(r, 8);
+	s->max = get_uint(r, 8);
+	s->mean_milli = get_uint(r, 8);
+}
+
+#define GET_STR(r, field) get_str(r, field, sizeof(field))
+
+enum decode_status results_decode(const uint8_t *in, size_t len,
+				  struct run_result *out)
+{
+	struct reader r = { in, len, 0, 0 };
+	struct machine_info *m = &out->machine;
+	int fits = 1;
+	uint32_t i, k;
+
+	*out = (struct run_result){ 0 };
+	if (get_uint(&r, 2) != RESULTS_BLOB_VERSION)
+		return r.truncated ? DECODE_TRUNCATED : DECODE_BAD_VERSION;
+	out->run_id = get_uint(&r, 8);
+	fits &= GET_STR(&r, m->cpu_vendor);
+	fits &= GET_STR(&r, m->brand);
+	fits &= GET_STR(&r, m->hypervisor);
+	m->family = (uint32_t)get_uint(&r, 4);
+	m->model = (uint32_t)get_uint(&r, 4);
+	m->stepping = (uint32_t)get_uint(&r, 4);
+	fits &= GET_STR(&r, m->fw_vendor);
+	m->fw_revision = (uint32_t)get_uint(&r, 4);
+	m->uefi_revision = (uint32_t)get_uint(&r, 4);
+	m->madt_found = (uint8_t)get_uint(&r, 1);
+	m->lapic_address = get_uint(&r, 8);
+	m->ioapic_count = (uint32_t)get_uint(&r, 4);
+	m->lapic_count = (uint32_t)get_uint(&r, 4);
+	out->config.samples = (uint32_t)get_uint(&r, 4);
+	out->config.warmup = (uint32_t)get_uint(&r, 4);
+	out->tsc_hz = get_uint(&r, 8);
+	out->tsc_method = (uint8_t)get_uint(&r, 1);
+	out->clock_kind = (uint8_t)get_uint(&r, 1);
+	get_stats(&r, &out->floor);
+	out->n_experiments = (uint32_t)get_uint(&r, 1);
+	if (r.truncated)
+		return DECODE_TRUNCATED;
+	if (!fits || out->n_experiments > RESULTS_MAX_EXPERIMENTS ||
+	    out->tsc_method >= TSC_METHOD_COUNT ||
+	    out->clock_kind >= CLOCK_KIND_COUNT)
+		return DECODE_BAD_VALUE;
+	for (i = 0; i < out->n_experiments; i++) {
+		struct experiment_result *e = &out->exp[i];
+
+		fits &= GET_STR(&r, e->name);
+		fits &= GET_STR(&r, e->scheme);
+		fits &= GET_STR(&r, e->source);
+		e->status = (uint8_t)get_uint(&r, 1);
+		e->vector = (uint8_t)get_uint(&r, 1);
+		fits &= GET_STR(&r, e->reason);
+		e->delivered = (uint32_t)get_uint(&r, 4);
+		for (k = 0; k < METRIC_COUNT; k++)
+			get_stats(&r, &e->metric[k]);
+		if (r.truncated)
+			return DECODE_TRUNCATED;
+		if (!fits || e->status >= EXP_STATUS_COUNT)
+			return DECODE_BAD_VALUE;
+	}
+	return r.pos == len ? DECODE_OK : DECODE_TRAILING;
+}
+
+const char *decode_status_name(enum decode_status s)
+{
+	switch (s) {
+	case DECODE_OK:
+		return "ok";
+	case DECODE_TRUNCATED:
+		return "truncated";
+	case DECODE_BAD_VERSION:
+		return "unknown format version";
+	case DECODE_BAD_VALUE:
+		return "value out of range";
+	case DECODE_TRAILING:
+		return "trailing bytes";
+	}
+	return "unknown";
+}

@@ -1,0 +1,82 @@
+#include "stats.h"
+
+static void sift_down(uint64_t *a, size_t root, size_t n)
+{
+	for (;;) {
+		size_t child = 2 * root + 1;
+		uint64_t tmp;
+
+		if (child >= n)
+			return;
+		if (child + 1 < n && a[child + 1] > a[child])
+			child++;
+		if (a[root] >= a[child])
+			return;
+		tmp = a[root];
+		a[root] = a[child];
+		a[child] = tmp;
+		root = child;
+	}
+}
+
+void stats_sort(uint64_t *a, size_t n)
+{
+	size_t i;
+
+	if (n < 2)
+		return;
+	for (i = n / 2; i-- > 0;)
+		sift_down(a, i, n);
+	for (i = n - 1; i > 0; i--) {
+		uint64_t tmp = a[0];
+		a[0] = a[i];
+		a[i] = tmp;
+		sift_down(a, 0, i);
+	}
+}
+
+uint64_t stats_percentile_sorted(const uint64_t *sorted, size_t n, uint32_t bp)
+{
+	uint64_t rank;
+
+	if (n == 0)
+		return 0;
+	if (bp > 10000)
+		bp = 10000;
+	/* rank = ceil(bp * n / 10000), at least 1 */
+	rank = ((uint64_t)bp * n + 9999) / 10000;
+	if (rank == 0)
+		rank = 1;
+	return sorted[rank - 1];
+}
+
+void stats_compute(uint64_t *samples, size_t n, struct sample_stats *out)
+{
+	uint64_t sum_hi = 0, sum_lo = 0;
+	size_t i;
+
+	*out = (struct sample_stats){ 0 };
+	if (n == 0)
+		return;
+	stats_sort(samples, n);
+	out->count = (uint32_t)n;
+	out->min = samples[0];
+	out->max = samples[n - 1];
+	out->median = stats_percentile_sorted(samples, n, STATS_P50);
+	out->p99 = stats_percentile_sorted(samples, n, STATS_P99);
+
+	/* 128-bit sum in two words, so huge outliers cannot wrap it. */
+	for (i = 0; i < n; i++) {
+		uint64_t before = sum_lo;
+		sum_lo += samples[i];
+		if (sum_lo < before)
+			sum_hi++;
+	}
+	{
+		/* mean_milli = sum * 1000 / n, done as long division on the
+		 * 128-bit sum so no intermediate overflows. */
+		unsigned __int128 sum = ((unsigned __int128)sum_hi << 64) | sum_lo;
+		unsigned __int128 milli = sum * 1000u / n;
+		out->mean_milli = milli > UINT64_MAX ? UINT64_MAX : (uint64_t)milli;
+	}
+}

@@ -1,0 +1,33 @@
+/* Order statistics over timing samples. Integer-only: the guest is built
+ * without SSE/x87 (interrupt handlers must not clobber the interrupted
+ * code's vector registers), and integers keep icount runs bit-identical. */
+#ifndef IRQLAB_BENCH_STATS_H
+#define IRQLAB_BENCH_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Percentiles are given in basis points: 5000 is the median, 9900 p99. */
+#define STATS_P50 5000u
+#define STATS_P99 9900u
+
+struct sample_stats {
+	uint32_t count;
+	uint64_t min;
+	uint64_t median; /* nearest-rank p50: the lower median for even counts */
+	uint64_t p99;    /* nearest-rank p99 */
+	uint64_t max;
+	uint64_t mean_milli; /* arithmetic mean x 1000, rounded down */
+};
+
+/* Sorts `samples` ascending in place (heapsort: no allocation, O(n log n)). */
+void stats_sort(uint64_t *samples, size_t n);
+
+/* Nearest-rank percentile of an ascending array: the smallest value with at
+ * least bp/10000 of the samples at or below it. Returns 0 for n == 0. */
+uint64_t stats_percentile_sorted(const uint64_t *sorted, size_t n, uint32_t bp);
+
+/* Sorts `samples` in place and fills `out`. n == 0 gives all zeros. */
+void stats_compute(uint64_t *samples, size_t n, struct sample_stats *out);
+
+#endif

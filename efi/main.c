@@ -1,0 +1,520 @@
+/* irqlab: the three-phase run (ARCHITECTURE "One run, three phases").
+ *   phase A  boot services up, no pending records: identify, allocate,
+ *            ExitBootServices
+ *   phase B  irqlab owns the machine: descriptor tables, paging,
+ *            experiments, results into UEFI variables, reset
+ *   phase C  next boot, records pending: write the result files, verify
+ *            them, delete the records, shut down */
+#include <efi.h>
+#include <efilib.h>
+
+#include "../apic/pic8259.h"
+#include "../arch/cpu.h"
+#include "../arch/desc.h"
+#include "../arch/exceptions.h"
+#include "../arch/paging.h"
+#include "../bench/config.h"
+#include "../bench/experiment.h"
+#include "../bench/fmt.h"
+#include "../bench/report.h"
+#include "../bench/serialize.h"
+#include "files.h"
+#include "handoff.h"
+#include "log.h"
+#include "platform.h"
+
+#define CONFIG_PATH "\\EFI\\irqlab\\irqlab.cfg"
+#define RESULTS_ROOT "\\EFI\\irqlab\\results"
+#define TEXT_BYTES (64 * 1024)	/* one rendered report */
+/* Room for descriptors the ExitBootServices dance itself may add. */
+#define MEMORY_MAP_SLACK_DESCRIPTORS 16
+
+void fpu_state_for_firmware(void);	/* arch/firmware_abi.S */
+
+/* Everything phase B uses, allocated in phase A. */
+struct run_state {
+	EFI_HANDLE image;
+	struct irqlab_config config;
+	struct run_result *result;
+	struct bench_buffers buffers;
+	void *ist_stacks;
+	void *page_pool;
+	size_t page_pool_pages;
+	uint8_t *blob;
+	char *text;
+	EFI_MEMORY_DESCRIPTOR *map;
+	UINTN map_cap, map_size, map_key, desc_size;
+	UINT32 desc_version;
+};
+
+static struct run_state run;
+
+static void *alloc_pages(UINTN bytes)
+{
+	EFI_PHYSICAL_ADDRESS a = 0;
+	UINTN pages = (bytes + PAGE_SIZE - 1) / PAGE_SIZE;
+
+	if (EFI_ERROR(uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages,
+					EfiLoaderData, pages, &a)))
+		return NULL;
+	return (void *)(uintptr_t)a;
+}
+
+static void load_config(EFI_FILE_HANDLE root, struct irqlab_config *c)
+{
+	static char text[4096], errors[1024];
+	struct text_buf eb;
+	INTN n;
+
+	config_defaults(c);
+	n = root ? files_read(root, CONFIG_PATH, text, sizeof(text) - 1) : -1;
+	if (n < 0) {
+		log_printf("config: %s not found, using defaults\n", CONFIG_PATH);
+		return;
+	}
+	tb_init(&eb, errors, sizeof(errors));
+	if (config_parse(c, text, (size_t)n, &eb))
+		log_printf("config: problems in %s (lines ignored):\n%s",
+			   CONFIG_PATH, errors);
+	log_printf("config: samples=%u warmup=%u floor_samples=%u "
+		   "int_vector=%u finish=%s\n", c->samples, c->warmup,
+		   c->floor_samples, c->int_vector,
+		   c->finish == FINISH_WAIT_KEY ? "wait-key" : "shutdown");
+}
+
+static uint64_t current_run_id(void)
+{
+	EFI_TIME t;
+
+	if (EFI_ERROR(uefi_call_wrapper(RT->GetTime, 2, &t, NULL)))
+		return 0;
+	return run_id_from_time(t.Year, t.Month, t.Day, t.Hour, t.Minute,
+				t.Second);
+}
+
+static void finish(const struct irqlab_config *c)
+{
+	if (c->finish == FINISH_WAIT_KEY) {
+		EFI_INPUT_KEY key;
+		UINTN index;
+
+		log_printf("\nPress any key to power off.\n");
+		uefi_call_wrapper(BS->WaitForEvent, 3, 1,
+				  &ST->ConIn->WaitForKey, &index);
+		uefi_call_wrapper(ST->ConIn->ReadKeyStroke, 2, ST->ConIn, &key);
+	}
+	uefi_call_wrapper(RT->ResetSystem, 4, EfiResetShutdown, EFI_SUCCESS, 0,
+			  NULL);
+}
+
+/* ---------------------------------------------------------------- phase C */
+
+static void folder_for(uint64_t run_id, const char *suffix, char *out,
+		       size_t cap)
+{
+	char name[32];
+
+	run_folder_name(run_id, name, sizeof(name));
+	fmt_snprintf(out, cap, "%s\\%s%s", RESULTS_ROOT, name, suffix);
+}
+
+static const char *write_result_files(EFI_FILE_HANDLE root, const char *dir,
+				      const struct run_result *r,
+				      const struct handoff_report *h,
+				      char *scratch, char *why, size_t cap)
+{
+	static const struct {
+		const char *file;
+		int (*render)(struct text_buf *, const struct run_result *,
+			      const struct handoff_report *);
+	} outputs[] = {
+		{ "results.json", report_json },
+		{ "summary.txt", report_summary },
+	};
+	struct text_buf tb;
+	unsigned i;
+
+	if (files_mkdir_p(root, dir)) {
+		fmt_snprintf(why, cap, "cannot create %s", dir);
+		return why;
+	}
+	for (i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++) {
+		char path[128];
+		const char *err;
+
+		tb_init(&tb, run.text, TEXT_BYTES);
+		if (outputs[i].render(&tb, r, h)) {
+			fmt_snprintf(why, cap, "%s does not fit %u bytes",
+				     outputs[i].file, TEXT_BYTES);
+			return why;
+		}
+		fmt_snprintf(path, sizeof(path), "%s\\%s", dir, outputs[i].file);
+		err = files_write_verified(root, path, tb.data, tb.len, scratch);
+		if (err) {
+			fmt_snprintf(why, cap, "%s: %s", path, err);
+			return why;
+		}
+		log_printf("wrote and verified %s (%llu bytes)\n", path,
+			   (unsigned long long)tb.len);
+	}
+	return NULL;
+}
+
+/* Returns 0 when no records are pending (so phase A should run). */
+static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
+{
+	struct handoff_found *found = alloc_pages(sizeof(*found));
+	struct handoff_item *items = alloc_pages(sizeof(*items) * 64);
+	struct handoff_report *report = alloc_pages(sizeof(*report));
+	struct run_result *r = alloc_pages(sizeof(*r));
+	uint8_t *blob = alloc_pages(HANDOFF_MAX_BLOB);
+	char *scratch = alloc_pages(TEXT_BYTES + 1);
+	char dir[96], why[160];
+	const char *err = NULL;
+	size_t blob_len = 0;
+	uint64_t run_id = 0;
+	int have_run;
+	uint32_t i;
+
+	run.text = alloc_pages(TEXT_BYTES);
+	if (!found || !items || !report || !r || !blob || !scratch || !run.text) {
+		log_printf("phase C: out of memory\n");
+		return 0;
+	}
+	if (handoff_find(found) == 0)
+		return 0;
+
+	log_printf("phase C: %u handoff record(s) found\n", found->n);
+	for (i = 0; i < found->n; i++)
+		items[i] = (struct handoff_item){
+			.data = found->rec[i].data,
+			.len = found->rec[i].oversize ? 0 : found->rec[i].len,
+		};
+	have_run = handoff_select(items, found->n, blob, HANDOFF_MAX_BLOB,
+				  &blob_len, &run_id);
+	if (have_run) {
+		enum decode_status ds = results_decode(blob, blob_len, r);
+
+		if (ds != DECODE_OK || r->run_id != run_id) {
+			for (i = 0; i < found->n; i++)
+				if (items[i].fate == FATE_USED) {
+					items[i].fate = FATE_CORRUPT;
+					fmt_snprintf(items[i].why, sizeof(items[i].why),
+						     "results blob: %s",
+						     ds != DECODE_OK ? decode_status_name(ds)
+								     : "run id differs");
+				}
+			have_run = 0;
+		}
+	}
+
+	*report = (struct handoff_report){ 0 };
+	for (i = 0; i < found->n; i++) {
+		if (items[i].fate == FATE_USED) {
+			report->records_used++;
+			continue;
+		}
+		if (report->n_discarded < REPORT_MAX_DISCARDS) {
+			typeof(report->discarded[0]) *d =
+				&report->discarded[report->n_discarded++];
+			fmt_snprintf(d->name, sizeof(d->name), "%s",
+				     found->rec[i].name_ascii);
+			d->fate = items[i].fate;
+			fmt_snprintf(d->why, sizeof(d->why), "%s",
+				     found->rec[i].oversize ? "larger than a record"
+							    : items[i].why);
+		}
+	}
+
+	if (!root) {
+		err = "cannot open the boot volume";
+	} else if (have_run) {
+		folder_for(run_id, "", dir, sizeof(dir));
+		err = write_result_files(root, dir, r, report, scratch, why,
+					 sizeof(why));
+	} else {
+		/* Nothing presentable: leave a note of what was discarded. */
+		struct text_buf tb;
+		char path[128];
+
+		folder_for(current_run_id(), "-discarded", dir, sizeof(dir));
+		tb_init(&tb, run.text, TEXT_BYTES);
+		tb_printf(&tb, "irqlab found handoff records but no complete run.\n");
+		report_discards(&tb, report);
+		fmt_snprintf(path, sizeof(path), "%s\\summary.txt", dir);
+		if (files_mkdir_p(root, dir))
+			err = "cannot create the discard folder";
+		else
+			err = files_write_verified(root, path, tb.data, tb.len,
+						   scratch);
+	}
+
+	if (err) {
+		/* Keep the records: a later boot can try again. */
+		log_printf("phase C: results NOT written (%s); records kept\n", err);
+	} else {
+		uint32_t failed = handoff_delete(found);
+
+		log_printf("phase C: %u record(s) deleted%s\n", found->n - failed,
+			   failed ? ", some deletions failed" : "");
+		log_printf("results in %s\n\n", dir);
+		if (have_run) {
+			struct text_buf tb;
+
+			tb_init(&tb, run.text, TEXT_BYTES);
+			report_summary(&tb, r, report);
+			log_write(tb.data);
+		} else {
+			log_write(run.text);
+		}
+	}
+	finish(c);
+	return 1;
+}
+
+/* ---------------------------------------------------------------- phase B */
+
+/* Stores what the run has and resets into phase C. Without a handoff the
+ * results go to the serial log and the machine powers off instead, so a
+ * real machine does not measure again in a loop. */
+static void persist_and_reset(void)
+{
+	struct run_result *r = run.result;
+	size_t len = results_encode(r, run.blob, HANDOFF_MAX_BLOB);
+	char why[160];
+	const char *err;
+
+	fpu_state_for_firmware();
+	if (len == 0) {
+		fmt_snprintf(why, sizeof(why), "results do not fit %u bytes",
+			     HANDOFF_MAX_BLOB);
+		err = why;
+	} else {
+		err = handoff_store(run.blob, len, r->run_id, why, sizeof(why));
+	}
+	if (!err) {
+		log_printf("phase B: %llu bytes handed over in %llu record(s); "
+			   "resetting into phase C\n", (unsigned long long)len,
+			   (unsigned long long)records_needed(len));
+		uefi_call_wrapper(RT->ResetSystem, 4, EfiResetWarm, EFI_SUCCESS,
+				  0, NULL);
+	} else {
+		struct text_buf tb;
+
+		log_printf("phase B: results NOT persisted: %s\n"
+			   "phase B: the results follow on serial only\n\n", err);
+		tb_init(&tb, run.text, TEXT_BYTES);
+		report_summary(&tb, r, NULL);
+		log_write(tb.data);
+		uefi_call_wrapper(RT->ResetSystem, 4, EfiResetShutdown,
+				  EFI_SUCCESS, 0, NULL);
+	}
+	for (;;)
+		hlt();
+}
+
+static void fatal_persist(const struct fault_info *f)
+{
+	(void)f;
+	log_printf("phase B: framework fault; persisting what the run has\n");
+	persist_and_reset();
+}
+
+static void take_over_paging(void)
+{
+	struct paging pg;
+	UINTN off;
+
+	/* The low 4 GiB in full covers the APICs, HPET and firmware flash;
+	 * above that, every region the memory map lists, which includes
+	 * all EFI_MEMORY_RUNTIME ones. */
+	if (paging_init(&pg, run.page_pool, run.page_pool_pages) ||
+	    paging_map_identity(&pg, 0, 4ull << 30))
+		goto fail;
+	for (off = 0; off < run.map_size; off += run.desc_size) {
+		EFI_MEMORY_DESCRIPTOR *d =
+			(EFI_MEMORY_DESCRIPTOR *)((uint8_t *)run.map + off);
+		uint64_t end = d->PhysicalStart + d->NumberOfPages * PAGE_SIZE;
+
+		if (end > (4ull << 30) &&
+		    paging_map_identity(&pg, d->PhysicalStart, end))
+			goto fail;
+	}
+	paging_activate(&pg);
+	log_printf("phase B: own page tables, %llu of %llu pool pages used\n",
+		   (unsigned long long)pg.pool.used,
+		   (unsigned long long)run.page_pool_pages);
+	return;
+fail:
+	log_printf("phase B: page-table pool too small; keeping firmware's\n");
+}
+
+static void phase_b(void)
+{
+	cli();
+	log_use_serial();
+	log_printf("phase B: boot services exited, interrupts off\n");
+	gdt_install(run.ist_stacks);
+	exceptions_install();
+	idt_install();
+	exceptions_set_fatal_hook(fatal_persist);
+	log_printf("phase B: own GDT/TSS/IDT loaded\n");
+	take_over_paging();
+	pic8259_mask_all();
+
+	bench_measure_floor(run.result, &run.config, &run.buffers);
+	log_printf("phase B: instrument floor min %llu median %llu (%s)\n",
+		   (unsigned long long)run.result->floor.min,
+		   (unsigned long long)run.result->floor.median,
+		   clock_kind_name(run.result->clock_kind));
+	bench_run_all(run.result, &run.config, &run.buffers);
+	persist_and_reset();
+}
+
+/* ---------------------------------------------------------------- phase A */
+
+static uint64_t memory_map_top(void)
+{
+	uint64_t top = 4ull << 30;
+	UINTN off;
+
+	for (off = 0; off < run.map_size; off += run.desc_size) {
+		EFI_MEMORY_DESCRIPTOR *d =
+			(EFI_MEMORY_DESCRIPTOR *)((uint8_t *)run.map + off);
+		uint64_t end = d->PhysicalStart + d->NumberOfPages * PAGE_SIZE;
+
+		if (end > top)
+			top = end;
+	}
+	return top;
+}
+
+static EFI_STATUS read_memory_map(void)
+{
+	run.map_size = run.map_cap;
+	return uefi_call_wrapper(BS->GetMemoryMap, 5, &run.map_size, run.map,
+				 &run.map_key, &run.desc_size, &run.desc_version);
+}
+
+/* Sizes the map buffer with slack, since allocating it changes the map. */
+static int allocate_memory_map(void)
+{
+	EFI_STATUS st;
+
+	run.map_cap = 0;
+	run.map = NULL;
+	st = read_memory_map();
+	if (st != EFI_BUFFER_TOO_SMALL)
+		return -1;
+	run.map_cap = run.map_size +
+		      MEMORY_MAP_SLACK_DESCRIPTORS * run.desc_size;
+	run.map = alloc_pages(run.map_cap);
+	return run.map && !EFI_ERROR(read_memory_map()) ? 0 : -1;
+}
+
+static int allocate_run(void)
+{
+	const struct irqlab_config *c = &run.config;
+	unsigned k;
+
+	run.result = alloc_pages(sizeof(*run.result));
+	run.blob = alloc_pages(HANDOFF_MAX_BLOB);
+	run.text = alloc_pages(TEXT_BYTES);
+	run.ist_stacks = alloc_pages(IST_COUNT * IST_STACK_BYTES);
+	run.buffers.floor = alloc_pages(c->floor_samples * sizeof(uint64_t));
+	for (k = 0; k < METRIC_COUNT; k++)
+		if (!(run.buffers.metric[k] =
+			      alloc_pages(c->samples * sizeof(uint64_t))))
+			return -1;
+	if (!run.result || !run.blob || !run.text || !run.ist_stacks ||
+	    !run.buffers.floor || allocate_memory_map())
+		return -1;
+	/* The final map can only grow by the slack; plan tables for it. */
+	run.page_pool_pages = paging_pool_pages(memory_map_top()) + 8;
+	run.page_pool = alloc_pages(run.page_pool_pages * PAGE_SIZE);
+	return run.page_pool ? 0 : -1;
+}
+
+static EFI_STATUS exit_boot_services(void)
+{
+	EFI_STATUS st = EFI_INVALID_PARAMETER;
+	int tries;
+
+	/* Nothing may print or allocate between the last GetMemoryMap and
+	 * ExitBootServices: either would change the map key. A stale key
+	 * gives EFI_INVALID_PARAMETER, and the map is simply read again. */
+	for (tries = 0; tries < 8 && st == EFI_INVALID_PARAMETER; tries++) {
+		st = read_memory_map();
+		if (EFI_ERROR(st))
+			return st;
+		st = uefi_call_wrapper(BS->ExitBootServices, 2, run.image,
+				       run.map_key);
+	}
+	return st;
+}
+
+static EFI_STATUS phase_a(void)
+{
+	struct run_result *r;
+	struct platform platform;
+	char why[160];
+	EFI_STATUS st;
+
+	if (allocate_run()) {
+		log_printf("phase A: cannot allocate the run's buffers\n");
+		return EFI_OUT_OF_RESOURCES;
+	}
+	r = run.result;
+	*r = (struct run_result){ .run_id = current_run_id() };
+	r->config.samples = run.config.samples;
+	r->config.warmup = run.config.warmup;
+	platform_identify(ST, &r->machine, &platform);
+	log_printf("phase A: %s family %u model %u stepping %u \"%s\"%s%s\n",
+		   r->machine.cpu_vendor, r->machine.family, r->machine.model,
+		   r->machine.stepping, r->machine.brand,
+		   r->machine.hypervisor[0] ? ", hypervisor " : "",
+		   r->machine.hypervisor);
+	log_printf("phase A: firmware %s rev 0x%x; ACPI MADT %s\n",
+		   r->machine.fw_vendor, r->machine.fw_revision,
+		   r->machine.madt_found ? "found" : "not found");
+	if (!cpu_has(X86_FEATURE_RDTSCP)) {
+		log_printf("phase A: this CPU has no RDTSCP; irqlab's timing "
+			   "needs it\n");
+		return EFI_UNSUPPORTED;
+	}
+	platform_tsc_frequency(&platform, r);
+	r->clock_kind = (uint8_t)bench_detect_clock(&r->machine);
+	log_printf("phase A: TSC %llu Hz (%s); figures will be %s\n",
+		   (unsigned long long)r->tsc_hz, tsc_method_name(r->tsc_method),
+		   clock_kind_unit(r->clock_kind));
+	if (handoff_precheck(why, sizeof(why)))
+		log_printf("phase A: WARNING: %s; results will go to serial "
+			   "only\n", why);
+
+	log_printf("phase A: exiting boot services\n");
+	st = exit_boot_services();
+	if (EFI_ERROR(st)) {
+		log_printf("phase A: ExitBootServices failed (0x%llx)\n",
+			   (unsigned long long)st);
+		return st;
+	}
+	phase_b();
+	return EFI_ABORTED; /* not reached: phase B ends in a reset */
+}
+
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
+{
+	EFI_FILE_HANDLE root;
+
+	InitializeLib(image, systab);
+	run.image = image;
+	/* The boot manager's 5-minute watchdog (FACTS §6). */
+	uefi_call_wrapper(BS->SetWatchdogTimer, 4, 0, 0, 0, NULL);
+	log_printf("irqlab: interrupt entry/exit cost, bare metal\n");
+
+	root = files_open_root(image);
+	load_config(root, &run.config);
+	if (phase_c(root, &run.config))
+		return EFI_SUCCESS;
+	return phase_a();
+}

@@ -1,0 +1,21 @@
+/* Phase A's look at the machine: CPU and firmware identity, the ACPI
+ * tables irqlab needs, and the TSC frequency. */
+#ifndef IRQLAB_EFI_PLATFORM_H
+#define IRQLAB_EFI_PLATFORM_H
+
+#include <efi.h>
+
+#include "../bench/results.h"
+
+struct platform {
+	const void *rsdp;
+	uint16_t pm_timer_port;	/* 0: none */
+	int pm_timer_32bit;
+};
+
+void platform_identify(EFI_SYSTEM_TABLE *st, struct machine_info *m,
+		       struct platform *p);
+/* Fills r->tsc_hz and r->tsc_method. */
+void platform_tsc_frequency(const struct platform *p, struct run_result *r);
+
+#endif

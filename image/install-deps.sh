@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian packages irqlab builds, boots and tests with, when
+# run as root; otherwise prints the exact line to run.
+set -euo pipefail
+
+packages=(gnu-efi ovmf mtools fdisk qemu-system-x86 libcmocka-dev
+	  gcc make binutils python3)
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+line="apt-get install -y ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "irqlab needs: ${missing[*]}" >&2
+	echo "run as root:  $line" >&2
+	exit 1
+fi
+echo "installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq "${missing[@]}" >/dev/null

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# run.sh IMAGE: one irqlab run under QEMU + OVMF, then collect.
+#   boot 1: phase A + B measure and hand the results over in UEFI
+#           variables, then reset (-no-reboot makes QEMU exit there)
+#   boot 2: phase C writes the files on the ESP and powers off
+#   then:   the results folder is copied out with mtools
+#
+# Every default can be overridden from the environment:
+#   ACCEL=tcg        KVM is opt-in (ACCEL=kvm): it fails on some hosts.
+#   CPU=max          the richest TCG model; set e.g. CPU=Skylake-Client.
+#   MACHINE=q35      the PCIe chipset most firmware targets; MACHINE=pc too.
+#   ICOUNT=shift=0,align=off,sleep=off
+#                    one TSC tick per guest instruction: repeatable path
+#                    lengths. ICOUNT= (empty) gives plain TCG, whose
+#                    figures are host-time noise. Ignored with KVM.
+#   CONFIG=FILE      an irqlab.cfg to put on the ESP.
+#   BOOT_TIMEOUT=180 seconds per boot before it counts as hung.
+#   RUN_DIR=build/run   disk, variable store and serial logs of this run.
+#   RESULTS_DIR=results where the result folders are copied.
+#   OVMF_CODE / OVMF_VARS  the 4 MB build: its variable store is 256 KiB
+#                    (the 2 MB build's 56 KiB is tight, FACTS §6).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+image=$1
+ACCEL=${ACCEL:-tcg}
+CPU=${CPU:-max}
+MACHINE=${MACHINE:-q35}
+ICOUNT=${ICOUNT-shift=0,align=off,sleep=off}
+CONFIG=${CONFIG:-}
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
+RUN_DIR=${RUN_DIR:-build/run}
+RESULTS_DIR=${RESULTS_DIR:-results}
+OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
+OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
+MEMORY=${MEMORY:-512M}
+
+export MTOOLS_SKIP_CHECK=1
+mkdir -p "$RUN_DIR" "$RESULTS_DIR"
+disk=$RUN_DIR/disk.img
+vars=$RUN_DIR/vars.fd
+cp "$image" "$disk"
+cp "$OVMF_VARS" "$vars"	# a writable copy: the handoff lives here
+if [ -n "$CONFIG" ]; then
+	mcopy -o -i "$disk@@1M" "$CONFIG" ::/EFI/irqlab/irqlab.cfg
+fi
+
+accel_args=(-accel "$ACCEL")
+if [ "$ACCEL" = tcg ] && [ -n "$ICOUNT" ]; then
+	accel_args+=(-icount "$ICOUNT")
+fi
+
+boot() {
+	local n=$1 log=$RUN_DIR/boot$1.log rc=0
+	local start=$SECONDS
+	timeout --foreground "$BOOT_TIMEOUT" qemu-system-x86_64 \
+		-machine "$MACHINE" "${accel_args[@]}" -cpu "$CPU" -m "$MEMORY" \
+		-smp 1 -no-reboot -display none -monitor none \
+		-serial "file:$log" -net none \
+		-drive "if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE" \
+		-drive "if=pflash,format=raw,unit=1,file=$vars" \
+		-drive "if=none,id=esp,format=raw,file=$disk" \
+		-device ide-hd,drive=esp,bootindex=1 \
+		</dev/null || rc=$?
+	echo "boot $n: $((SECONDS - start)) s, QEMU exit $rc, serial log $log"
+	if [ $rc -eq 124 ]; then
+		echo "irqlab: boot $n hung for ${BOOT_TIMEOUT}s; see $log" >&2
+		return 1
+	fi
+	if [ $rc -ne 0 ]; then
+		echo "irqlab: QEMU failed in boot $n (exit $rc); see $log" >&2
+		return 1
+	fi
+}
+
+boot 1
+if ! grep -q 'resetting into phase C' "$RUN_DIR/boot1.log"; then
+	echo "irqlab: boot 1 did not hand results over; see $RUN_DIR/boot1.log" >&2
+	exit 1
+fi
+boot 2
+folder=$(sed -n 's/.*results in \\EFI\\irqlab\\results\\\([0-9-]*\).*/\1/p' \
+	"$RUN_DIR/boot2.log" | tr -d '\r' | tail -n 1)
+if [ -z "$folder" ]; then
+	echo "irqlab: boot 2 wrote no results; see $RUN_DIR/boot2.log" >&2
+	exit 1
+fi
+"$here/collect.sh" "$disk" "$RESULTS_DIR"
+echo "irqlab: results in $RESULTS_DIR/$folder"
+echo
+cat "$RESULTS_DIR/$folder/summary.txt"
