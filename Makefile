@@ -74,7 +74,7 @@ deps:
 run: deps efi image
 	image/run.sh $(IMAGE)
 
-$(BUILD)/tests/%: tests/unit/%.c $(PURE_SRCS) tests/unit/*.h
+$(BUILD)/tests/%: tests/unit/%.c $(PURE_SRCS) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -Ibench $< $(PURE_SRCS) -lcmocka -o $@
 

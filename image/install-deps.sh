@@ -3,7 +3,7 @@
 # run as root; otherwise prints the exact line to run.
 set -euo pipefail
 
-packages=(gnu-efi ovmf mtools fdisk qemu-system-x86 libcmocka-dev
+packages=(gnu-efi ovmf mtools fdisk qemu-system-x86 swtpm libcmocka-dev
 	  gcc make binutils python3)
 missing=()
 for p in "${packages[@]}"; do
