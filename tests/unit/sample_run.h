@@ -1,0 +1,62 @@
+/* A filled-in run_result for the serialization and report tests. */
+#ifndef IRQLAB_TESTS_SAMPLE_RUN_H
+#define IRQLAB_TESTS_SAMPLE_RUN_H
+
+#include <stdio.h>
+#include <string.h>
+
+#include "results.h"
+
+static inline struct sample_stats sample_stats(uint64_t base)
+{
+	return (struct sample_stats){
+		.count = 10000, .min = base, .median = base + 2,
+		.p99 = base + 9, .max = base + 500,
+		.mean_milli = (base + 3) * 1000 + 250,
+	};
+}
+
+static inline void sample_run(struct run_result *r, unsigned n_experiments)
+{
+	unsigned i, k;
+
+	memset(r, 0, sizeof(*r));
+	r->run_id = 20261130054701ull;
+	strcpy(r->machine.cpu_vendor, "GenuineIntel");
+	strcpy(r->machine.brand, "Example \"Quoted\" CPU @ 2.00GHz");
+	strcpy(r->machine.hypervisor, "");
+	r->machine.family = 6;
+	r->machine.model = 85;
+	r->machine.stepping = 4;
+	strcpy(r->machine.fw_vendor, "EDK II");
+	r->machine.fw_revision = 0x10000;
+	r->machine.uefi_revision = (2u << 16) | 70;
+	r->machine.madt_found = 1;
+	r->machine.lapic_address = 0xfee00000;
+	r->machine.lapic_count = 4;
+	r->machine.ioapic_count = 1;
+	r->config.samples = 10000;
+	r->config.warmup = 1000;
+	r->tsc_hz = 2000000000;
+	r->tsc_method = TSC_METHOD_CPUID_15H;
+	r->clock_kind = CLOCK_TSC_TICKS;
+	r->floor = sample_stats(20);
+	r->floor.count = 1000;
+	r->n_experiments = n_experiments;
+	for (i = 0; i < n_experiments; i++) {
+		struct experiment_result *e = &r->exp[i];
+
+		snprintf(e->name, sizeof(e->name), "exp-%u", i);
+		strcpy(e->scheme, "direct");
+		strcpy(e->source, "int");
+		e->vector = (uint8_t)(64 + i);
+		e->status = i % 4 == 3 ? EXP_SKIPPED : EXP_OK;
+		if (e->status != EXP_OK)
+			strcpy(e->reason, "CPUID.1:ECX[24] is 0");
+		e->delivered = 11000;
+		for (k = 0; k < METRIC_COUNT; k++)
+			e->metric[k] = sample_stats(100 * (k + 1) + i);
+	}
+}
+
+#endif

@@ -1,0 +1,74 @@
+/* The freestanding formatter against the C library's snprintf. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fmt.h"
+
+#define SAME(...)                                                        \
+	do {                                                             \
+		char mine[256], libc[256];                               \
+		int a = fmt_snprintf(mine, sizeof(mine), __VA_ARGS__);   \
+		int b = snprintf(libc, sizeof(libc), __VA_ARGS__);       \
+		assert_string_equal(mine, libc);                         \
+		assert_int_equal(a, b);                                  \
+	} while (0)
+
+static void conversions_match_libc(void **state)
+{
+	(void)state;
+	SAME("plain");
+	SAME("%d %i %u", -42, 7, 4000000000u);
+	SAME("%x %X %lx %llx", 0xbeefu, 0xbeefu, 0xfee00000ul, 0x1234567890abcdefull);
+	SAME("%lld %llu", (long long)INT64_MIN, (unsigned long long)UINT64_MAX);
+	SAME("%zu %ld", (size_t)123, -5L);
+	SAME("[%5d] [%-5d] [%05d]", 42, 42, 42);
+	SAME("[%08llx]", 0xfeeull);
+	SAME("[%-22s] [%9s] [%.3s] [%.*s]", "int-direct", "x", "abcdef", 2, "xyz");
+	SAME("[%*d] [%-*d]", 6, 1, 6, 1);
+	SAME("%c%c 100%%", 'o', 'k');
+	SAME("[%05d]", -42);
+	SAME("%s", "");
+}
+
+static void truncation_terminates_and_reports_length(void **state)
+{
+	char buf[8];
+
+	(void)state;
+	assert_int_equal(fmt_snprintf(buf, sizeof(buf), "%s", "0123456789"), 10);
+	assert_string_equal(buf, "0123456");
+	assert_int_equal(fmt_snprintf(NULL, 0, "%d", 12345), 5);
+}
+
+static void text_buf_flags_overflow(void **state)
+{
+	char data[16];
+	struct text_buf tb;
+
+	(void)state;
+	tb_init(&tb, data, sizeof(data));
+	tb_printf(&tb, "%s", "12345");
+	tb_puts(&tb, "678");
+	assert_int_equal(tb.len, 8);
+	assert_false(tb.overflow);
+	tb_printf(&tb, "%s", "this does not fit");
+	assert_true(tb.overflow);
+	assert_true(strlen(data) < sizeof(data));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(conversions_match_libc),
+		cmocka_unit_test(truncation_terminates_and_reports_length),
+		cmocka_unit_test(text_buf_flags_overflow),
+	};
+
+	return cmocka_run_group_tests_name("fmt", tests, NULL, NULL);
+}

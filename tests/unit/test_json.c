@@ -1,0 +1,224 @@
+/* The JSON writer and the two result-file writers built on it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "json.h"
+#include "json_check.h"
+#include "report.h"
+#include "sample_run.h"
+
+static char out[64 * 1024];
+
+static void checker_rejects_what_it_should(void **state)
+{
+	(void)state;
+	/* The oracle itself must be able to fail. */
+	assert_true(json_is_valid("{\"a\": [1, -2.5, true, null, \"x\\n\"]}"));
+	assert_false(json_is_valid("{\"a\": 1,}"));
+	assert_false(json_is_valid("{\"a\" 1}"));
+	assert_false(json_is_valid("\"raw\ttab\""));
+	assert_false(json_is_valid("[1] [2]"));
+	assert_false(json_is_valid("01"));
+}
+
+static void nested_document_has_exact_layout(void **state)
+{
+	struct text_buf tb;
+	struct json_writer w;
+
+	(void)state;
+	tb_init(&tb, out, sizeof(out));
+	json_init(&w, &tb);
+	json_begin_object(&w);
+	json_kv_string(&w, "name", "int-direct");
+	json_kv_uint(&w, "count", 10000);
+	json_kv_int(&w, "net", -3);
+	json_key(&w, "mean");
+	json_milli(&w, 18250);
+	json_key(&w, "list");
+	json_begin_array(&w);
+	json_uint(&w, 1);
+	json_bool(&w, 0);
+	json_null(&w);
+	json_end_array(&w);
+	json_key(&w, "empty");
+	json_begin_object(&w);
+	json_end_object(&w);
+	json_end_object(&w);
+	assert_int_equal(w.error, 0);
+	assert_string_equal(out,
+			    "{\n"
+			    "  \"name\": \"int-direct\",\n"
+			    "  \"count\": 10000,\n"
+			    "  \"net\": -3,\n"
+			    "  \"mean\": 18.250,\n"
+			    "  \"list\": [\n"
+			    "    1,\n"
+			    "    false,\n"
+			    "    null\n"
+			    "  ],\n"
+			    "  \"empty\": {}\n"
+			    "}\n");
+	assert_true(json_is_valid(out));
+}
+
+static void strings_are_escaped(void **state)
+{
+	struct text_buf tb;
+	struct json_writer w;
+
+	(void)state;
+	tb_init(&tb, out, sizeof(out));
+	json_init(&w, &tb);
+	json_begin_array(&w);
+	json_string(&w, "quote\" backslash\\ nl\n tab\t cr\r bell\a del\x7f");
+	json_end_array(&w);
+	assert_string_equal(out, "[\n  \"quote\\\" backslash\\\\ nl\\n tab\\t "
+				 "cr\\r bell\\u0007 del\\u007f\"\n]\n");
+	assert_true(json_is_valid(out));
+}
+
+static void negative_and_small_millis(void **state)
+{
+	struct text_buf tb;
+	struct json_writer w;
+
+	(void)state;
+	tb_init(&tb, out, sizeof(out));
+	json_init(&w, &tb);
+	json_begin_array(&w);
+	json_milli(&w, -1500);
+	json_milli(&w, 7);
+	json_milli(&w, 0);
+	json_end_array(&w);
+	assert_string_equal(out, "[\n  -1.500,\n  0.007,\n  0.000\n]\n");
+}
+
+static void misuse_is_flagged(void **state)
+{
+	struct text_buf tb;
+	struct json_writer w;
+
+	(void)state;
+	tb_init(&tb, out, sizeof(out));
+	json_init(&w, &tb);
+	json_begin_object(&w);
+	json_uint(&w, 1);	/* a value without a key */
+	assert_int_equal(w.error, 1);
+
+	json_init(&w, &tb);
+	json_begin_array(&w);
+	json_end_object(&w);	/* mismatched close */
+	assert_int_equal(w.error, 1);
+
+	json_init(&w, &tb);
+	json_begin_array(&w);
+	json_key(&w, "k");	/* a key in an array */
+	assert_int_equal(w.error, 1);
+}
+
+static void results_json_is_valid_and_complete(void **state)
+{
+	static struct run_result r;
+	struct handoff_report h = { .records_used = 2, .n_discarded = 1 };
+	struct text_buf tb;
+
+	(void)state;
+	strcpy(h.discarded[0].name, "IrqlabRecord07");
+	h.discarded[0].fate = FATE_CORRUPT;
+	strcpy(h.discarded[0].why, "CRC mismatch");
+	sample_run(&r, 4);
+	tb_init(&tb, out, sizeof(out));
+	assert_int_equal(report_json(&tb, &r, &h), 0);
+	assert_true(json_is_valid(out));
+	assert_non_null(strstr(out, "\"schema\": \"irqlab-results\""));
+	assert_non_null(strstr(out, "\"run_id\": \"20261130-054701\""));
+	assert_non_null(strstr(out, "\"brand\": \"Example \\\"Quoted\\\" CPU @ 2.00GHz\""));
+	assert_non_null(strstr(out, "\"uefi_revision\": \"2.7\""));
+	assert_non_null(strstr(out, "\"unit\": \"TSC ticks\""));
+	assert_non_null(strstr(out, "\"figures_are_cycles\": true"));
+	assert_non_null(strstr(out, "\"tsc_hz_method\": \"cpuid-15h\""));
+	assert_non_null(strstr(out, "\"status\": \"skipped\""));
+	assert_non_null(strstr(out, "\"reason\": \"CPUID.1:ECX[24] is 0\""));
+	assert_non_null(strstr(out, "\"why\": \"CRC mismatch\""));
+	/* entry of exp-0: raw min 100, floor min 20 -> 80 net; the raw
+	 * mean 103.250 -> 83.250 */
+	assert_non_null(strstr(out, "\"entry\": {\n        \"min\": 80,"));
+	assert_non_null(strstr(out, "\"mean\": 83.250"));
+}
+
+static void icount_figures_are_not_called_cycles(void **state)
+{
+	static struct run_result r;
+	struct text_buf tb;
+
+	(void)state;
+	sample_run(&r, 1);
+	r.clock_kind = CLOCK_ICOUNT;
+	tb_init(&tb, out, sizeof(out));
+	assert_int_equal(report_json(&tb, &r, NULL), 0);
+	assert_non_null(strstr(out, "\"figures_are_cycles\": false"));
+	assert_non_null(strstr(out, "instructions (QEMU -icount path length, not cycles)"));
+	tb_init(&tb, out, sizeof(out));
+	assert_int_equal(report_summary(&tb, &r, NULL), 0);
+	assert_null(strstr(out, "TSC ticks"));
+	assert_non_null(strstr(out, "not cycles"));
+}
+
+static void summary_has_the_figures_as_rows(void **state)
+{
+	static struct run_result r;
+	struct handoff_report h = { .n_discarded = 1 };
+	struct text_buf tb;
+
+	(void)state;
+	strcpy(h.discarded[0].name, "IrqlabRecord03");
+	h.discarded[0].fate = FATE_STALE;
+	strcpy(h.discarded[0].why, "superseded by a newer run");
+	sample_run(&r, 4);
+	tb_init(&tb, out, sizeof(out));
+	assert_int_equal(report_summary(&tb, &r, &h), 0);
+	assert_non_null(strstr(out, "irqlab results, run 20261130-054701"));
+	assert_non_null(strstr(out, "floor      20 "));
+	/* exp-0 entry: min 80, median 82, p99 89, max 580, mean 83.2 */
+	assert_non_null(strstr(out, "entry             80        82        89       580        83.2"));
+	assert_non_null(strstr(out, "exp-3                  direct   int        67 skipped: CPUID.1:ECX[24] is 0"));
+	assert_non_null(strstr(out, "IrqlabRecord03   stale    superseded by a newer run"));
+}
+
+static void a_too_small_buffer_is_reported(void **state)
+{
+	static struct run_result r;
+	static char small[200];
+	struct text_buf tb;
+
+	(void)state;
+	sample_run(&r, 4);
+	tb_init(&tb, small, sizeof(small));
+	assert_int_equal(report_json(&tb, &r, NULL), -1);
+	assert_true(strlen(small) < sizeof(small));
+	tb_init(&tb, small, sizeof(small));
+	assert_int_equal(report_summary(&tb, &r, NULL), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(checker_rejects_what_it_should),
+		cmocka_unit_test(nested_document_has_exact_layout),
+		cmocka_unit_test(strings_are_escaped),
+		cmocka_unit_test(negative_and_small_millis),
+		cmocka_unit_test(misuse_is_flagged),
+		cmocka_unit_test(results_json_is_valid_and_complete),
+		cmocka_unit_test(icount_figures_are_not_called_cycles),
+		cmocka_unit_test(summary_has_the_figures_as_rows),
+		cmocka_unit_test(a_too_small_buffer_is_reported),
+	};
+
+	return cmocka_run_group_tests_name("json", tests, NULL, NULL);
+}

@@ -1,0 +1,148 @@
+/* The compact results encoding carried by the handoff records. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "records.h"
+#include "sample_run.h"
+#include "serialize.h"
+
+static uint8_t buf[HANDOFF_MAX_BLOB];
+
+static void round_trip_is_exact(void **state)
+{
+	static struct run_result in, out;
+	size_t n;
+
+	(void)state;
+	sample_run(&in, 8);
+	n = results_encode(&in, buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_int_equal(results_decode(buf, n, &out), DECODE_OK);
+	assert_memory_equal(&in, &out, sizeof(in));
+}
+
+static void a_full_matrix_fits_the_handoff(void **state)
+{
+	static struct run_result in, out;
+	size_t n;
+	unsigned i;
+
+	(void)state;
+	sample_run(&in, RESULTS_MAX_EXPERIMENTS);
+	/* worst case: every string field at its longest */
+	memset(in.machine.brand, 'b', sizeof(in.machine.brand) - 1);
+	memset(in.machine.fw_vendor, 'f', sizeof(in.machine.fw_vendor) - 1);
+	for (i = 0; i < RESULTS_MAX_EXPERIMENTS; i++) {
+		memset(in.exp[i].name, 'n', sizeof(in.exp[i].name) - 1);
+		memset(in.exp[i].reason, 'r', sizeof(in.exp[i].reason) - 1);
+	}
+	n = results_encode(&in, buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_true(records_needed(n) > 0);
+	assert_int_equal(results_decode(buf, n, &out), DECODE_OK);
+	assert_memory_equal(&in, &out, sizeof(in));
+}
+
+static void too_small_a_buffer_encodes_nothing(void **state)
+{
+	static struct run_result in;
+	size_t n, cap;
+
+	(void)state;
+	sample_run(&in, 3);
+	n = results_encode(&in, buf, sizeof(buf));
+	for (cap = 0; cap < n; cap += 7)
+		assert_int_equal(results_encode(&in, buf, cap), 0);
+}
+
+static void every_truncation_is_caught(void **state)
+{
+	static struct run_result in, out;
+	size_t n, cut;
+
+	(void)state;
+	sample_run(&in, 4);
+	n = results_encode(&in, buf, sizeof(buf));
+	for (cut = 0; cut < n; cut++)
+		assert_int_equal(results_decode(buf, cut, &out), DECODE_TRUNCATED);
+}
+
+static void trailing_bytes_are_caught(void **state)
+{
+	static struct run_result in, out;
+	size_t n;
+
+	(void)state;
+	sample_run(&in, 2);
+	n = results_encode(&in, buf, sizeof(buf));
+	buf[n] = 0;
+	assert_int_equal(results_decode(buf, n + 1, &out), DECODE_TRAILING);
+}
+
+static void unknown_version_is_refused(void **state)
+{
+	static struct run_result in, out;
+	size_t n;
+
+	(void)state;
+	sample_run(&in, 2);
+	n = results_encode(&in, buf, sizeof(buf));
+	buf[0] = RESULTS_BLOB_VERSION + 1;
+	assert_int_equal(results_decode(buf, n, &out), DECODE_BAD_VERSION);
+}
+
+static void out_of_range_values_are_refused(void **state)
+{
+	static struct run_result in, out;
+	size_t n;
+
+	(void)state;
+	sample_run(&in, 1);
+	in.clock_kind = CLOCK_KIND_COUNT;
+	n = results_encode(&in, buf, sizeof(buf));
+	assert_int_equal(results_decode(buf, n, &out), DECODE_BAD_VALUE);
+
+	sample_run(&in, 1);
+	in.exp[0].status = EXP_STATUS_COUNT;
+	n = results_encode(&in, buf, sizeof(buf));
+	assert_int_equal(results_decode(buf, n, &out), DECODE_BAD_VALUE);
+
+	sample_run(&in, 1);
+	in.n_experiments = RESULTS_MAX_EXPERIMENTS + 1;
+	assert_int_equal(results_encode(&in, buf, sizeof(buf)), 0);
+}
+
+static void an_oversized_string_length_is_refused(void **state)
+{
+	static struct run_result in, out;
+	size_t n;
+
+	(void)state;
+	sample_run(&in, 1);
+	n = results_encode(&in, buf, sizeof(buf));
+	/* After the version (2) and run id (8): the cpu_vendor length. */
+	assert_int_equal(buf[10], strlen(in.machine.cpu_vendor));
+	buf[10] = 200;
+	assert_int_not_equal(results_decode(buf, n, &out), DECODE_OK);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(round_trip_is_exact),
+		cmocka_unit_test(a_full_matrix_fits_the_handoff),
+		cmocka_unit_test(too_small_a_buffer_encodes_nothing),
+		cmocka_unit_test(every_truncation_is_caught),
+		cmocka_unit_test(trailing_bytes_are_caught),
+		cmocka_unit_test(unknown_version_is_refused),
+		cmocka_unit_test(out_of_range_values_are_refused),
+		cmocka_unit_test(an_oversized_string_length_is_refused),
+	};
+
+	return cmocka_run_group_tests_name("serialize", tests, NULL, NULL);
+}

@@ -1,0 +1,183 @@
+/* Statistics against a sort-based oracle (qsort + nearest rank). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "stats.h"
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest rank written the textbook way, in floating point. */
+static uint64_t oracle_percentile(const uint64_t *sorted, size_t n, double p)
+{
+	size_t rank = 0;
+
+	while ((double)rank < p / 100.0 * (double)n - 1e-9)
+		rank++;
+	if (rank == 0)
+		rank = 1;
+	return sorted[rank - 1];
+}
+
+static void check_against_oracle(const uint64_t *data, size_t n)
+{
+	uint64_t *mine = malloc(n * sizeof(*mine));
+	uint64_t *ref = malloc(n * sizeof(*ref));
+	struct sample_stats s;
+	long double sum = 0, mean_milli;
+	size_t i;
+
+	memcpy(mine, data, n * sizeof(*mine));
+	memcpy(ref, data, n * sizeof(*ref));
+	qsort(ref, n, sizeof(*ref), cmp_u64);
+	stats_compute(mine, n, &s);
+
+	assert_memory_equal(mine, ref, n * sizeof(*ref)); /* sorted in place */
+	assert_int_equal(s.count, n);
+	assert_int_equal(s.min, ref[0]);
+	assert_int_equal(s.max, ref[n - 1]);
+	assert_int_equal(s.median, oracle_percentile(ref, n, 50));
+	assert_int_equal(s.p99, oracle_percentile(ref, n, 99));
+	for (i = 0; i < n; i++)
+		sum += ref[i];
+	mean_milli = sum * 1000 / n;
+	/* The mean saturates rather than wraps. */
+	assert_int_equal(s.mean_milli, mean_milli >= 18446744073709551615.0L
+					       ? UINT64_MAX
+					       : (uint64_t)mean_milli);
+	free(mine);
+	free(ref);
+}
+
+static void random_data_matches_oracle(void **state)
+{
+	static uint64_t data[10007];
+	size_t i, n;
+
+	(void)state;
+	srand(12345);
+	for (n = 1; n <= sizeof(data) / sizeof(data[0]); n = n * 3 + 1) {
+		for (i = 0; i < n; i++)
+			data[i] = (uint64_t)(rand() % 5000);
+		check_against_oracle(data, n);
+	}
+}
+
+static void all_equal(void **state)
+{
+	uint64_t data[1000];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 1000; i++)
+		data[i] = 52;
+	check_against_oracle(data, 1000);
+}
+
+static void two_spikes(void **state)
+{
+	uint64_t data[1000];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 1000; i++)
+		data[i] = i % 2 ? 100 : 900;
+	check_against_oracle(data, 1000);
+}
+
+static void huge_outliers_do_not_wrap_the_mean(void **state)
+{
+	uint64_t data[100];
+	struct sample_stats s;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 100; i++)
+		data[i] = 10;
+	data[7] = UINT64_MAX / 4;
+	data[42] = UINT64_MAX / 4;
+	check_against_oracle(data, 100);
+	/* (2 * (2^64/4) + 98 * 10) * 1000 / 100 exceeds 64 bits: saturates */
+	stats_compute(data, 100, &s);
+	assert_int_equal(s.mean_milli, UINT64_MAX);
+	assert_int_equal(s.max, UINT64_MAX / 4);
+	assert_int_equal(s.median, 10);
+}
+
+static void single_sample(void **state)
+{
+	uint64_t one = 77;
+	struct sample_stats s;
+
+	(void)state;
+	stats_compute(&one, 1, &s);
+	assert_int_equal(s.count, 1);
+	assert_int_equal(s.min, 77);
+	assert_int_equal(s.median, 77);
+	assert_int_equal(s.p99, 77);
+	assert_int_equal(s.max, 77);
+	assert_int_equal(s.mean_milli, 77000);
+}
+
+static void no_samples_gives_zeros(void **state)
+{
+	struct sample_stats s;
+
+	(void)state;
+	memset(&s, 0xff, sizeof(s));
+	stats_compute(NULL, 0, &s);
+	assert_int_equal(s.count, 0);
+	assert_int_equal(s.max, 0);
+	assert_int_equal(stats_percentile_sorted(NULL, 0, STATS_P50), 0);
+}
+
+static void median_is_the_lower_one_for_even_counts(void **state)
+{
+	uint64_t data[4] = { 40, 10, 30, 20 };
+	struct sample_stats s;
+
+	(void)state;
+	stats_compute(data, 4, &s);
+	assert_int_equal(s.median, 20);
+	assert_int_equal(s.p99, 40);
+}
+
+static void sorted_and_reversed_inputs(void **state)
+{
+	uint64_t data[513];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 513; i++)
+		data[i] = i;
+	check_against_oracle(data, 513);
+	for (i = 0; i < 513; i++)
+		data[i] = 513 - i;
+	check_against_oracle(data, 513);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(random_data_matches_oracle),
+		cmocka_unit_test(all_equal),
+		cmocka_unit_test(two_spikes),
+		cmocka_unit_test(huge_outliers_do_not_wrap_the_mean),
+		cmocka_unit_test(single_sample),
+		cmocka_unit_test(no_samples_gives_zeros),
+		cmocka_unit_test(median_is_the_lower_one_for_even_counts),
+		cmocka_unit_test(sorted_and_reversed_inputs),
+	};
+
+	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
+}
