@@ -37,7 +37,7 @@ UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 IMAGE      := $(BUILD)/irqlab.img
 
-.PHONY: all efi image run test unit-test boot-test deps usb collect fuzz clean
+.PHONY: all efi image run test unit-test deps usb collect fuzz clean
 
 all: efi
 
@@ -80,10 +80,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(PURE_SRCS) $(wildcard tests/unit/*.h)
 
 unit-test: $(UNIT_BINS)
 
-boot-test: efi
-	@true
-
-test: deps efi $(UNIT_BINS)
+test: deps efi image $(UNIT_BINS)
 	tests/run.sh $(UNIT_BINS)
 
 usb: efi

@@ -17,6 +17,8 @@
 #   BOOT_TIMEOUT=180 seconds per boot before it counts as hung.
 #   RUN_DIR=build/run   disk, variable store and serial logs of this run.
 #   RESULTS_DIR=results where the result folders are copied.
+#   AFTER_BOOT1=CMD  run between the boots with the variable store's path
+#                    as its argument (the boot tests corrupt records so).
 #   OVMF_CODE / OVMF_VARS  the 4 MB build: its variable store is 256 KiB
 #                    (the 2 MB build's 56 KiB is tight, FACTS §6).
 #   TPM=auto         an emulated TPM (swtpm) when installed. Debian's OVMF
@@ -113,8 +115,13 @@ if ! grep -q 'resetting into phase C' "$RUN_DIR/boot1.log"; then
 	echo "irqlab: boot 1 did not hand results over; see $RUN_DIR/boot1.log" >&2
 	exit 1
 fi
+# The store as phase B left it, for inspecting the handoff itself.
+cp "$vars" "$RUN_DIR/vars-after-boot1.fd"
+if [ -n "${AFTER_BOOT1:-}" ]; then
+	$AFTER_BOOT1 "$vars"
+fi
 boot 2
-folder=$(sed -n 's/.*results in \\EFI\\irqlab\\results\\\([0-9-]*\).*/\1/p' \
+folder=$(sed -n 's/.*results in \\EFI\\irqlab\\results\\\([0-9a-z-]*\).*/\1/p' \
 	"$RUN_DIR/boot2.log" | tr -d '\r' | tail -n 1)
 if [ -z "$folder" ]; then
 	echo "irqlab: boot 2 wrote no results; see $RUN_DIR/boot2.log" >&2

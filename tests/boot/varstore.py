@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Reads an OVMF variable store file (the pflash VARS image) from the host,
+so the boot tests can see what phase B left and what phase C deleted.
+
+Layout (edk2 MdeModulePkg/Include/Guid/VariableFormat.h): a firmware volume
+header, then a VARIABLE_STORE_HEADER, then 4-byte aligned variables, each a
+header (authenticated or plain, as the store's signature GUID says), the
+UCS-2 name and the data. A variable is live while its State is VAR_ADDED,
+or VAR_ADDED with the in-deleted-transition bit cleared."""
+
+import struct
+import sys
+import uuid
+
+IRQLAB_GUID = uuid.UUID("5f2b0c1e-8a4d-4c6b-9b1f-3e7a2d9c4f61")
+AUTH_STORE = uuid.UUID("aaf32c78-947b-439a-a180-2e144ec37792")
+PLAIN_STORE = uuid.UUID("ddcf3616-3275-4164-98b6-fe85707ffe7d")
+START_ID = 0x55AA
+VAR_ADDED = 0x3F
+VAR_ADDED_IN_DELETE_TRANSITION = 0x3E
+
+
+class Variable:
+    def __init__(self, name, guid, state, data, data_offset):
+        self.name, self.guid, self.state = name, guid, state
+        self.data, self.data_offset = data, data_offset
+
+    @property
+    def live(self):
+        return self.state in (VAR_ADDED, VAR_ADDED_IN_DELETE_TRANSITION)
+
+
+def variables(image):
+    """Every variable record in the store, live or deleted, in order."""
+    fv_header_length = struct.unpack_from("<H", image, 0x30)[0]
+    store = fv_header_length
+    signature = uuid.UUID(bytes_le=bytes(image[store:store + 16]))
+    size = struct.unpack_from("<I", image, store + 16)[0]
+    if signature == AUTH_STORE:
+        header, fmt = 60, "<HBBIQ16sIII16s"
+    elif signature == PLAIN_STORE:
+        header, fmt = 32, "<HBBIII16s"
+    else:
+        raise ValueError("not a variable store: %s" % signature)
+    off, end = store + 28, store + size
+    while off + header <= end:
+        fields = struct.unpack_from(fmt, image, off)
+        if fields[0] != START_ID:
+            break
+        state = fields[1]
+        name_size, data_size, guid = fields[-3], fields[-2], fields[-1]
+        name_at = off + header
+        name = bytes(image[name_at:name_at + name_size]).decode(
+            "utf-16-le").rstrip("\0")
+        data_at = name_at + name_size
+        yield Variable(name, uuid.UUID(bytes_le=guid), state,
+                       bytes(image[data_at:data_at + data_size]), data_at)
+        off = (data_at + data_size + 3) & ~3
+
+
+def irqlab_records(path, live_only=True):
+    with open(path, "rb") as f:
+        image = f.read()
+    return [v for v in variables(image)
+            if v.guid == IRQLAB_GUID and (v.live or not live_only)]
+
+
+def corrupt_records(path):
+    """Flips one payload bit in every live irqlab record, in place."""
+    with open(path, "r+b") as f:
+        image = bytearray(f.read())
+        for v in variables(image):
+            if v.guid == IRQLAB_GUID and v.live:
+                image[v.data_offset + len(v.data) - 1] ^= 0x01
+        f.seek(0)
+        f.write(image)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--corrupt":
+        corrupt_records(sys.argv[2])
+    else:
+        for v in irqlab_records(sys.argv[1], live_only=False):
+            print("%-16s state 0x%02x %s %d bytes" %
+                  (v.name, v.state, "live" if v.live else "deleted",
+                   len(v.data)))

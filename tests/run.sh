@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# tests/run.sh UNIT_TEST_BINARY...
+# Runs the host unit tests (cmocka) and then the QEMU boot tests, and ends
+# with one line "N passed, N failed" counting every test case of both.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+passed=0
+failed=0
+
+for t in "$@"; do
+	out=$("$t" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -E '^\[ *(FAILED|ERROR|LINE) *\]|^==[0-9]+==ERROR' || true
+	p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p')
+	f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p')
+	p=${p:-0}
+	f=${f:-0}
+	# A sanitizer report or a crash after the last case still fails.
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1
+	fi
+	echo "unit $(basename "$t"): $p passed, $f failed"
+	passed=$((passed + p))
+	failed=$((failed + f))
+done
+
+boot_log=$(mktemp)
+python3 "$here/boot/boot_test.py" | tee "$boot_log"
+line=$(sed -n 's/^boot: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$boot_log")
+rm -f "$boot_log"
+if [ -n "$line" ]; then
+	passed=$((passed + ${line% *}))
+	failed=$((failed + ${line#* }))
+else
+	echo "boot tests did not finish"
+	failed=$((failed + 1))
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
