@@ -63,8 +63,8 @@ $(BUILD)/irqlab.efi: $(BUILD)/irqlab.so
 $(BUILD)/irqlab-entry.lst: $(ENTRY_OBJS)
 	objdump -d -r $(ENTRY_OBJS) > $@
 
-$(IMAGE): $(BUILD)/irqlab.efi image/mkimage.sh
-	image/mkimage.sh $@ $(BUILD)/irqlab.efi
+$(IMAGE): $(BUILD)/irqlab.efi image/mkimage.sh image/irqlab.cfg
+	image/mkimage.sh $@ $(BUILD)/irqlab.efi image/irqlab.cfg
 
 image: $(IMAGE)
 
@@ -83,8 +83,19 @@ unit-test: $(UNIT_BINS)
 test: deps efi image $(UNIT_BINS)
 	tests/run.sh $(UNIT_BINS)
 
-usb: efi
-	image/usb.sh $(BUILD)/irqlab.efi
+# Coverage-guided fuzzing of phase C's parsers (clang + libFuzzer).
+FUZZ_SECONDS ?= 60
+$(BUILD)/fuzz_handoff: tests/fuzz/fuzz_handoff.c $(PURE_SRCS)
+	@mkdir -p $(dir $@)
+	clang -std=gnu11 -O1 -g -Wall -Wextra -Werror -Ibench \
+		-fsanitize=fuzzer,address,undefined $^ -o $@
+
+fuzz: $(BUILD)/fuzz_handoff
+	@mkdir -p $(BUILD)/fuzz-corpus
+	$(BUILD)/fuzz_handoff -max_total_time=$(FUZZ_SECONDS) $(BUILD)/fuzz-corpus
+
+usb: image
+	image/usb.sh $(IMAGE) $(DEVICE)
 
 collect:
 	image/collect.sh

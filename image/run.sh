@@ -13,7 +13,8 @@
 #                    one TSC tick per guest instruction: repeatable path
 #                    lengths. ICOUNT= (empty) gives plain TCG, whose
 #                    figures are host-time noise. Ignored with KVM.
-#   CONFIG=FILE      an irqlab.cfg to put on the ESP.
+#   CONFIG=FILE      an irqlab.cfg to put on the ESP (the image carries
+#                    image/irqlab.cfg otherwise).
 #   BOOT_TIMEOUT=180 seconds per boot before it counts as hung.
 #   RUN_DIR=build/run   disk, variable store and serial logs of this run.
 #   RESULTS_DIR=results where the result folders are copied.

@@ -1,0 +1,86 @@
+/* libFuzzer harness for phase C's parsing: whatever bytes sit in the
+ * variable store (another tool's leftovers, a half-written record, flash
+ * rot) must be refused cleanly, never crash or be shown as results.
+ * Two modes, chosen by the first byte:
+ *  - even: the rest is cut into up to 16 raw records at positions it
+ *    chooses itself (exercises the record checks);
+ *  - odd: the rest is a results blob, encoded into valid records, one of
+ *    which may be dropped; reassembly must give back exactly the blob, or
+ *    refuse when a record is missing (exercises reassembly). */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "records.h"
+#include "report.h"
+#include "serialize.h"
+
+static void encoded_round_trip(uint8_t flags, const uint8_t *blob, size_t len)
+{
+	static uint8_t rec[HANDOFF_MAX_RECORDS][RECORD_MAX_BYTES];
+	static uint8_t out[HANDOFF_MAX_BLOB];
+	struct handoff_item items[HANDOFF_MAX_RECORDS];
+	size_t total = records_needed(len), n = 0, seq, out_len;
+	size_t drop = (flags >> 1) % (HANDOFF_MAX_RECORDS + 1);
+	uint64_t run_id;
+
+	if (total == 0)
+		return;
+	for (seq = total; seq-- > 0;) {	/* newest first: out of order */
+		if (seq == drop)
+			continue;
+		memset(&items[n], 0, sizeof(items[n]));
+		items[n].data = rec[n];
+		items[n].len = record_encode(rec[n], flags, (uint16_t)seq, blob, len);
+		n++;
+	}
+	if (handoff_select(items, n, out, sizeof(out), &out_len, &run_id)) {
+		if (drop < total || out_len != len || memcmp(out, blob, len) ||
+		    run_id != flags)
+			abort();
+	} else if (drop >= total) {
+		abort();	/* a complete, valid run was refused */
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static uint8_t blob[HANDOFF_MAX_BLOB];
+	static char text[64 * 1024];
+	static struct run_result r;
+	struct handoff_item items[HANDOFF_MAX_RECORDS];
+	size_t n = 0, pos = 0, blob_len;
+	uint64_t run_id;
+
+	if (size && (data[0] & 1)) {
+		encoded_round_trip(data[0], data + 1, size - 1);
+		return 0;
+	}
+	pos = size ? 1 : 0;
+	/* Each record: a 2-byte length, then that many bytes. */
+	while (n < HANDOFF_MAX_RECORDS && pos + 2 <= size) {
+		size_t len = (size_t)(data[pos] | data[pos + 1] << 8) % (RECORD_MAX_BYTES + 1);
+
+		pos += 2;
+		if (len > size - pos)
+			len = size - pos;
+		memset(&items[n], 0, sizeof(items[n]));
+		items[n].data = data + pos;
+		items[n].len = len;
+		n++;
+		pos += len;
+	}
+	if (handoff_select(items, n, blob, sizeof(blob), &blob_len, &run_id) &&
+	    results_decode(blob, blob_len, &r) == DECODE_OK) {
+		struct text_buf tb;
+
+		tb_init(&tb, text, sizeof(text));
+		report_json(&tb, &r, NULL);
+		tb_init(&tb, text, sizeof(text));
+		report_summary(&tb, &r, NULL);
+	}
+	/* The blob decoder alone, on raw input. */
+	results_decode(data, size, &r);
+	return 0;
+}
