@@ -117,7 +117,9 @@ static int guid_eq(const EFI_GUID *a, const EFI_GUID *b)
 
 uint32_t handoff_find(struct handoff_found *found)
 {
-	CHAR16 name[128];
+	/* Other software's names can be long, and GetNextVariableName can
+	 * only continue from the full previous name: leave ample room. */
+	static CHAR16 name[2048];
 	EFI_GUID guid;
 
 	found->n = 0;
@@ -130,8 +132,14 @@ uint32_t handoff_find(struct handoff_found *found)
 
 		st = uefi_call_wrapper(RT->GetNextVariableName, 3, &size, name,
 				       &guid);
-		if (EFI_ERROR(st))
-			break;	/* EFI_NOT_FOUND: the end; anything else: stop */
+		if (EFI_ERROR(st)) {
+			/* EFI_NOT_FOUND is the end; anything else stops the
+			 * walk, and says so. */
+			if (st != EFI_NOT_FOUND)
+				log_printf("phase C: variable walk stopped (0x%llx)\n",
+					   (unsigned long long)st);
+			break;
+		}
 		if (!guid_eq(&guid, &irqlab_guid))
 			continue;
 		if (found->n >= sizeof(found->rec) / sizeof(found->rec[0]))
