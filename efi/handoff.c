@@ -104,17 +104,6 @@ const char *handoff_store(const uint8_t *blob, size_t len, uint64_t run_id,
 	return 0;
 }
 
-static int guid_eq(const EFI_GUID *a, const EFI_GUID *b)
-{
-	const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
-	unsigned i;
-
-	for (i = 0; i < sizeof(EFI_GUID); i++)
-		if (x[i] != y[i])
-			return 0;
-	return 1;
-}
-
 uint32_t handoff_find(struct handoff_found *found)
 {
 	/* Other software's names can be long, and GetNextVariableName can
@@ -140,7 +129,7 @@ uint32_t handoff_find(struct handoff_found *found)
 					   (unsigned long long)st);
 			break;
 		}
-		if (!guid_eq(&guid, &irqlab_guid))
+		if (CompareGuid(&guid, &irqlab_guid) != 0)
 			continue;
 		if (found->n >= sizeof(found->rec) / sizeof(found->rec[0]))
 			break;

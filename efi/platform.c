@@ -6,17 +6,6 @@
 #include "../apic/acpi.h"
 #include "../arch/cpu.h"
 
-static int guid_eq(const EFI_GUID *a, const EFI_GUID *b)
-{
-	const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
-	unsigned i;
-
-	for (i = 0; i < sizeof(EFI_GUID); i++)
-		if (x[i] != y[i])
-			return 0;
-	return 1;
-}
-
 static const void *find_rsdp(EFI_SYSTEM_TABLE *st)
 {
 	EFI_GUID acpi20 = ACPI_20_TABLE_GUID, acpi10 = ACPI_TABLE_GUID;
@@ -27,9 +16,9 @@ static const void *find_rsdp(EFI_SYSTEM_TABLE *st)
 	for (i = 0; i < st->NumberOfTableEntries; i++) {
 		EFI_CONFIGURATION_TABLE *t = &st->ConfigurationTable[i];
 
-		if (guid_eq(&t->VendorGuid, &acpi20))
+		if (CompareGuid(&t->VendorGuid, &acpi20) == 0)
 			return t->VendorTable;
-		if (guid_eq(&t->VendorGuid, &acpi10))
+		if (CompareGuid(&t->VendorGuid, &acpi10) == 0)
 			v1 = t->VendorTable;
 	}
 	return v1;
