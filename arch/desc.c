@@ -37,8 +37,6 @@ struct __attribute__((packed)) table_pointer {
 #define DESC_CODE64	0x00209b0000000000ull
 #define DESC_DATA	0x00cf93000000ffffull	/* flat read/write, accessed */
 
-#define GDT_ENTRIES 5
-
 static uint64_t gdt[GDT_ENTRIES] __attribute__((aligned(64))) = {
 	[SEL_NULL / 8] = 0,
 	[SEL_KERNEL_CS / 8] = DESC_CODE64,	/* irqlab's code, ring 0 */
@@ -75,13 +73,31 @@ void gdt_install(void *ist_stacks)
 	__asm__ volatile("ltr %w0" ::"r"((uint16_t)SEL_TSS) : "memory");
 }
 
+void gdt_set_code64(unsigned index)
+{
+	if (index >= FIRST_FREE_GDT_INDEX && index < GDT_ENTRIES)
+		gdt[index] = DESC_CODE64;
+}
+
+void gdt_clear(unsigned index)
+{
+	if (index >= FIRST_FREE_GDT_INDEX && index < GDT_ENTRIES)
+		gdt[index] = 0;
+}
+
 void idt_set_gate(uint8_t vector, const void *handler, uint8_t ist)
+{
+	idt_set_gate_selector(vector, handler, ist, SEL_KERNEL_CS);
+}
+
+void idt_set_gate_selector(uint8_t vector, const void *handler, uint8_t ist,
+			   uint16_t selector)
 {
 	uint64_t a = (uint64_t)(uintptr_t)handler;
 
 	idt[vector] = (struct idt_gate){
 		.offset_low = (uint16_t)a,
-		.selector = SEL_KERNEL_CS,
+		.selector = selector,
 		.ist = ist & 7,
 		.type_attr = GATE_PRESENT_DPL0_INTERRUPT,
 		.offset_mid = (uint16_t)(a >> 16),

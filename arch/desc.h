@@ -22,8 +22,18 @@
  * `ist_stacks` points at IST_COUNT * IST_STACK_BYTES bytes. */
 void gdt_install(void *ist_stacks);
 
-/* An interrupt gate (IF cleared on entry, SDM §6.12.1.3) at DPL 0. */
+/* An interrupt gate (IF cleared on entry, SDM §6.12.1.3) at DPL 0, with
+ * irqlab's kernel CS or another code selector. */
 void idt_set_gate(uint8_t vector, const void *handler, uint8_t ist);
+void idt_set_gate_selector(uint8_t vector, const void *handler, uint8_t ist,
+			   uint16_t selector);
+
+/* GDT entries from FIRST_FREE_GDT_INDEX up are free for experiments: the
+ * cs-selector scheme puts a 64-bit code descriptor at index = vector. */
+#define FIRST_FREE_GDT_INDEX 8
+#define GDT_ENTRIES 256
+void gdt_set_code64(unsigned index);
+void gdt_clear(unsigned index);
 const void *idt_gate_target(uint8_t vector);
 void idt_install(void);
 

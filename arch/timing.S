@@ -70,4 +70,101 @@ int_samples:
 	vector = vector + 1
 	.endr
 
+
+/* void int_trigger_<n>(void): a bare INT n, for the vector sweep and the
+ * register check, INT_TRIGGER_STRIDE bytes apart. */
+	.section .text.irqlab.int_triggers, "ax"
+	.balign INT_TRIGGER_STRIDE
+	.globl int_triggers
+int_triggers:
+	vector = FIRST_IRQ_VECTOR
+	.rept IRQ_VECTORS
+0:	int $vector
+	ret
+	.org 0b + INT_TRIGGER_STRIDE, 0xcc
+	vector = vector + 1
+	.endr
+
+/* uint32_t int_registers_check(void (*trigger)(void))
+ * Every general register but RSP, and RFLAGS, hold a known pattern across
+ * one interrupt; a bit per register (bit 15: RFLAGS) says which came back
+ * changed. The comparisons write their verdicts to memory with SETNE, so
+ * checking needs no register of its own. */
+#define REGCHECK_RFLAGS 0xc97	/* CF PF AF SF DF OF and reserved bit 1; IF stays 0 */
+
+.macro REGCHECK_LOAD reg, i
+	movq regcheck_patterns + 8 * \i(%rip), \reg
+.endm
+.macro REGCHECK_COMPARE reg, i
+	cmpq regcheck_patterns + 8 * \i(%rip), \reg
+	setne regcheck_changed + \i(%rip)
+.endm
+.macro REGCHECK_ALL op
+	\op %rax, 0
+	\op %rbx, 1
+	\op %rcx, 2
+	\op %rdx, 3
+	\op %rsi, 4
+	\op %rdi, 5
+	\op %rbp, 6
+	\op %r8, 7
+	\op %r9, 8
+	\op %r10, 9
+	\op %r11, 10
+	\op %r12, 11
+	\op %r13, 12
+	\op %r14, 13
+	\op %r15, 14
+.endm
+
+	.text
+	.globl int_registers_check
+int_registers_check:
+	pushq %rbx
+	pushq %rbp
+	pushq %r12
+	pushq %r13
+	pushq %r14
+	pushq %r15
+	movq %rdi, regcheck_trigger(%rip)
+	pushfq				/* the caller's flags, for the end */
+	pushq $REGCHECK_RFLAGS
+	popfq
+	REGCHECK_ALL REGCHECK_LOAD
+	call *regcheck_trigger(%rip)
+	pushfq				/* RFLAGS as the interrupt left them */
+	REGCHECK_ALL REGCHECK_COMPARE
+	cmpq $REGCHECK_RFLAGS, (%rsp)
+	setne regcheck_changed + 15(%rip)
+	addq $8, %rsp
+	popfq
+	xorl %eax, %eax
+	bit = 0
+	.rept 16
+	movzbl regcheck_changed + bit(%rip), %ecx
+	shll $bit, %ecx
+	orl %ecx, %eax
+	bit = bit + 1
+	.endr
+	popq %r15
+	popq %r14
+	popq %r13
+	popq %r12
+	popq %rbp
+	popq %rbx
+	ret
+
+	.data
+	.balign 8
+regcheck_trigger:
+	.quad 0
+regcheck_patterns:
+	i = 0
+	.rept 15
+	.quad 0xa5c3000000000000 + (i + 1) * 0x0000010203040506
+	i = i + 1
+	.endr
+regcheck_changed:
+	.fill 16, 1, 0
+
 	.section .note.GNU-stack, "", @progbits

@@ -3,5 +3,6 @@
 #define IRQLAB_ARCH_TIMING_H
 
 #define INT_SAMPLE_STRIDE 64
+#define INT_TRIGGER_STRIDE 4
 
 #endif

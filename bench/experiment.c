@@ -6,6 +6,11 @@
 #include "../efi/log.h"
 #include "fmt.h"
 
+/* Interrupts per register-integrity check vector; the check runs on the
+ * configured vector and on 255, whose push imm8 sign-extends. */
+#define REGISTER_CHECKS_PER_VECTOR 256
+#define HIGH_CHECK_VECTOR 255
+
 /* An interrupt source: how one timed sample is fired. */
 struct irq_source {
 	const char *name;
@@ -23,53 +28,82 @@ static const struct irq_source sources[] = {
 	{ .name = "int", .fire = fire_int },
 };
 
-struct experiment_def {
-	const char *name;
-	const char *scheme;
-	const char *source;
-	/* Self-test rows: raise #UD mid-run to prove that an exception
-	 * fails only its own experiment. Run only when configured. */
-	uint8_t inject_fault;
+enum injected_fault {
+	INJECT_NONE = 0,
+	INJECT_IN_LOOP,		/* #UD in the measuring code */
+	INJECT_IN_HANDLER,	/* #UD inside the scheme's dispatch path */
 };
 
-static const struct experiment_def matrix[] = {
-	{ .name = "int-direct", .scheme = "direct", .source = "int" },
-	{ .name = "selftest-fault", .scheme = "direct", .source = "int",
-	  .inject_fault = 1 },
+/* Self-test rows, run only with selftest_fault = 1: each raises #UD to
+ * prove that an exception fails only its own experiment. */
+static const struct {
+	const char *name, *scheme;
+	uint8_t inject;
+} selftests[] = {
+	{ "selftest-fault", "direct", INJECT_IN_LOOP },
+	{ "selftest-fault-in-handler", "push-jmp", INJECT_IN_HANDLER },
 };
-
-static int str_eq(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
-
-static const struct irq_source *source_find(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(sources) / sizeof(sources[0]); i++)
-		if (str_eq(sources[i].name, name))
-			return &sources[i];
-	return 0;
-}
-
-static void copy_name(char *dst, size_t cap, const char *src)
-{
-	fmt_snprintf(dst, cap, "%s", src);
-}
 
 struct experiment_run {
-	const struct experiment_def *def;
 	const struct dispatch_scheme *scheme;
 	const struct irq_source *source;
 	const struct irqlab_config *config;
 	struct bench_buffers *buf;
+	struct experiment_result *out;
 	uint8_t vector;
+	uint8_t inject;
+	const char *check_failure;	/* set by a correctness check */
+	char why[RESULTS_REASON_LEN];
 };
+
+static void install_all(const struct dispatch_scheme *s)
+{
+	unsigned v;
+
+	for (v = FIRST_IRQ_VECTOR; v < 256; v++)
+		scheme_install(s, (uint8_t)v);
+}
+
+/* Every vector must reach the dispatcher as itself. */
+static int sweep_vectors(struct experiment_run *x)
+{
+	unsigned v;
+
+	for (v = FIRST_IRQ_VECTOR; v < 256; v++) {
+		irq_reset_counts();
+		int_trigger((uint8_t)v);
+		if (irq_delivered[irq_last_vector] != 1 || irq_last_vector != v) {
+			fmt_snprintf(x->why, sizeof(x->why),
+				     "INT %u was dispatched as vector %u", v,
+				     irq_last_vector);
+			return -1;
+		}
+		x->out->vectors_verified++;
+	}
+	return 0;
+}
+
+/* The interrupted code's registers and flags must survive. */
+static int check_registers(struct experiment_run *x)
+{
+	const uint8_t vectors[2] = { x->vector, HIGH_CHECK_VECTOR };
+	unsigned i, n;
+
+	for (i = 0; i < 2; i++)
+		for (n = 0; n < REGISTER_CHECKS_PER_VECTOR; n++) {
+			uint32_t changed = int_registers_intact(vectors[i]);
+
+			if (changed) {
+				fmt_snprintf(x->why, sizeof(x->why),
+					     "registers changed across INT %u "
+					     "(mask 0x%x: bit 0 RAX .. 14 R15, 15 RFLAGS)",
+					     vectors[i], changed);
+				return -1;
+			}
+			x->out->register_checks++;
+		}
+	return 0;
+}
 
 /* Runs under guard_run: an exception here abandons this function. */
 static void measure(void *arg)
@@ -81,12 +115,20 @@ static void measure(void *arg)
 	struct irq_sample s;
 	uint32_t i;
 
-	x->scheme->install(x->vector);
+	if (x->scheme->prepare)
+		x->scheme->prepare();
+	install_all(x->scheme);
+	if (sweep_vectors(x) || check_registers(x)) {
+		x->check_failure = x->why;
+		return;
+	}
 	irq_reset_counts();
 	for (i = 0; i < x->config->warmup; i++)
 		x->source->fire(x->vector, &s);
-	if (x->def->inject_fault)
+	if (x->inject == INJECT_IN_LOOP)
 		__asm__ volatile("ud2");
+	if (x->inject == INJECT_IN_HANDLER)
+		irq_fault_once = 1;
 	for (i = 0; i < x->config->samples; i++) {
 		x->source->fire(x->vector, &s);
 		entry[i] = irq_timing.entry - s.trigger;
@@ -108,39 +150,46 @@ static void fail(struct experiment_result *e, const char *format, ...)
 	va_end(ap);
 }
 
-static void run_one(const struct experiment_def *def, struct run_result *r,
-		    const struct irqlab_config *c, struct bench_buffers *b)
+static void run_one(const char *name, const struct dispatch_scheme *scheme,
+		    const struct irq_source *source, uint8_t inject,
+		    struct run_result *r, const struct irqlab_config *c,
+		    struct bench_buffers *b)
 {
 	struct experiment_result *e = &r->exp[r->n_experiments++];
-	struct experiment_run x = { .def = def, .config = c, .buf = b,
-				    .vector = c->int_vector };
+	struct experiment_run x = { .scheme = scheme, .source = source,
+				    .config = c, .buf = b, .out = e,
+				    .vector = c->int_vector, .inject = inject };
+	const struct dispatch_scheme *fallback = scheme_find("direct");
 	struct fault_info fault;
 	const char *why;
 	uint32_t expected = c->warmup + c->samples, others = 0;
 	unsigned k, v;
+	int faulted;
 
 	*e = (struct experiment_result){ .vector = x.vector };
-	copy_name(e->name, sizeof(e->name), def->name);
-	copy_name(e->scheme, sizeof(e->scheme), def->scheme);
-	copy_name(e->source, sizeof(e->source), def->source);
-	x.scheme = scheme_find(def->scheme);
-	x.source = source_find(def->source);
-	if (!x.scheme || !x.source) {
-		fail(e, "no %s named in the tables", x.scheme ? "source" : "scheme");
-		return;
-	}
-	why = x.scheme->unsupported ? x.scheme->unsupported() : 0;
-	if (!why && x.source->unsupported)
-		why = x.source->unsupported();
+	fmt_snprintf(e->name, sizeof(e->name), "%s", name);
+	fmt_snprintf(e->scheme, sizeof(e->scheme), "%s", scheme->name);
+	fmt_snprintf(e->source, sizeof(e->source), "%s", source->name);
+	why = scheme->unsupported ? scheme->unsupported() : 0;
+	if (!why && source->unsupported)
+		why = source->unsupported();
 	if (why) {
 		e->status = EXP_SKIPPED;
-		copy_name(e->reason, sizeof(e->reason), why);
+		fmt_snprintf(e->reason, sizeof(e->reason), "%s", why);
+		log_printf("experiment %s: skipped: %s\n", name, why);
 		return;
 	}
 
 	log_printf("experiment %s: %u warm-up + %u samples on vector %u\n",
-		   def->name, c->warmup, c->samples, x.vector);
-	if (guard_run(measure, &x, &fault)) {
+		   name, c->warmup, c->samples, x.vector);
+	faulted = guard_run(measure, &x, &fault);
+	/* Put the machine back as the next experiment expects it. */
+	if (scheme->finish)
+		scheme->finish();
+	install_all(fallback);
+	irq_fault_once = 0;
+
+	if (faulted) {
 		fail(e, "%s vector %llu, error code 0x%llx, RIP 0x%llx, CR2 0x%llx",
 		     exception_name((unsigned)fault.vector),
 		     (unsigned long long)fault.vector,
@@ -148,7 +197,12 @@ static void run_one(const struct experiment_def *def, struct run_result *r,
 		     (unsigned long long)fault.rip,
 		     (unsigned long long)fault.cr2);
 		e->delivered = irq_delivered[x.vector];
-		log_printf("experiment %s: failed: %s\n", def->name, e->reason);
+		log_printf("experiment %s: failed: %s\n", name, e->reason);
+		return;
+	}
+	if (x.check_failure) {
+		fail(e, "%s", x.check_failure);
+		log_printf("experiment %s: failed: %s\n", name, e->reason);
 		return;
 	}
 
@@ -165,8 +219,8 @@ static void run_one(const struct experiment_def *def, struct run_result *r,
 		fail(e, "%u interrupts arrived on other vectors", others);
 	else
 		e->status = EXP_OK;
-	log_printf("experiment %s: %s, round trip median %llu (raw)\n",
-		   def->name, exp_status_name(e->status),
+	log_printf("experiment %s: %s, round trip median %llu (raw)\n", name,
+		   exp_status_name(e->status),
 		   (unsigned long long)e->metric[METRIC_ROUND_TRIP].median);
 }
 
@@ -185,15 +239,35 @@ void bench_measure_floor(struct run_result *r, const struct irqlab_config *c,
 void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 		   struct bench_buffers *b)
 {
-	size_t i;
+	size_t s, i;
 
-	for (i = 0; i < sizeof(matrix) / sizeof(matrix[0]); i++) {
-		if (matrix[i].inject_fault && !c->selftest_fault)
-			continue;
+	for (i = 0; i < sizeof(sources) / sizeof(sources[0]); i++)
+		for (s = 0; s < dispatch_scheme_count; s++) {
+			char name[RESULTS_NAME_LEN];
+
+			if (r->n_experiments >= RESULTS_MAX_EXPERIMENTS)
+				return;
+			fmt_snprintf(name, sizeof(name), "%s-%s",
+				     sources[i].name, dispatch_schemes[s].name);
+			run_one(name, &dispatch_schemes[s], &sources[i],
+				INJECT_NONE, r, c, b);
+		}
+	for (i = 0; c->selftest_fault && i < sizeof(selftests) / sizeof(selftests[0]);
+	     i++) {
 		if (r->n_experiments >= RESULTS_MAX_EXPERIMENTS)
-			break;
-		run_one(&matrix[i], r, c, b);
+			return;
+		run_one(selftests[i].name, scheme_find(selftests[i].scheme),
+			&sources[0], selftests[i].inject, r, c, b);
 	}
+}
+
+static int str_eq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
 }
 
 enum clock_kind bench_detect_clock(const struct machine_info *m)

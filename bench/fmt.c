@@ -20,7 +20,7 @@ static void emit_padded(struct out *o, const char *s, size_t len, int width,
 {
 	int fill = width > (int)len ? width - (int)len : 0;
 
-	if (!left && pad == '0' && len && (*s == '-')) {
+	if (!left && pad == '0' && len && (*s == '-' || *s == '+')) {
 		/* Zero padding goes between the sign and the digits. */
 		emit(o, *s++);
 		len--;
@@ -55,7 +55,8 @@ int fmt_vsnprintf(char *buf, size_t size, const char *f, va_list ap)
 	struct out o = { buf, size, 0 };
 
 	for (; *f; f++) {
-		int left = 0, width = 0, precision = -1, lng = 0, is_size = 0;
+		int left = 0, plus = 0, width = 0, precision = -1, lng = 0;
+		int is_size = 0;
 		char pad = ' ';
 		char tmp[32];
 		size_t n;
@@ -68,6 +69,8 @@ int fmt_vsnprintf(char *buf, size_t size, const char *f, va_list ap)
 		for (;; f++) {
 			if (*f == '-')
 				left = 1;
+			else if (*f == '+')
+				plus = 1;
 			else if (*f == '0')
 				pad = '0';
 			else
@@ -134,6 +137,8 @@ int fmt_vsnprintf(char *buf, size_t size, const char *f, va_list ap)
 			n = 0;
 			if (v < 0)
 				tmp[n++] = '-';
+			else if (plus)
+				tmp[n++] = '+';
 			n += utoa(mag, 10, 0, tmp + n);
 			emit_padded(&o, tmp, n, width, left, pad);
 			break;

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 /* Supports %s %c %d %i %u %x %X %p %%, the length modifiers h, l, ll and z,
- * the flags '-' and '0', a field width and a precision ('*' for both).
+ * the flags '-', '+' (signed conversions) and '0', a field width and a precision ('*' for both).
  * Always NUL-terminates when size > 0. Returns the length the full output
  * would have had, like C99 vsnprintf. */
 int fmt_vsnprintf(char *buf, size_t size, const char *format, va_list ap);

@@ -81,6 +81,8 @@ static void json_experiment(struct json_writer *w, const struct run_result *r,
 	else
 		json_string(w, e->reason);
 	json_kv_uint(w, "delivered", e->delivered);
+	json_kv_uint(w, "vectors_verified", e->vectors_verified);
+	json_kv_uint(w, "register_checks", e->register_checks);
 	if (e->status == EXP_OK) {
 		json_kv_uint(w, "samples", e->metric[METRIC_ROUND_TRIP].count);
 		json_kv_string(w, "unit", clock_kind_unit(r->clock_kind));
@@ -106,9 +108,115 @@ static void uefi_revision_text(uint32_t rev, char *out, size_t cap)
 		fmt_snprintf(out, cap, "%u.%u", rev >> 16, minor / 10);
 }
 
-int report_json(struct text_buf *tb, const struct run_result *r,
-		const struct handoff_report *h)
+static int str_eq(const char *a, const char *b)
 {
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/* Self-test rows prove fault isolation; they are not measurements. */
+static int is_selftest(const struct experiment_result *e)
+{
+	static const char prefix[] = "selftest-";
+	size_t i;
+
+	for (i = 0; i + 1 < sizeof(prefix); i++)
+		if (e->name[i] != prefix[i])
+			return 0;
+	return 1;
+}
+
+/* An ok measurement with a baseline to compare it with, or NULL. */
+static const struct experiment_result *comparable(const struct run_result *r,
+						  const struct experiment_result *e)
+{
+	if (e->status != EXP_OK || is_selftest(e))
+		return 0;
+	return report_baseline(r, e->source);
+}
+
+const struct experiment_result *report_baseline(const struct run_result *r,
+						const char *source)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->n_experiments; i++)
+		if (str_eq(r->exp[i].scheme, "direct") &&
+		    str_eq(r->exp[i].source, source) &&
+		    r->exp[i].status == EXP_OK && !is_selftest(&r->exp[i]))
+			return &r->exp[i];
+	return 0;
+}
+
+static int64_t median_over(const struct experiment_result *e,
+			   const struct experiment_result *base, unsigned k)
+{
+	return (int64_t)(e->metric[k].median - base->metric[k].median);
+}
+
+static uint32_t cache_lines(uint32_t bytes)
+{
+	return (bytes + 63) / 64;
+}
+
+static void json_schemes(struct json_writer *w, const struct report_context *ctx)
+{
+	size_t i;
+
+	json_key(w, "schemes");
+	json_begin_array(w);
+	for (i = 0; ctx && i < ctx->n_schemes; i++) {
+		const struct scheme_entry *s = &ctx->schemes[i];
+
+		json_begin_object(w);
+		json_kv_string(w, "name", s->name);
+		json_kv_string(w, "description", s->description);
+		json_kv_string(w, "seed", s->seed);
+		json_kv_uint(w, "stub_bytes", s->stub_bytes);
+		json_kv_uint(w, "code_bytes", s->code_bytes);
+		json_kv_uint(w, "code_cache_lines", cache_lines(s->code_bytes));
+		json_kv_uint(w, "data_bytes", s->data_bytes);
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
+/* Each ok experiment's median overhead against direct on its source. */
+static void json_comparison(struct json_writer *w, const struct run_result *r)
+{
+	uint32_t i;
+	unsigned k;
+
+	json_key(w, "against_direct");
+	json_begin_array(w);
+	for (i = 0; i < r->n_experiments; i++) {
+		const struct experiment_result *e = &r->exp[i];
+		const struct experiment_result *base = comparable(r, e);
+
+		if (!base)
+			continue;
+		json_begin_object(w);
+		json_kv_string(w, "experiment", e->name);
+		json_kv_string(w, "baseline", base->name);
+		for (k = 0; k < METRIC_COUNT; k++) {
+			char key[32];
+
+			fmt_snprintf(key, sizeof(key), "%s_median_over",
+				     metric_name(k));
+			json_kv_int(w, key, median_over(e, base, k));
+		}
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
+int report_json(struct text_buf *tb, const struct run_result *r,
+		const struct report_context *ctx)
+{
+	const struct handoff_report *h = ctx ? ctx->handoff : 0;
 	const struct machine_info *m = &r->machine;
 	struct json_writer w;
 	char text[32];
@@ -174,11 +282,14 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	json_kv_uint(&w, "warmup", r->config.warmup);
 	json_end_object(&w);
 
+	json_schemes(&w, ctx);
+
 	json_key(&w, "experiments");
 	json_begin_array(&w);
 	for (i = 0; i < r->n_experiments; i++)
 		json_experiment(&w, r, &r->exp[i]);
 	json_end_array(&w);
+	json_comparison(&w, r);
 
 	json_key(&w, "handoff");
 	json_begin_object(&w);
@@ -222,8 +333,50 @@ void report_discards(struct text_buf *tb, const struct handoff_report *h)
 			  h->discarded[i].why);
 }
 
+static void summary_schemes(struct text_buf *tb, const struct run_result *r,
+			    const struct report_context *ctx)
+{
+	uint32_t i;
+	size_t k;
+
+	tb_printf(tb, "\nSchemes against direct: medians net of the floor, and "
+		  "the overhead over direct (+ is slower)\n");
+	tb_printf(tb, "%-22s %-8s %7s %7s %7s   %7s %7s %7s\n", "experiment",
+		  "source", "entry", "exit", "round", "+entry", "+exit",
+		  "+round");
+	for (i = 0; i < r->n_experiments; i++) {
+		const struct experiment_result *e = &r->exp[i];
+		const struct experiment_result *base = comparable(r, e);
+		uint64_t floor = r->floor.min;
+
+		if (!base)
+			continue;
+		tb_printf(tb, "%-22s %-8s %7lld %7lld %7lld   %+7lld %+7lld %+7lld\n",
+			  e->name, e->source,
+			  (long long)net_of_floor(e->metric[METRIC_ENTRY].median, floor),
+			  (long long)net_of_floor(e->metric[METRIC_EXIT].median, floor),
+			  (long long)net_of_floor(e->metric[METRIC_ROUND_TRIP].median, floor),
+			  (long long)median_over(e, base, METRIC_ENTRY),
+			  (long long)median_over(e, base, METRIC_EXIT),
+			  (long long)median_over(e, base, METRIC_ROUND_TRIP));
+	}
+	if (!ctx || !ctx->n_schemes)
+		return;
+	tb_printf(tb, "\nScheme footprint (from the built binary)\n");
+	tb_printf(tb, "%-13s %-8s %6s %7s %6s %7s  %s\n", "scheme", "seed",
+		  "stub B", "code B", "lines", "data B", "what it is");
+	for (k = 0; k < ctx->n_schemes; k++) {
+		const struct scheme_entry *s = &ctx->schemes[k];
+
+		tb_printf(tb, "%-13s %-8s %6u %7u %6u %7u  %s\n", s->name,
+			  s->seed, s->stub_bytes, s->code_bytes,
+			  cache_lines(s->code_bytes), s->data_bytes,
+			  s->description);
+	}
+}
+
 int report_summary(struct text_buf *tb, const struct run_result *r,
-		   const struct handoff_report *h)
+		   const struct report_context *ctx)
 {
 	const struct machine_info *m = &r->machine;
 	uint64_t floor = r->floor.min;
@@ -258,14 +411,14 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 	tb_printf(tb, "samples    %u per experiment, after %u warm-up\n\n",
 		  r->config.samples, r->config.warmup);
 
-	tb_printf(tb, "%-22s %-8s %-8s %4s %-7s %-10s %9s %9s %9s %9s %11s\n",
+	tb_printf(tb, "%-26s %-12s %-6s %4s %-7s %-10s %9s %9s %9s %9s %11s\n",
 		  "experiment", "scheme", "source", "vec", "status", "metric",
 		  "min", "median", "p99", "max", "mean");
 	for (i = 0; i < r->n_experiments; i++) {
 		const struct experiment_result *e = &r->exp[i];
 
 		if (e->status != EXP_OK) {
-			tb_printf(tb, "%-22s %-8s %-8s %4u %s: %s\n", e->name,
+			tb_printf(tb, "%-26s %-12s %-6s %4u %s: %s\n", e->name,
 				  e->scheme, e->source, e->vector,
 				  exp_status_name(e->status), e->reason);
 			continue;
@@ -277,7 +430,7 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 			summary_milli(mean, sizeof(mean),
 				      net_mean_milli(s->mean_milli, floor));
 			tb_printf(tb,
-				  "%-22s %-8s %-8s %4u %-7s %-10s %9lld %9lld %9lld %9lld %11s\n",
+				  "%-26s %-12s %-6s %4u %-7s %-10s %9lld %9lld %9lld %9lld %11s\n",
 				  k ? "" : e->name, k ? "" : e->scheme,
 				  k ? "" : e->source, e->vector,
 				  k ? "" : exp_status_name(e->status),
@@ -290,6 +443,7 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 	}
 	tb_printf(tb, "\nFigures are %s, net of the floor.\n",
 		  clock_kind_unit(r->clock_kind));
-	report_discards(tb, h);
+	summary_schemes(tb, r, ctx);
+	report_discards(tb, ctx ? ctx->handoff : 0);
 	return tb->overflow ? -1 : 0;
 }

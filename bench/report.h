@@ -24,6 +24,25 @@ struct handoff_report {
 	} discarded[REPORT_MAX_DISCARDS];
 };
 
+/* What the binary knows about each dispatch scheme, which the handoff
+ * need not carry: phase C is the same binary as phase B. */
+struct scheme_entry {
+	const char *name;
+	const char *description;
+	const char *seed;
+	uint32_t stub_bytes;	/* one vector's stub */
+	uint32_t code_bytes;	/* all of the scheme's code */
+	uint32_t data_bytes;	/* descriptors it adds */
+};
+
+/* Everything a report needs besides the run itself; any part may be
+ * NULL / empty. */
+struct report_context {
+	const struct handoff_report *handoff;
+	const struct scheme_entry *schemes;
+	size_t n_schemes;
+};
+
 const char *record_fate_name(unsigned fate);
 
 /* A figure net of the instrument floor: raw - floor, which may be negative
@@ -32,12 +51,17 @@ int64_t net_of_floor(uint64_t raw, uint64_t floor);
 
 /* Both return 0 on success, -1 if the buffer was too small. */
 int report_json(struct text_buf *tb, const struct run_result *r,
-		const struct handoff_report *h);
+		const struct report_context *ctx);
 int report_summary(struct text_buf *tb, const struct run_result *r,
-		   const struct handoff_report *h);
+		   const struct report_context *ctx);
 /* The part of the summary about discarded records alone, for a boot that
  * found records but no complete run to write. */
 void report_discards(struct text_buf *tb, const struct handoff_report *h);
+
+/* The experiment `source`-direct of a run, the baseline the other
+ * schemes are compared with, or NULL. */
+const struct experiment_result *report_baseline(const struct run_result *r,
+						const char *source);
 
 /* Folder name for a run id: YYYYMMDD-hhmmss. */
 void run_folder_name(uint64_t run_id, char *out, size_t cap);

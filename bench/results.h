@@ -7,9 +7,9 @@
 
 #include "stats.h"
 
-#define RESULTS_MAX_EXPERIMENTS 32
+#define RESULTS_MAX_EXPERIMENTS 48
 #define RESULTS_NAME_LEN 32
-#define RESULTS_REASON_LEN 96
+#define RESULTS_REASON_LEN 128
 
 /* What one TSC delta means on this run (ARCHITECTURE "Principles"). */
 enum clock_kind {
@@ -71,6 +71,11 @@ struct experiment_result {
 	uint8_t vector;
 	char reason[RESULTS_REASON_LEN];	/* for skipped / failed */
 	uint32_t delivered;	/* interrupts the handler counted */
+	/* Correctness checks done before timing: vectors delivered and
+	 * reported as themselves, and interrupts after which every general
+	 * register and RFLAGS were intact. */
+	uint16_t vectors_verified;
+	uint32_t register_checks;
 	/* Raw deltas, before the instrument floor is taken off. */
 	struct sample_stats metric[METRIC_COUNT];
 };

@@ -92,6 +92,8 @@ size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap)
 		put_uint(&w, e->vector, 1);
 		PUT_STR(&w, e->reason);
 		put_uint(&w, e->delivered, 4);
+		put_uint(&w, e->vectors_verified, 2);
+		put_uint(&w, e->register_checks, 4);
 		for (k = 0; k < METRIC_COUNT; k++)
 			put_stats(&w, &e->metric[k]);
 	}
@@ -198,6 +200,8 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 		e->vector = (uint8_t)get_uint(&r, 1);
 		fits &= GET_STR(&r, e->reason);
 		e->delivered = (uint32_t)get_uint(&r, 4);
+		e->vectors_verified = (uint16_t)get_uint(&r, 2);
+		e->register_checks = (uint32_t)get_uint(&r, 4);
 		for (k = 0; k < METRIC_COUNT; k++)
 			get_stats(&r, &e->metric[k]);
 		if (r.truncated)

@@ -11,6 +11,7 @@
 #include "../apic/pic8259.h"
 #include "../arch/cpu.h"
 #include "../arch/desc.h"
+#include "../arch/dispatch/schemes.h"
 #include "../arch/exceptions.h"
 #include "../arch/paging.h"
 #include "../bench/config.h"
@@ -118,15 +119,38 @@ static void folder_for(uint64_t run_id, const char *suffix, char *out,
 	fmt_snprintf(out, cap, "%s\\%s%s", RESULTS_ROOT, name, suffix);
 }
 
+/* The scheme table as the reports describe it. */
+static void scheme_catalog(struct report_context *ctx,
+			   const struct handoff_report *h)
+{
+	static struct scheme_entry entries[16];
+	size_t i, n = 0;
+
+	for (i = 0; i < dispatch_scheme_count && n < 16; i++, n++) {
+		const struct dispatch_scheme *s = &dispatch_schemes[i];
+
+		entries[n] = (struct scheme_entry){
+			.name = s->name,
+			.description = s->description,
+			.seed = s->seed,
+			.stub_bytes = s->stub_bytes,
+			.code_bytes = (uint32_t)(s->code_end - s->code_start),
+			.data_bytes = s->data_bytes,
+		};
+	}
+	*ctx = (struct report_context){ .handoff = h, .schemes = entries,
+					.n_schemes = n };
+}
+
 static const char *write_result_files(EFI_FILE_HANDLE root, const char *dir,
 				      const struct run_result *r,
-				      const struct handoff_report *h,
+				      const struct report_context *ctx,
 				      char *scratch, char *why, size_t cap)
 {
 	static const struct {
 		const char *file;
 		int (*render)(struct text_buf *, const struct run_result *,
-			      const struct handoff_report *);
+			      const struct report_context *);
 	} outputs[] = {
 		{ "results.json", report_json },
 		{ "summary.txt", report_summary },
@@ -143,7 +167,7 @@ static const char *write_result_files(EFI_FILE_HANDLE root, const char *dir,
 		const char *err;
 
 		tb_init(&tb, run.text, TEXT_BYTES);
-		if (outputs[i].render(&tb, r, h)) {
+		if (outputs[i].render(&tb, r, ctx)) {
 			fmt_snprintf(why, cap, "%s does not fit %u bytes",
 				     outputs[i].file, TEXT_BYTES);
 			return why;
@@ -170,6 +194,7 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 	uint8_t *blob = alloc_pages(HANDOFF_MAX_BLOB);
 	char *scratch = alloc_pages(TEXT_BYTES + 1);
 	char dir[96], why[160];
+	struct report_context ctx;
 	const char *err = NULL;
 	size_t blob_len = 0;
 	uint64_t run_id = 0;
@@ -226,11 +251,12 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 		}
 	}
 
+	scheme_catalog(&ctx, report);
 	if (!root) {
 		err = "cannot open the boot volume";
 	} else if (have_run) {
 		folder_for(run_id, "", dir, sizeof(dir));
-		err = write_result_files(root, dir, r, report, scratch, why,
+		err = write_result_files(root, dir, r, &ctx, scratch, why,
 					 sizeof(why));
 	} else {
 		/* Nothing presentable: leave a note of what was discarded. */
@@ -262,7 +288,7 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 			struct text_buf tb;
 
 			tb_init(&tb, run.text, TEXT_BYTES);
-			report_summary(&tb, r, report);
+			report_summary(&tb, r, &ctx);
 			log_write(tb.data);
 		} else {
 			log_write(run.text);
@@ -299,12 +325,14 @@ static void persist_and_reset(void)
 		uefi_call_wrapper(RT->ResetSystem, 4, EfiResetWarm, EFI_SUCCESS,
 				  0, NULL);
 	} else {
+		struct report_context ctx;
 		struct text_buf tb;
 
 		log_printf("phase B: results NOT persisted: %s\n"
 			   "phase B: the results follow on serial only\n\n", err);
 		tb_init(&tb, run.text, TEXT_BYTES);
-		report_summary(&tb, r, NULL);
+		scheme_catalog(&ctx, NULL);
+		report_summary(&tb, r, &ctx);
 		log_write(tb.data);
 		uefi_call_wrapper(RT->ResetSystem, 4, EfiResetShutdown,
 				  EFI_SUCCESS, 0, NULL);
@@ -319,6 +347,8 @@ static void fatal_persist(const struct fault_info *f)
 	log_printf("phase B: framework fault; persisting what the run has\n");
 	persist_and_reset();
 }
+
+static int paging_taken_over;
 
 static void take_over_paging(void)
 {
@@ -341,6 +371,7 @@ static void take_over_paging(void)
 			goto fail;
 	}
 	paging_activate(&pg);
+	paging_taken_over = 1;
 	log_printf("phase B: own page tables, %llu of %llu pool pages used\n",
 		   (unsigned long long)pg.pool.used,
 		   (unsigned long long)run.page_pool_pages);
@@ -360,6 +391,7 @@ static void phase_b(void)
 	exceptions_set_fatal_hook(fatal_persist);
 	log_printf("phase B: own GDT/TSS/IDT loaded\n");
 	take_over_paging();
+	schemes_own_paging = paging_taken_over;
 	pic8259_mask_all();
 
 	bench_measure_floor(run.result, &run.config, &run.buffers);

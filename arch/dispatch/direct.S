@@ -1,31 +1,27 @@
 /* Scheme "direct": a dedicated handler per vector. The vector is an
  * immediate, so nothing is decoded; every other scheme is measured
- * against this lower bound. One handler per vector from FIRST_IRQ_VECTOR,
- * each DIRECT_STRIDE bytes (the .org makes an overgrown one a build
- * error), so the gate for vector n is direct_handlers + (n - 32) * stride. */
+ * against this lower bound. One full handler per vector from
+ * FIRST_IRQ_VECTOR, DIRECT_STRIDE bytes each (the .org makes an overgrown
+ * one a build error). */
 #include "../frame.h"
 #include "irq.h"
 #include "schemes.h"
 
+	GATE_TABLE direct_gates
 	.section .text.irqlab.scheme.direct, "ax"
 	.balign DIRECT_STRIDE
-	.globl direct_handlers, direct_handlers_end
-direct_handlers:
+	.globl direct_code, direct_code_end
+direct_code:
 	vector = FIRST_IRQ_VECTOR
 	.rept IRQ_VECTORS
 0:	pushq $0		/* FRAME_ERROR: external vectors have none */
 	pushq $vector		/* FRAME_VECTOR: a constant here */
 	SAVE_GPRS
-	TIMESTAMP_ENTRY
-	movq %rsp, %rdi		/* struct irq_frame * */
-	cld			/* the SysV ABI wants DF clear in C */
-	call irq_dispatch
-	TIMESTAMP_EXIT
-	RESTORE_GPRS_AND_DROP_SLOTS
-	iretq
+	DISPATCH_TAIL
 	.org 0b + DIRECT_STRIDE, 0xcc
+	GATE_TABLE_ENTRY 0b
 	vector = vector + 1
 	.endr
-direct_handlers_end:
+direct_code_end:
 
 	.section .note.GNU-stack, "", @progbits

@@ -2,10 +2,19 @@
 
 struct irq_timing irq_timing;
 uint32_t irq_delivered[256];
+uint8_t irq_last_vector;
+volatile uint8_t irq_fault_once;
 
 void irq_dispatch(struct irq_frame *f)
 {
-	irq_delivered[f->vector & 0xff]++;
+	uint8_t vector = (uint8_t)f->vector;
+
+	irq_delivered[vector]++;
+	irq_last_vector = vector;
+	if (irq_fault_once) {
+		irq_fault_once = 0;
+		__asm__ volatile("ud2");
+	}
 }
 
 void irq_reset_counts(void)
@@ -26,4 +35,22 @@ int_sample_fn int_sample_for(uint8_t vector)
 		return 0;
 	return (int_sample_fn)(uintptr_t)(int_samples +
 		(size_t)(vector - FIRST_IRQ_VECTOR) * INT_SAMPLE_STRIDE);
+}
+
+extern const char int_triggers[];
+uint32_t int_registers_check(void (*trigger)(void));
+
+uint32_t int_registers_intact(uint8_t vector)
+{
+	if (vector < FIRST_IRQ_VECTOR)
+		return ~0u;
+	return int_registers_check((void (*)(void))(uintptr_t)(int_triggers +
+		(size_t)(vector - FIRST_IRQ_VECTOR) * INT_TRIGGER_STRIDE));
+}
+
+void int_trigger(uint8_t vector)
+{
+	if (vector >= FIRST_IRQ_VECTOR)
+		((void (*)(void))(uintptr_t)(int_triggers +
+			(size_t)(vector - FIRST_IRQ_VECTOR) * INT_TRIGGER_STRIDE))();
 }

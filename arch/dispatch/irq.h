@@ -41,6 +41,53 @@
 	movq %rax, irq_timing+TIMING_EXIT(%rip)
 .endm
 
+/* Every scheme ends here once FRAME_VECTOR holds the vector: the entry
+ * timestamp, the C dispatch, the exit timestamp and the return. */
+.macro DISPATCH_TAIL
+	TIMESTAMP_ENTRY
+	movq %rsp, %rdi		/* struct irq_frame * */
+	cld			/* the SysV ABI wants DF clear in C */
+	call irq_dispatch
+	TIMESTAMP_EXIT
+	RESTORE_GPRS_AND_DROP_SLOTS
+	iretq
+.endm
+
+/* Starts a scheme's gate table: IRQ_VECTORS gate targets, one per vector
+ * from FIRST_IRQ_VECTOR, that GATE_TABLE_ENTRY appends to. */
+.macro GATE_TABLE name
+	.pushsection .data.irqlab.gates, "aw"
+	.balign 8
+	.globl \name
+\name:
+	.popsection
+.endm
+
+.macro GATE_TABLE_ENTRY target
+	.pushsection .data.irqlab.gates, "aw"
+	.quad \target
+	.popsection
+.endm
+
+/* For schemes that reach the common path through a second event (#PF,
+ * #BP) delivered on top of the interrupt's own frame: rebuild the stack
+ * as [interrupt frame][FRAME_ERROR 0][FRAME_VECTOR] and drop the nested
+ * frame. On entry RAX holds the vector, RCX the address of the interrupt
+ * frame (the nested frame's saved RSP, which also skips any alignment
+ * gap), and the interrupted RCX and RAX are at 0(%rsp) and 8(%rsp). On
+ * exit all registers are as interrupted and RSP points at FRAME_VECTOR. */
+.macro UNWIND_TO_INTERRUPT_FRAME
+	movq $0, -8(%rcx)	/* FRAME_ERROR */
+	movq %rax, -16(%rcx)	/* FRAME_VECTOR */
+	movq 8(%rsp), %rax
+	movq %rax, -24(%rcx)	/* interrupted RAX, popped below */
+	movq (%rsp), %rax
+	movq %rax, -32(%rcx)	/* interrupted RCX, popped below */
+	leaq -32(%rcx), %rsp	/* the nested frame is gone */
+	popq %rcx
+	popq %rax
+.endm
+
 #else
 
 #include <stddef.h>
@@ -63,8 +110,11 @@ _Static_assert(offsetof(struct irq_sample, trigger) == SAMPLE_TRIGGER, "sample")
 _Static_assert(offsetof(struct irq_sample, resume) == SAMPLE_RESUME, "sample");
 
 extern struct irq_timing irq_timing;
-/* Interrupts the common dispatch saw, per vector. */
+/* Interrupts the common dispatch saw, per vector, and the last vector. */
 extern uint32_t irq_delivered[256];
+extern uint8_t irq_last_vector;
+/* Self-test: when set, the next dispatch raises #UD inside the handler. */
+extern volatile uint8_t irq_fault_once;
 
 /* The C end of every scheme: called with the saved frame, whose vector
  * slot the scheme's entry code filled in. */
@@ -79,6 +129,13 @@ uint64_t tsc_nop_probe_long(void);	/* ... and around 1088 NOPs */
 /* One timed INT n per vector, INT_SAMPLE_STRIDE bytes apart. */
 typedef void (*int_sample_fn)(struct irq_sample *out);
 int_sample_fn int_sample_for(uint8_t vector);
+
+/* Loads every general register and RFLAGS with a pattern, raises INT n,
+ * and returns a bit per register (bit 15 for RFLAGS)
+ * that did not come back intact. */
+uint32_t int_registers_intact(uint8_t vector);
+/* A bare INT n. */
+void int_trigger(uint8_t vector);
 
 #endif
 #endif

@@ -1,30 +1,184 @@
 #include "schemes.h"
 
+#include "../cpu.h"
 #include "../desc.h"
+#include "../exceptions.h"
 #include "irq.h"
 
-extern const char direct_handlers[], direct_handlers_end[];
+int schemes_own_paging;
 
-static void direct_install(uint8_t vector)
+/* Each scheme's assembly file provides NAME_gates, NAME_code and
+ * NAME_code_end. */
+#define SCHEME_SYMBOLS(id)                                                  \
+	extern const uint64_t id##_gates[];                                 \
+	extern const char id##_code[], id##_code_end[]
+SCHEME_SYMBOLS(direct);
+SCHEME_SYMBOLS(push_jmp);
+SCHEME_SYMBOLS(push_jmp_ibt);
+SCHEME_SYMBOLS(compact);
+SCHEME_SYMBOLS(call);
+SCHEME_SYMBOLS(cs_selector);
+SCHEME_SYMBOLS(pf_cr2);
+SCHEME_SYMBOLS(int3_byte);
+#undef SCHEME_SYMBOLS
+#define SCHEME_CODE(id) .gates = id##_gates, .code_start = id##_code, \
+			.code_end = id##_code_end
+
+extern const char exception_stubs[];
+extern const char pf_cr2_pf_entry[], int3_byte_bp_entry[];
+
+#define VECTOR_BP 3
+#define VECTOR_PF 14
+
+static void restore_exception_gate(uint8_t vector)
 {
-	idt_set_gate(vector, direct_handlers +
-		     (size_t)(vector - FIRST_IRQ_VECTOR) * DIRECT_STRIDE, 0);
+	idt_set_gate(vector, exception_stubs + vector * EXCEPTION_STUB_STRIDE, 0);
+}
+
+/* cs-selector: GDT index = vector, so selector = vector * 8. */
+static uint16_t cs_selector_for(uint8_t vector)
+{
+	return (uint16_t)(vector * 8);
+}
+
+static void cs_selector_prepare(void)
+{
+	unsigned v;
+
+	for (v = FIRST_IRQ_VECTOR; v < 256; v++)
+		gdt_set_code64(v);
+}
+
+static void cs_selector_finish(void)
+{
+	unsigned v;
+
+	for (v = FIRST_IRQ_VECTOR; v < 256; v++)
+		gdt_clear(v);
+}
+
+static const char *pf_cr2_unsupported(void)
+{
+	return schemes_own_paging ? 0 :
+	       "irqlab's own page tables are not active, so no page can be "
+	       "made not-present";
+}
+
+static void pf_cr2_prepare(void) { idt_set_gate(VECTOR_PF, pf_cr2_pf_entry, 0); }
+static void pf_cr2_finish(void) { restore_exception_gate(VECTOR_PF); }
+static void int3_byte_prepare(void) { idt_set_gate(VECTOR_BP, int3_byte_bp_entry, 0); }
+static void int3_byte_finish(void) { restore_exception_gate(VECTOR_BP); }
+
+static const char *fred_unsupported(void)
+{
+	if (!cpu_has(X86_FEATURE_FRED))
+		return "CPUID.(7,1):EAX[17] (FRED) is 0 on this CPU";
+	return "the CPU has FRED, but irqlab's FRED entry is not built yet";
+}
+
+static const char *call16_unsupported(void)
+{
+	return "not applicable in long mode: Intel ignores 66h on CALL (a "
+	       "6-byte call rel32); AMD truncates RIP to 16 bits";
 }
 
 const struct dispatch_scheme dispatch_schemes[] = {
 	{
 		.name = "direct",
-		.description = "dedicated handler per vector; the vector is "
-			       "an immediate (lower bound)",
+		.description = "a dedicated handler per vector; the vector is "
+			       "an immediate (the lower bound)",
 		.seed = "-",
-		.install = direct_install,
-		.code_start = direct_handlers,
-		.code_end = direct_handlers_end,
+		SCHEME_CODE(direct),
+		.stub_bytes = DIRECT_STRIDE,
+	},
+	{
+		.name = "push-jmp",
+		.description = "push imm8; jmp common, 8 bytes a vector (Linux)",
+		.seed = "000 001",
+		SCHEME_CODE(push_jmp),
+		.stub_bytes = PUSH_JMP_STRIDE,
+	},
+	{
+		.name = "push-jmp-ibt",
+		.description = "endbr64; push imm8; jmp common, 16 bytes a "
+			       "vector (Linux with IBT)",
+		.seed = "-",
+		SCHEME_CODE(push_jmp_ibt),
+		.stub_bytes = PUSH_JMP_IBT_STRIDE,
+	},
+	{
+		.name = "compact",
+		.description = "7 stubs per 32-byte chunk, short jumps to one "
+			       "long jump (Linux 2.6.29)",
+		.seed = "001",
+		SCHEME_CODE(compact),
+		.stub_bytes = 4,
+	},
+	{
+		.name = "call",
+		.description = "call rel32 stubs, 5 bytes padded to 8; vector "
+			       "from the return address",
+		.seed = "001",
+		SCHEME_CODE(call),
+		.stub_bytes = CALL_STRIDE,
+	},
+	{
+		.name = "cs-selector",
+		.description = "no stubs: a code descriptor per vector, vector "
+			       "read from %cs",
+		.seed = "000 001",
+		SCHEME_CODE(cs_selector),
+		.selector = cs_selector_for,
+		.prepare = cs_selector_prepare,
+		.finish = cs_selector_finish,
+		.stub_bytes = 0,
+		.data_bytes = (256 - FIRST_IRQ_VECTOR) * 8,
+	},
+	{
+		.name = "pf-cr2",
+		.description = "gates into a not-present page; #PF decodes the "
+			       "vector from RIP",
+		.seed = "001",
+		.unsupported = pf_cr2_unsupported,
+		SCHEME_CODE(pf_cr2),
+		.prepare = pf_cr2_prepare,
+		.finish = pf_cr2_finish,
+		.stub_bytes = 0,
+	},
+	{
+		.name = "int3-byte",
+		.description = "CC xx stubs; #BP reads the vector byte and "
+			       "unwinds to the interrupt frame",
+		.seed = "001",
+		SCHEME_CODE(int3_byte),
+		.prepare = int3_byte_prepare,
+		.finish = int3_byte_finish,
+		.stub_bytes = INT3_BYTE_STRIDE,
+	},
+	{
+		.name = "fred",
+		.description = "FRED event delivery (CR4.FRED, ERETS)",
+		.seed = "-",
+		.unsupported = fred_unsupported,
+	},
+	{
+		.name = "call16",
+		.description = "hpa's 4- and 3-byte 66 E8 call stubs",
+		.seed = "001",
+		.unsupported = call16_unsupported,
 	},
 };
 
 const size_t dispatch_scheme_count =
 	sizeof(dispatch_schemes) / sizeof(dispatch_schemes[0]);
+
+void scheme_install(const struct dispatch_scheme *s, uint8_t vector)
+{
+	idt_set_gate_selector(vector,
+			      (const void *)(uintptr_t)
+				      s->gates[vector - FIRST_IRQ_VECTOR],
+			      0, s->selector ? s->selector(vector) : SEL_KERNEL_CS);
+}
 
 static int name_eq(const char *a, const char *b)
 {

@@ -1,10 +1,24 @@
 /* The dispatch schemes, as rows of one table. Adding a scheme means one
  * assembly file in this folder plus one row in schemes.c; nothing else in
- * the harness knows scheme names. */
+ * the harness knows scheme names. Each assembly file emits its own gate
+ * table (GATE_TABLE in irq.h), so C never lists per-vector symbols. */
 #ifndef IRQLAB_ARCH_DISPATCH_SCHEMES_H
 #define IRQLAB_ARCH_DISPATCH_SCHEMES_H
 
-#define DIRECT_STRIDE 128
+/* Stub strides, checked by the assembler with .org. */
+#define DIRECT_STRIDE 128	/* a whole handler per vector */
+#define PUSH_JMP_STRIDE 8	/* 6A ib, E9 rel32: 7 bytes */
+#define PUSH_JMP_IBT_STRIDE 16	/* F3 0F 1E FA first */
+#define COMPACT_CHUNK 32	/* 7 stubs in 31 bytes */
+#define COMPACT_PER_CHUNK 7
+#define CALL_STRIDE 8		/* E8 rel32: 5 bytes */
+#define CALL_STRIDE_SHIFT 3
+#define INT3_BYTE_STRIDE 2	/* CC, vector */
+
+/* pf-cr2: the gates' target page, canonical, 256-aligned and never
+ * mapped: the top 4 KiB of the address space. Written as a sign-extended
+ * 32-bit immediate for the assembler's compare. */
+#define PF_GATE_BASE (-4096)
 
 #ifndef __ASSEMBLER__
 
@@ -14,18 +28,33 @@
 struct dispatch_scheme {
 	const char *name;
 	const char *description;
-	const char *seed;	/* the mailing-list thread it comes from */
+	const char *seed;	/* the mailing-list thread(s) it comes from */
 	/* NULL when the scheme can run here, else why not. */
 	const char *(*unsupported)(void);
-	/* Points the gate of `vector` at this scheme's entry. */
-	void (*install)(uint8_t vector);
-	/* The scheme's code, for its footprint. */
+	/* IRQ_VECTORS gate targets, from the scheme's assembly file. */
+	const uint64_t *gates;
+	/* The gate's code selector; NULL means irqlab's kernel CS. */
+	uint16_t (*selector)(uint8_t vector);
+	/* One-time set-up beyond the gates (descriptors, #PF/#BP entry),
+	 * and its undoing; either may be NULL. */
+	void (*prepare)(void);
+	void (*finish)(void);
+	/* Footprint: the scheme's code, its per-vector stub, and the data
+	 * it adds (descriptors). */
 	const char *code_start, *code_end;
+	uint32_t stub_bytes;
+	uint32_t data_bytes;
 };
 
 extern const struct dispatch_scheme dispatch_schemes[];
 extern const size_t dispatch_scheme_count;
 const struct dispatch_scheme *scheme_find(const char *name);
+
+/* Points the gate of `vector` at the scheme's entry for it. */
+void scheme_install(const struct dispatch_scheme *s, uint8_t vector);
+
+/* Set by phase B once irqlab's own page tables are live. */
+extern int schemes_own_paging;
 
 #endif
 #endif

@@ -33,6 +33,7 @@ static void conversions_match_libc(void **state)
 	SAME("[%*d] [%-*d]", 6, 1, 6, 1);
 	SAME("%c%c 100%%", 'o', 'k');
 	SAME("[%05d]", -42);
+	SAME("[%+d] [%+d] [%+7lld] [%+05d]", 3, -3, 0LL, 12);
 	SAME("%s", "");
 }
 

@@ -14,6 +14,11 @@
 
 static char out[64 * 1024];
 
+static const struct scheme_entry catalog[] = {
+	{ "direct", "a dedicated handler per vector", "-", 128, 28672, 0 },
+	{ "cs-selector", "a code descriptor per vector", "000 001", 0, 70, 1792 },
+};
+
 static void checker_rejects_what_it_should(void **state)
 {
 	(void)state;
@@ -132,9 +137,11 @@ static void results_json_is_valid_and_complete(void **state)
 	strcpy(h.discarded[0].name, "IrqlabRecord07");
 	h.discarded[0].fate = FATE_CORRUPT;
 	strcpy(h.discarded[0].why, "CRC mismatch");
+	struct report_context ctx = { &h, catalog, 2 };
+
 	sample_run(&r, 4);
 	tb_init(&tb, out, sizeof(out));
-	assert_int_equal(report_json(&tb, &r, &h), 0);
+	assert_int_equal(report_json(&tb, &r, &ctx), 0);
 	assert_true(json_is_valid(out));
 	assert_non_null(strstr(out, "\"schema\": \"irqlab-results\""));
 	assert_non_null(strstr(out, "\"run_id\": \"20261130-054701\""));
@@ -150,6 +157,18 @@ static void results_json_is_valid_and_complete(void **state)
 	 * mean 103.250 -> 83.250 */
 	assert_non_null(strstr(out, "\"entry\": {\n        \"min\": 80,"));
 	assert_non_null(strstr(out, "\"mean\": 83.250"));
+	assert_non_null(strstr(out, "\"vectors_verified\": 224"));
+	assert_non_null(strstr(out, "\"register_checks\": 512"));
+	/* the scheme catalog, with its cache-line count */
+	assert_non_null(strstr(out, "\"name\": \"cs-selector\""));
+	assert_non_null(strstr(out, "\"code_cache_lines\": 448"));
+	assert_non_null(strstr(out, "\"data_bytes\": 1792"));
+	/* exp-2's medians are 2 over exp-0's, the direct baseline */
+	assert_non_null(strstr(out, "\"experiment\": \"exp-2\",\n"
+				    "      \"baseline\": \"exp-0\",\n"
+				    "      \"entry_median_over\": 2,"));
+	/* skipped rows are not compared */
+	assert_null(strstr(out, "\"experiment\": \"exp-3\""));
 }
 
 static void icount_figures_are_not_called_cycles(void **state)
@@ -174,6 +193,7 @@ static void summary_has_the_figures_as_rows(void **state)
 {
 	static struct run_result r;
 	struct handoff_report h = { .n_discarded = 1 };
+	struct report_context ctx = { &h, catalog, 2 };
 	struct text_buf tb;
 
 	(void)state;
@@ -182,13 +202,16 @@ static void summary_has_the_figures_as_rows(void **state)
 	strcpy(h.discarded[0].why, "superseded by a newer run");
 	sample_run(&r, 4);
 	tb_init(&tb, out, sizeof(out));
-	assert_int_equal(report_summary(&tb, &r, &h), 0);
+	assert_int_equal(report_summary(&tb, &r, &ctx), 0);
 	assert_non_null(strstr(out, "irqlab results, run 20261130-054701"));
 	assert_non_null(strstr(out, "floor      20 "));
 	/* exp-0 entry: min 80, median 82, p99 89, max 580, mean 83.2 */
 	assert_non_null(strstr(out, "entry             80        82        89       580        83.2"));
-	assert_non_null(strstr(out, "exp-3                  direct   int        67 skipped: CPUID.1:ECX[24] is 0"));
+	assert_non_null(strstr(out, "exp-3                      direct       int      67 skipped: CPUID.1:ECX[24] is 0"));
 	assert_non_null(strstr(out, "IrqlabRecord03   stale    superseded by a newer run"));
+	/* against direct: exp-1 is 1 over exp-0 on every median */
+	assert_non_null(strstr(out, "exp-1                  int           83     183     283        +1      +1      +1"));
+	assert_non_null(strstr(out, "cs-selector   000 001       0      70      2    1792  a code descriptor per vector"));
 }
 
 static void a_too_small_buffer_is_reported(void **state)

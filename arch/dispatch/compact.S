@@ -1,0 +1,41 @@
+/* Scheme "compact" (seed 001; Linux 2.6.29, hpa, commit 939b787130bf):
+ * seven stubs share each 32-byte chunk. A stub pushes ~vector + 0x80,
+ * which always fits a signed byte, then takes a short jump to the chunk's
+ * one long jump to the common entry (the seventh stub falls through to
+ * it): 6 * 4 + 2 + 5 = 31 bytes per 7 vectors. */
+#include "../frame.h"
+#include "irq.h"
+#include "schemes.h"
+
+	GATE_TABLE compact_gates
+	.section .text.irqlab.scheme.compact, "ax"
+	.balign COMPACT_CHUNK
+	.globl compact_code, compact_code_end
+compact_code:
+	vector = FIRST_IRQ_VECTOR
+	.rept IRQ_VECTORS / COMPACT_PER_CHUNK
+2:
+	.rept COMPACT_PER_CHUNK
+0:	pushq $(~vector + 0x80)		/* FRAME_ERROR, as an imm8 */
+	.if ((vector - FIRST_IRQ_VECTOR) % COMPACT_PER_CHUNK) != COMPACT_PER_CHUNK - 1
+	jmp 1f
+	.endif
+	GATE_TABLE_ENTRY 0b
+	vector = vector + 1
+	.endr
+1:	jmp compact_common
+	.org 2b + COMPACT_CHUNK, 0xcc
+	.endr
+
+compact_common:
+	addq $-0x80, (%rsp)		/* now ~vector, as in the seed */
+	subq $8, %rsp			/* FRAME_VECTOR */
+	SAVE_GPRS
+	movq FRAME_ERROR(%rsp), %rax
+	notq %rax
+	movzbl %al, %eax
+	movq %rax, FRAME_VECTOR(%rsp)
+	DISPATCH_TAIL
+compact_code_end:
+
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,29 @@
+/* Scheme "cs-selector" (seeds 000, 001; van Heukelum): no stubs at all.
+ * Every gate points at the same entry but names its own code selector,
+ * whose GDT index is the vector; the entry reads it back from CS.
+ * push %cs is #UD in long mode, so the vector is read with mov %cs
+ * (FACTS §2). IRETQ reloads the interrupted CS from the frame. */
+#include "../frame.h"
+#include "irq.h"
+#include "schemes.h"
+
+	GATE_TABLE cs_selector_gates
+	.rept IRQ_VECTORS
+	GATE_TABLE_ENTRY cs_selector_entry
+	.endr
+
+	.section .text.irqlab.scheme.cs_selector, "ax"
+	.balign 16
+	.globl cs_selector_code, cs_selector_code_end
+cs_selector_code:
+cs_selector_entry:
+	pushq $0			/* FRAME_ERROR */
+	subq $8, %rsp			/* FRAME_VECTOR */
+	SAVE_GPRS
+	movl %cs, %eax			/* selector = vector * 8, RPL 0 */
+	shrl $3, %eax
+	movq %rax, FRAME_VECTOR(%rsp)
+	DISPATCH_TAIL
+cs_selector_code_end:
+
+	.section .note.GNU-stack, "", @progbits

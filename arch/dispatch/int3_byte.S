@@ -1,0 +1,49 @@
+/* Scheme "int3-byte" (seed 001, hpa's "CC xx"): each stub is INT3
+ * followed by the vector as a data byte, 2 bytes a vector. #BP is a trap,
+ * so its saved RIP points at that byte. The #BP frame sits on top of the
+ * interrupt's frame, possibly after an 8-byte alignment gap, so the
+ * interrupt frame is found through the #BP frame's saved RSP (FACTS §2). */
+#include "../exceptions.h"
+#include "../frame.h"
+#include "irq.h"
+#include "schemes.h"
+
+	GATE_TABLE int3_byte_gates
+	.section .text.irqlab.scheme.int3_byte, "ax"
+	.balign 16
+	.globl int3_byte_code, int3_byte_code_end, int3_byte_bp_entry
+int3_byte_code:
+int3_byte_stubs:
+	vector = FIRST_IRQ_VECTOR
+	.rept IRQ_VECTORS
+0:	int3
+	.byte vector			/* never executed: read by the #BP entry */
+	.org 0b + INT3_BYTE_STRIDE, 0xcc
+	GATE_TABLE_ENTRY 0b
+	vector = vector + 1
+	.endr
+int3_byte_stubs_end:
+
+	.balign 16
+int3_byte_bp_entry:
+	/* #BP frame: RIP, CS, RFLAGS, RSP, SS */
+	pushq %rax
+	pushq %rcx			/* rcx, rax, RIP, CS, RFLAGS, RSP, SS */
+	movq 16(%rsp), %rax		/* the byte after some INT3 */
+	leaq int3_byte_stubs + 1(%rip), %rcx
+	cmpq %rcx, %rax
+	jb 1f
+	leaq int3_byte_stubs_end(%rip), %rcx
+	cmpq %rcx, %rax
+	jae 1f				/* a #BP from anywhere else */
+	movzbl (%rax), %eax		/* the vector byte */
+	movq 40(%rsp), %rcx		/* the interrupt's own frame */
+	UNWIND_TO_INTERRUPT_FRAME
+	SAVE_GPRS
+	DISPATCH_TAIL
+1:	popq %rcx
+	popq %rax
+	jmp exception_stubs + 3 * EXCEPTION_STUB_STRIDE
+int3_byte_code_end:
+
+	.section .note.GNU-stack, "", @progbits
