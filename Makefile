@@ -23,9 +23,10 @@ LIBGCC     := $(shell $(CC) -print-libgcc-file-name)
 
 EFI_C_SRCS := $(wildcard efi/*.c arch/*.c arch/dispatch/*.c apic/*.c bench/*.c)
 EFI_S_SRCS := $(wildcard arch/*.S arch/dispatch/*.S)
-EFI_OBJS   := $(EFI_C_SRCS:%.c=$(BUILD)/efi-obj/%.o) \
-	      $(EFI_S_SRCS:%.S=$(BUILD)/efi-obj/%.o)
-ENTRY_OBJS := $(EFI_S_SRCS:%.S=$(BUILD)/efi-obj/%.o)
+# Objects keep their source's extension, so foo.c and foo.S can coexist.
+EFI_OBJS   := $(EFI_C_SRCS:%=$(BUILD)/efi-obj/%.o) \
+	      $(EFI_S_SRCS:%=$(BUILD)/efi-obj/%.o)
+ENTRY_OBJS := $(EFI_S_SRCS:%=$(BUILD)/efi-obj/%.o)
 
 # The plain-C part of bench/ and apic/ that also builds on the host.
 PURE_SRCS  := bench/fmt.c bench/stats.c bench/results.c bench/serialize.c \
@@ -43,11 +44,11 @@ all: efi
 
 efi: $(BUILD)/irqlab.efi $(BUILD)/irqlab-entry.lst
 
-$(BUILD)/efi-obj/%.o: %.c
+$(BUILD)/efi-obj/%.c.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/efi-obj/%.o: %.S
+$(BUILD)/efi-obj/%.S.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) $(EFI_ASFLAGS) -MMD -MP -c $< -o $@
 

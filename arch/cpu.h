@@ -38,6 +38,7 @@ X86_FEATURE(X2APIC, 0x1, 0, CPUID_ECX, 21);
 X86_FEATURE(TSC_DEADLINE, 0x1, 0, CPUID_ECX, 24);
 X86_FEATURE(HYPERVISOR, 0x1, 0, CPUID_ECX, 31);
 X86_FEATURE(FRED, 0x7, 1, CPUID_EAX, 17);
+X86_FEATURE(FSGSBASE, 0x7, 0, CPUID_EBX, 0);
 X86_FEATURE(PDPE1GB, 0x80000001, 0, CPUID_EDX, 26);
 X86_FEATURE(RDTSCP, 0x80000001, 0, CPUID_EDX, 27);
 X86_FEATURE(INVARIANT_TSC, 0x80000007, 0, CPUID_EDX, 8);
@@ -99,6 +100,7 @@ static inline uint64_t read_cr3(void)
 }
 
 #define CR4_LA57 (1ull << 12)	/* 5-level paging (SDM vol. 3 §2.5) */
+#define CR4_FSGSBASE (1ull << 16)	/* RD/WR FS/GS BASE allowed */
 
 static inline uint64_t read_cr4(void)
 {
@@ -106,6 +108,11 @@ static inline uint64_t read_cr4(void)
 
 	__asm__ volatile("mov %%cr4, %0" : "=r"(v));
 	return v;
+}
+
+static inline void write_cr4(uint64_t v)
+{
+	__asm__ volatile("mov %0, %%cr4" ::"r"(v) : "memory");
 }
 
 static inline void write_cr3(uint64_t v)

@@ -41,6 +41,7 @@ static uint64_t gdt[GDT_ENTRIES] __attribute__((aligned(64))) = {
 	[SEL_NULL / 8] = 0,
 	[SEL_KERNEL_CS / 8] = DESC_CODE64,	/* irqlab's code, ring 0 */
 	[SEL_KERNEL_DS / 8] = DESC_DATA,	/* DS/ES/SS/FS/GS */
+	[SEL_PERCPU / 8] = DESC_DATA,		/* what GS reloads load */
 	/* [SEL_TSS / 8] and the slot after it: filled in at run time,
 	 * since the TSS base is only known then. */
 };

@@ -3,13 +3,12 @@
 #ifndef IRQLAB_ARCH_DESC_H
 #define IRQLAB_ARCH_DESC_H
 
-#include <stdint.h>
-
 /* Selectors, one per GDT entry in desc.c's table. */
 #define SEL_NULL	0x00
 #define SEL_KERNEL_CS	0x08
 #define SEL_KERNEL_DS	0x10
 #define SEL_TSS		0x18	/* a 16-byte system descriptor: two slots */
+#define SEL_PERCPU	0x28	/* a data segment for %gs, as i386's PDA */
 
 /* IST slots (1-based, as the gate's IST field takes them). */
 #define IST_NMI		1
@@ -17,6 +16,10 @@
 #define IST_MACHINE_CHECK 3
 #define IST_COUNT	3
 #define IST_STACK_BYTES	(16 * 1024)
+
+#ifndef __ASSEMBLER__
+
+#include <stdint.h>
 
 /* Loads the GDT and TSS and reloads every segment register.
  * `ist_stacks` points at IST_COUNT * IST_STACK_BYTES bytes. */
@@ -41,4 +44,5 @@ void idt_install(void);
  * differs between Intel and AMD) and the data segments. */
 void segments_reload(uint16_t code_sel, uint16_t data_sel);
 
+#endif
 #endif

@@ -6,21 +6,6 @@
 #include "dispatch/irq.h"
 #include "timing.h"
 
-.macro TSC_OPEN_TO reg
-	lfence
-	rdtsc
-	shlq $32, %rdx
-	orq %rdx, %rax
-	movq %rax, \reg
-.endm
-
-.macro TSC_CLOSE
-	rdtscp
-	lfence
-	shlq $32, %rdx
-	orq %rdx, %rax
-.endm
-
 	.text
 /* uint64_t tsc_floor_sample(void) */
 	.globl tsc_floor_sample

@@ -5,4 +5,24 @@
 #define INT_SAMPLE_STRIDE 64
 #define INT_TRIGGER_STRIDE 4
 
+#ifdef __ASSEMBLER__
+/* Opening read of a timed region into \reg (FACTS §5: lfence; rdtsc).
+ * Clobbers RAX and RDX. */
+.macro TSC_OPEN_TO reg
+	lfence
+	rdtsc
+	shlq $32, %rdx
+	orq %rdx, %rax
+	movq %rax, \reg
+.endm
+
+/* Closing read into RAX (rdtscp; lfence). Clobbers RCX and RDX. */
+.macro TSC_CLOSE
+	rdtscp
+	lfence
+	shlq $32, %rdx
+	orq %rdx, %rax
+.endm
+#endif
+
 #endif

@@ -17,6 +17,7 @@ struct irqlab_config {
 	uint32_t samples;	/* timed samples per experiment */
 	uint32_t warmup;	/* untimed iterations first */
 	uint32_t floor_samples;	/* back-to-back reads for the floor */
+	uint32_t primitive_blocks; /* timed blocks of 1024 per primitive */
 	uint8_t int_vector;	/* vector of the INT n experiment */
 	uint8_t finish;		/* enum finish_action */
 	/* Adds an experiment that raises #UD mid-run, to show an exception
@@ -27,6 +28,7 @@ struct irqlab_config {
 #define CONFIG_DEFAULT_SAMPLES 10000u
 #define CONFIG_DEFAULT_WARMUP 1000u
 #define CONFIG_DEFAULT_FLOOR_SAMPLES 1000u
+#define CONFIG_DEFAULT_PRIMITIVE_BLOCKS 200u
 #define CONFIG_MAX_SAMPLES 1000000u
 #define CONFIG_DEFAULT_INT_VECTOR 0x40
 

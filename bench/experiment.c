@@ -2,6 +2,7 @@
 
 #include "../arch/dispatch/irq.h"
 #include "../arch/dispatch/schemes.h"
+#include "../arch/primitives.h"
 #include "../arch/exceptions.h"
 #include "../efi/log.h"
 #include "fmt.h"
@@ -259,6 +260,61 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 		run_one(selftests[i].name, scheme_find(selftests[i].scheme),
 			&sources[0], selftests[i].inject, r, c, b);
 	}
+}
+
+struct primitive_run {
+	const struct primitive *p;
+	uint64_t *blocks;
+	uint32_t n;
+};
+
+static void time_primitive(void *arg)
+{
+	struct primitive_run *x = arg;
+	uint32_t i;
+
+	(void)x->p->block();	/* warm the code and the stack */
+	for (i = 0; i < x->n; i++)
+		x->blocks[i] = x->p->block();
+}
+
+void bench_run_primitives(struct run_result *r, const struct irqlab_config *c,
+			  struct bench_buffers *b)
+{
+	size_t i;
+
+	_Static_assert(PRIMITIVE_REPS == PRIMITIVE_BLOCK_REPS,
+		       "the report divides by the same block size");
+	for (i = 0; i < primitive_count && r->n_primitives < RESULTS_MAX_PRIMITIVES;
+	     i++) {
+		const struct primitive *p = &primitives[i];
+		struct primitive_result *out = &r->prim[r->n_primitives++];
+		struct primitive_run x = { p, b->floor, c->primitive_blocks };
+		const char *why = p->unsupported ? p->unsupported() : 0;
+		struct fault_info fault;
+
+		*out = (struct primitive_result){ 0 };
+		fmt_snprintf(out->name, sizeof(out->name), "%s", p->name);
+		if (why || !p->block) {
+			out->status = EXP_SKIPPED;
+			fmt_snprintf(out->reason, sizeof(out->reason), "%s",
+				     why ? why : "no block to time");
+			continue;
+		}
+		if (guard_run(time_primitive, &x, &fault)) {
+			out->status = EXP_FAILED;
+			fmt_snprintf(out->reason, sizeof(out->reason),
+				     "%s vector %llu, error code 0x%llx, RIP 0x%llx",
+				     exception_name((unsigned)fault.vector),
+				     (unsigned long long)fault.vector,
+				     (unsigned long long)fault.error_code,
+				     (unsigned long long)fault.rip);
+			continue;
+		}
+		stats_compute(b->floor, x.n, &out->block);
+		out->status = EXP_OK;
+	}
+	log_printf("primitives: %u timed\n", r->n_primitives);
 }
 
 static int str_eq(const char *a, const char *b)

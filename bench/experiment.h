@@ -12,7 +12,7 @@
 /* Sample storage, allocated while boot services still run. */
 struct bench_buffers {
 	uint64_t *metric[METRIC_COUNT];	/* config.samples each */
-	uint64_t *floor;		/* config.floor_samples */
+	uint64_t *floor;	/* max(floor_samples, primitive_blocks) */
 };
 
 /* Measures the instrument floor into r->floor. */
@@ -22,6 +22,10 @@ void bench_measure_floor(struct run_result *r, const struct irqlab_config *c,
 /* Runs every row of the matrix; each ends in a status. */
 void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 		   struct bench_buffers *b);
+
+/* Times every primitive micro-benchmark into r->prim. */
+void bench_run_primitives(struct run_result *r, const struct irqlab_config *c,
+			  struct bench_buffers *b);
 
 /* Decides what a TSC delta means here (see enum clock_kind). */
 enum clock_kind bench_detect_clock(const struct machine_info *m);

@@ -213,6 +213,58 @@ static void json_comparison(struct json_writer *w, const struct run_result *r)
 	json_end_array(w);
 }
 
+static const struct primitive_entry *primitive_info(
+	const struct report_context *ctx, const char *name)
+{
+	static const struct primitive_entry unknown = { "", "", "" };
+	size_t i;
+
+	for (i = 0; ctx && i < ctx->n_primitives; i++)
+		if (str_eq(ctx->primitives[i].name, name))
+			return &ctx->primitives[i];
+	return &unknown;
+}
+
+static void json_primitives(struct json_writer *w, const struct run_result *r,
+			    const struct report_context *ctx)
+{
+	uint64_t floor = r->floor.min;
+	uint32_t i;
+
+	json_key(w, "primitives");
+	json_begin_object(w);
+	json_kv_uint(w, "reps_per_block", PRIMITIVE_BLOCK_REPS);
+	json_kv_string(w, "unit", clock_kind_unit(r->clock_kind));
+	json_key(w, "rows");
+	json_begin_array(w);
+	for (i = 0; i < r->n_primitives; i++) {
+		const struct primitive_result *p = &r->prim[i];
+		const struct primitive_entry *info = primitive_info(ctx, p->name);
+
+		json_begin_object(w);
+		json_kv_string(w, "name", p->name);
+		json_kv_string(w, "description", info->description);
+		json_kv_string(w, "seed", info->seed);
+		json_kv_string(w, "status", exp_status_name(p->status));
+		json_key(w, "reason");
+		if (p->status == EXP_OK)
+			json_null(w);
+		else
+			json_string(w, p->reason);
+		if (p->status == EXP_OK) {
+			json_kv_uint(w, "blocks", p->block.count);
+			json_key(w, "block");
+			json_figures(w, &p->block, floor);
+			json_key(w, "median_per_rep");
+			json_milli(w, net_of_floor(p->block.median, floor) * 1000 /
+					      PRIMITIVE_BLOCK_REPS);
+		}
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_end_object(w);
+}
+
 int report_json(struct text_buf *tb, const struct run_result *r,
 		const struct report_context *ctx)
 {
@@ -280,6 +332,7 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	json_begin_object(&w);
 	json_kv_uint(&w, "samples", r->config.samples);
 	json_kv_uint(&w, "warmup", r->config.warmup);
+	json_kv_uint(&w, "primitive_blocks", r->config.primitive_blocks);
 	json_end_object(&w);
 
 	json_schemes(&w, ctx);
@@ -290,6 +343,7 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 		json_experiment(&w, r, &r->exp[i]);
 	json_end_array(&w);
 	json_comparison(&w, r);
+	json_primitives(&w, r, ctx);
 
 	json_key(&w, "handoff");
 	json_begin_object(&w);
@@ -311,13 +365,15 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	return (w.error || tb->overflow) ? -1 : 0;
 }
 
-static void summary_milli(char *out, size_t cap, int64_t milli)
+/* A milli-unit value as a decimal with 1 to 3 fraction digits. */
+static void summary_milli(char *out, size_t cap, int64_t milli, int decimals)
 {
+	static const unsigned divisor[4] = { 1000, 100, 10, 1 };
 	uint64_t mag = milli < 0 ? (uint64_t)0 - (uint64_t)milli : (uint64_t)milli;
 
-	fmt_snprintf(out, cap, "%s%llu.%01llu", milli < 0 ? "-" : "",
-		     (unsigned long long)(mag / 1000),
-		     (unsigned long long)(mag % 1000 / 100));
+	fmt_snprintf(out, cap, "%s%llu.%0*llu", milli < 0 ? "-" : "",
+		     (unsigned long long)(mag / 1000), decimals,
+		     (unsigned long long)(mag % 1000 / divisor[decimals]));
 }
 
 void report_discards(struct text_buf *tb, const struct handoff_report *h)
@@ -375,6 +431,42 @@ static void summary_schemes(struct text_buf *tb, const struct run_result *r,
 	}
 }
 
+static void summary_primitives(struct text_buf *tb, const struct run_result *r,
+			       const struct report_context *ctx)
+{
+	uint64_t floor = r->floor.min;
+	uint32_t i;
+
+	if (!r->n_primitives)
+		return;
+	tb_printf(tb, "\nPrimitives: per block of %u repetitions, net of the "
+		  "floor (seeds 000, 002, 003)\n", PRIMITIVE_BLOCK_REPS);
+	tb_printf(tb, "%-15s %-4s %9s %9s %9s %9s %8s  %s\n", "primitive",
+		  "seed", "min", "median", "p99", "max", "per rep",
+		  "what it is");
+	for (i = 0; i < r->n_primitives; i++) {
+		const struct primitive_result *p = &r->prim[i];
+		const struct primitive_entry *info = primitive_info(ctx, p->name);
+		char per_rep[24];
+
+		if (p->status != EXP_OK) {
+			tb_printf(tb, "%-15s %-4s %s: %s\n", p->name, info->seed,
+				  exp_status_name(p->status), p->reason);
+			continue;
+		}
+		summary_milli(per_rep, sizeof(per_rep),
+			      net_of_floor(p->block.median, floor) * 1000 /
+				      PRIMITIVE_BLOCK_REPS, 2);
+		tb_printf(tb, "%-15s %-4s %9lld %9lld %9lld %9lld %8s  %s\n",
+			  p->name, info->seed,
+			  (long long)net_of_floor(p->block.min, floor),
+			  (long long)net_of_floor(p->block.median, floor),
+			  (long long)net_of_floor(p->block.p99, floor),
+			  (long long)net_of_floor(p->block.max, floor), per_rep,
+			  info->description);
+	}
+}
+
 int report_summary(struct text_buf *tb, const struct run_result *r,
 		   const struct report_context *ctx)
 {
@@ -408,8 +500,9 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 		  "median %llu), subtracted from every figure below\n",
 		  (unsigned long long)floor, r->floor.count,
 		  (unsigned long long)r->floor.median);
-	tb_printf(tb, "samples    %u per experiment, after %u warm-up\n\n",
-		  r->config.samples, r->config.warmup);
+	tb_printf(tb, "samples    %u per experiment, after %u warm-up; "
+		  "%u blocks per primitive\n\n", r->config.samples,
+		  r->config.warmup, r->config.primitive_blocks);
 
 	tb_printf(tb, "%-26s %-12s %-6s %4s %-7s %-10s %9s %9s %9s %9s %11s\n",
 		  "experiment", "scheme", "source", "vec", "status", "metric",
@@ -428,7 +521,7 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 			char mean[24];
 
 			summary_milli(mean, sizeof(mean),
-				      net_mean_milli(s->mean_milli, floor));
+				      net_mean_milli(s->mean_milli, floor), 1);
 			tb_printf(tb,
 				  "%-26s %-12s %-6s %4u %-7s %-10s %9lld %9lld %9lld %9lld %11s\n",
 				  k ? "" : e->name, k ? "" : e->scheme,
@@ -444,6 +537,7 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 	tb_printf(tb, "\nFigures are %s, net of the floor.\n",
 		  clock_kind_unit(r->clock_kind));
 	summary_schemes(tb, r, ctx);
+	summary_primitives(tb, r, ctx);
 	report_discards(tb, ctx ? ctx->handoff : 0);
 	return tb->overflow ? -1 : 0;
 }

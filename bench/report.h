@@ -35,12 +35,21 @@ struct scheme_entry {
 	uint32_t data_bytes;	/* descriptors it adds */
 };
 
+/* What the binary says about each primitive micro-benchmark. */
+struct primitive_entry {
+	const char *name;
+	const char *description;
+	const char *seed;
+};
+
 /* Everything a report needs besides the run itself; any part may be
  * NULL / empty. */
 struct report_context {
 	const struct handoff_report *handoff;
 	const struct scheme_entry *schemes;
 	size_t n_schemes;
+	const struct primitive_entry *primitives;
+	size_t n_primitives;
 };
 
 const char *record_fate_name(unsigned fate);

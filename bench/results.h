@@ -10,6 +10,8 @@
 #define RESULTS_MAX_EXPERIMENTS 48
 #define RESULTS_NAME_LEN 32
 #define RESULTS_REASON_LEN 128
+#define RESULTS_MAX_PRIMITIVES 16
+#define PRIMITIVE_BLOCK_REPS 1024
 
 /* What one TSC delta means on this run (ARCHITECTURE "Principles"). */
 enum clock_kind {
@@ -61,6 +63,7 @@ struct machine_info {
 struct run_config {
 	uint32_t samples;
 	uint32_t warmup;
+	uint32_t primitive_blocks;
 };
 
 struct experiment_result {
@@ -80,6 +83,15 @@ struct experiment_result {
 	struct sample_stats metric[METRIC_COUNT];
 };
 
+/* One primitive micro-benchmark: ticks per block of
+ * PRIMITIVE_BLOCK_REPS repetitions, raw. */
+struct primitive_result {
+	char name[RESULTS_NAME_LEN];
+	uint8_t status;		/* enum exp_status */
+	char reason[RESULTS_REASON_LEN];
+	struct sample_stats block;
+};
+
 struct run_result {
 	uint64_t run_id;	/* also names the results folder */
 	struct machine_info machine;
@@ -91,6 +103,8 @@ struct run_result {
 	struct sample_stats floor;
 	uint32_t n_experiments;
 	struct experiment_result exp[RESULTS_MAX_EXPERIMENTS];
+	uint32_t n_primitives;
+	struct primitive_result prim[RESULTS_MAX_PRIMITIVES];
 };
 
 const char *clock_kind_name(unsigned kind);

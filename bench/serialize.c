@@ -29,6 +29,23 @@ static void put_uint(struct writer *w, uint64_t v, unsigned bytes)
 	put_bytes(w, b, bytes);
 }
 
+/* Counts and figures as unsigned LEB128: most are small, and the whole
+ * run must fit the 16 KiB handoff. */
+static void put_var(struct writer *w, uint64_t v)
+{
+	uint8_t b[10];
+	unsigned n = 0;
+
+	do {
+		b[n] = (uint8_t)(v & 0x7f);
+		v >>= 7;
+		if (v)
+			b[n] |= 0x80;
+		n++;
+	} while (v);
+	put_bytes(w, b, n);
+}
+
 /* Strings: one length byte, then the bytes without the NUL. */
 static void put_str(struct writer *w, const char *s, size_t field_size)
 {
@@ -42,12 +59,12 @@ static void put_str(struct writer *w, const char *s, size_t field_size)
 
 static void put_stats(struct writer *w, const struct sample_stats *s)
 {
-	put_uint(w, s->count, 4);
-	put_uint(w, s->min, 8);
-	put_uint(w, s->median, 8);
-	put_uint(w, s->p99, 8);
-	put_uint(w, s->max, 8);
-	put_uint(w, s->mean_milli, 8);
+	put_var(w, s->count);
+	put_var(w, s->min);
+	put_var(w, s->median);
+	put_var(w, s->p99);
+	put_var(w, s->max);
+	put_var(w, s->mean_milli);
 }
 
 #define PUT_STR(w, field) put_str(w, field, sizeof(field))
@@ -58,7 +75,8 @@ size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap)
 	const struct machine_info *m = &r->machine;
 	uint32_t i, k;
 
-	if (r->n_experiments > RESULTS_MAX_EXPERIMENTS)
+	if (r->n_experiments > RESULTS_MAX_EXPERIMENTS ||
+	    r->n_primitives > RESULTS_MAX_PRIMITIVES)
 		return 0;
 	put_uint(&w, RESULTS_BLOB_VERSION, 2);
 	put_uint(&w, r->run_id, 8);
@@ -77,6 +95,7 @@ size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap)
 	put_uint(&w, m->lapic_count, 4);
 	put_uint(&w, r->config.samples, 4);
 	put_uint(&w, r->config.warmup, 4);
+	put_uint(&w, r->config.primitive_blocks, 4);
 	put_uint(&w, r->tsc_hz, 8);
 	put_uint(&w, r->tsc_method, 1);
 	put_uint(&w, r->clock_kind, 1);
@@ -91,11 +110,20 @@ size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap)
 		put_uint(&w, e->status, 1);
 		put_uint(&w, e->vector, 1);
 		PUT_STR(&w, e->reason);
-		put_uint(&w, e->delivered, 4);
-		put_uint(&w, e->vectors_verified, 2);
-		put_uint(&w, e->register_checks, 4);
+		put_var(&w, e->delivered);
+		put_var(&w, e->vectors_verified);
+		put_var(&w, e->register_checks);
 		for (k = 0; k < METRIC_COUNT; k++)
 			put_stats(&w, &e->metric[k]);
+	}
+	put_uint(&w, r->n_primitives, 1);
+	for (i = 0; i < r->n_primitives; i++) {
+		const struct primitive_result *p = &r->prim[i];
+
+		PUT_STR(&w, p->name);
+		put_uint(&w, p->status, 1);
+		PUT_STR(&w, p->reason);
+		put_stats(&w, &p->block);
 	}
 	return w.overflow ? 0 : w.len;
 }
@@ -104,6 +132,7 @@ struct reader {
 	const uint8_t *p;
 	size_t len, pos;
 	int truncated;
+	int overlong;	/* a number too large for its field */
 };
 
 static uint64_t get_uint(struct reader *r, unsigned bytes)
@@ -140,14 +169,52 @@ static int get_str(struct reader *r, char *dst, size_t field_size)
 	return 1;
 }
 
+/* Unsigned LEB128 of at most 64 bits; anything longer is corrupt. */
+static uint64_t get_var(struct reader *r)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	for (;;) {
+		uint8_t b;
+
+		if (r->truncated || r->pos >= r->len) {
+			r->truncated = 1;
+			return 0;
+		}
+		b = r->p[r->pos++];
+		if (shift == 63 && (b & 0x7e)) {
+			r->overlong = 1;
+			return 0;
+		}
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return v;
+		shift += 7;
+		if (shift > 63) {
+			r->overlong = 1;
+			return 0;
+		}
+	}
+}
+
+static uint32_t get_var32(struct reader *r)
+{
+	uint64_t v = get_var(r);
+
+	if (v > UINT32_MAX)
+		r->overlong = 1;
+	return (uint32_t)v;
+}
+
 static void get_stats(struct reader *r, struct sample_stats *s)
 {
-	s->count = (uint32_t)get_uint(r, 4);
-	s->min = get_uint(r, 8);
-	s->median = get_uint(r, 8);
-	s->p99 = get_uint(r, 8);
-	s->max = get_uint(r, 8);
-	s->mean_milli = get_uint(r, 8);
+	s->count = get_var32(r);
+	s->min = get_var(r);
+	s->median = get_var(r);
+	s->p99 = get_var(r);
+	s->max = get_var(r);
+	s->mean_milli = get_var(r);
 }
 
 #define GET_STR(r, field) get_str(r, field, sizeof(field))
@@ -155,7 +222,7 @@ static void get_stats(struct reader *r, struct sample_stats *s)
 enum decode_status results_decode(const uint8_t *in, size_t len,
 				  struct run_result *out)
 {
-	struct reader r = { in, len, 0, 0 };
+	struct reader r = { in, len, 0, 0, 0 };
 	struct machine_info *m = &out->machine;
 	int fits = 1;
 	uint32_t i, k;
@@ -179,6 +246,7 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 	m->lapic_count = (uint32_t)get_uint(&r, 4);
 	out->config.samples = (uint32_t)get_uint(&r, 4);
 	out->config.warmup = (uint32_t)get_uint(&r, 4);
+	out->config.primitive_blocks = (uint32_t)get_uint(&r, 4);
 	out->tsc_hz = get_uint(&r, 8);
 	out->tsc_method = (uint8_t)get_uint(&r, 1);
 	out->clock_kind = (uint8_t)get_uint(&r, 1);
@@ -186,7 +254,7 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 	out->n_experiments = (uint32_t)get_uint(&r, 1);
 	if (r.truncated)
 		return DECODE_TRUNCATED;
-	if (!fits || out->n_experiments > RESULTS_MAX_EXPERIMENTS ||
+	if (!fits || r.overlong || out->n_experiments > RESULTS_MAX_EXPERIMENTS ||
 	    out->tsc_method >= TSC_METHOD_COUNT ||
 	    out->clock_kind >= CLOCK_KIND_COUNT)
 		return DECODE_BAD_VALUE;
@@ -199,14 +267,31 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 		e->status = (uint8_t)get_uint(&r, 1);
 		e->vector = (uint8_t)get_uint(&r, 1);
 		fits &= GET_STR(&r, e->reason);
-		e->delivered = (uint32_t)get_uint(&r, 4);
-		e->vectors_verified = (uint16_t)get_uint(&r, 2);
-		e->register_checks = (uint32_t)get_uint(&r, 4);
+		e->delivered = get_var32(&r);
+		e->vectors_verified = (uint16_t)get_var32(&r);
+		e->register_checks = get_var32(&r);
 		for (k = 0; k < METRIC_COUNT; k++)
 			get_stats(&r, &e->metric[k]);
 		if (r.truncated)
 			return DECODE_TRUNCATED;
-		if (!fits || e->status >= EXP_STATUS_COUNT)
+		if (!fits || r.overlong || e->status >= EXP_STATUS_COUNT)
+			return DECODE_BAD_VALUE;
+	}
+	out->n_primitives = (uint32_t)get_uint(&r, 1);
+	if (r.truncated)
+		return DECODE_TRUNCATED;
+	if (out->n_primitives > RESULTS_MAX_PRIMITIVES)
+		return DECODE_BAD_VALUE;
+	for (i = 0; i < out->n_primitives; i++) {
+		struct primitive_result *p = &out->prim[i];
+
+		fits &= GET_STR(&r, p->name);
+		p->status = (uint8_t)get_uint(&r, 1);
+		fits &= GET_STR(&r, p->reason);
+		get_stats(&r, &p->block);
+		if (r.truncated)
+			return DECODE_TRUNCATED;
+		if (!fits || r.overlong || p->status >= EXP_STATUS_COUNT)
 			return DECODE_BAD_VALUE;
 	}
 	return r.pos == len ? DECODE_OK : DECODE_TRAILING;

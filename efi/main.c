@@ -14,6 +14,7 @@
 #include "../arch/dispatch/schemes.h"
 #include "../arch/exceptions.h"
 #include "../arch/paging.h"
+#include "../arch/primitives.h"
 #include "../bench/config.h"
 #include "../bench/experiment.h"
 #include "../bench/fmt.h"
@@ -138,8 +139,16 @@ static void scheme_catalog(struct report_context *ctx,
 			.data_bytes = s->data_bytes,
 		};
 	}
+	static struct primitive_entry prims[RESULTS_MAX_PRIMITIVES];
+	size_t np;
+
+	for (np = 0; np < primitive_count && np < RESULTS_MAX_PRIMITIVES; np++)
+		prims[np] = (struct primitive_entry){ primitives[np].name,
+						      primitives[np].description,
+						      primitives[np].seed };
 	*ctx = (struct report_context){ .handoff = h, .schemes = entries,
-					.n_schemes = n };
+					.n_schemes = n, .primitives = prims,
+					.n_primitives = np };
 }
 
 static const char *write_result_files(EFI_FILE_HANDLE root, const char *dir,
@@ -400,6 +409,8 @@ static void phase_b(void)
 		   (unsigned long long)run.result->floor.median,
 		   clock_kind_name(run.result->clock_kind));
 	bench_run_all(run.result, &run.config, &run.buffers);
+	primitives_enable_fsgsbase();
+	bench_run_primitives(run.result, &run.config, &run.buffers);
 	persist_and_reset();
 }
 
@@ -453,7 +464,10 @@ static int allocate_run(void)
 	run.blob = alloc_pages(HANDOFF_MAX_BLOB);
 	run.text = alloc_pages(TEXT_BYTES);
 	run.ist_stacks = alloc_pages(IST_COUNT * IST_STACK_BYTES);
-	run.buffers.floor = alloc_pages(c->floor_samples * sizeof(uint64_t));
+	run.buffers.floor = alloc_pages(
+		(c->floor_samples > c->primitive_blocks ? c->floor_samples
+							 : c->primitive_blocks) *
+		sizeof(uint64_t));
 	for (k = 0; k < METRIC_COUNT; k++)
 		if (!(run.buffers.metric[k] =
 			      alloc_pages(c->samples * sizeof(uint64_t))))
@@ -500,6 +514,7 @@ static EFI_STATUS phase_a(void)
 	*r = (struct run_result){ .run_id = current_run_id() };
 	r->config.samples = run.config.samples;
 	r->config.warmup = run.config.warmup;
+	r->config.primitive_blocks = run.config.primitive_blocks;
 	platform_identify(ST, &r->machine, &platform);
 	log_printf("phase A: %s family %u model %u stepping %u \"%s\"%s%s\n",
 		   r->machine.cpu_vendor, r->machine.family, r->machine.model,

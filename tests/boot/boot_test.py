@@ -24,7 +24,9 @@ IMAGE = os.path.join(ROOT, "build", "irqlab.img")
 ICOUNT = "shift=0,align=off,sleep=off"
 SAMPLES = 12345   # not the default, so the count proves the config was read
 WARMUP = 100
-CONFIG = "samples = %d\nwarmup = %d\nselftest_fault = 1\n" % (SAMPLES, WARMUP)
+PRIMITIVE_BLOCKS = 150
+CONFIG = ("samples = %d\nwarmup = %d\nprimitive_blocks = %d\nselftest_fault = 1\n"
+          % (SAMPLES, WARMUP, PRIMITIVE_BLOCKS))
 
 passed = failed = 0
 
@@ -91,7 +93,8 @@ def figures(doc):
     """What must repeat bit for bit under icount."""
     return (doc["method"]["floor"],
             [(e["name"], e["status"], e.get("reason"), e.get("entry"),
-              e.get("exit"), e.get("round_trip")) for e in doc["experiments"]])
+              e.get("exit"), e.get("round_trip")) for e in doc["experiments"]],
+            [(p["name"], p.get("block")) for p in doc["primitives"]["rows"]])
 
 
 SCHEMES_RUN = ("direct", "push-jmp", "push-jmp-ibt", "compact", "call",
@@ -154,6 +157,29 @@ def check_schemes(name, doc):
           str(footprint))
 
 
+# Under icount a block of 1024 repetitions costs exactly 1024 times the
+# sequence's instruction count.
+PRIMITIVE_INSTRUCTIONS = {"push-imm": 1, "cs-push": 2, "cs-vector": 8,
+                          "ds-mov32": 2, "ds-mov16": 2, "ds-conditional": 3,
+                          "swapgs": 1, "wrmsr-gsbase": 4, "iretq-self": 8}
+
+
+def check_primitives(name, doc):
+    rows = {p["name"]: p for p in doc["primitives"]["rows"]}
+    for prim, per_rep in PRIMITIVE_INSTRUCTIONS.items():
+        p = rows.get(prim, {})
+        check("%s: primitive %s is %d instruction(s) per repetition"
+              % (name, prim, per_rep),
+              p.get("status") == "ok" and p["blocks"] == PRIMITIVE_BLOCKS
+              and p["block"]["min"] == p["block"]["max"] == 1024 * per_rep,
+              str(p))
+    push_cs = rows.get("push-cs", {})
+    check("%s: push %%cs is reported as #UD in long mode" % name,
+          push_cs.get("status") == "skipped"
+          and "#UD in 64-bit mode" in push_cs.get("reason", ""),
+          str(push_cs))
+
+
 def check_icount_run(name, rc, run_dir, results):
     if not check("%s: both boots completed" % name, rc == 0,
                  "run.sh exit %d, see %s" % (rc, run_dir)):
@@ -176,7 +202,8 @@ def check_icount_run(name, rc, run_dir, results):
           clock["kind"] == "icount" and not clock["figures_are_cycles"]
           and "instructions" in clock["unit"], str(clock))
     check("%s: config reached the guest" % name,
-          doc["config"] == {"samples": SAMPLES, "warmup": WARMUP},
+          doc["config"] == {"samples": SAMPLES, "warmup": WARMUP,
+                            "primitive_blocks": PRIMITIVE_BLOCKS},
           str(doc["config"]))
 
     e = experiment(doc, "int-direct")
@@ -199,6 +226,7 @@ def check_icount_run(name, rc, run_dir, results):
           floor["min"] == floor["max"] and floor["samples"] > 0, str(floor))
 
     check_schemes(name, doc)
+    check_primitives(name, doc)
 
     for selftest in ("selftest-fault", "selftest-fault-in-handler"):
         fault = experiment(doc, selftest)

@@ -18,6 +18,8 @@ static inline struct sample_stats sample_stats(uint64_t base)
 
 static inline void sample_run(struct run_result *r, unsigned n_experiments)
 {
+	static const char *const prim_names[3] = { "push-imm", "push-cs",
+						   "cs-vector" };
 	unsigned i, k;
 
 	memset(r, 0, sizeof(*r));
@@ -37,6 +39,7 @@ static inline void sample_run(struct run_result *r, unsigned n_experiments)
 	r->machine.ioapic_count = 1;
 	r->config.samples = 10000;
 	r->config.warmup = 1000;
+	r->config.primitive_blocks = 200;
 	r->tsc_hz = 2000000000;
 	r->tsc_method = TSC_METHOD_CPUID_15H;
 	r->clock_kind = CLOCK_TSC_TICKS;
@@ -58,6 +61,17 @@ static inline void sample_run(struct run_result *r, unsigned n_experiments)
 		e->register_checks = 512;
 		for (k = 0; k < METRIC_COUNT; k++)
 			e->metric[k] = sample_stats(100 * (k + 1) + i);
+	}
+	r->n_primitives = 3;
+	for (i = 0; i < 3; i++) {
+		struct primitive_result *p = &r->prim[i];
+
+		strcpy(p->name, prim_names[i]);
+		p->status = i == 1 ? EXP_SKIPPED : EXP_OK;
+		if (i == 1)
+			strcpy(p->reason, "push %cs (0E) is #UD in 64-bit mode");
+		p->block = sample_stats(1024 * (i + 1) + 20);
+		p->block.count = 200;
 	}
 }
 

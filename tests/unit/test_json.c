@@ -19,6 +19,18 @@ static const struct scheme_entry catalog[] = {
 	{ "cs-selector", "a code descriptor per vector", "000 001", 0, 70, 1792 },
 };
 
+static const struct primitive_entry prims[] = {
+	{ "push-imm", "push $imm (seed 000 TEST1)", "000" },
+	{ "push-cs", "push %cs", "000" },
+};
+
+static struct report_context context(const struct handoff_report *h)
+{
+	return (struct report_context){ .handoff = h, .schemes = catalog,
+					.n_schemes = 2, .primitives = prims,
+					.n_primitives = 2 };
+}
+
 static void checker_rejects_what_it_should(void **state)
 {
 	(void)state;
@@ -137,7 +149,7 @@ static void results_json_is_valid_and_complete(void **state)
 	strcpy(h.discarded[0].name, "IrqlabRecord07");
 	h.discarded[0].fate = FATE_CORRUPT;
 	strcpy(h.discarded[0].why, "CRC mismatch");
-	struct report_context ctx = { &h, catalog, 2 };
+	struct report_context ctx = context(&h);
 
 	sample_run(&r, 4);
 	tb_init(&tb, out, sizeof(out));
@@ -169,6 +181,14 @@ static void results_json_is_valid_and_complete(void **state)
 				    "      \"entry_median_over\": 2,"));
 	/* skipped rows are not compared */
 	assert_null(strstr(out, "\"experiment\": \"exp-3\""));
+	/* primitives: push-imm's median block 1046 - floor 20 = 1026 */
+	assert_non_null(strstr(out, "\"reps_per_block\": 1024"));
+	assert_non_null(strstr(out, "\"description\": \"push $imm (seed 000 TEST1)\""));
+	assert_non_null(strstr(out, "\"median_per_rep\": 1.001"));
+	assert_non_null(strstr(out, "\"reason\": \"push %cs (0E) is #UD in 64-bit mode\""));
+	/* a primitive the catalog does not know still gets its figures */
+	assert_non_null(strstr(out, "\"name\": \"cs-vector\",\n"
+				    "        \"description\": \"\","));
 }
 
 static void icount_figures_are_not_called_cycles(void **state)
@@ -193,7 +213,7 @@ static void summary_has_the_figures_as_rows(void **state)
 {
 	static struct run_result r;
 	struct handoff_report h = { .n_discarded = 1 };
-	struct report_context ctx = { &h, catalog, 2 };
+	struct report_context ctx = context(&h);
 	struct text_buf tb;
 
 	(void)state;
@@ -212,6 +232,8 @@ static void summary_has_the_figures_as_rows(void **state)
 	/* against direct: exp-1 is 1 over exp-0 on every median */
 	assert_non_null(strstr(out, "exp-1                  int           83     183     283        +1      +1      +1"));
 	assert_non_null(strstr(out, "cs-selector   000 001       0      70      2    1792  a code descriptor per vector"));
+	assert_non_null(strstr(out, "push-imm        000       1024      1026      1033      1524     1.00  push $imm (seed 000 TEST1)"));
+	assert_non_null(strstr(out, "push-cs         000  skipped: push %cs (0E) is #UD in 64-bit mode"));
 }
 
 static void a_too_small_buffer_is_reported(void **state)

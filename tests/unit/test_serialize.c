@@ -34,12 +34,29 @@ static void a_full_matrix_fits_the_handoff(void **state)
 
 	(void)state;
 	sample_run(&in, RESULTS_MAX_EXPERIMENTS);
-	/* worst case: every string field at its longest */
+	/* Every table full, every name at its longest, every fourth row
+	 * skipped with a reason at its longest, figures up to 2^32. */
 	memset(in.machine.brand, 'b', sizeof(in.machine.brand) - 1);
 	memset(in.machine.fw_vendor, 'f', sizeof(in.machine.fw_vendor) - 1);
 	for (i = 0; i < RESULTS_MAX_EXPERIMENTS; i++) {
-		memset(in.exp[i].name, 'n', sizeof(in.exp[i].name) - 1);
-		memset(in.exp[i].reason, 'r', sizeof(in.exp[i].reason) - 1);
+		struct experiment_result *e = &in.exp[i];
+		unsigned k;
+
+		memset(e->name, 'n', sizeof(e->name) - 1);
+		memset(e->scheme, 's', sizeof(e->scheme) - 1);
+		memset(e->source, 'o', sizeof(e->source) - 1);
+		if (e->status != EXP_OK)
+			memset(e->reason, 'r', sizeof(e->reason) - 1);
+		for (k = 0; k < METRIC_COUNT; k++)
+			e->metric[k].max = UINT32_MAX;
+	}
+	in.n_primitives = RESULTS_MAX_PRIMITIVES;
+	for (i = 0; i < RESULTS_MAX_PRIMITIVES; i++) {
+		memset(in.prim[i].name, 'p', sizeof(in.prim[i].name) - 1);
+		in.prim[i].status = i % 4 == 3 ? EXP_SKIPPED : EXP_OK;
+		if (in.prim[i].status != EXP_OK)
+			memset(in.prim[i].reason, 'r', sizeof(in.prim[i].reason) - 1);
+		in.prim[i].block = sample_stats(8192);
 	}
 	n = results_encode(&in, buf, sizeof(buf));
 	assert_true(n > 0);
@@ -117,6 +134,40 @@ static void out_of_range_values_are_refused(void **state)
 	assert_int_equal(results_encode(&in, buf, sizeof(buf)), 0);
 }
 
+static void varints_round_trip_at_their_limits(void **state)
+{
+	static struct run_result in, out;
+	size_t n;
+
+	(void)state;
+	sample_run(&in, 1);
+	in.exp[0].metric[0].min = 0;
+	in.exp[0].metric[0].median = 127;
+	in.exp[0].metric[0].p99 = 128;
+	in.exp[0].metric[0].max = UINT64_MAX;
+	in.exp[0].metric[0].mean_milli = (1ull << 63);
+	n = results_encode(&in, buf, sizeof(buf));
+	assert_int_equal(results_decode(buf, n, &out), DECODE_OK);
+	assert_memory_equal(&in, &out, sizeof(in));
+}
+
+static void an_overlong_number_is_refused(void **state)
+{
+	static struct run_result in, out;
+	size_t n, i;
+
+	(void)state;
+	sample_run(&in, 1);
+	in.exp[0].metric[0].max = UINT64_MAX;	/* ten bytes: 0xff x9, 0x01 */
+	n = results_encode(&in, buf, sizeof(buf));
+	for (i = 0; i + 10 <= n; i++)
+		if (!memcmp(buf + i, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 10))
+			break;
+	assert_true(i + 10 <= n);
+	buf[i + 9] = 0x03;	/* a 65th bit */
+	assert_int_equal(results_decode(buf, n, &out), DECODE_BAD_VALUE);
+}
+
 static void an_oversized_string_length_is_refused(void **state)
 {
 	static struct run_result in, out;
@@ -141,6 +192,8 @@ int main(void)
 		cmocka_unit_test(trailing_bytes_are_caught),
 		cmocka_unit_test(unknown_version_is_refused),
 		cmocka_unit_test(out_of_range_values_are_refused),
+		cmocka_unit_test(varints_round_trip_at_their_limits),
+		cmocka_unit_test(an_overlong_number_is_refused),
 		cmocka_unit_test(an_oversized_string_length_is_refused),
 	};
 

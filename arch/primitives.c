@@ -1,0 +1,65 @@
+#include "primitives.h"
+
+#include "cpu.h"
+
+#define PRIMITIVE_FN(id) uint64_t prim_##id(void)
+PRIMITIVE_FN(push_imm);
+PRIMITIVE_FN(cs_push);
+PRIMITIVE_FN(cs_vector);
+PRIMITIVE_FN(ds_mov32);
+PRIMITIVE_FN(ds_mov16);
+PRIMITIVE_FN(ds_conditional);
+PRIMITIVE_FN(gs_selector);
+PRIMITIVE_FN(swapgs);
+PRIMITIVE_FN(wrgsbase);
+PRIMITIVE_FN(wrmsr_gsbase);
+PRIMITIVE_FN(iretq_self);
+#undef PRIMITIVE_FN
+
+static int fsgsbase_on;
+
+int primitives_enable_fsgsbase(void)
+{
+	if (cpu_has(X86_FEATURE_FSGSBASE)) {
+		write_cr4(read_cr4() | CR4_FSGSBASE);
+		fsgsbase_on = 1;
+	}
+	return fsgsbase_on;
+}
+
+static const char *wrgsbase_unsupported(void)
+{
+	return fsgsbase_on ? 0 : "CPUID.(7,0):EBX[0] (FSGSBASE) is 0: "
+				 "wrgsbase would be #UD";
+}
+
+static const char *push_cs_unsupported(void)
+{
+	return "push %cs (0E) is #UD in 64-bit mode; see cs-push";
+}
+
+const struct primitive primitives[] = {
+	{ "push-imm", "push $imm (seed 000 TEST1)", "000", 0, prim_push_imm },
+	{ "push-cs", "push %cs (seed 000 TEST2 as written)", "000",
+	  push_cs_unsupported, 0 },
+	{ "cs-push", "mov %cs,%eax; push %rax (TEST2 in long mode)", "000", 0,
+	  prim_cs_push },
+	{ "cs-vector", "derive the vector from %cs (seed 000 TEST3)", "000", 0,
+	  prim_cs_vector },
+	{ "ds-mov32", "movl $SEL,%eax; movl %eax,%ds (FreeBSD)", "002", 0,
+	  prim_ds_mov32 },
+	{ "ds-mov16", "movw $SEL,%ax; movw %ax,%ds (66 prefix)", "002", 0,
+	  prim_ds_mov16 },
+	{ "ds-conditional", "compare DS, reload only if different", "002", 0,
+	  prim_ds_conditional },
+	{ "gs-selector", "load a per-CPU selector into %gs (i386-pda)", "003",
+	  0, prim_gs_selector },
+	{ "swapgs", "swapgs", "003", 0, prim_swapgs },
+	{ "wrgsbase", "wrgsbase", "003", wrgsbase_unsupported, prim_wrgsbase },
+	{ "wrmsr-gsbase", "wrmsr GS_BASE (C000_0101)", "003", 0,
+	  prim_wrmsr_gsbase },
+	{ "iretq-self", "iretq to the next instruction, frame built each time",
+	  "-", 0, prim_iretq_self },
+};
+
+const size_t primitive_count = sizeof(primitives) / sizeof(primitives[0]);
