@@ -77,3 +77,39 @@ void cpu_identify(struct machine_info *m)
 		}
 	}
 }
+
+/* Deterministic cache parameters (SDM vol. 2A, CPUID leaf 04H; AMD's
+ * 8000_001DH has the same layout): the largest cache level listed. */
+static uint64_t largest_cache(uint32_t leaf)
+{
+	uint64_t best = 0;
+	uint32_t i;
+
+	for (i = 0; i < 16; i++) {
+		struct cpuid_regs c = cpuid(leaf, i);
+		uint64_t ways = (c.ebx >> 22) + 1, partitions = ((c.ebx >> 12) & 0x3ff) + 1;
+		uint64_t line = (c.ebx & 0xfff) + 1, sets = (uint64_t)c.ecx + 1;
+
+		if ((c.eax & 0x1f) == 0)
+			break;
+		if (ways * partitions * line * sets > best)
+			best = ways * partitions * line * sets;
+	}
+	return best;
+}
+
+uint64_t cpu_llc_bytes(void)
+{
+	uint64_t bytes = 0;
+
+	if (cpuid_max_leaf(0) >= 4)
+		bytes = largest_cache(4);
+	if (!bytes && cpuid_max_leaf(0x80000000) >= 0x8000001d)
+		bytes = largest_cache(0x8000001d);
+	if (!bytes && cpuid_max_leaf(0x80000000) >= 0x80000006)
+		/* EDX[31:18]: L3 size in 512 KiB units; ECX[31:16]: L2 KiB */
+		bytes = (uint64_t)(cpuid(0x80000006, 0).edx >> 18) * 512 * 1024;
+	if (!bytes && cpuid_max_leaf(0x80000000) >= 0x80000006)
+		bytes = (uint64_t)(cpuid(0x80000006, 0).ecx >> 16) * 1024;
+	return bytes;
+}

@@ -120,6 +120,11 @@ static inline void write_cr3(uint64_t v)
 	__asm__ volatile("mov %0, %%cr3" ::"r"(v) : "memory");
 }
 
+static inline void clflush_line(const void *p)
+{
+	__asm__ volatile("clflush %0" ::"m"(*(const volatile char *)p) : "memory");
+}
+
 static inline void cli(void) { __asm__ volatile("cli" ::: "memory"); }
 static inline void hlt(void) { __asm__ volatile("hlt" ::: "memory"); }
 
@@ -143,6 +148,10 @@ static inline uint64_t tsc_close(void)
 			 : "=a"(lo), "=d"(hi), "=c"(aux)::"memory");
 	return ((uint64_t)hi << 32) | lo;
 }
+
+/* Size of the last-level cache from CPUID (leaf 4 on Intel, 8000_001D or
+ * 8000_0006 on AMD), or 0 when CPUID does not say. */
+uint64_t cpu_llc_bytes(void);
 
 /* Fills vendor, brand, family/model/stepping and hypervisor signature. */
 void cpu_identify(struct machine_info *m);

@@ -80,6 +80,22 @@ void gdt_set_code64(unsigned index)
 		gdt[index] = DESC_CODE64;
 }
 
+void gdt_set_data(unsigned index)
+{
+	if (index >= FIRST_FREE_GDT_INDEX && index < GDT_ENTRIES)
+		gdt[index] = DESC_DATA;
+}
+
+const void *gdt_entry(unsigned index)
+{
+	return &gdt[index % GDT_ENTRIES];
+}
+
+const void *idt_gate_entry(uint8_t vector)
+{
+	return &idt[vector];
+}
+
 void gdt_clear(unsigned index)
 {
 	if (index >= FIRST_FREE_GDT_INDEX && index < GDT_ENTRIES)

@@ -8,7 +8,12 @@
 #define SEL_KERNEL_CS	0x08
 #define SEL_KERNEL_DS	0x10
 #define SEL_TSS		0x18	/* a 16-byte system descriptor: two slots */
-#define SEL_PERCPU	0x28	/* a data segment for %gs, as i386's PDA */
+#define SEL_PERCPU	0x28	/* a data segment for %gs, as i386's PDA, in
+				 * the kernel CS's 64-byte GDT line */
+/* The same descriptor again, in a GDT line of its own (index 66, line 8):
+ * the "spread" layout of seed 003's cache-miss hypothesis. Within the
+ * cs-selector scheme's range, which is cleared after that scheme runs. */
+#define SEL_PERCPU_FAR	(66 * 8)
 
 /* IST slots (1-based, as the gate's IST field takes them). */
 #define IST_NMI		1
@@ -36,7 +41,11 @@ void idt_set_gate_selector(uint8_t vector, const void *handler, uint8_t ist,
 #define FIRST_FREE_GDT_INDEX 8
 #define GDT_ENTRIES 256
 void gdt_set_code64(unsigned index);
+void gdt_set_data(unsigned index);
 void gdt_clear(unsigned index);
+/* Addresses of one descriptor and one gate, for cache experiments. */
+const void *gdt_entry(unsigned index);
+const void *idt_gate_entry(uint8_t vector);
 const void *idt_gate_target(uint8_t vector);
 void idt_install(void);
 

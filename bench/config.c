@@ -7,6 +7,8 @@ void config_defaults(struct irqlab_config *c)
 		.warmup = CONFIG_DEFAULT_WARMUP,
 		.floor_samples = CONFIG_DEFAULT_FLOOR_SAMPLES,
 		.primitive_blocks = CONFIG_DEFAULT_PRIMITIVE_BLOCKS,
+		.cold_samples = CONFIG_DEFAULT_COLD_SAMPLES,
+		.thrash_samples = CONFIG_DEFAULT_THRASH_SAMPLES,
 		.int_vector = CONFIG_DEFAULT_INT_VECTOR,
 		.finish = FINISH_SHUTDOWN,
 	};
@@ -75,6 +77,8 @@ static const struct number_key number_keys[] = {
 	NUMBER_KEY(warmup, 0, CONFIG_MAX_SAMPLES),
 	NUMBER_KEY(floor_samples, 1, CONFIG_MAX_SAMPLES),
 	NUMBER_KEY(primitive_blocks, 1, CONFIG_MAX_SAMPLES),
+	NUMBER_KEY(cold_samples, 1, CONFIG_MAX_SAMPLES),
+	NUMBER_KEY(thrash_samples, 1, CONFIG_MAX_SAMPLES),
 	/* 0-31 are exceptions; 0xff is kept for the APIC spurious vector. */
 	NUMBER_KEY(int_vector, 32, 254),
 	NUMBER_KEY(selftest_fault, 0, 1),

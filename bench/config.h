@@ -18,6 +18,8 @@ struct irqlab_config {
 	uint32_t warmup;	/* untimed iterations first */
 	uint32_t floor_samples;	/* back-to-back reads for the floor */
 	uint32_t primitive_blocks; /* timed blocks of 1024 per primitive */
+	uint32_t cold_samples;	/* per cold / cold-control experiment */
+	uint32_t thrash_samples; /* per thrash experiment */
 	uint8_t int_vector;	/* vector of the INT n experiment */
 	uint8_t finish;		/* enum finish_action */
 	/* Adds an experiment that raises #UD mid-run, to show an exception
@@ -29,6 +31,8 @@ struct irqlab_config {
 #define CONFIG_DEFAULT_WARMUP 1000u
 #define CONFIG_DEFAULT_FLOOR_SAMPLES 1000u
 #define CONFIG_DEFAULT_PRIMITIVE_BLOCKS 200u
+#define CONFIG_DEFAULT_COLD_SAMPLES 1000u
+#define CONFIG_DEFAULT_THRASH_SAMPLES 50u
 #define CONFIG_MAX_SAMPLES 1000000u
 #define CONFIG_DEFAULT_INT_VECTOR 0x40
 

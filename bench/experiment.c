@@ -1,14 +1,16 @@
 #include "experiment.h"
 
 #include "../arch/dispatch/irq.h"
+#include "../arch/desc.h"
 #include "../arch/dispatch/schemes.h"
+#include "../arch/dispatch/variants.h"
 #include "../arch/primitives.h"
 #include "../arch/exceptions.h"
 #include "../efi/log.h"
 #include "fmt.h"
 
-/* Interrupts per register-integrity check vector; the check runs on the
- * configured vector and on 255, whose push imm8 sign-extends. */
+/* Interrupts per register-integrity check vector; schemes are checked on
+ * the configured vector and on 255, whose push imm8 sign-extends. */
 #define REGISTER_CHECKS_PER_VECTOR 256
 #define HIGH_CHECK_VECTOR 255
 
@@ -45,16 +47,28 @@ static const struct {
 	{ "selftest-fault-in-handler", "push-jmp", INJECT_IN_HANDLER },
 };
 
-struct experiment_run {
-	const struct dispatch_scheme *scheme;
+/* One row of the matrix: a scheme (or an entry variant's handler), a
+ * source, an optional cache state, and what it is compared with. */
+struct plan {
+	char name[RESULTS_NAME_LEN];
+	char baseline[RESULTS_NAME_LEN];
+	const struct dispatch_scheme *scheme;	/* NULL for entry variants */
+	const struct entry_variant *entry;
+	const struct cache_state *cache;
 	const struct irq_source *source;
+	uint8_t vector;
+	uint8_t inject;
+	uint32_t samples;
+};
+
+struct experiment_run {
+	const struct plan *plan;
 	const struct irqlab_config *config;
 	struct bench_buffers *buf;
 	struct experiment_result *out;
-	uint8_t vector;
-	uint8_t inject;
-	const char *check_failure;	/* set by a correctness check */
+	struct cache_target target;
 	char why[RESULTS_REASON_LEN];
+	uint8_t check_failed;
 };
 
 static void install_all(const struct dispatch_scheme *s)
@@ -85,57 +99,93 @@ static int sweep_vectors(struct experiment_run *x)
 }
 
 /* The interrupted code's registers and flags must survive. */
-static int check_registers(struct experiment_run *x)
+static int check_registers(struct experiment_run *x, uint8_t vector)
 {
-	const uint8_t vectors[2] = { x->vector, HIGH_CHECK_VECTOR };
-	unsigned i, n;
+	unsigned n;
 
-	for (i = 0; i < 2; i++)
-		for (n = 0; n < REGISTER_CHECKS_PER_VECTOR; n++) {
-			uint32_t changed = int_registers_intact(vectors[i]);
+	for (n = 0; n < REGISTER_CHECKS_PER_VECTOR; n++) {
+		uint32_t changed = int_registers_intact(vector);
 
-			if (changed) {
-				fmt_snprintf(x->why, sizeof(x->why),
-					     "registers changed across INT %u "
-					     "(mask 0x%x: bit 0 RAX .. 14 R15, 15 RFLAGS)",
-					     vectors[i], changed);
-				return -1;
-			}
-			x->out->register_checks++;
+		if (changed) {
+			fmt_snprintf(x->why, sizeof(x->why),
+				     "registers changed across INT %u (mask "
+				     "0x%x: bit 0 RAX .. 14 R15, 15 RFLAGS)",
+				     vector, changed);
+			return -1;
 		}
+		x->out->register_checks++;
+	}
 	return 0;
+}
+
+/* Installs what the row measures and checks it is correct. */
+static int set_up_and_check(struct experiment_run *x)
+{
+	const struct plan *p = x->plan;
+
+	if (p->entry) {
+		if (p->entry->prepare)
+			p->entry->prepare();
+		idt_set_gate(VARIANT_VECTOR, p->entry->handler, 0);
+		return check_registers(x, VARIANT_VECTOR);
+	}
+	if (p->scheme->prepare)
+		p->scheme->prepare();
+	install_all(p->scheme);
+	if (p->cache)
+		cache_target_for(p->scheme, p->vector, &x->target);
+	return sweep_vectors(x) || check_registers(x, p->vector) ||
+	       check_registers(x, HIGH_CHECK_VECTOR);
+}
+
+static void before_sample(const struct experiment_run *x)
+{
+	if (x->plan->cache)
+		x->plan->cache->before_sample(&x->target);
+	if (x->plan->entry && x->plan->entry->before_sample)
+		x->plan->entry->before_sample();
 }
 
 /* Runs under guard_run: an exception here abandons this function. */
 static void measure(void *arg)
 {
 	struct experiment_run *x = arg;
+	const struct plan *p = x->plan;
 	uint64_t *entry = x->buf->metric[METRIC_ENTRY];
 	uint64_t *exit = x->buf->metric[METRIC_EXIT];
 	uint64_t *round_trip = x->buf->metric[METRIC_ROUND_TRIP];
 	struct irq_sample s;
 	uint32_t i;
 
-	if (x->scheme->prepare)
-		x->scheme->prepare();
-	install_all(x->scheme);
-	if (sweep_vectors(x) || check_registers(x)) {
-		x->check_failure = x->why;
+	if (set_up_and_check(x)) {
+		x->check_failed = 1;
 		return;
 	}
 	irq_reset_counts();
 	for (i = 0; i < x->config->warmup; i++)
-		x->source->fire(x->vector, &s);
-	if (x->inject == INJECT_IN_LOOP)
+		p->source->fire(p->vector, &s);
+	if (p->inject == INJECT_IN_LOOP)
 		__asm__ volatile("ud2");
-	if (x->inject == INJECT_IN_HANDLER)
+	if (p->inject == INJECT_IN_HANDLER)
 		irq_fault_once = 1;
-	for (i = 0; i < x->config->samples; i++) {
-		x->source->fire(x->vector, &s);
+	for (i = 0; i < p->samples; i++) {
+		before_sample(x);
+		p->source->fire(p->vector, &s);
 		entry[i] = irq_timing.entry - s.trigger;
 		exit[i] = s.resume - irq_timing.exit;
 		round_trip[i] = s.resume - s.trigger;
 	}
+}
+
+/* Puts the machine back as the next experiment expects it. */
+static void tear_down(const struct plan *p)
+{
+	if (p->entry && p->entry->finish)
+		p->entry->finish();
+	if (p->scheme && p->scheme->finish)
+		p->scheme->finish();
+	install_all(scheme_find("direct"));
+	irq_fault_once = 0;
 }
 
 static void fail(struct experiment_result *e, const char *format, ...)
@@ -151,44 +201,51 @@ static void fail(struct experiment_result *e, const char *format, ...)
 	va_end(ap);
 }
 
-static void run_one(const char *name, const struct dispatch_scheme *scheme,
-		    const struct irq_source *source, uint8_t inject,
-		    struct run_result *r, const struct irqlab_config *c,
-		    struct bench_buffers *b)
+static const char *unsupported(const struct plan *p)
+{
+	const char *why = 0;
+
+	if (p->scheme && p->scheme->unsupported)
+		why = p->scheme->unsupported();
+	if (!why && p->entry && p->entry->unsupported)
+		why = p->entry->unsupported();
+	if (!why && p->cache && p->cache->unsupported)
+		why = p->cache->unsupported();
+	if (!why && p->source->unsupported)
+		why = p->source->unsupported();
+	return why;
+}
+
+static void run_one(const struct plan *p, struct run_result *r,
+		    const struct irqlab_config *c, struct bench_buffers *b)
 {
 	struct experiment_result *e = &r->exp[r->n_experiments++];
-	struct experiment_run x = { .scheme = scheme, .source = source,
-				    .config = c, .buf = b, .out = e,
-				    .vector = c->int_vector, .inject = inject };
-	const struct dispatch_scheme *fallback = scheme_find("direct");
+	struct experiment_run x = { .plan = p, .config = c, .buf = b, .out = e };
 	struct fault_info fault;
-	const char *why;
-	uint32_t expected = c->warmup + c->samples, others = 0;
+	const char *why = unsupported(p);
+	uint32_t expected = c->warmup + p->samples, others = 0;
 	unsigned k, v;
 	int faulted;
 
-	*e = (struct experiment_result){ .vector = x.vector };
-	fmt_snprintf(e->name, sizeof(e->name), "%s", name);
-	fmt_snprintf(e->scheme, sizeof(e->scheme), "%s", scheme->name);
-	fmt_snprintf(e->source, sizeof(e->source), "%s", source->name);
-	why = scheme->unsupported ? scheme->unsupported() : 0;
-	if (!why && source->unsupported)
-		why = source->unsupported();
+	*e = (struct experiment_result){ .vector = p->vector };
+	fmt_snprintf(e->name, sizeof(e->name), "%s", p->name);
+	fmt_snprintf(e->scheme, sizeof(e->scheme), "%s",
+		     p->scheme ? p->scheme->name : "direct");
+	fmt_snprintf(e->source, sizeof(e->source), "%s", p->source->name);
+	fmt_snprintf(e->variant, sizeof(e->variant), "%s",
+		     p->entry ? p->entry->name : p->cache ? p->cache->name : "");
+	fmt_snprintf(e->baseline, sizeof(e->baseline), "%s", p->baseline);
 	if (why) {
 		e->status = EXP_SKIPPED;
 		fmt_snprintf(e->reason, sizeof(e->reason), "%s", why);
-		log_printf("experiment %s: skipped: %s\n", name, why);
+		log_printf("experiment %s: skipped: %s\n", p->name, why);
 		return;
 	}
 
 	log_printf("experiment %s: %u warm-up + %u samples on vector %u\n",
-		   name, c->warmup, c->samples, x.vector);
+		   p->name, c->warmup, p->samples, p->vector);
 	faulted = guard_run(measure, &x, &fault);
-	/* Put the machine back as the next experiment expects it. */
-	if (scheme->finish)
-		scheme->finish();
-	install_all(fallback);
-	irq_fault_once = 0;
+	tear_down(p);
 
 	if (faulted) {
 		fail(e, "%s vector %llu, error code 0x%llx, RIP 0x%llx, CR2 0x%llx",
@@ -197,30 +254,30 @@ static void run_one(const char *name, const struct dispatch_scheme *scheme,
 		     (unsigned long long)fault.error_code,
 		     (unsigned long long)fault.rip,
 		     (unsigned long long)fault.cr2);
-		e->delivered = irq_delivered[x.vector];
-		log_printf("experiment %s: failed: %s\n", name, e->reason);
+		e->delivered = irq_delivered[p->vector];
+		log_printf("experiment %s: failed: %s\n", p->name, e->reason);
 		return;
 	}
-	if (x.check_failure) {
-		fail(e, "%s", x.check_failure);
-		log_printf("experiment %s: failed: %s\n", name, e->reason);
+	if (x.check_failed) {
+		fail(e, "%s", x.why);
+		log_printf("experiment %s: failed: %s\n", p->name, e->reason);
 		return;
 	}
 
-	e->delivered = irq_delivered[x.vector];
+	e->delivered = irq_delivered[p->vector];
 	for (v = 0; v < 256; v++)
-		if (v != x.vector)
+		if (v != p->vector)
 			others += irq_delivered[v];
 	for (k = 0; k < METRIC_COUNT; k++)
-		stats_compute(b->metric[k], c->samples, &e->metric[k]);
+		stats_compute(b->metric[k], p->samples, &e->metric[k]);
 	if (e->delivered != expected)
 		fail(e, "delivered %u interrupts on vector %u, expected %u",
-		     e->delivered, x.vector, expected);
+		     e->delivered, p->vector, expected);
 	else if (others)
 		fail(e, "%u interrupts arrived on other vectors", others);
 	else
 		e->status = EXP_OK;
-	log_printf("experiment %s: %s, round trip median %llu (raw)\n", name,
+	log_printf("experiment %s: %s, round trip median %llu (raw)\n", p->name,
 		   exp_status_name(e->status),
 		   (unsigned long long)e->metric[METRIC_ROUND_TRIP].median);
 }
@@ -237,28 +294,91 @@ void bench_measure_floor(struct run_result *r, const struct irqlab_config *c,
 	stats_compute(b->floor, c->floor_samples, &r->floor);
 }
 
+/* Runs one row; returns -1 when the results table is full. */
+static int run_planned(const struct plan *p, struct run_result *r,
+		       const struct irqlab_config *c, struct bench_buffers *b)
+{
+	if (r->n_experiments >= RESULTS_MAX_EXPERIMENTS) {
+		log_printf("experiment %s: not run: results table full\n",
+			   p->name);
+		return -1;
+	}
+	run_one(p, r, c, b);
+	return 0;
+}
+
+static uint32_t at_most(uint32_t want, uint32_t cap)
+{
+	return want < cap ? want : cap;
+}
+
+/* The matrix, in order: every scheme on every source; every entry
+ * variant; every scheme in every cache state; the self-tests. */
 void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 		   struct bench_buffers *b)
 {
+	const struct irq_source *src;
 	size_t s, i;
 
-	for (i = 0; i < sizeof(sources) / sizeof(sources[0]); i++)
+	for (src = sources; src < sources + sizeof(sources) / sizeof(sources[0]);
+	     src++)
 		for (s = 0; s < dispatch_scheme_count; s++) {
-			char name[RESULTS_NAME_LEN];
+			struct plan q = { .scheme = &dispatch_schemes[s],
+					  .source = src, .vector = c->int_vector,
+					  .samples = c->samples };
 
-			if (r->n_experiments >= RESULTS_MAX_EXPERIMENTS)
+			fmt_snprintf(q.name, sizeof(q.name), "%s-%s", src->name,
+				     q.scheme->name);
+			fmt_snprintf(q.baseline, sizeof(q.baseline), "%s-direct",
+				     src->name);
+			if (run_planned(&q, r, c, b))
 				return;
-			fmt_snprintf(name, sizeof(name), "%s-%s",
-				     sources[i].name, dispatch_schemes[s].name);
-			run_one(name, &dispatch_schemes[s], &sources[i],
-				INJECT_NONE, r, c, b);
+		}
+	for (i = 0; i < entry_variant_count; i++) {
+		struct plan q = { .entry = &entry_variants[i],
+				  .source = &sources[0],
+				  .vector = VARIANT_VECTOR,
+				  .samples = c->samples };
+
+		fmt_snprintf(q.name, sizeof(q.name), "int-direct+%s",
+			     q.entry->name);
+		fmt_snprintf(q.baseline, sizeof(q.baseline), "int-direct+%s",
+			     entry_variants[0].name);
+		if (run_planned(&q, r, c, b))
+			return;
+	}
+	for (i = 0; i < cache_state_count; i++)
+		for (s = 0; s < dispatch_scheme_count; s++) {
+			const struct dispatch_scheme *scheme = &dispatch_schemes[s];
+			struct plan q = { .scheme = scheme,
+					  .cache = &cache_states[i],
+					  .source = &sources[0],
+					  .vector = c->int_vector };
+
+			/* Rows that cannot run warm are not repeated cold. */
+			if (scheme->unsupported && scheme->unsupported())
+				continue;
+			q.samples = at_most(i == 2 ? c->thrash_samples
+						   : c->cold_samples,
+					    c->samples);
+			fmt_snprintf(q.name, sizeof(q.name), "int-%s+%s",
+				     scheme->name, q.cache->name);
+			fmt_snprintf(q.baseline, sizeof(q.baseline), "int-%s",
+				     scheme->name);
+			if (run_planned(&q, r, c, b))
+				return;
 		}
 	for (i = 0; c->selftest_fault && i < sizeof(selftests) / sizeof(selftests[0]);
 	     i++) {
-		if (r->n_experiments >= RESULTS_MAX_EXPERIMENTS)
+		struct plan q = { .scheme = scheme_find(selftests[i].scheme),
+				  .source = &sources[0],
+				  .vector = c->int_vector,
+				  .inject = selftests[i].inject,
+				  .samples = c->samples };
+
+		fmt_snprintf(q.name, sizeof(q.name), "%s", selftests[i].name);
+		if (run_planned(&q, r, c, b))
 			return;
-		run_one(selftests[i].name, scheme_find(selftests[i].scheme),
-			&sources[0], selftests[i].inject, r, c, b);
 	}
 }
 

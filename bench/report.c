@@ -73,6 +73,8 @@ static void json_experiment(struct json_writer *w, const struct run_result *r,
 	json_kv_string(w, "name", e->name);
 	json_kv_string(w, "scheme", e->scheme);
 	json_kv_string(w, "source", e->source);
+	json_kv_string(w, "variant", e->variant);
+	json_kv_string(w, "baseline", e->baseline);
 	json_kv_uint(w, "vector", e->vector);
 	json_kv_string(w, "status", exp_status_name(e->status));
 	json_key(w, "reason");
@@ -117,38 +119,27 @@ static int str_eq(const char *a, const char *b)
 	return *a == *b;
 }
 
-/* Self-test rows prove fault isolation; they are not measurements. */
-static int is_selftest(const struct experiment_result *e)
-{
-	static const char prefix[] = "selftest-";
-	size_t i;
-
-	for (i = 0; i + 1 < sizeof(prefix); i++)
-		if (e->name[i] != prefix[i])
-			return 0;
-	return 1;
-}
-
-/* An ok measurement with a baseline to compare it with, or NULL. */
-static const struct experiment_result *comparable(const struct run_result *r,
-						  const struct experiment_result *e)
-{
-	if (e->status != EXP_OK || is_selftest(e))
-		return 0;
-	return report_baseline(r, e->source);
-}
-
-const struct experiment_result *report_baseline(const struct run_result *r,
-						const char *source)
+const struct experiment_result *report_find(const struct run_result *r,
+					    const char *name)
 {
 	uint32_t i;
 
 	for (i = 0; i < r->n_experiments; i++)
-		if (str_eq(r->exp[i].scheme, "direct") &&
-		    str_eq(r->exp[i].source, source) &&
-		    r->exp[i].status == EXP_OK && !is_selftest(&r->exp[i]))
+		if (str_eq(r->exp[i].name, name))
 			return &r->exp[i];
 	return 0;
+}
+
+/* The ok baseline of an ok row, or NULL when there is nothing to compare. */
+static const struct experiment_result *comparable(const struct run_result *r,
+						  const struct experiment_result *e)
+{
+	const struct experiment_result *base;
+
+	if (e->status != EXP_OK || !e->baseline[0] || str_eq(e->baseline, e->name))
+		return 0;
+	base = report_find(r, e->baseline);
+	return base && base->status == EXP_OK ? base : 0;
 }
 
 static int64_t median_over(const struct experiment_result *e,
@@ -184,13 +175,13 @@ static void json_schemes(struct json_writer *w, const struct report_context *ctx
 	json_end_array(w);
 }
 
-/* Each ok experiment's median overhead against direct on its source. */
+/* Each ok experiment's median overhead against its baseline row. */
 static void json_comparison(struct json_writer *w, const struct run_result *r)
 {
 	uint32_t i;
 	unsigned k;
 
-	json_key(w, "against_direct");
+	json_key(w, "against_baseline");
 	json_begin_array(w);
 	for (i = 0; i < r->n_experiments; i++) {
 		const struct experiment_result *e = &r->exp[i];
@@ -289,6 +280,7 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	json_kv_uint(&w, "model", m->model);
 	json_kv_uint(&w, "stepping", m->stepping);
 	json_kv_string(&w, "hypervisor", m->hypervisor);
+	json_kv_uint(&w, "llc_bytes", m->llc_bytes);
 	json_key(&w, "acpi_madt");
 	if (m->madt_found) {
 		json_begin_object(&w);
@@ -333,6 +325,8 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	json_kv_uint(&w, "samples", r->config.samples);
 	json_kv_uint(&w, "warmup", r->config.warmup);
 	json_kv_uint(&w, "primitive_blocks", r->config.primitive_blocks);
+	json_kv_uint(&w, "cold_samples", r->config.cold_samples);
+	json_kv_uint(&w, "thrash_samples", r->config.thrash_samples);
 	json_end_object(&w);
 
 	json_schemes(&w, ctx);
@@ -395,10 +389,10 @@ static void summary_schemes(struct text_buf *tb, const struct run_result *r,
 	uint32_t i;
 	size_t k;
 
-	tb_printf(tb, "\nSchemes against direct: medians net of the floor, and "
-		  "the overhead over direct (+ is slower)\n");
-	tb_printf(tb, "%-22s %-8s %7s %7s %7s   %7s %7s %7s\n", "experiment",
-		  "source", "entry", "exit", "round", "+entry", "+exit",
+	tb_printf(tb, "\nAgainst each row's baseline: medians net of the floor, "
+		  "and the overhead over the baseline (+ is slower)\n");
+	tb_printf(tb, "%-34s %-22s %7s %7s %7s  %7s %7s %7s\n", "experiment",
+		  "baseline", "entry", "exit", "round", "+entry", "+exit",
 		  "+round");
 	for (i = 0; i < r->n_experiments; i++) {
 		const struct experiment_result *e = &r->exp[i];
@@ -407,8 +401,8 @@ static void summary_schemes(struct text_buf *tb, const struct run_result *r,
 
 		if (!base)
 			continue;
-		tb_printf(tb, "%-22s %-8s %7lld %7lld %7lld   %+7lld %+7lld %+7lld\n",
-			  e->name, e->source,
+		tb_printf(tb, "%-34s %-22s %7lld %7lld %7lld  %+7lld %+7lld %+7lld\n",
+			  e->name, e->baseline,
 			  (long long)net_of_floor(e->metric[METRIC_ENTRY].median, floor),
 			  (long long)net_of_floor(e->metric[METRIC_EXIT].median, floor),
 			  (long long)net_of_floor(e->metric[METRIC_ROUND_TRIP].median, floor),
@@ -416,6 +410,10 @@ static void summary_schemes(struct text_buf *tb, const struct run_result *r,
 			  (long long)median_over(e, base, METRIC_EXIT),
 			  (long long)median_over(e, base, METRIC_ROUND_TRIP));
 	}
+	if (r->clock_kind != CLOCK_TSC_TICKS)
+		tb_printf(tb, "QEMU models no caches: the cache-state rows (cold, "
+			  "cold-control, thrash) can only differ from their "
+			  "baselines on hardware.\n");
 	if (!ctx || !ctx->n_schemes)
 		return;
 	tb_printf(tb, "\nScheme footprint (from the built binary)\n");
@@ -482,6 +480,8 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 		  m->cpu_vendor, m->family, m->model, m->stepping);
 	tb_printf(tb, "           \"%s\"\n", m->brand);
 	tb_printf(tb, "hypervisor %s\n", m->hypervisor[0] ? m->hypervisor : "none");
+	tb_printf(tb, "LLC        %llu KiB (CPUID)\n",
+		  (unsigned long long)(m->llc_bytes / 1024));
 	if (m->madt_found)
 		tb_printf(tb, "ACPI MADT  local APIC at 0x%llx, %u CPUs, %u IO-APICs\n",
 			  (unsigned long long)m->lapic_address, m->lapic_count,
@@ -500,18 +500,19 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 		  "median %llu), subtracted from every figure below\n",
 		  (unsigned long long)floor, r->floor.count,
 		  (unsigned long long)r->floor.median);
-	tb_printf(tb, "samples    %u per experiment, after %u warm-up; "
-		  "%u blocks per primitive\n\n", r->config.samples,
-		  r->config.warmup, r->config.primitive_blocks);
+	tb_printf(tb, "samples    %u per experiment after %u warm-up (cold: %u, "
+		  "thrash: %u); %u blocks per primitive\n\n", r->config.samples,
+		  r->config.warmup, r->config.cold_samples,
+		  r->config.thrash_samples, r->config.primitive_blocks);
 
-	tb_printf(tb, "%-26s %-12s %-6s %4s %-7s %-10s %9s %9s %9s %9s %11s\n",
+	tb_printf(tb, "%-34s %-12s %-6s %4s %-7s %-10s %9s %9s %9s %9s %11s\n",
 		  "experiment", "scheme", "source", "vec", "status", "metric",
 		  "min", "median", "p99", "max", "mean");
 	for (i = 0; i < r->n_experiments; i++) {
 		const struct experiment_result *e = &r->exp[i];
 
 		if (e->status != EXP_OK) {
-			tb_printf(tb, "%-26s %-12s %-6s %4u %s: %s\n", e->name,
+			tb_printf(tb, "%-34s %-12s %-6s %4u %s: %s\n", e->name,
 				  e->scheme, e->source, e->vector,
 				  exp_status_name(e->status), e->reason);
 			continue;
@@ -523,7 +524,7 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 			summary_milli(mean, sizeof(mean),
 				      net_mean_milli(s->mean_milli, floor), 1);
 			tb_printf(tb,
-				  "%-26s %-12s %-6s %4u %-7s %-10s %9lld %9lld %9lld %9lld %11s\n",
+				  "%-34s %-12s %-6s %4u %-7s %-10s %9lld %9lld %9lld %9lld %11s\n",
 				  k ? "" : e->name, k ? "" : e->scheme,
 				  k ? "" : e->source, e->vector,
 				  k ? "" : exp_status_name(e->status),

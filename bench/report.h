@@ -67,10 +67,9 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
  * found records but no complete run to write. */
 void report_discards(struct text_buf *tb, const struct handoff_report *h);
 
-/* The experiment `source`-direct of a run, the baseline the other
- * schemes are compared with, or NULL. */
-const struct experiment_result *report_baseline(const struct run_result *r,
-						const char *source);
+/* The experiment of that name, or NULL. */
+const struct experiment_result *report_find(const struct run_result *r,
+					    const char *name);
 
 /* Folder name for a run id: YYYYMMDD-hhmmss. */
 void run_folder_name(uint64_t run_id, char *out, size_t cap);

@@ -7,8 +7,8 @@
 
 #include "stats.h"
 
-#define RESULTS_MAX_EXPERIMENTS 48
-#define RESULTS_NAME_LEN 32
+#define RESULTS_MAX_EXPERIMENTS 64
+#define RESULTS_NAME_LEN 40
 #define RESULTS_REASON_LEN 128
 #define RESULTS_MAX_PRIMITIVES 16
 #define PRIMITIVE_BLOCK_REPS 1024
@@ -53,6 +53,7 @@ struct machine_info {
 	char fw_vendor[RESULTS_NAME_LEN * 2];
 	uint32_t fw_revision;
 	uint32_t uefi_revision;
+	uint64_t llc_bytes;	/* last-level cache per CPUID, 0 if unknown */
 	/* From the ACPI MADT; madt_found 0 means the rest are unknown. */
 	uint8_t madt_found;
 	uint64_t lapic_address;
@@ -64,12 +65,16 @@ struct run_config {
 	uint32_t samples;
 	uint32_t warmup;
 	uint32_t primitive_blocks;
+	uint32_t cold_samples;
+	uint32_t thrash_samples;
 };
 
 struct experiment_result {
 	char name[RESULTS_NAME_LEN];
 	char scheme[RESULTS_NAME_LEN];
 	char source[RESULTS_NAME_LEN];
+	char variant[RESULTS_NAME_LEN];	/* "" when none */
+	char baseline[RESULTS_NAME_LEN]; /* the row it is compared with */
 	uint8_t status;		/* enum exp_status */
 	uint8_t vector;
 	char reason[RESULTS_REASON_LEN];	/* for skipped / failed */

@@ -89,6 +89,7 @@ size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap)
 	PUT_STR(&w, m->fw_vendor);
 	put_uint(&w, m->fw_revision, 4);
 	put_uint(&w, m->uefi_revision, 4);
+	put_var(&w, m->llc_bytes);
 	put_uint(&w, m->madt_found, 1);
 	put_uint(&w, m->lapic_address, 8);
 	put_uint(&w, m->ioapic_count, 4);
@@ -96,6 +97,8 @@ size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap)
 	put_uint(&w, r->config.samples, 4);
 	put_uint(&w, r->config.warmup, 4);
 	put_uint(&w, r->config.primitive_blocks, 4);
+	put_var(&w, r->config.cold_samples);
+	put_var(&w, r->config.thrash_samples);
 	put_uint(&w, r->tsc_hz, 8);
 	put_uint(&w, r->tsc_method, 1);
 	put_uint(&w, r->clock_kind, 1);
@@ -107,6 +110,8 @@ size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap)
 		PUT_STR(&w, e->name);
 		PUT_STR(&w, e->scheme);
 		PUT_STR(&w, e->source);
+		PUT_STR(&w, e->variant);
+		PUT_STR(&w, e->baseline);
 		put_uint(&w, e->status, 1);
 		put_uint(&w, e->vector, 1);
 		PUT_STR(&w, e->reason);
@@ -240,6 +245,7 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 	fits &= GET_STR(&r, m->fw_vendor);
 	m->fw_revision = (uint32_t)get_uint(&r, 4);
 	m->uefi_revision = (uint32_t)get_uint(&r, 4);
+	m->llc_bytes = get_var(&r);
 	m->madt_found = (uint8_t)get_uint(&r, 1);
 	m->lapic_address = get_uint(&r, 8);
 	m->ioapic_count = (uint32_t)get_uint(&r, 4);
@@ -247,6 +253,8 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 	out->config.samples = (uint32_t)get_uint(&r, 4);
 	out->config.warmup = (uint32_t)get_uint(&r, 4);
 	out->config.primitive_blocks = (uint32_t)get_uint(&r, 4);
+	out->config.cold_samples = get_var32(&r);
+	out->config.thrash_samples = get_var32(&r);
 	out->tsc_hz = get_uint(&r, 8);
 	out->tsc_method = (uint8_t)get_uint(&r, 1);
 	out->clock_kind = (uint8_t)get_uint(&r, 1);
@@ -264,6 +272,8 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 		fits &= GET_STR(&r, e->name);
 		fits &= GET_STR(&r, e->scheme);
 		fits &= GET_STR(&r, e->source);
+		fits &= GET_STR(&r, e->variant);
+		fits &= GET_STR(&r, e->baseline);
 		e->status = (uint8_t)get_uint(&r, 1);
 		e->vector = (uint8_t)get_uint(&r, 1);
 		fits &= GET_STR(&r, e->reason);

@@ -12,6 +12,7 @@
 #include "../arch/cpu.h"
 #include "../arch/desc.h"
 #include "../arch/dispatch/schemes.h"
+#include "../arch/dispatch/variants.h"
 #include "../arch/exceptions.h"
 #include "../arch/paging.h"
 #include "../arch/primitives.h"
@@ -402,6 +403,7 @@ static void phase_b(void)
 	take_over_paging();
 	schemes_own_paging = paging_taken_over;
 	pic8259_mask_all();
+	primitives_enable_fsgsbase();
 
 	bench_measure_floor(run.result, &run.config, &run.buffers);
 	log_printf("phase B: instrument floor min %llu median %llu (%s)\n",
@@ -409,7 +411,6 @@ static void phase_b(void)
 		   (unsigned long long)run.result->floor.median,
 		   clock_kind_name(run.result->clock_kind));
 	bench_run_all(run.result, &run.config, &run.buffers);
-	primitives_enable_fsgsbase();
 	bench_run_primitives(run.result, &run.config, &run.buffers);
 	persist_and_reset();
 }
@@ -481,6 +482,24 @@ static int allocate_run(void)
 	return run.page_pool ? 0 : -1;
 }
 
+/* The thrash cache state writes twice the last-level cache; where CPUID
+ * does not say how large that is, 32 MiB covers most. Without the memory
+ * the thrash rows are skipped, with that reason. */
+#define THRASH_DEFAULT_BYTES (32ull << 20)
+#define THRASH_MAX_BYTES (128ull << 20)
+
+static void allocate_thrash_buffer(uint64_t llc_bytes)
+{
+	uint64_t bytes = llc_bytes ? 2 * llc_bytes : THRASH_DEFAULT_BYTES;
+	uint8_t *buffer;
+
+	if (bytes > THRASH_MAX_BYTES)
+		bytes = THRASH_MAX_BYTES;
+	buffer = alloc_pages(bytes);
+	if (buffer)
+		cache_set_thrash_buffer(buffer, bytes);
+}
+
 static EFI_STATUS exit_boot_services(void)
 {
 	EFI_STATUS st = EFI_INVALID_PARAMETER;
@@ -515,7 +534,10 @@ static EFI_STATUS phase_a(void)
 	r->config.samples = run.config.samples;
 	r->config.warmup = run.config.warmup;
 	r->config.primitive_blocks = run.config.primitive_blocks;
+	r->config.cold_samples = run.config.cold_samples;
+	r->config.thrash_samples = run.config.thrash_samples;
 	platform_identify(ST, &r->machine, &platform);
+	allocate_thrash_buffer(r->machine.llc_bytes);
 	log_printf("phase A: %s family %u model %u stepping %u \"%s\"%s%s\n",
 		   r->machine.cpu_vendor, r->machine.family, r->machine.model,
 		   r->machine.stepping, r->machine.brand,

@@ -32,6 +32,7 @@ void platform_identify(EFI_SYSTEM_TABLE *st, struct machine_info *m,
 	unsigned i;
 
 	cpu_identify(m);
+	m->llc_bytes = cpu_llc_bytes();
 	for (i = 0; st->FirmwareVendor && st->FirmwareVendor[i] &&
 		    i < sizeof(m->fw_vendor) - 1; i++) {
 		CHAR16 c = st->FirmwareVendor[i];

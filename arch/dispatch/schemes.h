@@ -20,6 +20,9 @@
  * 32-bit immediate for the assembler's compare. */
 #define PF_GATE_BASE (-4096)
 
+/* The one vector the entry-path variants (variants.S) handle. */
+#define VARIANT_VECTOR 0x41
+
 #ifndef __ASSEMBLER__
 
 #include <stddef.h>

@@ -52,6 +52,7 @@ static inline void sample_run(struct run_result *r, unsigned n_experiments)
 		snprintf(e->name, sizeof(e->name), "exp-%u", i);
 		strcpy(e->scheme, "direct");
 		strcpy(e->source, "int");
+		strcpy(e->baseline, "exp-0");
 		e->vector = (uint8_t)(64 + i);
 		e->status = i % 4 == 3 ? EXP_SKIPPED : EXP_OK;
 		if (e->status != EXP_OK)

@@ -1,0 +1,117 @@
+/* Entry-path variants (seeds 002, 003): dedicated handlers for the one
+ * vector VARIANT_VECTOR, identical to a "direct" handler except for the
+ * extra work each variant does on entry and on exit. The entry extra sits
+ * between saving the registers and the entry timestamp, the exit extra
+ * after the exit timestamp, so each lands in the metric it costs. The
+ * "none" handler is the baseline the others are compared with. */
+#include "../desc.h"
+#include "../frame.h"
+#include "irq.h"
+#include "schemes.h"
+
+.macro NOTHING
+.endm
+
+/* seed 002: FreeBSD's form, no operand-size prefix. */
+.macro SEG_MOV32
+	movl $SEL_KERNEL_DS, %eax
+	movl %eax, %ds
+	movl %eax, %es
+.endm
+
+/* seed 002: the 16-bit form; movw $imm16 has a length-changing prefix. */
+.macro SEG_MOV16
+	movw $SEL_KERNEL_DS, %ax
+	movw %ax, %ds
+	movw %ax, %es
+.endm
+
+/* seed 002 (John Baldwin's change): reload only when DS is not already
+ * the kernel's. */
+.macro SEG_CONDITIONAL
+	movl %ds, %eax
+	cmpl $SEL_KERNEL_DS, %eax
+	je 1f
+	movl $SEL_KERNEL_DS, %eax
+	movl %eax, %ds
+	movl %eax, %es
+1:
+.endm
+
+/* The 64-bit per-CPU base switch, on entry and again on exit. */
+.macro GS_SWAPGS
+	swapgs
+.endm
+
+/* The FSGSBASE form: save the interrupted base, install the per-CPU one,
+ * put the saved one back on exit. */
+.macro GS_WRGSBASE_ENTRY
+	rdgsbase %rax
+	movq %rax, variant_saved_gsbase(%rip)
+	movq variant_percpu_base(%rip), %rax
+	wrgsbase %rax
+.endm
+.macro GS_WRGSBASE_EXIT
+	movq variant_saved_gsbase(%rip), %rax
+	wrgsbase %rax
+.endm
+
+/* The i386-pda analogue (seed 003): load a per-CPU selector into GS and
+ * reload the interrupted one on exit. \sel is the per-CPU descriptor's
+ * selector: one in the same GDT line as the kernel CS, or one far away. */
+.macro GS_SELECTOR_ENTRY sel
+	movl %gs, %eax
+	movl %eax, variant_saved_gs(%rip)
+	movl $\sel, %eax
+	movl %eax, %gs
+.endm
+.macro GS_SELECTOR_NEAR_ENTRY
+	GS_SELECTOR_ENTRY SEL_PERCPU
+.endm
+.macro GS_SELECTOR_FAR_ENTRY
+	GS_SELECTOR_ENTRY SEL_PERCPU_FAR
+.endm
+.macro GS_SELECTOR_EXIT
+	movl variant_saved_gs(%rip), %eax
+	movl %eax, %gs
+.endm
+
+.macro VARIANT_HANDLER name, entry, exit
+	.balign 16
+	.globl variant_\name
+variant_\name:
+	pushq $0		/* FRAME_ERROR */
+	pushq $VARIANT_VECTOR	/* FRAME_VECTOR */
+	SAVE_GPRS
+	\entry
+	TIMESTAMP_ENTRY
+	movq %rsp, %rdi
+	cld
+	call irq_dispatch
+	TIMESTAMP_EXIT
+	\exit
+	RESTORE_GPRS_AND_DROP_SLOTS
+	iretq
+.endm
+
+	.section .text.irqlab.variants, "ax"
+VARIANT_HANDLER none, NOTHING, NOTHING
+VARIANT_HANDLER seg_mov32, SEG_MOV32, NOTHING
+VARIANT_HANDLER seg_mov16, SEG_MOV16, NOTHING
+VARIANT_HANDLER seg_conditional, SEG_CONDITIONAL, NOTHING
+VARIANT_HANDLER gs_swapgs, GS_SWAPGS, GS_SWAPGS
+VARIANT_HANDLER gs_wrgsbase, GS_WRGSBASE_ENTRY, GS_WRGSBASE_EXIT
+VARIANT_HANDLER gs_selector_near, GS_SELECTOR_NEAR_ENTRY, GS_SELECTOR_EXIT
+VARIANT_HANDLER gs_selector_far, GS_SELECTOR_FAR_ENTRY, GS_SELECTOR_EXIT
+
+	.data
+	.balign 8
+	.globl variant_percpu_base
+variant_saved_gsbase:
+	.quad 0
+variant_percpu_base:
+	.quad 0
+variant_saved_gs:
+	.long 0
+
+	.section .note.GNU-stack, "", @progbits

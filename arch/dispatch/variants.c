@@ -1,0 +1,156 @@
+#include "variants.h"
+
+#include "../cpu.h"
+#include "../desc.h"
+#include "irq.h"
+
+extern const char variant_none[], variant_seg_mov32[], variant_seg_mov16[],
+	variant_seg_conditional[], variant_gs_swapgs[], variant_gs_wrgsbase[],
+	variant_gs_selector_near[], variant_gs_selector_far[];
+
+#define CACHE_LINE 64
+
+static void flush(const void *p)
+{
+	clflush_line(p);
+}
+
+static const char *no_clflush(void)
+{
+	return cpu_has(X86_FEATURE_CLFLUSH) ? 0 :
+	       "CPUID.1:EDX[19] (CLFLUSH) is 0";
+}
+
+static const char *no_fsgsbase(void)
+{
+	return read_cr4() & CR4_FSGSBASE ? 0 :
+	       "CPUID.(7,0):EBX[0] (FSGSBASE) is 0: wrgsbase would be #UD";
+}
+
+/* The far per-CPU descriptor lives only while its variants run. */
+static void far_percpu_prepare(void) { gdt_set_data(SEL_PERCPU_FAR / 8); }
+static void far_percpu_finish(void) { gdt_clear(SEL_PERCPU_FAR / 8); }
+
+/* seed 003: Jeremy Fitzhardinge's hypothesis is that the GS reload costs
+ * a GDT cache miss. Both lines go cold before each sample; delivery then
+ * reloads the kernel CS descriptor's line, which also holds SEL_PERCPU
+ * ("packed") but not SEL_PERCPU_FAR ("spread"). */
+static void flush_gdt_lines(void)
+{
+	flush(gdt_entry(SEL_KERNEL_CS / 8));
+	flush(gdt_entry(SEL_PERCPU_FAR / 8));
+	__asm__ volatile("mfence" ::: "memory");
+}
+
+#define VARIANT(n, d, s, h) .name = n, .description = d, .seed = s, .handler = h
+const struct entry_variant entry_variants[] = {
+	{ VARIANT("none", "the dedicated handler alone (baseline)", "-",
+		  variant_none) },
+	{ VARIANT("seg-mov32", "reload DS and ES with movl $SEL,%eax (FreeBSD)",
+		  "002", variant_seg_mov32) },
+	{ VARIANT("seg-mov16", "reload DS and ES with movw $SEL,%ax (66 prefix)",
+		  "002", variant_seg_mov16) },
+	{ VARIANT("seg-conditional", "reload DS and ES only when DS differs",
+		  "002", variant_seg_conditional) },
+	{ VARIANT("gs-swapgs", "swapgs on entry and on exit", "003",
+		  variant_gs_swapgs) },
+	{ VARIANT("gs-wrgsbase", "rdgsbase/wrgsbase on entry, wrgsbase on exit",
+		  "003", variant_gs_wrgsbase),
+	  .unsupported = no_fsgsbase },
+	{ VARIANT("gs-selector", "load a per-CPU selector into GS, restore on "
+				 "exit", "003", variant_gs_selector_near) },
+	{ VARIANT("gs-selector-packed-cold", "gs-selector, its descriptor in "
+		  "the CS line; GDT lines flushed", "003",
+		  variant_gs_selector_near),
+	  .unsupported = no_clflush, .prepare = far_percpu_prepare,
+	  .finish = far_percpu_finish, .before_sample = flush_gdt_lines },
+	{ VARIANT("gs-selector-spread-cold", "gs-selector, its descriptor in a "
+		  "line of its own; GDT lines flushed", "003",
+		  variant_gs_selector_far),
+	  .unsupported = no_clflush, .prepare = far_percpu_prepare,
+	  .finish = far_percpu_finish, .before_sample = flush_gdt_lines },
+};
+#undef VARIANT
+
+const size_t entry_variant_count =
+	sizeof(entry_variants) / sizeof(entry_variants[0]);
+
+void cache_target_for(const struct dispatch_scheme *s, uint8_t vector,
+		      struct cache_target *t)
+{
+	const char *target = (const char *)(uintptr_t)
+		s->gates[vector - FIRST_IRQ_VECTOR];
+	uint16_t sel = s->selector ? s->selector(vector) : SEL_KERNEL_CS;
+
+	t->idt_line = idt_gate_entry(vector);
+	/* pf-cr2's gates point into an unmapped page: its code is the #PF
+	 * entry at the start of the scheme's code. */
+	t->code_line = target >= s->code_start && target < s->code_end ?
+			       target : s->code_start;
+	t->gdt_line = gdt_entry(sel / 8);
+}
+
+static uint8_t control_line[CACHE_LINE] __attribute__((aligned(CACHE_LINE)));
+static uint8_t *thrash_buffer;
+static uint64_t thrash_bytes;
+
+void cache_set_thrash_buffer(uint8_t *buffer, uint64_t bytes)
+{
+	thrash_buffer = buffer;
+	thrash_bytes = bytes;
+}
+
+/* seed 000, Ingo Molnar: stubs cost cache footprint. Flush exactly what
+ * delivery will touch: the gate, the code it reaches, its descriptor. */
+static void cold(const struct cache_target *t)
+{
+	flush(t->idt_line);
+	flush(t->code_line);
+	flush(t->gdt_line);
+	__asm__ volatile("mfence" ::: "memory");
+}
+
+/* The control for "cold": the same flushes' cost, on a line delivery
+ * never touches. */
+static void cold_control(const struct cache_target *t)
+{
+	(void)t;
+	flush(control_line);
+	flush(control_line);
+	flush(control_line);
+	__asm__ volatile("mfence" ::: "memory");
+}
+
+/* Everything evicted: write one byte per line of a buffer twice the
+ * last-level cache. */
+static void thrash(const struct cache_target *t)
+{
+	volatile uint8_t *p = thrash_buffer;
+	uint64_t i;
+
+	(void)t;
+	for (i = 0; i < thrash_bytes; i += CACHE_LINE)
+		p[i]++;
+	__asm__ volatile("mfence" ::: "memory");
+}
+
+static const char *no_thrash_buffer(void)
+{
+	return thrash_buffer ? 0 : "no buffer larger than the last-level cache";
+}
+
+const struct cache_state cache_states[] = {
+	{ .name = "cold", .seed = "000", .unsupported = no_clflush,
+	  .description = "gate, code and descriptor lines flushed before each "
+			 "sample",
+	  .before_sample = cold },
+	{ .name = "cold-control", .seed = "000", .unsupported = no_clflush,
+	  .description = "an unrelated line flushed as often (control)",
+	  .before_sample = cold_control },
+	{ .name = "thrash", .seed = "000", .unsupported = no_thrash_buffer,
+	  .description = "a buffer of twice the last-level cache written "
+			 "between samples",
+	  .before_sample = thrash },
+};
+
+const size_t cache_state_count = sizeof(cache_states) / sizeof(cache_states[0]);

@@ -1,0 +1,50 @@
+/* Entry-path variants and cache states: the knobs seeds 000, 002 and 003
+ * argued about, as rows of two tables. An entry variant replaces the
+ * handler (variants.S); a cache state runs before every timed sample of
+ * any scheme. */
+#ifndef IRQLAB_ARCH_DISPATCH_VARIANTS_H
+#define IRQLAB_ARCH_DISPATCH_VARIANTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schemes.h"
+
+struct entry_variant {
+	const char *name;
+	const char *description;
+	const char *seed;
+	const void *handler;			/* for VARIANT_VECTOR */
+	const char *(*unsupported)(void);	/* NULL: always runs */
+	void (*prepare)(void);			/* may be NULL */
+	void (*finish)(void);			/* may be NULL */
+	void (*before_sample)(void);		/* may be NULL */
+};
+
+extern const struct entry_variant entry_variants[];
+extern const size_t entry_variant_count;
+
+/* What a cache state acts on for one scheme and vector. */
+struct cache_target {
+	const void *idt_line;	/* the gate */
+	const void *code_line;	/* the code the gate reaches */
+	const void *gdt_line;	/* the gate's code descriptor */
+};
+
+struct cache_state {
+	const char *name;
+	const char *description;
+	const char *seed;
+	const char *(*unsupported)(void);
+	void (*before_sample)(const struct cache_target *t);
+};
+
+extern const struct cache_state cache_states[];
+extern const size_t cache_state_count;
+
+void cache_target_for(const struct dispatch_scheme *s, uint8_t vector,
+		      struct cache_target *t);
+/* A buffer larger than the last-level cache, for the thrash state. */
+void cache_set_thrash_buffer(uint8_t *buffer, uint64_t bytes);
+
+#endif
