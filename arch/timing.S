@@ -56,6 +56,57 @@ int_samples:
 	.endr
 
 
+/* Self-IPI samples. The trigger is the ICR (or SELF_IPI) write; then
+ * interrupts are enabled and a bounded loop waits for the handler to set
+ * irq_arrived. The interrupt lands somewhere in that loop, and resume is
+ * read right after it, so a sample carries at most one loop iteration
+ * more than an INT n one. A timed-out sample leaves irq_arrived 0. */
+.macro WAIT_FOR_ARRIVAL
+	movl $IPI_WAIT_SPINS, %r11d
+	sti
+1:	cmpl $0, irq_arrived(%rip)
+	jne 2f
+	decl %r11d
+	jnz 1b
+2:	cli
+.endm
+
+/* void ipi_sample_mmio(struct irq_sample *out, volatile uint32_t *icr,
+ *                      uint32_t value): xAPIC, the write to ICR low sends. */
+	.text
+	.globl ipi_sample_mmio
+ipi_sample_mmio:
+	movq %rsi, %r9
+	movl %edx, %r10d
+	movl $0, irq_arrived(%rip)
+	TSC_OPEN_TO SAMPLE_TRIGGER(%rdi)
+	movl %r10d, (%r9)
+	WAIT_FOR_ARRIVAL
+	TSC_CLOSE
+	movq %rax, SAMPLE_RESUME(%rdi)
+	ret
+
+/* void ipi_sample_msr(struct irq_sample *out, uint32_t msr, uint64_t value):
+ * x2APIC ICR or SELF_IPI. WRMSR to them is not serialising; Intel wants
+ * mfence; lfence first (FACTS §4), done before the trigger timestamp so
+ * the ordering cost is not billed to the interrupt. */
+	.globl ipi_sample_msr
+ipi_sample_msr:
+	movl %esi, %r9d
+	movq %rdx, %r10
+	movl $0, irq_arrived(%rip)
+	mfence
+	TSC_OPEN_TO SAMPLE_TRIGGER(%rdi)
+	movl %r9d, %ecx
+	movl %r10d, %eax
+	movq %r10, %rdx
+	shrq $32, %rdx
+	wrmsr
+	WAIT_FOR_ARRIVAL
+	TSC_CLOSE
+	movq %rax, SAMPLE_RESUME(%rdi)
+	ret
+
 /* void int_trigger_<n>(void): a bare INT n, for the vector sweep and the
  * register check, INT_TRIGGER_STRIDE bytes apart. */
 	.section .text.irqlab.int_triggers, "ax"

@@ -4,6 +4,8 @@
 
 #define INT_SAMPLE_STRIDE 64
 #define INT_TRIGGER_STRIDE 4
+/* Loop iterations a self-IPI sample waits before it counts as lost. */
+#define IPI_WAIT_SPINS 1000000
 
 #ifdef __ASSEMBLER__
 /* Opening read of a timed region into \reg (FACTS §5: lfence; rdtsc).

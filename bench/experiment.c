@@ -5,6 +5,8 @@
 #include "../arch/dispatch/schemes.h"
 #include "../arch/dispatch/variants.h"
 #include "../arch/primitives.h"
+#include "../arch/timing.h"
+#include "../apic/lapic.h"
 #include "../arch/exceptions.h"
 #include "../efi/log.h"
 #include "fmt.h"
@@ -14,22 +16,66 @@
 #define REGISTER_CHECKS_PER_VECTOR 256
 #define HIGH_CHECK_VECTOR 255
 
-/* An interrupt source: how one timed sample is fired. */
+/* An interrupt source: how one timed interrupt is raised and what the
+ * handler must do to acknowledge it. */
 struct irq_source {
 	const char *name;
-	const char *(*unsupported)(void);	/* NULL: always available */
+	uint8_t apic_mode;	/* enum lapic_mode it needs; NONE: any */
+	uint8_t ack;		/* enum irq_ack */
+	uint8_t every_scheme;	/* measured under every scheme, or direct */
 	void (*fire)(uint8_t vector, struct irq_sample *s);
 };
+
+static int str_eq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/* Vectors a self-IPI source is checked on: both ends, both sides of the
+ * imm8 sign boundary, and a few between. 255 is the spurious vector. */
+static const uint8_t ipi_check_vectors[] = { 32, 33, 64, 127, 128, 200, 254 };
 
 static void fire_int(uint8_t vector, struct irq_sample *s)
 {
 	int_sample_for(vector)(s);
 }
 
+static void fire_ipi_xapic(uint8_t vector, struct irq_sample *s)
+{
+	ipi_sample_mmio(s, &lapic_mmio[APIC_ICR / 4],
+			APIC_ICR_LEVEL_ASSERT | APIC_ICR_DEST_SELF | vector);
+}
+
+static void fire_ipi_x2apic_icr(uint8_t vector, struct irq_sample *s)
+{
+	ipi_sample_msr(s, MSR_X2APIC_BASE + APIC_ICR / 16,
+		       APIC_ICR_LEVEL_ASSERT | APIC_ICR_DEST_SELF | vector);
+}
+
+static void fire_ipi_x2apic_self(uint8_t vector, struct irq_sample *s)
+{
+	ipi_sample_msr(s, MSR_X2APIC_BASE + APIC_SELF_IPI / 16, vector);
+}
+
 static const struct irq_source sources[] = {
 	/* Software INT n: no APIC acceptance, no EOI (FACTS §5). */
-	{ .name = "int", .fire = fire_int },
+	{ .name = "int", .fire = fire_int, .every_scheme = 1 },
+	{ .name = "ipi-self-xapic", .apic_mode = LAPIC_XAPIC,
+	  .ack = IRQ_ACK_XAPIC_EOI, .every_scheme = 1, .fire = fire_ipi_xapic },
+	{ .name = "ipi-self-x2apic-selfipi", .apic_mode = LAPIC_X2APIC,
+	  .ack = IRQ_ACK_X2APIC_EOI, .every_scheme = 1,
+	  .fire = fire_ipi_x2apic_self },
+	{ .name = "ipi-self-x2apic-icr", .apic_mode = LAPIC_X2APIC,
+	  .ack = IRQ_ACK_X2APIC_EOI, .fire = fire_ipi_x2apic_icr },
 };
+
+/* Why each LAPIC mode is not available, once tried (NULL: it is). */
+static const char *mode_unavailable[3];
+static enum lapic_mode mode_active;
 
 enum injected_fault {
 	INJECT_NONE = 0,
@@ -69,6 +115,7 @@ struct experiment_run {
 	struct cache_target target;
 	char why[RESULTS_REASON_LEN];
 	uint8_t check_failed;
+	uint8_t timed_out;
 };
 
 static void install_all(const struct dispatch_scheme *s)
@@ -79,21 +126,43 @@ static void install_all(const struct dispatch_scheme *s)
 		scheme_install(s, (uint8_t)v);
 }
 
-/* Every vector must reach the dispatcher as itself. */
+static int check_one_vector(struct experiment_run *x, uint8_t v)
+{
+	if (irq_delivered[irq_last_vector] != 1 || irq_last_vector != v ||
+	    !irq_arrived) {
+		fmt_snprintf(x->why, sizeof(x->why),
+			     "%s on vector %u was dispatched as vector %u%s",
+			     x->plan->source->name, v, irq_last_vector,
+			     irq_arrived ? "" : " (or not at all)");
+		return -1;
+	}
+	x->out->vectors_verified++;
+	return 0;
+}
+
+/* Every vector must reach the dispatcher as itself: all of 32-255 by
+ * INT n, a sample of them by self-IPI. */
 static int sweep_vectors(struct experiment_run *x)
 {
-	unsigned v;
+	const struct irq_source *src = x->plan->source;
+	struct irq_sample s;
+	unsigned v, i;
 
-	for (v = FIRST_IRQ_VECTOR; v < 256; v++) {
-		irq_reset_counts();
-		int_trigger((uint8_t)v);
-		if (irq_delivered[irq_last_vector] != 1 || irq_last_vector != v) {
-			fmt_snprintf(x->why, sizeof(x->why),
-				     "INT %u was dispatched as vector %u", v,
-				     irq_last_vector);
-			return -1;
+	if (src->fire == fire_int) {
+		for (v = FIRST_IRQ_VECTOR; v < 256; v++) {
+			irq_reset_counts();
+			irq_arrived = 0;
+			int_trigger((uint8_t)v);
+			if (check_one_vector(x, (uint8_t)v))
+				return -1;
 		}
-		x->out->vectors_verified++;
+		return 0;
+	}
+	for (i = 0; i < sizeof(ipi_check_vectors); i++) {
+		irq_reset_counts();
+		src->fire(ipi_check_vectors[i], &s);
+		if (check_one_vector(x, ipi_check_vectors[i]))
+			return -1;
 	}
 	return 0;
 }
@@ -170,7 +239,16 @@ static void measure(void *arg)
 		irq_fault_once = 1;
 	for (i = 0; i < p->samples; i++) {
 		before_sample(x);
+		irq_arrived = 0;
 		p->source->fire(p->vector, &s);
+		if (!irq_arrived) {
+			x->timed_out = 1;
+			fmt_snprintf(x->why, sizeof(x->why),
+				     "sample %u: the interrupt on vector %u did "
+				     "not arrive within %u polls", i, p->vector,
+				     IPI_WAIT_SPINS);
+			return;
+		}
 		entry[i] = irq_timing.entry - s.trigger;
 		exit[i] = s.resume - irq_timing.exit;
 		round_trip[i] = s.resume - s.trigger;
@@ -205,14 +283,18 @@ static const char *unsupported(const struct plan *p)
 {
 	const char *why = 0;
 
+	if (p->source->apic_mode != LAPIC_NONE &&
+	    p->source->apic_mode != mode_active)
+		return mode_unavailable[p->source->apic_mode] ?
+			       mode_unavailable[p->source->apic_mode] :
+			       "the local APIC is not in this source's mode";
+
 	if (p->scheme && p->scheme->unsupported)
 		why = p->scheme->unsupported();
 	if (!why && p->entry && p->entry->unsupported)
 		why = p->entry->unsupported();
 	if (!why && p->cache && p->cache->unsupported)
 		why = p->cache->unsupported();
-	if (!why && p->source->unsupported)
-		why = p->source->unsupported();
 	return why;
 }
 
@@ -235,6 +317,7 @@ static void run_one(const struct plan *p, struct run_result *r,
 	fmt_snprintf(e->variant, sizeof(e->variant), "%s",
 		     p->entry ? p->entry->name : p->cache ? p->cache->name : "");
 	fmt_snprintf(e->baseline, sizeof(e->baseline), "%s", p->baseline);
+	e->apic_mode = (uint8_t)mode_active;
 	if (why) {
 		e->status = EXP_SKIPPED;
 		fmt_snprintf(e->reason, sizeof(e->reason), "%s", why);
@@ -244,7 +327,9 @@ static void run_one(const struct plan *p, struct run_result *r,
 
 	log_printf("experiment %s: %u warm-up + %u samples on vector %u\n",
 		   p->name, c->warmup, p->samples, p->vector);
+	irq_ack = p->source->ack;
 	faulted = guard_run(measure, &x, &fault);
+	irq_ack = IRQ_ACK_NONE;
 	tear_down(p);
 
 	if (faulted) {
@@ -258,9 +343,12 @@ static void run_one(const struct plan *p, struct run_result *r,
 		log_printf("experiment %s: failed: %s\n", p->name, e->reason);
 		return;
 	}
-	if (x.check_failed) {
+	if (x.check_failed || x.timed_out) {
 		fail(e, "%s", x.why);
-		log_printf("experiment %s: failed: %s\n", p->name, e->reason);
+		if (x.timed_out)
+			e->status = EXP_TIMEOUT;
+		log_printf("experiment %s: %s: %s\n", p->name,
+			   exp_status_name(e->status), e->reason);
 		return;
 	}
 
@@ -274,7 +362,11 @@ static void run_one(const struct plan *p, struct run_result *r,
 		fail(e, "delivered %u interrupts on vector %u, expected %u",
 		     e->delivered, p->vector, expected);
 	else if (others)
-		fail(e, "%u interrupts arrived on other vectors", others);
+		fail(e, "%u interrupts arrived on other vectors (%u spurious)",
+		     others, irq_delivered[APIC_SPURIOUS_VECTOR]);
+	else if (p->source->apic_mode != LAPIC_NONE &&
+		 lapic_check_quiet(x.why, sizeof(x.why)))
+		fail(e, "%s", x.why);
 	else
 		e->status = EXP_OK;
 	log_printf("experiment %s: %s, round trip median %llu (raw)\n", p->name,
@@ -312,28 +404,40 @@ static uint32_t at_most(uint32_t want, uint32_t cap)
 	return want < cap ? want : cap;
 }
 
-/* The matrix, in order: every scheme on every source; every entry
- * variant; every scheme in every cache state; the self-tests. */
-void bench_run_all(struct run_result *r, const struct irqlab_config *c,
-		   struct bench_buffers *b)
+/* Every scheme (or only direct) on one source. A source that cannot run
+ * here gets one skipped row, not one per scheme. */
+static int run_source(const struct irq_source *src, struct run_result *r,
+		      const struct irqlab_config *c, struct bench_buffers *b)
 {
-	const struct irq_source *src;
-	size_t s, i;
+	struct plan probe = { .source = src };
+	int all = src->every_scheme && !unsupported(&probe);
+	size_t s;
 
-	for (src = sources; src < sources + sizeof(sources) / sizeof(sources[0]);
-	     src++)
-		for (s = 0; s < dispatch_scheme_count; s++) {
-			struct plan q = { .scheme = &dispatch_schemes[s],
-					  .source = src, .vector = c->int_vector,
-					  .samples = c->samples };
+	for (s = 0; s < dispatch_scheme_count; s++) {
+		struct plan q = { .scheme = &dispatch_schemes[s], .source = src,
+				  .vector = c->int_vector, .samples = c->samples };
 
-			fmt_snprintf(q.name, sizeof(q.name), "%s-%s", src->name,
-				     q.scheme->name);
-			fmt_snprintf(q.baseline, sizeof(q.baseline), "%s-direct",
-				     src->name);
-			if (run_planned(&q, r, c, b))
-				return;
-		}
+		if (!all && s != 0)
+			break;
+		if (s > 0 && q.scheme->unsupported && q.scheme->unsupported() &&
+		    src != &sources[0])
+			continue;	/* its skipped row is under "int" */
+		fmt_snprintf(q.name, sizeof(q.name), "%s-%s", src->name,
+			     q.scheme->name);
+		fmt_snprintf(q.baseline, sizeof(q.baseline), "%s-direct",
+			     src->name);
+		if (run_planned(&q, r, c, b))
+			return -1;
+	}
+	return 0;
+}
+
+static int run_entry_variants(struct run_result *r,
+			      const struct irqlab_config *c,
+			      struct bench_buffers *b)
+{
+	size_t i;
+
 	for (i = 0; i < entry_variant_count; i++) {
 		struct plan q = { .entry = &entry_variants[i],
 				  .source = &sources[0],
@@ -345,11 +449,20 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 		fmt_snprintf(q.baseline, sizeof(q.baseline), "int-direct+%s",
 			     entry_variants[0].name);
 		if (run_planned(&q, r, c, b))
-			return;
+			return -1;
 	}
+	return 0;
+}
+
+static int run_cache_states(struct run_result *r, const struct irqlab_config *c,
+			    struct bench_buffers *b)
+{
+	size_t i, s;
+
 	for (i = 0; i < cache_state_count; i++)
 		for (s = 0; s < dispatch_scheme_count; s++) {
 			const struct dispatch_scheme *scheme = &dispatch_schemes[s];
+			int thrash = str_eq(cache_states[i].name, "thrash");
 			struct plan q = { .scheme = scheme,
 					  .cache = &cache_states[i],
 					  .source = &sources[0],
@@ -358,7 +471,7 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 			/* Rows that cannot run warm are not repeated cold. */
 			if (scheme->unsupported && scheme->unsupported())
 				continue;
-			q.samples = at_most(i == 2 ? c->thrash_samples
+			q.samples = at_most(thrash ? c->thrash_samples
 						   : c->cold_samples,
 					    c->samples);
 			fmt_snprintf(q.name, sizeof(q.name), "int-%s+%s",
@@ -366,8 +479,16 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 			fmt_snprintf(q.baseline, sizeof(q.baseline), "int-%s",
 				     scheme->name);
 			if (run_planned(&q, r, c, b))
-				return;
+				return -1;
 		}
+	return 0;
+}
+
+static int run_selftests(struct run_result *r, const struct irqlab_config *c,
+			 struct bench_buffers *b)
+{
+	size_t i;
+
 	for (i = 0; c->selftest_fault && i < sizeof(selftests) / sizeof(selftests[0]);
 	     i++) {
 		struct plan q = { .scheme = scheme_find(selftests[i].scheme),
@@ -378,8 +499,50 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 
 		fmt_snprintf(q.name, sizeof(q.name), "%s", selftests[i].name);
 		if (run_planned(&q, r, c, b))
-			return;
+			return -1;
 	}
+	return 0;
+}
+
+static int run_sources_of_mode(enum lapic_mode mode, struct run_result *r,
+			       const struct irqlab_config *c,
+			       struct bench_buffers *b)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sources) / sizeof(sources[0]); i++)
+		if (sources[i].apic_mode == mode && run_source(&sources[i], r, c, b))
+			return -1;
+	return 0;
+}
+
+static void switch_mode(enum lapic_mode mode)
+{
+	mode_unavailable[mode] = lapic_enable(mode);
+	if (!mode_unavailable[mode])
+		mode_active = mode;
+	log_printf("local APIC: %s %s%s\n", lapic_name(mode),
+		   mode_unavailable[mode] ? "unavailable: " : "enabled",
+		   mode_unavailable[mode] ? mode_unavailable[mode] : "");
+}
+
+/* The matrix, in order: INT n under every scheme; then in xAPIC mode its
+ * self-IPI under every scheme; the entry variants; every scheme in every
+ * cache state; then, x2APIC being a one-way switch (FACTS §4), the x2APIC
+ * sources; the self-tests last. */
+void bench_run_all(struct run_result *r, const struct irqlab_config *c,
+		   struct bench_buffers *b)
+{
+	if (run_sources_of_mode(LAPIC_NONE, r, c, b))
+		return;
+	switch_mode(LAPIC_XAPIC);
+	if (run_sources_of_mode(LAPIC_XAPIC, r, c, b) ||
+	    run_entry_variants(r, c, b) || run_cache_states(r, c, b))
+		return;
+	switch_mode(LAPIC_X2APIC);
+	if (run_sources_of_mode(LAPIC_X2APIC, r, c, b))
+		return;
+	run_selftests(r, c, b);
 }
 
 struct primitive_run {
@@ -437,14 +600,6 @@ void bench_run_primitives(struct run_result *r, const struct irqlab_config *c,
 	log_printf("primitives: %u timed\n", r->n_primitives);
 }
 
-static int str_eq(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
 
 enum clock_kind bench_detect_clock(const struct machine_info *m)
 {

@@ -76,6 +76,7 @@ static void json_experiment(struct json_writer *w, const struct run_result *r,
 	json_kv_string(w, "variant", e->variant);
 	json_kv_string(w, "baseline", e->baseline);
 	json_kv_uint(w, "vector", e->vector);
+	json_kv_string(w, "apic_mode", apic_mode_name(e->apic_mode));
 	json_kv_string(w, "status", exp_status_name(e->status));
 	json_key(w, "reason");
 	if (e->status == EXP_OK)

@@ -64,3 +64,10 @@ uint64_t run_id_from_time(unsigned year, unsigned month, unsigned day,
 	return (((((uint64_t)year * 100 + month) * 100 + day) * 100 + hour) *
 			100 + minute) * 100 + second;
 }
+
+const char *apic_mode_name(unsigned mode)
+{
+	static const char *const names[3] = { "none", "xapic", "x2apic" };
+
+	return name_or_unknown(names, 3, mode);
+}

@@ -7,7 +7,7 @@
 
 #include "stats.h"
 
-#define RESULTS_MAX_EXPERIMENTS 64
+#define RESULTS_MAX_EXPERIMENTS 96
 #define RESULTS_NAME_LEN 40
 #define RESULTS_REASON_LEN 128
 #define RESULTS_MAX_PRIMITIVES 16
@@ -77,6 +77,8 @@ struct experiment_result {
 	char baseline[RESULTS_NAME_LEN]; /* the row it is compared with */
 	uint8_t status;		/* enum exp_status */
 	uint8_t vector;
+	uint8_t apic_mode;	/* local APIC mode during the row: 0 none,
+				 * 1 xAPIC, 2 x2APIC */
 	char reason[RESULTS_REASON_LEN];	/* for skipped / failed */
 	uint32_t delivered;	/* interrupts the handler counted */
 	/* Correctness checks done before timing: vectors delivered and
@@ -117,6 +119,7 @@ const char *clock_kind_unit(unsigned kind);
 const char *tsc_method_name(unsigned method);
 const char *exp_status_name(unsigned status);
 const char *metric_name(unsigned metric);
+const char *apic_mode_name(unsigned mode);
 
 /* Run ids are the firmware clock at the start of the run, YYYYMMDDhhmmss,
  * so folder names sort by time and are readable on any FAT driver. */

@@ -114,6 +114,7 @@ size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap)
 		PUT_STR(&w, e->baseline);
 		put_uint(&w, e->status, 1);
 		put_uint(&w, e->vector, 1);
+		put_uint(&w, e->apic_mode, 1);
 		PUT_STR(&w, e->reason);
 		put_var(&w, e->delivered);
 		put_var(&w, e->vectors_verified);
@@ -276,6 +277,7 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 		fits &= GET_STR(&r, e->baseline);
 		e->status = (uint8_t)get_uint(&r, 1);
 		e->vector = (uint8_t)get_uint(&r, 1);
+		e->apic_mode = (uint8_t)get_uint(&r, 1);
 		fits &= GET_STR(&r, e->reason);
 		e->delivered = get_var32(&r);
 		e->vectors_verified = (uint16_t)get_var32(&r);
@@ -284,7 +286,8 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 			get_stats(&r, &e->metric[k]);
 		if (r.truncated)
 			return DECODE_TRUNCATED;
-		if (!fits || r.overlong || e->status >= EXP_STATUS_COUNT)
+		if (!fits || r.overlong || e->status >= EXP_STATUS_COUNT ||
+		    e->apic_mode > 2)
 			return DECODE_BAD_VALUE;
 	}
 	out->n_primitives = (uint32_t)get_uint(&r, 1);

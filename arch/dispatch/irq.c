@@ -1,9 +1,13 @@
 #include "irq.h"
 
+#include "../../apic/lapic.h"
+
 struct irq_timing irq_timing;
 uint32_t irq_delivered[256];
 uint8_t irq_last_vector;
 volatile uint8_t irq_fault_once;
+volatile uint32_t irq_arrived;
+uint8_t irq_ack;
 
 void irq_dispatch(struct irq_frame *f)
 {
@@ -11,6 +15,15 @@ void irq_dispatch(struct irq_frame *f)
 
 	irq_delivered[vector]++;
 	irq_last_vector = vector;
+	irq_arrived = 1;
+	/* Direct calls, not through the ops: this is the timed path. The
+	 * spurious vector is never EOI'd (SDM vol. 3 §11.9). */
+	if (vector != APIC_SPURIOUS_VECTOR) {
+		if (irq_ack == IRQ_ACK_XAPIC_EOI)
+			xapic_eoi();
+		else if (irq_ack == IRQ_ACK_X2APIC_EOI)
+			x2apic_eoi();
+	}
 	if (irq_fault_once) {
 		irq_fault_once = 0;
 		__asm__ volatile("ud2");

@@ -115,6 +115,11 @@ extern uint32_t irq_delivered[256];
 extern uint8_t irq_last_vector;
 /* Self-test: when set, the next dispatch raises #UD inside the handler. */
 extern volatile uint8_t irq_fault_once;
+/* Set by every dispatch; the self-IPI samples wait for it. */
+extern volatile uint32_t irq_arrived;
+/* How the dispatch acknowledges: nothing (INT n) or a local APIC EOI. */
+enum irq_ack { IRQ_ACK_NONE = 0, IRQ_ACK_XAPIC_EOI, IRQ_ACK_X2APIC_EOI };
+extern uint8_t irq_ack;
 
 /* The C end of every scheme: called with the saved frame, whose vector
  * slot the scheme's entry code filled in. */
@@ -136,6 +141,11 @@ int_sample_fn int_sample_for(uint8_t vector);
 uint32_t int_registers_intact(uint8_t vector);
 /* A bare INT n. */
 void int_trigger(uint8_t vector);
+
+/* arch/timing.S: one timed self-IPI, through xAPIC MMIO or an x2APIC MSR. */
+void ipi_sample_mmio(struct irq_sample *out, volatile uint32_t *icr,
+		     uint32_t value);
+void ipi_sample_msr(struct irq_sample *out, uint32_t msr, uint64_t value);
 
 #endif
 #endif

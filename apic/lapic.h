@@ -1,0 +1,78 @@
+/* The local APIC in its two modes behind one small ops interface
+ * (kvm-unit-tests lib/x86/apic.c): xAPIC through MMIO, x2APIC through
+ * MSRs. The mode is chosen at run time; xAPIC runs first, because leaving
+ * x2APIC needs the APIC disabled (FACTS §4). Register offsets are the
+ * xAPIC ones; x2APIC maps them to MSR 0x800 + offset / 16. */
+#ifndef IRQLAB_APIC_LAPIC_H
+#define IRQLAB_APIC_LAPIC_H
+
+#include <stdint.h>
+
+/* Registers (SDM vol. 3 §11.4.1, Table 11-1), with their fields. */
+#define APIC_ID		0x020
+#define APIC_LVR	0x030	/* version */
+#define   APIC_LVR_DIRECTED_EOI	(1u << 24)
+#define APIC_TPR	0x080
+#define APIC_EOI	0x0b0
+#define APIC_SVR	0x0f0
+#define   APIC_SVR_ENABLE	(1u << 8)
+#define   APIC_SPURIOUS_VECTOR	0xff	/* never EOI'd */
+#define APIC_ISR	0x100	/* 8 registers, 0x10 apart */
+#define APIC_TMR	0x180
+#define APIC_IRR	0x200
+#define APIC_ESR	0x280
+#define APIC_ICR	0x300	/* x2APIC: one 64-bit MSR */
+#define   APIC_ICR_LEVEL_ASSERT	(1u << 14)
+#define   APIC_ICR_DEST_SELF	(1u << 18)	/* shorthand 01b, bits 19:18 */
+#define APIC_ICR2	0x310	/* xAPIC only */
+#define APIC_LVT_TIMER	0x320
+#define APIC_LVT_THERMAL 0x330
+#define APIC_LVT_PERF	0x340
+#define APIC_LVT_LINT0	0x350
+#define APIC_LVT_LINT1	0x360
+#define APIC_LVT_ERROR	0x370
+#define   APIC_LVT_MASKED	(1u << 16)
+#define APIC_TMICT	0x380	/* timer initial count */
+#define APIC_TMCCT	0x390	/* timer current count */
+#define APIC_TDCR	0x3e0	/* timer divide configuration */
+#define APIC_SELF_IPI	0x3f0	/* x2APIC only: MSR 0x83F */
+
+#define MSR_APIC_BASE	0x1b
+#define   APIC_BASE_EXTD	(1ull << 10)	/* x2APIC mode */
+#define   APIC_BASE_ENABLE	(1ull << 11)
+#define   APIC_BASE_ADDR_MASK	0xffffffffff000ull
+#define MSR_X2APIC_BASE	0x800
+
+enum lapic_mode {
+	LAPIC_NONE = 0,
+	LAPIC_XAPIC = 1,
+	LAPIC_X2APIC = 2,
+};
+
+struct lapic_ops {
+	enum lapic_mode mode;
+	const char *name;
+	uint32_t (*read)(uint32_t reg);
+	void (*write)(uint32_t reg, uint32_t value);
+};
+
+/* The mode now active, and its ops (NULL before lapic_enable). */
+extern const struct lapic_ops *lapic;
+extern volatile uint32_t *lapic_mmio;	/* xAPIC register page */
+
+const char *lapic_name(enum lapic_mode mode);
+
+/* Switches the local APIC to `mode` and programs it: software-enabled
+ * with the spurious vector, TPR 0, timer/LINT0/error/perf/thermal LVTs
+ * masked. Returns NULL or why not. */
+const char *lapic_enable(enum lapic_mode mode);
+
+/* The timed EOI paths: called directly, not through the ops. */
+void xapic_eoi(void);
+void x2apic_eoi(void);
+
+/* After an experiment: ISR clear and ESR zero. Returns NULL or what was
+ * wrong, written into `why`. */
+const char *lapic_check_quiet(char *why, unsigned cap);
+
+#endif
