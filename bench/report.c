@@ -392,7 +392,7 @@ static void summary_schemes(struct text_buf *tb, const struct run_result *r,
 
 	tb_printf(tb, "\nAgainst each row's baseline: medians net of the floor, "
 		  "and the overhead over the baseline (+ is slower)\n");
-	tb_printf(tb, "%-34s %-22s %7s %7s %7s  %7s %7s %7s\n", "experiment",
+	tb_printf(tb, "%-38s %-30s %7s %7s %7s  %7s %7s %7s\n", "experiment",
 		  "baseline", "entry", "exit", "round", "+entry", "+exit",
 		  "+round");
 	for (i = 0; i < r->n_experiments; i++) {
@@ -402,7 +402,7 @@ static void summary_schemes(struct text_buf *tb, const struct run_result *r,
 
 		if (!base)
 			continue;
-		tb_printf(tb, "%-34s %-22s %7lld %7lld %7lld  %+7lld %+7lld %+7lld\n",
+		tb_printf(tb, "%-38s %-30s %7lld %7lld %7lld  %+7lld %+7lld %+7lld\n",
 			  e->name, e->baseline,
 			  (long long)net_of_floor(e->metric[METRIC_ENTRY].median, floor),
 			  (long long)net_of_floor(e->metric[METRIC_EXIT].median, floor),
@@ -506,14 +506,14 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 		  r->config.warmup, r->config.cold_samples,
 		  r->config.thrash_samples, r->config.primitive_blocks);
 
-	tb_printf(tb, "%-34s %-12s %-6s %4s %-7s %-10s %9s %9s %9s %9s %11s\n",
+	tb_printf(tb, "%-38s %-12s %-23s %4s %-7s %-10s %9s %9s %9s %9s %11s\n",
 		  "experiment", "scheme", "source", "vec", "status", "metric",
 		  "min", "median", "p99", "max", "mean");
 	for (i = 0; i < r->n_experiments; i++) {
 		const struct experiment_result *e = &r->exp[i];
 
 		if (e->status != EXP_OK) {
-			tb_printf(tb, "%-34s %-12s %-6s %4u %s: %s\n", e->name,
+			tb_printf(tb, "%-38s %-12s %-23s %4u %s: %s\n", e->name,
 				  e->scheme, e->source, e->vector,
 				  exp_status_name(e->status), e->reason);
 			continue;
@@ -525,7 +525,7 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 			summary_milli(mean, sizeof(mean),
 				      net_mean_milli(s->mean_milli, floor), 1);
 			tb_printf(tb,
-				  "%-34s %-12s %-6s %4u %-7s %-10s %9lld %9lld %9lld %9lld %11s\n",
+				  "%-38s %-12s %-23s %4u %-7s %-10s %9lld %9lld %9lld %9lld %11s\n",
 				  k ? "" : e->name, k ? "" : e->scheme,
 				  k ? "" : e->source, e->vector,
 				  k ? "" : exp_status_name(e->status),

@@ -1,9 +1,23 @@
 #include "serialize.h"
 
+/* Strings are written once, in a table ahead of the fields, and each
+ * field refers to its string by index: scheme, source and variant names
+ * repeat in almost every row. */
+#define DICT_MAX 512
+
+struct dict {
+	const char *s[DICT_MAX];
+	uint8_t len[DICT_MAX];
+	uint32_t n;
+	int full;
+};
+
 struct writer {
 	uint8_t *p;
 	size_t cap, len;
 	int overflow;
+	struct dict *dict;
+	int collecting;	/* first pass: fill the table, write nothing */
 };
 
 static void put_bytes(struct writer *w, const void *src, size_t n)
@@ -11,6 +25,8 @@ static void put_bytes(struct writer *w, const void *src, size_t n)
 	const uint8_t *s = src;
 	size_t i;
 
+	if (w->collecting)
+		return;
 	if (w->overflow || n > w->cap - w->len) {
 		w->overflow = 1;
 		return;
@@ -46,15 +62,37 @@ static void put_var(struct writer *w, uint64_t v)
 	put_bytes(w, b, n);
 }
 
-/* Strings: one length byte, then the bytes without the NUL. */
+static int same_string(const char *a, const char *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
+/* A string field: its index in the table, added there on first use. */
 static void put_str(struct writer *w, const char *s, size_t field_size)
 {
+	struct dict *d = w->dict;
 	size_t n = 0;
+	uint32_t i;
 
 	while (n + 1 < field_size && s[n])
 		n++;
-	put_uint(w, n, 1);
-	put_bytes(w, s, n);
+	for (i = 0; i < d->n; i++)
+		if (d->len[i] == n && same_string(d->s[i], s, n))
+			break;
+	if (i == d->n) {
+		if (!w->collecting || d->n == DICT_MAX) {
+			d->full = 1;	/* only the first pass may add */
+			return;
+		}
+		d->s[d->n] = s;
+		d->len[d->n++] = (uint8_t)n;
+	}
+	put_var(w, i);
 }
 
 static void put_stats(struct writer *w, const struct sample_stats *s)
@@ -69,69 +107,90 @@ static void put_stats(struct writer *w, const struct sample_stats *s)
 
 #define PUT_STR(w, field) put_str(w, field, sizeof(field))
 
+static void encode_fields(struct writer *w, const struct run_result *r);
+
 size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap)
 {
-	struct writer w = { out, cap, 0, 0 };
-	const struct machine_info *m = &r->machine;
-	uint32_t i, k;
+	static struct dict dict;
+	struct writer w = { out, cap, 0, 0, &dict, 1 };
+	uint32_t i;
 
 	if (r->n_experiments > RESULTS_MAX_EXPERIMENTS ||
 	    r->n_primitives > RESULTS_MAX_PRIMITIVES)
 		return 0;
+	dict.n = 0;
+	dict.full = 0;
+	encode_fields(&w, r);	/* pass 1: collect the strings */
+	if (dict.full)
+		return 0;
+	w.collecting = 0;
 	put_uint(&w, RESULTS_BLOB_VERSION, 2);
-	put_uint(&w, r->run_id, 8);
-	PUT_STR(&w, m->cpu_vendor);
-	PUT_STR(&w, m->brand);
-	PUT_STR(&w, m->hypervisor);
-	put_uint(&w, m->family, 4);
-	put_uint(&w, m->model, 4);
-	put_uint(&w, m->stepping, 4);
-	PUT_STR(&w, m->fw_vendor);
-	put_uint(&w, m->fw_revision, 4);
-	put_uint(&w, m->uefi_revision, 4);
-	put_var(&w, m->llc_bytes);
-	put_uint(&w, m->madt_found, 1);
-	put_uint(&w, m->lapic_address, 8);
-	put_uint(&w, m->ioapic_count, 4);
-	put_uint(&w, m->lapic_count, 4);
-	put_uint(&w, r->config.samples, 4);
-	put_uint(&w, r->config.warmup, 4);
-	put_uint(&w, r->config.primitive_blocks, 4);
-	put_var(&w, r->config.cold_samples);
-	put_var(&w, r->config.thrash_samples);
-	put_uint(&w, r->tsc_hz, 8);
-	put_uint(&w, r->tsc_method, 1);
-	put_uint(&w, r->clock_kind, 1);
-	put_stats(&w, &r->floor);
-	put_uint(&w, r->n_experiments, 1);
+	put_var(&w, dict.n);
+	for (i = 0; i < dict.n; i++) {
+		put_uint(&w, dict.len[i], 1);	/* a field is < 256 bytes */
+		put_bytes(&w, dict.s[i], dict.len[i]);
+	}
+	encode_fields(&w, r);	/* pass 2: the fields */
+	return w.overflow || dict.full ? 0 : w.len;
+}
+
+static void encode_fields(struct writer *w, const struct run_result *r)
+{
+	const struct machine_info *m = &r->machine;
+	uint32_t i, k;
+
+	put_uint(w, r->run_id, 8);
+	PUT_STR(w, m->cpu_vendor);
+	PUT_STR(w, m->brand);
+	PUT_STR(w, m->hypervisor);
+	put_uint(w, m->family, 4);
+	put_uint(w, m->model, 4);
+	put_uint(w, m->stepping, 4);
+	PUT_STR(w, m->fw_vendor);
+	put_uint(w, m->fw_revision, 4);
+	put_uint(w, m->uefi_revision, 4);
+	put_var(w, m->llc_bytes);
+	put_uint(w, m->madt_found, 1);
+	put_uint(w, m->lapic_address, 8);
+	put_uint(w, m->ioapic_count, 4);
+	put_uint(w, m->lapic_count, 4);
+	put_uint(w, r->config.samples, 4);
+	put_uint(w, r->config.warmup, 4);
+	put_uint(w, r->config.primitive_blocks, 4);
+	put_var(w, r->config.cold_samples);
+	put_var(w, r->config.thrash_samples);
+	put_uint(w, r->tsc_hz, 8);
+	put_uint(w, r->tsc_method, 1);
+	put_uint(w, r->clock_kind, 1);
+	put_stats(w, &r->floor);
+	put_uint(w, r->n_experiments, 1);
 	for (i = 0; i < r->n_experiments; i++) {
 		const struct experiment_result *e = &r->exp[i];
 
-		PUT_STR(&w, e->name);
-		PUT_STR(&w, e->scheme);
-		PUT_STR(&w, e->source);
-		PUT_STR(&w, e->variant);
-		PUT_STR(&w, e->baseline);
-		put_uint(&w, e->status, 1);
-		put_uint(&w, e->vector, 1);
-		put_uint(&w, e->apic_mode, 1);
-		PUT_STR(&w, e->reason);
-		put_var(&w, e->delivered);
-		put_var(&w, e->vectors_verified);
-		put_var(&w, e->register_checks);
+		PUT_STR(w, e->name);
+		PUT_STR(w, e->scheme);
+		PUT_STR(w, e->source);
+		PUT_STR(w, e->variant);
+		PUT_STR(w, e->baseline);
+		put_uint(w, e->status, 1);
+		put_uint(w, e->vector, 1);
+		put_uint(w, e->apic_mode, 1);
+		PUT_STR(w, e->reason);
+		put_var(w, e->delivered);
+		put_var(w, e->vectors_verified);
+		put_var(w, e->register_checks);
 		for (k = 0; k < METRIC_COUNT; k++)
-			put_stats(&w, &e->metric[k]);
+			put_stats(w, &e->metric[k]);
 	}
-	put_uint(&w, r->n_primitives, 1);
+	put_uint(w, r->n_primitives, 1);
 	for (i = 0; i < r->n_primitives; i++) {
 		const struct primitive_result *p = &r->prim[i];
 
-		PUT_STR(&w, p->name);
-		put_uint(&w, p->status, 1);
-		PUT_STR(&w, p->reason);
-		put_stats(&w, &p->block);
+		PUT_STR(w, p->name);
+		put_uint(w, p->status, 1);
+		PUT_STR(w, p->reason);
+		put_stats(w, &p->block);
 	}
-	return w.overflow ? 0 : w.len;
 }
 
 struct reader {
@@ -139,6 +198,10 @@ struct reader {
 	size_t len, pos;
 	int truncated;
 	int overlong;	/* a number too large for its field */
+	/* the string table: where each string starts, and its length */
+	uint32_t n_strings;
+	uint32_t at[DICT_MAX];
+	uint8_t len_of[DICT_MAX];
 };
 
 static uint64_t get_uint(struct reader *r, unsigned bytes)
@@ -155,22 +218,47 @@ static uint64_t get_uint(struct reader *r, unsigned bytes)
 	return v;
 }
 
-/* Returns 0 when the encoded string does not fit the field. */
+static uint64_t get_var(struct reader *r);
+
+/* Reads the string table that precedes the fields. */
+static int get_string_table(struct reader *r)
+{
+	uint64_t n = get_var(r), i;
+
+	if (n > DICT_MAX)
+		return 0;
+	r->n_strings = (uint32_t)n;
+	for (i = 0; i < n && !r->truncated; i++) {
+		size_t len = (size_t)get_uint(r, 1);
+
+		if (len > r->len - r->pos) {
+			r->truncated = 1;
+			break;
+		}
+		r->at[i] = (uint32_t)r->pos;
+		r->len_of[i] = (uint8_t)len;
+		r->pos += len;
+	}
+	return 1;
+}
+
+/* A string field by its table index. Returns 0 when the index is not in
+ * the table or the string does not fit the field. */
 static int get_str(struct reader *r, char *dst, size_t field_size)
 {
-	size_t n = (size_t)get_uint(r, 1), i;
+	uint64_t index = get_var(r);
+	size_t n, i;
 
 	dst[0] = '\0';
 	if (r->truncated)
 		return 1;
+	if (index >= r->n_strings)
+		return 0;
+	n = r->len_of[index];
 	if (n + 1 > field_size)
 		return 0;
-	if (n > r->len - r->pos) {
-		r->truncated = 1;
-		return 1;
-	}
 	for (i = 0; i < n; i++)
-		dst[i] = (char)r->p[r->pos++];
+		dst[i] = (char)r->p[r->at[index] + i];
 	dst[n] = '\0';
 	return 1;
 }
@@ -228,14 +316,17 @@ static void get_stats(struct reader *r, struct sample_stats *s)
 enum decode_status results_decode(const uint8_t *in, size_t len,
 				  struct run_result *out)
 {
-	struct reader r = { in, len, 0, 0, 0 };
+	static struct reader r;
 	struct machine_info *m = &out->machine;
 	int fits = 1;
 	uint32_t i, k;
 
+	r = (struct reader){ .p = in, .len = len };
 	*out = (struct run_result){ 0 };
 	if (get_uint(&r, 2) != RESULTS_BLOB_VERSION)
 		return r.truncated ? DECODE_TRUNCATED : DECODE_BAD_VERSION;
+	if (!get_string_table(&r))
+		return DECODE_BAD_VALUE;
 	out->run_id = get_uint(&r, 8);
 	fits &= GET_STR(&r, m->cpu_vendor);
 	fits &= GET_STR(&r, m->brand);

@@ -9,7 +9,7 @@
 
 #include "results.h"
 
-#define RESULTS_BLOB_VERSION 1
+#define RESULTS_BLOB_VERSION 2
 
 /* Returns the encoded length, or 0 when `cap` is too small. */
 size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap);

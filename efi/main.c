@@ -28,7 +28,7 @@
 
 #define CONFIG_PATH "\\EFI\\irqlab\\irqlab.cfg"
 #define RESULTS_ROOT "\\EFI\\irqlab\\results"
-#define TEXT_BYTES (64 * 1024)	/* one rendered report */
+#define TEXT_BYTES (256 * 1024)	/* one rendered report */
 /* Room for descriptors the ExitBootServices dance itself may add. */
 #define MEMORY_MAP_SLACK_DESCRIPTORS 16
 

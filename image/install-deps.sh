@@ -10,15 +10,17 @@ for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 		missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-line="apt-get install -y ${missing[*]}"
-if [ "$(id -u)" -ne 0 ]; then
-	echo "irqlab needs: ${missing[*]}" >&2
-	echo "run as root:  $line" >&2
-	exit 1
+if [ ${#missing[@]} -gt 0 ]; then
+	line="apt-get install -y ${missing[*]}"
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "irqlab needs: ${missing[*]}" >&2
+		echo "run as root:  $line" >&2
+		exit 1
+	fi
+	echo "installing: ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-echo "installing: ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq "${missing[@]}" >/dev/null
+# x2APIC under TCG needs a newer QEMU than Debian 12's.
+"$(dirname "$0")/qemu-backports.sh"

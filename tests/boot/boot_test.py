@@ -112,6 +112,49 @@ SCHEMES_SKIPPED = {
 }
 
 
+def qemu_has_tcg_x2apic():
+    """QEMU offers x2APIC under TCG from 8.1 on (FACTS §1)."""
+    out = subprocess.run(["qemu-system-x86_64", "--version"],
+                         capture_output=True, text=True).stdout
+    major, minor = out.split("version ")[1].split(".")[:2]
+    return (int(major), int(minor)) >= (8, 1)
+
+
+IPI_SOURCES = {"ipi-self-xapic": "xapic",
+               "ipi-self-x2apic-selfipi": "x2apic"}
+
+
+def check_self_ipis(name, doc):
+    """Every scheme takes self-IPIs in both APIC modes, each EOI'd."""
+    x2apic = qemu_has_tcg_x2apic()
+    for source, mode in IPI_SOURCES.items():
+        rows = [experiment(doc, "%s-%s" % (source, s)) for s in SCHEMES_RUN]
+        if mode == "x2apic" and not x2apic:
+            e = experiment(doc, source + "-direct")
+            check("%s: %s is skipped: QEMU before 8.1 has no TCG x2APIC"
+                  % (name, source), e is not None
+                  and e["status"] == "skipped"
+                  and e["reason"] == "CPUID.1:ECX[21] (x2APIC) is 0", str(e))
+            continue
+        bad = [e for e in rows if e is None or e["status"] != "ok"
+               or e["apic_mode"] != mode or e["vectors_verified"] != 7
+               or e["delivered"] != SAMPLES + WARMUP]
+        check("%s: every scheme takes %s on 7 vectors, EOI'd, ISR clear"
+              % (name, source), not bad, str(bad))
+        entry = {s: experiment(doc, "%s-%s" % (source, s))["entry"]["median"]
+                 for s in SCHEMES_RUN if not bad}
+        check("%s: %s keeps the order: direct shortest, pf-cr2 and "
+              "int3-byte longest" % (name, source), not bad and all(
+                  entry["direct"] < entry[s] for s in SCHEMES_RUN
+                  if s != "direct") and all(
+                  entry[s] > entry["cs-selector"]
+                  for s in ("pf-cr2", "int3-byte")), str(entry))
+    icr = experiment(doc, "ipi-self-x2apic-icr-direct")
+    check("%s: the x2APIC ICR self-IPI runs where x2APIC does" % name,
+          icr is not None and icr["status"] == ("ok" if x2apic else "skipped"),
+          str(icr))
+
+
 def check_schemes(name, doc):
     """Every scheme: correct in long mode, measured, and ordered as the
     design says under icount."""
@@ -272,6 +315,7 @@ def check_icount_run(name, rc, run_dir, results):
           floor["min"] == floor["max"] and floor["samples"] > 0, str(floor))
 
     check_schemes(name, doc)
+    check_self_ipis(name, doc)
     check_variants(name, doc)
     check_primitives(name, doc)
 

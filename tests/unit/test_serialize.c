@@ -134,6 +134,33 @@ static void out_of_range_values_are_refused(void **state)
 	assert_int_equal(results_encode(&in, buf, sizeof(buf)), 0);
 }
 
+static void an_index_outside_the_string_table_is_refused(void **state)
+{
+	static struct run_result in, out;
+	size_t n;
+
+	(void)state;
+	sample_run(&in, 1);
+	n = results_encode(&in, buf, sizeof(buf));
+	assert_true(buf[2] < 0x80);	/* one-byte table size */
+	buf[2]--;	/* drop the last string; its uses now point past */
+	assert_int_not_equal(results_decode(buf, n, &out), DECODE_OK);
+}
+
+static void repeated_strings_are_stored_once(void **state)
+{
+	static struct run_result in;
+	size_t one, many;
+
+	(void)state;
+	sample_run(&in, 1);
+	one = results_encode(&in, buf, sizeof(buf));
+	sample_run(&in, 2);
+	many = results_encode(&in, buf, sizeof(buf));
+	/* the second row adds only its own name ("exp-1") and numbers */
+	assert_true(many - one < 60);
+}
+
 static void varints_round_trip_at_their_limits(void **state)
 {
 	static struct run_result in, out;
@@ -176,9 +203,11 @@ static void an_oversized_string_length_is_refused(void **state)
 	(void)state;
 	sample_run(&in, 1);
 	n = results_encode(&in, buf, sizeof(buf));
-	/* After the version (2) and run id (8): the cpu_vendor length. */
-	assert_int_equal(buf[10], strlen(in.machine.cpu_vendor));
-	buf[10] = 200;
+	/* After the version (2) and the table size (1): the first string,
+	 * the CPU vendor, as its length and bytes. */
+	assert_int_equal(buf[3], strlen(in.machine.cpu_vendor));
+	assert_memory_equal(buf + 4, in.machine.cpu_vendor, buf[3]);
+	buf[3] = 200;	/* longer than the blob */
 	assert_int_not_equal(results_decode(buf, n, &out), DECODE_OK);
 }
 
@@ -192,6 +221,8 @@ int main(void)
 		cmocka_unit_test(trailing_bytes_are_caught),
 		cmocka_unit_test(unknown_version_is_refused),
 		cmocka_unit_test(out_of_range_values_are_refused),
+		cmocka_unit_test(an_index_outside_the_string_table_is_refused),
+		cmocka_unit_test(repeated_strings_are_stored_once),
 		cmocka_unit_test(varints_round_trip_at_their_limits),
 		cmocka_unit_test(an_overlong_number_is_refused),
 		cmocka_unit_test(an_oversized_string_length_is_refused),
