@@ -30,8 +30,10 @@ ENTRY_OBJS := $(EFI_S_SRCS:%=$(BUILD)/efi-obj/%.o)
 
 # The plain-C part of bench/ and apic/ that also builds on the host.
 PURE_SRCS  := bench/fmt.c bench/stats.c bench/results.c bench/serialize.c \
-	      bench/records.c bench/json.c bench/report.c bench/config.c
+	      bench/records.c bench/json.c bench/report.c bench/config.c \
+	      apic/acpi.c
 HOST_CFLAGS := -std=gnu11 -O1 -g $(WARNINGS) -fsanitize=address,undefined \
+	-DTEST_DATA_DIR=\"tests/unit/data\" \
 	-fno-omit-frame-pointer -fno-sanitize-recover=all
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -77,7 +79,7 @@ run: deps efi image
 
 $(BUILD)/tests/%: tests/unit/%.c $(PURE_SRCS) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -Ibench $< $(PURE_SRCS) -lcmocka -o $@
+	$(HOST_CC) $(HOST_CFLAGS) -Ibench -Iapic $< $(PURE_SRCS) -lcmocka -o $@
 
 unit-test: $(UNIT_BINS)
 
@@ -88,7 +90,7 @@ test: deps efi image $(UNIT_BINS)
 FUZZ_SECONDS ?= 60
 $(BUILD)/fuzz_handoff: tests/fuzz/fuzz_handoff.c $(PURE_SRCS)
 	@mkdir -p $(dir $@)
-	clang -std=gnu11 -O1 -g -Wall -Wextra -Werror -Ibench \
+	clang -std=gnu11 -O1 -g -Wall -Wextra -Werror -Ibench -Iapic \
 		-fsanitize=fuzzer,address,undefined $^ -o $@
 
 fuzz: $(BUILD)/fuzz_handoff

@@ -108,36 +108,203 @@ uint16_t acpi_pm_timer_port(const struct acpi_sdt_header *fadt,
 	return (uint16_t)port;
 }
 
-/* MADT layout (ACPI 6.5 §5.2.12). */
-#define MADT_LAPIC_ADDRESS 36	/* u32 */
-#define MADT_ENTRIES 44
-#define MADT_TYPE_LAPIC 0
-#define MADT_TYPE_IOAPIC 1
-#define MADT_TYPE_LAPIC_OVERRIDE 5
-#define MADT_TYPE_X2APIC 9
-
-int madt_summarize(const struct acpi_sdt_header *madt, struct madt_summary *s)
+const char *acpi_status_name(enum acpi_status s)
 {
-	const uint8_t *p = (const uint8_t *)madt;
-	size_t off = MADT_ENTRIES;
+	switch (s) {
+	case ACPI_OK:
+		return "ok";
+	case ACPI_TOO_SHORT:
+		return "too short";
+	case ACPI_BAD_SIGNATURE:
+		return "wrong signature";
+	case ACPI_BAD_LENGTH:
+		return "length beyond the table";
+	case ACPI_BAD_CHECKSUM:
+		return "bad checksum";
+	case ACPI_BAD_ENTRY:
+		return "malformed entry";
+	}
+	return "unknown";
+}
 
-	*s = (struct madt_summary){ 0 };
-	if (!madt || madt->length < MADT_ENTRIES)
-		return -1;
-	s->lapic_address = read_u32(madt, MADT_LAPIC_ADDRESS);
-	while (off + 2 <= madt->length) {
-		uint8_t type = p[off], len = p[off + 1];
+static uint16_t read_u16(const void *base, size_t off)
+{
+	const uint8_t *p = (const uint8_t *)base + off;
 
-		if (len < 2 || off + len > madt->length)
-			return -1;	/* malformed: stop, report what we have */
-		if (type == MADT_TYPE_IOAPIC)
-			s->ioapic_count++;
-		else if (type == MADT_TYPE_LAPIC || type == MADT_TYPE_X2APIC)
-			s->lapic_count++;
-		else if (type == MADT_TYPE_LAPIC_OVERRIDE && len >= 12)
-			s->lapic_address = read_u32(p, off + 4) |
-					   (uint64_t)read_u32(p, off + 8) << 32;
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint64_t read_u64(const void *base, size_t off)
+{
+	return read_u32(base, off) | (uint64_t)read_u32(base, off + 4) << 32;
+}
+
+/* Header checks shared by every table: signature, length, checksum. */
+static enum acpi_status check_table(const void *table, size_t available,
+				    const char *signature, size_t min_length)
+{
+	const struct acpi_sdt_header *h = table;
+
+	if (!table || available < sizeof(*h))
+		return ACPI_TOO_SHORT;
+	if (!sig_eq(h->signature, signature, 4))
+		return ACPI_BAD_SIGNATURE;
+	if (h->length > available)
+		return ACPI_BAD_LENGTH;
+	if (h->length < min_length)
+		return ACPI_TOO_SHORT;
+	if (!sum_is_zero(table, h->length))
+		return ACPI_BAD_CHECKSUM;
+	return ACPI_OK;
+}
+
+/* MADT layout (ACPI 6.5 §5.2.12): entry types and their lengths. */
+#define MADT_LAPIC_ADDRESS 36	/* u32 */
+#define MADT_FLAGS 40		/* u32 */
+#define MADT_ENTRIES 44
+enum madt_entry {
+	MADT_LAPIC = 0,			/* 8 bytes */
+	MADT_IOAPIC = 1,		/* 12 */
+	MADT_SOURCE_OVERRIDE = 2,	/* 10 */
+	MADT_NMI_SOURCE = 3,		/* 8 */
+	MADT_LAPIC_NMI = 4,		/* 6 */
+	MADT_LAPIC_OVERRIDE = 5,	/* 12 */
+	MADT_X2APIC = 9,		/* 16 */
+	MADT_X2APIC_NMI = 10,		/* 12 */
+};
+#define MADT_ENABLED 1u		/* processor flags bit 0 */
+#define MADT_ONLINE_CAPABLE 2u	/* bit 1 (ACPI 6.3+) */
+
+static const uint8_t madt_entry_length[11] = {
+	[MADT_LAPIC] = 8, [MADT_IOAPIC] = 12, [MADT_SOURCE_OVERRIDE] = 10,
+	[MADT_NMI_SOURCE] = 8, [MADT_LAPIC_NMI] = 6, [MADT_LAPIC_OVERRIDE] = 12,
+	[MADT_X2APIC] = 16, [MADT_X2APIC_NMI] = 12,
+};
+
+static void madt_entry(struct madt_info *m, const uint8_t *e)
+{
+	switch (e[0]) {
+	case MADT_LAPIC:
+		if (read_u32(e, 4) & (MADT_ENABLED | MADT_ONLINE_CAPABLE))
+			m->lapic_count++;
+		break;
+	case MADT_X2APIC:
+		if (read_u32(e, 8) & (MADT_ENABLED | MADT_ONLINE_CAPABLE)) {
+			m->lapic_count++;
+			m->x2apic_count++;
+		}
+		break;
+	case MADT_IOAPIC:
+		if (m->ioapic_count < MADT_MAX_IOAPICS) {
+			m->ioapic[m->ioapic_count].id = e[2];
+			m->ioapic[m->ioapic_count].address = read_u32(e, 4);
+			m->ioapic[m->ioapic_count].gsi_base = read_u32(e, 8);
+		}
+		m->ioapic_count++;
+		break;
+	case MADT_SOURCE_OVERRIDE:
+		if (m->override_count < MADT_MAX_OVERRIDES) {
+			m->override[m->override_count].bus = e[2];
+			m->override[m->override_count].source = e[3];
+			m->override[m->override_count].gsi = read_u32(e, 4);
+			m->override[m->override_count].flags = read_u16(e, 8);
+		}
+		m->override_count++;
+		break;
+	case MADT_NMI_SOURCE:
+		if (m->nmi_source_count < MADT_MAX_NMIS) {
+			m->nmi_source[m->nmi_source_count].flags = read_u16(e, 2);
+			m->nmi_source[m->nmi_source_count].gsi = read_u32(e, 4);
+		}
+		m->nmi_source_count++;
+		break;
+	case MADT_LAPIC_NMI:
+	case MADT_X2APIC_NMI:
+		if (m->lapic_nmi_count < MADT_MAX_NMIS) {
+			int x2 = e[0] == MADT_X2APIC_NMI;
+
+			m->lapic_nmi[m->lapic_nmi_count].uid =
+				x2 ? read_u32(e, 4) : e[2];
+			m->lapic_nmi[m->lapic_nmi_count].flags =
+				read_u16(e, x2 ? 2 : 3);
+			m->lapic_nmi[m->lapic_nmi_count].lint = e[x2 ? 8 : 5];
+		}
+		m->lapic_nmi_count++;
+		break;
+	case MADT_LAPIC_OVERRIDE:
+		m->lapic_address = read_u64(e, 4);
+		break;
+	}
+}
+
+enum acpi_status madt_parse(const void *table, size_t available,
+			    struct madt_info *m)
+{
+	const uint8_t *p = table;
+	enum acpi_status st;
+	size_t off = MADT_ENTRIES, length;
+
+	*m = (struct madt_info){ 0 };
+	st = check_table(table, available, "APIC", MADT_ENTRIES);
+	if (st != ACPI_OK)
+		return st;
+	length = ((const struct acpi_sdt_header *)table)->length;
+	m->lapic_address = read_u32(p, MADT_LAPIC_ADDRESS);
+	m->flags = read_u32(p, MADT_FLAGS);
+	while (off < length) {
+		uint8_t type, len;
+
+		if (length - off < 2)
+			return ACPI_BAD_ENTRY;
+		type = p[off];
+		len = p[off + 1];
+		if (len < 2 || len > length - off ||
+		    (type < sizeof(madt_entry_length) &&
+		     len < madt_entry_length[type]))
+			return ACPI_BAD_ENTRY;
+		madt_entry(m, p + off);
 		off += len;
 	}
-	return 0;
+	return ACPI_OK;
+}
+
+uint32_t madt_isa_gsi(const struct madt_info *m, uint8_t irq, uint16_t *flags)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->override_count && i < MADT_MAX_OVERRIDES; i++)
+		if (m->override[i].bus == 0 && m->override[i].source == irq) {
+			*flags = m->override[i].flags;
+			return m->override[i].gsi;
+		}
+	*flags = 0;	/* conforms to the bus: ISA is edge, active high */
+	return irq;
+}
+
+/* HPET table offsets (IA-PC HPET 1.0a, Table 3). */
+#define HPET_BLOCK_ID 36
+#define HPET_BASE_SPACE 40	/* GAS address space id: 0 = memory */
+#define HPET_BASE_ADDRESS 44
+#define HPET_NUMBER 52
+#define HPET_MIN_TICK 53
+#define HPET_TABLE_LENGTH 56
+
+enum acpi_status hpet_parse(const void *table, size_t available,
+			    struct hpet_info *h)
+{
+	const uint8_t *p = table;
+	enum acpi_status st;
+
+	*h = (struct hpet_info){ 0 };
+	st = check_table(table, available, "HPET", HPET_TABLE_LENGTH);
+	if (st != ACPI_OK)
+		return st;
+	if (p[HPET_BASE_SPACE] != 0)
+		return ACPI_BAD_ENTRY;	/* only memory-mapped HPETs exist */
+	h->block_id = read_u32(p, HPET_BLOCK_ID);
+	h->address = read_u64(p, HPET_BASE_ADDRESS);
+	h->number = p[HPET_NUMBER];
+	h->min_tick = read_u16(p, HPET_MIN_TICK);
+	h->comparators = (uint8_t)(((h->block_id >> 8) & 0x1f) + 1);
+	return ACPI_OK;
 }

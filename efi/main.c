@@ -28,6 +28,7 @@
 
 #define CONFIG_PATH "\\EFI\\irqlab\\irqlab.cfg"
 #define RESULTS_ROOT "\\EFI\\irqlab\\results"
+#define ACPI_COPY_DIR "\\EFI\\irqlab\\acpi"
 #define TEXT_BYTES (256 * 1024)	/* one rendered report */
 /* Room for descriptors the ExitBootServices dance itself may add. */
 #define MEMORY_MAP_SLACK_DESCRIPTORS 16
@@ -518,7 +519,29 @@ static EFI_STATUS exit_boot_services(void)
 	return st;
 }
 
-static EFI_STATUS phase_a(void)
+/* Raw copies of the ACPI tables irqlab read, so what it saw of the
+ * machine can be checked (and replayed by the parser tests) offline. */
+static void save_acpi_tables(EFI_FILE_HANDLE root, const struct platform *p)
+{
+	char *scratch = run.text;
+	unsigned i;
+
+	if (!root || files_mkdir_p(root, ACPI_COPY_DIR))
+		return;
+	for (i = 0; i < sizeof(p->tables) / sizeof(p->tables[0]); i++) {
+		const struct acpi_sdt_header *t = p->tables[i];
+		char path[64];
+
+		if (!t || t->length > TEXT_BYTES)
+			continue;
+		fmt_snprintf(path, sizeof(path), "%s\\%.4s.bin", ACPI_COPY_DIR,
+			     t->signature);
+		if (files_write_verified(root, path, t, t->length, scratch))
+			log_printf("phase A: could not save %s\n", path);
+	}
+}
+
+static EFI_STATUS phase_a(EFI_FILE_HANDLE root)
 {
 	struct run_result *r;
 	struct platform platform;
@@ -538,6 +561,7 @@ static EFI_STATUS phase_a(void)
 	r->config.thrash_samples = run.config.thrash_samples;
 	platform_identify(ST, &r->machine, &platform);
 	allocate_thrash_buffer(r->machine.llc_bytes);
+	save_acpi_tables(root, &platform);
 	log_printf("phase A: %s family %u model %u stepping %u \"%s\"%s%s\n",
 		   r->machine.cpu_vendor, r->machine.family, r->machine.model,
 		   r->machine.stepping, r->machine.brand,
@@ -585,5 +609,5 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	load_config(root, &run.config);
 	if (phase_c(root, &run.config))
 		return EFI_SUCCESS;
-	return phase_a();
+	return phase_a(root);
 }

@@ -27,8 +27,7 @@ static const void *find_rsdp(EFI_SYSTEM_TABLE *st)
 void platform_identify(EFI_SYSTEM_TABLE *st, struct machine_info *m,
 		       struct platform *p)
 {
-	const struct acpi_sdt_header *madt, *fadt;
-	struct madt_summary ms;
+	const struct acpi_sdt_header *madt, *fadt, *hpet;
 	unsigned i;
 
 	cpu_identify(m);
@@ -44,12 +43,20 @@ void platform_identify(EFI_SYSTEM_TABLE *st, struct machine_info *m,
 
 	*p = (struct platform){ .rsdp = find_rsdp(st) };
 	madt = acpi_find_table(p->rsdp, "APIC");
-	if (madt && madt_summarize(madt, &ms) == 0) {
+	p->madt_status = madt ? madt_parse(madt, madt->length, &p->madt)
+			      : ACPI_TOO_SHORT;
+	if (madt && p->madt_status == ACPI_OK) {
 		m->madt_found = 1;
-		m->lapic_address = ms.lapic_address;
-		m->ioapic_count = ms.ioapic_count;
-		m->lapic_count = ms.lapic_count;
+		m->lapic_address = p->madt.lapic_address;
+		m->ioapic_count = p->madt.ioapic_count;
+		m->lapic_count = p->madt.lapic_count;
 	}
+	hpet = acpi_find_table(p->rsdp, "HPET");
+	p->hpet_status = hpet ? hpet_parse(hpet, hpet->length, &p->hpet)
+			      : ACPI_TOO_SHORT;
+	p->tables[0] = madt;
+	p->tables[1] = hpet;
+	p->tables[2] = acpi_find_table(p->rsdp, "FACP");
 	fadt = acpi_find_table(p->rsdp, "FACP");
 	p->pm_timer_port = acpi_pm_timer_port(fadt, &p->pm_timer_32bit);
 }

@@ -5,12 +5,19 @@
 
 #include <efi.h>
 
+#include "../apic/acpi.h"
 #include "../bench/results.h"
 
 struct platform {
 	const void *rsdp;
 	uint16_t pm_timer_port;	/* 0: none */
 	int pm_timer_32bit;
+	struct madt_info madt;
+	enum acpi_status madt_status;	/* ACPI_TOO_SHORT also when absent */
+	struct hpet_info hpet;
+	enum acpi_status hpet_status;
+	/* MADT, HPET and FADT as found, for the copies on the ESP. */
+	const struct acpi_sdt_header *tables[3];
 };
 
 void platform_identify(EFI_SYSTEM_TABLE *st, struct machine_info *m,

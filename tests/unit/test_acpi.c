@@ -1,0 +1,244 @@
+/* ACPI parsers on tables dumped from QEMU's q35 and pc machines (irqlab
+ * saves what it reads to \EFI\irqlab\acpi\), and on broken copies. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "acpi.h"
+
+static size_t load(const char *name, uint8_t *buf, size_t cap)
+{
+	char path[256];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", TEST_DATA_DIR, name);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	n = fread(buf, 1, cap, f);
+	fclose(f);
+	return n;
+}
+
+/* Makes the checksum right again after a test edits a table. */
+static void fix_checksum(uint8_t *t)
+{
+	uint32_t len = t[4] | t[5] << 8 | t[6] << 16 | (uint32_t)t[7] << 24;
+	uint8_t sum = 0;
+	uint32_t i;
+
+	t[9] = 0;
+	for (i = 0; i < len; i++)
+		sum = (uint8_t)(sum + t[i]);
+	t[9] = (uint8_t)-sum;
+}
+
+static void q35_madt(void **state)
+{
+	uint8_t t[512];
+	size_t n = load("qemu-q35-APIC.bin", t, sizeof(t));
+	struct madt_info m;
+	uint16_t flags;
+
+	(void)state;
+	assert_int_equal(madt_parse(t, n, &m), ACPI_OK);
+	assert_int_equal(m.lapic_address, 0xfee00000);
+	assert_int_equal(m.flags & 1, 1);	/* PCAT_COMPAT: 8259s present */
+	assert_int_equal(m.lapic_count, 1);
+	assert_int_equal(m.x2apic_count, 0);
+	assert_int_equal(m.ioapic_count, 1);
+	assert_int_equal(m.ioapic[0].address, 0xfec00000);
+	assert_int_equal(m.ioapic[0].gsi_base, 0);
+	assert_int_equal(m.override_count, 5);
+	assert_int_equal(m.lapic_nmi_count, 1);
+	assert_int_equal(m.lapic_nmi[0].uid, 0xff);	/* all processors */
+	assert_int_equal(m.lapic_nmi[0].lint, 1);
+	/* The PIT's IRQ 0 arrives on GSI 2 (FACTS §4) ... */
+	assert_int_equal(madt_isa_gsi(&m, 0, &flags), 2);
+	assert_int_equal(flags, 0);
+	/* ... IRQ 9 (SCI) is level-triggered, active high ... */
+	assert_int_equal(madt_isa_gsi(&m, 9, &flags), 9);
+	assert_int_equal(flags & MPS_TRIGGER_MASK, MPS_TRIGGER_LEVEL);
+	/* ... and an IRQ with no override maps to itself, edge. */
+	assert_int_equal(madt_isa_gsi(&m, 4, &flags), 4);
+	assert_int_equal(flags, 0);
+}
+
+static void pc_madt(void **state)
+{
+	uint8_t t[512];
+	size_t n = load("qemu-pc-APIC.bin", t, sizeof(t));
+	struct madt_info m;
+	uint16_t flags;
+
+	(void)state;
+	assert_int_equal(madt_parse(t, n, &m), ACPI_OK);
+	assert_int_equal(m.ioapic_count, 1);
+	assert_int_equal(madt_isa_gsi(&m, 0, &flags), 2);
+}
+
+static void q35_hpet(void **state)
+{
+	uint8_t t[128];
+	size_t n = load("qemu-q35-HPET.bin", t, sizeof(t));
+	struct hpet_info h;
+
+	(void)state;
+	assert_int_equal(hpet_parse(t, n, &h), ACPI_OK);
+	assert_int_equal(h.address, 0xfed00000);
+	assert_int_equal(h.block_id & 0xffff0000, 0x80860000);	/* vendor */
+	assert_int_equal(h.comparators, 3);
+	assert_int_equal(h.number, 0);
+}
+
+static void fadt_pm_timer(void **state)
+{
+	uint8_t t[512];
+	int ext = -1;
+
+	(void)state;
+	load("qemu-q35-FACP.bin", t, sizeof(t));
+	assert_int_equal(acpi_pm_timer_port((void *)t, &ext), 0x608);
+	assert_int_equal(ext, 0);	/* 24-bit counter */
+	load("qemu-pc-FACP.bin", t, sizeof(t));
+	assert_int_equal(acpi_pm_timer_port((void *)t, &ext), 0xb008);
+}
+
+static void truncated_tables_are_refused(void **state)
+{
+	uint8_t t[512];
+	size_t n = load("qemu-q35-APIC.bin", t, sizeof(t)), cut;
+	struct madt_info m;
+	struct hpet_info h;
+
+	(void)state;
+	for (cut = 0; cut < n; cut++)
+		assert_int_not_equal(madt_parse(t, cut, &m), ACPI_OK);
+	assert_int_equal(madt_parse(t, 20, &m), ACPI_TOO_SHORT);
+	assert_int_equal(madt_parse(t, n - 1, &m), ACPI_BAD_LENGTH);
+	n = load("qemu-q35-HPET.bin", t, sizeof(t));
+	assert_int_equal(hpet_parse(t, n - 1, &h), ACPI_BAD_LENGTH);
+	/* a length field shorter than the fixed part */
+	t[4] = 40;
+	fix_checksum(t);
+	assert_int_equal(hpet_parse(t, n, &h), ACPI_TOO_SHORT);
+}
+
+static void bad_checksum_and_signature(void **state)
+{
+	uint8_t t[512];
+	size_t n = load("qemu-q35-APIC.bin", t, sizeof(t));
+	struct madt_info m;
+	struct hpet_info h;
+
+	(void)state;
+	t[50] ^= 1;
+	assert_int_equal(madt_parse(t, n, &m), ACPI_BAD_CHECKSUM);
+	t[50] ^= 1;
+	assert_int_equal(hpet_parse(t, n, &h), ACPI_BAD_SIGNATURE);
+}
+
+static void malformed_entries_stop_the_walk(void **state)
+{
+	uint8_t t[512];
+	size_t n = load("qemu-q35-APIC.bin", t, sizeof(t));
+	struct madt_info m;
+
+	(void)state;
+	/* The IO-APIC entry (the second, at 52) claims 8 bytes: too short
+	 * for its type. What came before is still reported. */
+	assert_int_equal(t[52], 1);
+	t[53] = 8;
+	fix_checksum(t);
+	assert_int_equal(madt_parse(t, n, &m), ACPI_BAD_ENTRY);
+	assert_int_equal(m.lapic_count, 1);
+
+	n = load("qemu-q35-APIC.bin", t, sizeof(t));
+	t[53] = 0;	/* a zero length would loop forever */
+	fix_checksum(t);
+	assert_int_equal(madt_parse(t, n, &m), ACPI_BAD_ENTRY);
+
+	n = load("qemu-q35-APIC.bin", t, sizeof(t));
+	t[n - 5] = 200;	/* the last entry runs past the end */
+	fix_checksum(t);
+	assert_int_equal(madt_parse(t, n, &m), ACPI_BAD_ENTRY);
+}
+
+static void the_64_bit_lapic_override_wins(void **state)
+{
+	uint8_t t[512];
+	size_t n = load("qemu-q35-APIC.bin", t, sizeof(t));
+	static const uint8_t entry[12] = { 5, 12, 0, 0, 0x00, 0x00, 0xe0, 0xfe,
+					   0x01, 0x00, 0x00, 0x00 };
+	struct madt_info m;
+
+	(void)state;
+	memcpy(t + n, entry, sizeof(entry));
+	t[4] = (uint8_t)(n + sizeof(entry));
+	fix_checksum(t);
+	assert_int_equal(madt_parse(t, n + sizeof(entry), &m), ACPI_OK);
+	assert_int_equal(m.lapic_address, 0x1fee00000ull);
+}
+
+static void tables_are_found_through_the_xsdt(void **state)
+{
+	static uint8_t madt[512], hpet[128], xsdt[36 + 16];
+	struct {
+		char signature[8];
+		uint8_t checksum;
+		char oem[6];
+		uint8_t revision;
+		uint32_t rsdt;
+		uint32_t length;
+		uint64_t xsdt;
+		uint8_t ext_checksum, reserved[3];
+	} __attribute__((packed)) rsdp = { "RSD PTR ", 0, "IRQLAB", 2, 0,
+					   36, 0, 0, { 0 } };
+	uint64_t a = (uint64_t)(uintptr_t)madt, b = (uint64_t)(uintptr_t)hpet;
+	uint8_t sum = 0;
+	unsigned i;
+
+	(void)state;
+	load("qemu-q35-APIC.bin", madt, sizeof(madt));
+	load("qemu-q35-HPET.bin", hpet, sizeof(hpet));
+	memcpy(xsdt, "XSDT", 4);
+	xsdt[4] = sizeof(xsdt);
+	memcpy(xsdt + 36, &a, 8);
+	memcpy(xsdt + 44, &b, 8);
+	fix_checksum(xsdt);
+	rsdp.xsdt = (uint64_t)(uintptr_t)xsdt;
+	for (i = 0; i < 20; i++)
+		sum = (uint8_t)(sum + ((uint8_t *)&rsdp)[i]);
+	rsdp.checksum = (uint8_t)-sum;
+
+	assert_ptr_equal(acpi_find_table(&rsdp, "APIC"), madt);
+	assert_ptr_equal(acpi_find_table(&rsdp, "HPET"), hpet);
+	assert_null(acpi_find_table(&rsdp, "FACP"));
+	hpet[20] ^= 1;	/* a table with a bad checksum is not returned */
+	assert_null(acpi_find_table(&rsdp, "HPET"));
+	rsdp.checksum ^= 1;
+	assert_null(acpi_find_table(&rsdp, "APIC"));
+	assert_null(acpi_find_table(NULL, "APIC"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(q35_madt),
+		cmocka_unit_test(pc_madt),
+		cmocka_unit_test(q35_hpet),
+		cmocka_unit_test(fadt_pm_timer),
+		cmocka_unit_test(truncated_tables_are_refused),
+		cmocka_unit_test(bad_checksum_and_signature),
+		cmocka_unit_test(malformed_entries_stop_the_walk),
+		cmocka_unit_test(the_64_bit_lapic_override_wins),
+		cmocka_unit_test(tables_are_found_through_the_xsdt),
+	};
+
+	return cmocka_run_group_tests_name("acpi", tests, NULL, NULL);
+}
