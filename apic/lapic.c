@@ -76,7 +76,11 @@ const char *lapic_enable(enum lapic_mode mode)
 	lapic_mmio = (volatile uint32_t *)(uintptr_t)(base & APIC_BASE_ADDR_MASK);
 	lapic = mode == LAPIC_X2APIC ? &x2apic_ops : &xapic_ops;
 	lapic->write(APIC_TPR, 0);
-	lapic->write(APIC_SVR, APIC_SVR_ENABLE | APIC_SPURIOUS_VECTOR);
+	/* Directed EOI where the APIC offers it (LVR bit 24): level EOIs
+	 * then go to the IO-APIC's EOI register instead of a broadcast. */
+	lapic->write(APIC_SVR, APIC_SVR_ENABLE | APIC_SPURIOUS_VECTOR |
+				       (lapic->read(APIC_LVR) & APIC_LVR_DIRECTED_EOI ?
+						APIC_SVR_DIRECTED_EOI : 0));
 	lapic->write(APIC_LVT_TIMER, APIC_LVT_MASKED);
 	lapic->write(APIC_LVT_LINT0, APIC_LVT_MASKED);
 	lapic->write(APIC_LVT_ERROR, APIC_LVT_MASKED);

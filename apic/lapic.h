@@ -16,6 +16,7 @@
 #define APIC_EOI	0x0b0
 #define APIC_SVR	0x0f0
 #define   APIC_SVR_ENABLE	(1u << 8)
+#define   APIC_SVR_DIRECTED_EOI	(1u << 12)	/* only if LVR bit 24 */
 #define   APIC_SPURIOUS_VECTOR	0xff	/* never EOI'd */
 #define APIC_ISR	0x100	/* 8 registers, 0x10 apart */
 #define APIC_TMR	0x180

@@ -1,8 +1,15 @@
-/* The legacy 8259 pair. irqlab masks it before taking interrupts, so a
- * stray legacy IRQ cannot land on an exception vector. */
+/* The legacy 8259 pair. Masked whenever irqlab is not timing the XT-PIC
+ * path itself, so a stray legacy IRQ cannot land on an exception vector. */
 #ifndef IRQLAB_APIC_PIC8259_H
 #define IRQLAB_APIC_PIC8259_H
 
+#include <stdint.h>
+
 void pic8259_mask_all(void);
+/* ICW1-4: edge-triggered, cascaded, 8086 mode, IRQ 0-7 at `base`, 8-15 at
+ * base + 8, everything masked but the IRQs in `unmasked` (bit per IRQ). */
+void pic8259_init(uint8_t base, uint16_t unmasked);
+/* Non-specific EOI to the master (FACTS §4). */
+void pic8259_eoi(void);
 
 #endif

@@ -107,6 +107,35 @@ ipi_sample_msr:
 	movq %rax, SAMPLE_RESUME(%rdi)
 	ret
 
+/* void wait_sample(struct irq_sample *out): R8 holds the latest loop read,
+ * R9 the one before, so whichever side of a loop read the interrupt lands
+ * on, one of them precedes the handler's entry timestamp. */
+	.text
+	.globl wait_sample
+wait_sample:
+	TSC_OPEN_TO %r8
+	movq %r8, %r9
+	movl $IPI_WAIT_SPINS, %r11d
+	sti
+1:	lfence
+	rdtsc
+	shlq $32, %rdx
+	orq %rdx, %rax
+	movq %r8, %r9
+	movq %rax, %r8
+	cmpl $0, irq_arrived(%rip)
+	jne 2f
+	decl %r11d
+	jnz 1b
+2:	cli
+	TSC_CLOSE
+	movq %rax, SAMPLE_RESUME(%rdi)
+	cmpq irq_timing+TIMING_ENTRY(%rip), %r8
+	jb 3f
+	movq %r9, %r8
+3:	movq %r8, SAMPLE_TRIGGER(%rdi)
+	ret
+
 /* void int_trigger_<n>(void): a bare INT n, for the vector sweep and the
  * register check, INT_TRIGGER_STRIDE bytes apart. */
 	.section .text.irqlab.int_triggers, "ax"

@@ -10,21 +10,12 @@
 #include "../arch/exceptions.h"
 #include "../efi/log.h"
 #include "fmt.h"
+#include "sources.h"
 
 /* Interrupts per register-integrity check vector; schemes are checked on
  * the configured vector and on 255, whose push imm8 sign-extends. */
 #define REGISTER_CHECKS_PER_VECTOR 256
 #define HIGH_CHECK_VECTOR 255
-
-/* An interrupt source: how one timed interrupt is raised and what the
- * handler must do to acknowledge it. */
-struct irq_source {
-	const char *name;
-	uint8_t apic_mode;	/* enum lapic_mode it needs; NONE: any */
-	uint8_t ack;		/* enum irq_ack */
-	uint8_t every_scheme;	/* measured under every scheme, or direct */
-	void (*fire)(uint8_t vector, struct irq_sample *s);
-};
 
 static int str_eq(const char *a, const char *b)
 {
@@ -35,47 +26,43 @@ static int str_eq(const char *a, const char *b)
 	return *a == *b;
 }
 
-/* Vectors a self-IPI source is checked on: both ends, both sides of the
- * imm8 sign boundary, and a few between. 255 is the spurious vector. */
-static const uint8_t ipi_check_vectors[] = { 32, 33, 64, 127, 128, 200, 254 };
-
-static void fire_int(uint8_t vector, struct irq_sample *s)
-{
-	int_sample_for(vector)(s);
-}
-
-static void fire_ipi_xapic(uint8_t vector, struct irq_sample *s)
-{
-	ipi_sample_mmio(s, &lapic_mmio[APIC_ICR / 4],
-			APIC_ICR_LEVEL_ASSERT | APIC_ICR_DEST_SELF | vector);
-}
-
-static void fire_ipi_x2apic_icr(uint8_t vector, struct irq_sample *s)
-{
-	ipi_sample_msr(s, MSR_X2APIC_BASE + APIC_ICR / 16,
-		       APIC_ICR_LEVEL_ASSERT | APIC_ICR_DEST_SELF | vector);
-}
-
-static void fire_ipi_x2apic_self(uint8_t vector, struct irq_sample *s)
-{
-	ipi_sample_msr(s, MSR_X2APIC_BASE + APIC_SELF_IPI / 16, vector);
-}
-
-static const struct irq_source sources[] = {
-	/* Software INT n: no APIC acceptance, no EOI (FACTS §5). */
-	{ .name = "int", .fire = fire_int, .every_scheme = 1 },
-	{ .name = "ipi-self-xapic", .apic_mode = LAPIC_XAPIC,
-	  .ack = IRQ_ACK_XAPIC_EOI, .every_scheme = 1, .fire = fire_ipi_xapic },
-	{ .name = "ipi-self-x2apic-selfipi", .apic_mode = LAPIC_X2APIC,
-	  .ack = IRQ_ACK_X2APIC_EOI, .every_scheme = 1,
-	  .fire = fire_ipi_x2apic_self },
-	{ .name = "ipi-self-x2apic-icr", .apic_mode = LAPIC_X2APIC,
-	  .ack = IRQ_ACK_X2APIC_EOI, .fire = fire_ipi_x2apic_icr },
-};
-
 /* Why each LAPIC mode is not available, once tried (NULL: it is). */
 static const char *mode_unavailable[3];
 static enum lapic_mode mode_active;
+
+static int source_runs_in(const struct irq_source *src, enum lapic_mode mode)
+{
+	switch (src->modes) {
+	case SOURCE_NO_APIC:
+		return 1;
+	case SOURCE_XAPIC_ONLY:
+		return mode == LAPIC_XAPIC;
+	case SOURCE_X2APIC_ONLY:
+		return mode == LAPIC_X2APIC;
+	default:
+		return mode != LAPIC_NONE;
+	}
+}
+
+/* The mode a source is waiting for when it cannot run now. */
+static enum lapic_mode wanted_mode(const struct irq_source *src)
+{
+	return src->modes == SOURCE_X2APIC_ONLY ? LAPIC_X2APIC : LAPIC_XAPIC;
+}
+
+static uint8_t ack_for(const struct irq_source *src)
+{
+	switch (src->ack) {
+	case SOURCE_ACK_LAPIC:
+		return mode_active == LAPIC_X2APIC ? IRQ_ACK_X2APIC_EOI
+						   : IRQ_ACK_XAPIC_EOI;
+	case SOURCE_ACK_PIC8259:
+		return IRQ_ACK_PIC8259;
+	case SOURCE_ACK_LEVEL_LINE:
+		return IRQ_ACK_LEVEL_LINE;
+	}
+	return IRQ_ACK_NONE;
+}
 
 enum injected_fault {
 	INJECT_NONE = 0,
@@ -116,6 +103,7 @@ struct experiment_run {
 	char why[RESULTS_REASON_LEN];
 	uint8_t check_failed;
 	uint8_t timed_out;
+	uint8_t started;	/* the source's start ran: its stop must */
 };
 
 static void install_all(const struct dispatch_scheme *s)
@@ -141,14 +129,15 @@ static int check_one_vector(struct experiment_run *x, uint8_t v)
 }
 
 /* Every vector must reach the dispatcher as itself: all of 32-255 by
- * INT n, a sample of them by self-IPI. */
+ * INT n; a sample of them for the other sources, routed afresh for each;
+ * a fixed-vector source on its own vector. */
 static int sweep_vectors(struct experiment_run *x)
 {
 	const struct irq_source *src = x->plan->source;
 	struct irq_sample s;
 	unsigned v, i;
 
-	if (src->fire == fire_int) {
+	if (src->sweep_all) {
 		for (v = FIRST_IRQ_VECTOR; v < 256; v++) {
 			irq_reset_counts();
 			irq_arrived = 0;
@@ -158,10 +147,21 @@ static int sweep_vectors(struct experiment_run *x)
 		}
 		return 0;
 	}
-	for (i = 0; i < sizeof(ipi_check_vectors); i++) {
+	for (i = 0; i < sizeof(source_check_vectors); i++) {
+		uint8_t vector = src->vector ? src->vector : source_check_vectors[i];
+		int bad;
+
+		if (src->vector && i > 0)
+			break;
+		if (src->start)
+			src->start(src, vector);
 		irq_reset_counts();
-		src->fire(ipi_check_vectors[i], &s);
-		if (check_one_vector(x, ipi_check_vectors[i]))
+		irq_arrived = 0;
+		src->fire(vector, &s);
+		if (src->stop)
+			src->stop(src);
+		bad = check_one_vector(x, vector);
+		if (bad)
 			return -1;
 	}
 	return 0;
@@ -230,9 +230,14 @@ static void measure(void *arg)
 		x->check_failed = 1;
 		return;
 	}
+	if (p->source->start)
+		p->source->start(p->source, p->vector);
+	x->started = 1;
 	irq_reset_counts();
-	for (i = 0; i < x->config->warmup; i++)
+	for (i = 0; i < x->config->warmup; i++) {
+		irq_arrived = 0;
 		p->source->fire(p->vector, &s);
+	}
 	if (p->inject == INJECT_IN_LOOP)
 		__asm__ volatile("ud2");
 	if (p->inject == INJECT_IN_HANDLER)
@@ -256,8 +261,10 @@ static void measure(void *arg)
 }
 
 /* Puts the machine back as the next experiment expects it. */
-static void tear_down(const struct plan *p)
+static void tear_down(const struct plan *p, const struct experiment_run *x)
 {
+	if (x->started && p->source->stop)
+		p->source->stop(p->source);
 	if (p->entry && p->entry->finish)
 		p->entry->finish();
 	if (p->scheme && p->scheme->finish)
@@ -283,11 +290,12 @@ static const char *unsupported(const struct plan *p)
 {
 	const char *why = 0;
 
-	if (p->source->apic_mode != LAPIC_NONE &&
-	    p->source->apic_mode != mode_active)
-		return mode_unavailable[p->source->apic_mode] ?
-			       mode_unavailable[p->source->apic_mode] :
+	if (!source_runs_in(p->source, mode_active))
+		return mode_unavailable[wanted_mode(p->source)] ?
+			       mode_unavailable[wanted_mode(p->source)] :
 			       "the local APIC is not in this source's mode";
+	if (p->source->unsupported && (why = p->source->unsupported(p->source)))
+		return why;
 
 	if (p->scheme && p->scheme->unsupported)
 		why = p->scheme->unsupported();
@@ -327,10 +335,10 @@ static void run_one(const struct plan *p, struct run_result *r,
 
 	log_printf("experiment %s: %u warm-up + %u samples on vector %u\n",
 		   p->name, c->warmup, p->samples, p->vector);
-	irq_ack = p->source->ack;
+	irq_ack = ack_for(p->source);
 	faulted = guard_run(measure, &x, &fault);
+	tear_down(p, &x);
 	irq_ack = IRQ_ACK_NONE;
-	tear_down(p);
 
 	if (faulted) {
 		fail(e, "%s vector %llu, error code 0x%llx, RIP 0x%llx, CR2 0x%llx",
@@ -364,7 +372,7 @@ static void run_one(const struct plan *p, struct run_result *r,
 	else if (others)
 		fail(e, "%u interrupts arrived on other vectors (%u spurious)",
 		     others, irq_delivered[APIC_SPURIOUS_VECTOR]);
-	else if (p->source->apic_mode != LAPIC_NONE &&
+	else if (p->source->modes != SOURCE_NO_APIC &&
 		 lapic_check_quiet(x.why, sizeof(x.why)))
 		fail(e, "%s", x.why);
 	else
@@ -411,21 +419,25 @@ static int run_source(const struct irq_source *src, struct run_result *r,
 {
 	struct plan probe = { .source = src };
 	int all = src->every_scheme && !unsupported(&probe);
+	/* Rows of a source measured in both modes say which one. */
+	const char *suffix = src->modes == SOURCE_EITHER_APIC &&
+				     mode_active == LAPIC_X2APIC ? "@x2apic" : "";
 	size_t s;
 
 	for (s = 0; s < dispatch_scheme_count; s++) {
 		struct plan q = { .scheme = &dispatch_schemes[s], .source = src,
-				  .vector = c->int_vector, .samples = c->samples };
+				  .vector = src->vector ? src->vector : c->int_vector,
+				  .samples = c->samples };
 
 		if (!all && s != 0)
 			break;
 		if (s > 0 && q.scheme->unsupported && q.scheme->unsupported() &&
-		    src != &sources[0])
+		    src != &irq_sources[0])
 			continue;	/* its skipped row is under "int" */
-		fmt_snprintf(q.name, sizeof(q.name), "%s-%s", src->name,
-			     q.scheme->name);
-		fmt_snprintf(q.baseline, sizeof(q.baseline), "%s-direct",
-			     src->name);
+		fmt_snprintf(q.name, sizeof(q.name), "%s-%s%s", src->name,
+			     q.scheme->name, suffix);
+		fmt_snprintf(q.baseline, sizeof(q.baseline), "%s-direct%s",
+			     src->name, suffix);
 		if (run_planned(&q, r, c, b))
 			return -1;
 	}
@@ -440,7 +452,7 @@ static int run_entry_variants(struct run_result *r,
 
 	for (i = 0; i < entry_variant_count; i++) {
 		struct plan q = { .entry = &entry_variants[i],
-				  .source = &sources[0],
+				  .source = &irq_sources[0],
 				  .vector = VARIANT_VECTOR,
 				  .samples = c->samples };
 
@@ -465,7 +477,7 @@ static int run_cache_states(struct run_result *r, const struct irqlab_config *c,
 			int thrash = str_eq(cache_states[i].name, "thrash");
 			struct plan q = { .scheme = scheme,
 					  .cache = &cache_states[i],
-					  .source = &sources[0],
+					  .source = &irq_sources[0],
 					  .vector = c->int_vector };
 
 			/* Rows that cannot run warm are not repeated cold. */
@@ -492,7 +504,7 @@ static int run_selftests(struct run_result *r, const struct irqlab_config *c,
 	for (i = 0; c->selftest_fault && i < sizeof(selftests) / sizeof(selftests[0]);
 	     i++) {
 		struct plan q = { .scheme = scheme_find(selftests[i].scheme),
-				  .source = &sources[0],
+				  .source = &irq_sources[0],
 				  .vector = c->int_vector,
 				  .inject = selftests[i].inject,
 				  .samples = c->samples };
@@ -504,15 +516,30 @@ static int run_selftests(struct run_result *r, const struct irqlab_config *c,
 	return 0;
 }
 
+/* The sources that run in `mode` (and, before the APIC is touched, those
+ * that need none). A source that cannot run in any mode this machine has
+ * still gets its skipped row, under the mode it wants. */
 static int run_sources_of_mode(enum lapic_mode mode, struct run_result *r,
 			       const struct irqlab_config *c,
 			       struct bench_buffers *b)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(sources) / sizeof(sources[0]); i++)
-		if (sources[i].apic_mode == mode && run_source(&sources[i], r, c, b))
+	for (i = 0; i < irq_source_count; i++) {
+		const struct irq_source *src = &irq_sources[i];
+		int here;
+
+		if (mode == LAPIC_NONE)
+			here = src->modes == SOURCE_NO_APIC;
+		else if (src->modes == SOURCE_EITHER_APIC)
+			/* again in x2APIC mode only if that mode came up */
+			here = mode == LAPIC_XAPIC || mode_active == LAPIC_X2APIC;
+		else
+			here = src->modes != SOURCE_NO_APIC &&
+			       source_runs_in(src, mode);
+		if (here && run_source(src, r, c, b))
 			return -1;
+	}
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 #include "../bench/fmt.h"
 #include "../bench/report.h"
 #include "../bench/serialize.h"
+#include "../bench/sources.h"
 #include "files.h"
 #include "handoff.h"
 #include "log.h"
@@ -49,6 +50,7 @@ struct run_state {
 	EFI_MEMORY_DESCRIPTOR *map;
 	UINTN map_cap, map_size, map_key, desc_size;
 	UINT32 desc_version;
+	struct platform platform;
 };
 
 static struct run_state run;
@@ -405,6 +407,8 @@ static void phase_b(void)
 	schemes_own_paging = paging_taken_over;
 	pic8259_mask_all();
 	primitives_enable_fsgsbase();
+	sources_init(&run.platform.madt, run.platform.madt_status,
+		     &run.platform.hpet, run.platform.hpet_status);
 
 	bench_measure_floor(run.result, &run.config, &run.buffers);
 	log_printf("phase B: instrument floor min %llu median %llu (%s)\n",
@@ -544,7 +548,7 @@ static void save_acpi_tables(EFI_FILE_HANDLE root, const struct platform *p)
 static EFI_STATUS phase_a(EFI_FILE_HANDLE root)
 {
 	struct run_result *r;
-	struct platform platform;
+	struct platform *platform = &run.platform;
 	char why[160];
 	EFI_STATUS st;
 
@@ -559,9 +563,9 @@ static EFI_STATUS phase_a(EFI_FILE_HANDLE root)
 	r->config.primitive_blocks = run.config.primitive_blocks;
 	r->config.cold_samples = run.config.cold_samples;
 	r->config.thrash_samples = run.config.thrash_samples;
-	platform_identify(ST, &r->machine, &platform);
+	platform_identify(ST, &r->machine, platform);
 	allocate_thrash_buffer(r->machine.llc_bytes);
-	save_acpi_tables(root, &platform);
+	save_acpi_tables(root, platform);
 	log_printf("phase A: %s family %u model %u stepping %u \"%s\"%s%s\n",
 		   r->machine.cpu_vendor, r->machine.family, r->machine.model,
 		   r->machine.stepping, r->machine.brand,
@@ -575,7 +579,7 @@ static EFI_STATUS phase_a(EFI_FILE_HANDLE root)
 			   "needs it\n");
 		return EFI_UNSUPPORTED;
 	}
-	platform_tsc_frequency(&platform, r);
+	platform_tsc_frequency(platform, r);
 	r->clock_kind = (uint8_t)bench_detect_clock(&r->machine);
 	log_printf("phase A: TSC %llu Hz (%s); figures will be %s\n",
 		   (unsigned long long)r->tsc_hz, tsc_method_name(r->tsc_method),

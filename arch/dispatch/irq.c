@@ -1,6 +1,8 @@
 #include "irq.h"
 
 #include "../../apic/lapic.h"
+#include "../../apic/level_line.h"
+#include "../../apic/pic8259.h"
 
 struct irq_timing irq_timing;
 uint32_t irq_delivered[256];
@@ -19,10 +21,20 @@ void irq_dispatch(struct irq_frame *f)
 	/* Direct calls, not through the ops: this is the timed path. The
 	 * spurious vector is never EOI'd (SDM vol. 3 §11.9). */
 	if (vector != APIC_SPURIOUS_VECTOR) {
-		if (irq_ack == IRQ_ACK_XAPIC_EOI)
+		switch (irq_ack) {
+		case IRQ_ACK_XAPIC_EOI:
 			xapic_eoi();
-		else if (irq_ack == IRQ_ACK_X2APIC_EOI)
+			break;
+		case IRQ_ACK_X2APIC_EOI:
 			x2apic_eoi();
+			break;
+		case IRQ_ACK_PIC8259:
+			pic8259_eoi();
+			break;
+		case IRQ_ACK_LEVEL_LINE:
+			level_line_ack();
+			break;
+		}
 	}
 	if (irq_fault_once) {
 		irq_fault_once = 0;

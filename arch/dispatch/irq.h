@@ -117,8 +117,15 @@ extern uint8_t irq_last_vector;
 extern volatile uint8_t irq_fault_once;
 /* Set by every dispatch; the self-IPI samples wait for it. */
 extern volatile uint32_t irq_arrived;
-/* How the dispatch acknowledges: nothing (INT n) or a local APIC EOI. */
-enum irq_ack { IRQ_ACK_NONE = 0, IRQ_ACK_XAPIC_EOI, IRQ_ACK_X2APIC_EOI };
+/* How the dispatch acknowledges: nothing (INT n), a local APIC EOI, the
+ * 8259's, or the level-triggered IO-APIC sequence (apic/level_line.h). */
+enum irq_ack {
+	IRQ_ACK_NONE = 0,
+	IRQ_ACK_XAPIC_EOI,
+	IRQ_ACK_X2APIC_EOI,
+	IRQ_ACK_PIC8259,
+	IRQ_ACK_LEVEL_LINE,
+};
 extern uint8_t irq_ack;
 
 /* The C end of every scheme: called with the saved frame, whose vector
@@ -146,6 +153,10 @@ void int_trigger(uint8_t vector);
 void ipi_sample_mmio(struct irq_sample *out, volatile uint32_t *icr,
 		     uint32_t value);
 void ipi_sample_msr(struct irq_sample *out, uint32_t msr, uint64_t value);
+/* For interrupts no instruction raises (timers, external lines): read the
+ * TSC in a loop with interrupts enabled until the handler has run. The
+ * trigger is the last loop read before the handler's entry timestamp. */
+void wait_sample(struct irq_sample *out);
 
 #endif
 #endif
