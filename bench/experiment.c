@@ -496,6 +496,37 @@ static int run_cache_states(struct run_result *r, const struct irqlab_config *c,
 	return 0;
 }
 
+/* seed 004's last row: the value-cached IO-APIC with the CPU caches
+ * thrashed between interrupts. */
+static int run_cached_level_thrashed(struct run_result *r,
+				     const struct irqlab_config *c,
+				     struct bench_buffers *b)
+{
+	size_t i, k;
+
+	for (i = 0; i < irq_source_count; i++) {
+		if (!str_eq(irq_sources[i].name, "ioapic-level-value-cached"))
+			continue;
+		for (k = 0; k < cache_state_count; k++) {
+			struct plan q = { .scheme = scheme_find("direct"),
+					  .cache = &cache_states[k],
+					  .source = &irq_sources[i],
+					  .vector = c->int_vector,
+					  .samples = at_most(c->thrash_samples,
+							     c->samples) };
+
+			if (!str_eq(cache_states[k].name, "thrash"))
+				continue;
+			fmt_snprintf(q.name, sizeof(q.name), "%s-direct+thrash",
+				     irq_sources[i].name);
+			fmt_snprintf(q.baseline, sizeof(q.baseline), "%s-direct",
+				     irq_sources[i].name);
+			return run_planned(&q, r, c, b);
+		}
+	}
+	return 0;
+}
+
 static int run_selftests(struct run_result *r, const struct irqlab_config *c,
 			 struct bench_buffers *b)
 {
@@ -564,7 +595,8 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 		return;
 	switch_mode(LAPIC_XAPIC);
 	if (run_sources_of_mode(LAPIC_XAPIC, r, c, b) ||
-	    run_entry_variants(r, c, b) || run_cache_states(r, c, b))
+	    run_entry_variants(r, c, b) || run_cache_states(r, c, b) ||
+	    run_cached_level_thrashed(r, c, b))
 		return;
 	switch_mode(LAPIC_X2APIC);
 	if (run_sources_of_mode(LAPIC_X2APIC, r, c, b))
@@ -624,6 +656,7 @@ void bench_run_primitives(struct run_result *r, const struct irqlab_config *c,
 		stats_compute(b->floor, x.n, &out->block);
 		out->status = EXP_OK;
 	}
+	sources_time_ioapic_sequences(r, b->floor, c->primitive_blocks);
 	log_printf("primitives: %u timed\n", r->n_primitives);
 }
 

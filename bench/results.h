@@ -7,10 +7,10 @@
 
 #include "stats.h"
 
-#define RESULTS_MAX_EXPERIMENTS 96
+#define RESULTS_MAX_EXPERIMENTS 128
 #define RESULTS_NAME_LEN 40
 #define RESULTS_REASON_LEN 128
-#define RESULTS_MAX_PRIMITIVES 16
+#define RESULTS_MAX_PRIMITIVES 24
 #define PRIMITIVE_BLOCK_REPS 1024
 
 /* What one TSC delta means on this run (ARCHITECTURE "Principles"). */

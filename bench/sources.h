@@ -46,6 +46,17 @@ extern const size_t irq_source_count;
 void sources_init(const struct madt_info *madt, enum acpi_status madt_status,
 		  const struct hpet_info *hpet, enum acpi_status hpet_status);
 
+/* Times the bare mask -> unmask -> EOI sequence on an idle IO-APIC pin in
+ * every access strategy, into r->prim (seed 004, "on its own"). Rows say
+ * why when there is no IO-APIC or no free pin. */
+struct run_result;
+void sources_time_ioapic_sequences(struct run_result *r, uint64_t *blocks,
+				   uint32_t n_blocks);
+
+/* Names and descriptions of those rows, for the reports. */
+size_t sources_sequence_catalog(const char **names, const char **descriptions,
+				size_t cap);
+
 /* Vectors a self-IPI or external source is checked on: both ends, both
  * sides of the imm8 sign boundary, and a few between. */
 extern const uint8_t source_check_vectors[7];

@@ -146,10 +146,17 @@ static void scheme_catalog(struct report_context *ctx,
 	static struct primitive_entry prims[RESULTS_MAX_PRIMITIVES];
 	size_t np;
 
+	const char *names[8], *descriptions[8];
+	size_t ns, k;
+
 	for (np = 0; np < primitive_count && np < RESULTS_MAX_PRIMITIVES; np++)
 		prims[np] = (struct primitive_entry){ primitives[np].name,
 						      primitives[np].description,
 						      primitives[np].seed };
+	ns = sources_sequence_catalog(names, descriptions, 8);
+	for (k = 0; k < ns && np < RESULTS_MAX_PRIMITIVES; k++, np++)
+		prims[np] = (struct primitive_entry){ names[k], descriptions[k],
+						      "004" };
 	*ctx = (struct report_context){ .handoff = h, .schemes = entries,
 					.n_schemes = n, .primitives = prims,
 					.n_primitives = np };
