@@ -15,7 +15,11 @@ void pit_oneshot(uint16_t count)
 
 void pit_stop(void)
 {
-	pit_oneshot(0xffff);
+	/* Writing the mode word alone drives OUT low, and mode 0 does not
+	 * count until a count is written: IRQ 0 stays quiet. A count would
+	 * end with OUT held high, which on machines where the HPET can only
+	 * route to the PIT's GSI (QEMU's pc) keeps a level line asserted. */
+	outb(PIT_COMMAND, PIT_CH0_LOHI_MODE0);
 }
 
 static uint64_t rd(const struct hpet *h, unsigned reg)

@@ -9,7 +9,7 @@
 /* Channel 0, mode 0 (interrupt on terminal count): IRQ 0 rises once when
  * `count` ticks have passed. */
 void pit_oneshot(uint16_t count);
-/* Channel 0 back to a harmless state: mode 0 with the longest count. */
+/* Channel 0 quiet: OUT low, not counting. */
 void pit_stop(void);
 
 /* HPET registers (IA-PC HPET 1.0a, §2.3). */

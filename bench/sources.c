@@ -6,6 +6,7 @@
 #include "../apic/pic8259.h"
 #include "../apic/timers.h"
 #include "../arch/cpu.h"
+#include "../efi/log.h"
 #include "fmt.h"
 #include "results.h"
 
@@ -209,8 +210,9 @@ static const char *level_unsupported(const struct irq_source *src)
 	}
 	if (!have_hpet) {
 		fmt_snprintf(why_buf, sizeof(why_buf),
-			     "no HPET timer can route to IO-APIC inputs %u-%u",
-			     ioapic.gsi_base, ioapic.gsi_base + ioapic.pins - 1);
+			     "no HPET timer routes to an IO-APIC input that no "
+			     "ISA IRQ uses (route capability 0x%llx)",
+			     (unsigned long long)hpet_route_cap(&hpet, hpet.timers - 1u));
 		return why_buf;
 	}
 	return 0;
@@ -322,9 +324,22 @@ const struct irq_source irq_sources[] = {
 
 const size_t irq_source_count = sizeof(irq_sources) / sizeof(irq_sources[0]);
 
-/* An HPET timer whose route capability reaches this IO-APIC, preferring
- * the last timer and the highest input (the first ones are the legacy
- * replacement's and the ISA lines'). */
+/* Whether an ISA IRQ arrives on this GSI. Those lines have other drivers
+ * (the PIT on IRQ 0's), and QEMU's IO-APIC latches an edge on a masked
+ * input, so sharing one would mix their interrupts into the level line. */
+static int isa_gsi(unsigned gsi)
+{
+	uint16_t flags;
+	unsigned irq;
+
+	for (irq = 0; irq < 16; irq++)
+		if (madt_isa_gsi(&madt, (uint8_t)irq, &flags) == gsi)
+			return 1;
+	return 0;
+}
+
+/* An HPET timer whose route capability reaches this IO-APIC on a line no
+ * ISA IRQ uses, preferring the last timer and the highest input. */
 static void pick_hpet_route(void)
 {
 	int t;
@@ -335,7 +350,7 @@ static void pick_hpet_route(void)
 
 		for (gsi = (int)(ioapic.gsi_base + ioapic.pins) - 1;
 		     gsi >= (int)ioapic.gsi_base && gsi < 32; gsi--)
-			if ((cap >> gsi) & 1) {
+			if (((cap >> gsi) & 1) && !isa_gsi((unsigned)gsi)) {
 				hpet_timer = (unsigned)t;
 				hpet_gsi = (unsigned)gsi;
 				have_hpet = 1;
@@ -356,9 +371,19 @@ void sources_init(const struct madt_info *m, enum acpi_status m_status,
 			    madt.ioapic[0].gsi_base);
 		have_ioapic = 1;
 	}
+	if (have_ioapic)
+		log_printf("IO-APIC: version 0x%x, %u inputs from GSI %u\n",
+			   ioapic.version, ioapic.pins, ioapic.gsi_base);
 	if (have_ioapic && hpet_status == ACPI_OK) {
 		hpet_init(&hpet, hpet_table.address);
 		pick_hpet_route();
+		if (have_hpet)
+			log_printf("HPET: %u timers, period %u fs; level line on "
+				   "timer %u, GSI %u\n", hpet.timers,
+				   hpet.period_fs, hpet_timer, hpet_gsi);
+		else
+			log_printf("HPET: %u timers; none routes to a free "
+				   "IO-APIC input\n", hpet.timers);
 	}
 }
 

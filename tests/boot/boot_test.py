@@ -48,17 +48,20 @@ def check(name, ok, detail=""):
     return ok
 
 
-def run(name, icount, after_boot1=None):
+def run(name, icount, after_boot1=None, cpu="max", machine="q35",
+        config=None):
     """One two-boot cycle. Returns (exit code, run dir, results dir)."""
     run_dir = os.path.join(BUILD, name)
     results = os.path.join(run_dir, "results")
     os.makedirs(run_dir, exist_ok=True)
     subprocess.run(["rm", "-rf", results], check=True)
+    config_text = config or CONFIG
     config = os.path.join(run_dir, "irqlab.cfg")
     with open(config, "w") as f:
-        f.write(CONFIG)
+        f.write(config_text)
     env = dict(os.environ, RUN_DIR=run_dir, RESULTS_DIR=results,
-               CONFIG=config, ICOUNT=icount, BOOT_TIMEOUT="240")
+               CONFIG=config, ICOUNT=icount, BOOT_TIMEOUT="240", CPU=cpu,
+               MACHINE=machine)
     if after_boot1:
         env["AFTER_BOOT1"] = after_boot1
     with open(os.path.join(run_dir, "run.log"), "w") as log:
@@ -267,6 +270,80 @@ def check_variants(name, doc):
                   "round_trip_median_over") == 0 for s in SCHEMES_RUN))
 
 
+# Every source, with the modes it must run in. TSC-deadline is never
+# offered under TCG (FACTS §1).
+EITHER_MODE_SOURCES = ("lapic-oneshot", "lapic-periodic", "ioapic-edge",
+                       "ioapic-level", "pic8259")
+XAPIC_ONLY_SOURCES = ("ioapic-level-uncached-nf", "ioapic-level-index-cached",
+                      "ioapic-level-index-cached-nf",
+                      "ioapic-level-value-cached",
+                      "ioapic-level-value-cached-nf")
+TSC_DEADLINE_REASON = "CPUID.1:ECX[24] (TSC-deadline) is 0"
+X2APIC_REASON = "CPUID.1:ECX[21] (x2APIC) is 0"
+
+
+LEVEL_SKIP_REASON = "no HPET timer routes to an IO-APIC input that no ISA IRQ uses"
+
+
+def check_sources(name, doc, samples, warmup, x2apic, level=True):
+    """Every source is a row with a status, in both APIC modes; exactly
+    the requested interrupts arrived on the right vector, EOI'd, with no
+    spurious ones (a row is ok only then)."""
+    def row_ok(row, mode):
+        e = experiment(doc, row)
+        return (e is not None and e["status"] == "ok"
+                and e["apic_mode"] == mode
+                and e["delivered"] == samples + warmup
+                and e["vectors_verified"] >= 1), e
+
+    modes = [("xapic", "")] + ([("x2apic", "@x2apic")] if x2apic else [])
+    level_rows = [s for s in EITHER_MODE_SOURCES + XAPIC_ONLY_SOURCES
+                  if s.startswith("ioapic-level")]
+    for mode, suffix in modes:
+        bad = [e for s in EITHER_MODE_SOURCES
+               if level or s not in level_rows
+               for ok, e in [row_ok("%s-direct%s" % (s, suffix), mode)]
+               if not ok]
+        check("%s: every external and timer source delivers exactly, in "
+              "%s mode" % (name, mode), not bad, str(bad))
+        e = experiment(doc, "lapic-tscdeadline-direct" + suffix)
+        check("%s: TSC-deadline is skipped under TCG with its reason (%s)"
+              % (name, mode), e is not None and e["status"] == "skipped"
+              and e["reason"] == TSC_DEADLINE_REASON, str(e))
+    if level:
+        bad = [e for s in XAPIC_ONLY_SOURCES
+               for ok, e in [row_ok("%s-direct" % s, "xapic")] if not ok]
+        check("%s: the level line runs in every IO-APIC access mode" % name,
+              not bad, str(bad))
+    else:
+        # QEMU's pc HPET routes only to GSI 2, the PIT's line.
+        rows = [experiment(doc, "%s-direct" % s) for s in level_rows]
+        check("%s: the level rows are skipped with the routing reason" % name,
+              all(e is not None and e["status"] == "skipped"
+                  and e["reason"].startswith(LEVEL_SKIP_REASON) for e in rows),
+              str(rows))
+    if not x2apic:
+        rows = [experiment(doc, r) for r in
+                ("ipi-self-x2apic-selfipi-direct", "ipi-self-x2apic-icr-direct")]
+        check("%s: x2APIC sources are skipped with the CPUID reason" % name,
+              all(e is not None and e["status"] == "skipped"
+                  and e["reason"] == X2APIC_REASON for e in rows), str(rows))
+        check("%s: no x2APIC rows of the other sources" % name,
+              not [e for e in doc["experiments"]
+                   if e["name"].endswith("@x2apic")])
+    seed = doc["seeds"]["seed_004"]
+    measured = [row["round_trip_median"] is not None for row in seed["rows"]]
+    check("%s: seed 004's table has its four controllers, measured where "
+          "they can be" % name, len(seed["rows"]) == 4 and measured[0]
+          and all(measured[1:]) == level and any(measured[1:]) == level,
+          str(seed))
+    seqs = [p for p in doc["primitives"]["rows"]
+            if p["name"].startswith("ioapic-seq-")]
+    check("%s: the IO-APIC access sequences are timed in all six modes"
+          % name, len(seqs) == 6 and all(p["status"] == "ok" for p in seqs),
+          str(seqs))
+
+
 def check_icount_run(name, rc, run_dir, results):
     if not check("%s: both boots completed" % name, rc == 0,
                  "run.sh exit %d, see %s" % (rc, run_dir)):
@@ -316,6 +393,7 @@ def check_icount_run(name, rc, run_dir, results):
 
     check_schemes(name, doc)
     check_self_ipis(name, doc)
+    check_sources(name, doc, SAMPLES, WARMUP, qemu_has_tcg_x2apic())
     check_variants(name, doc)
     check_primitives(name, doc)
 
@@ -354,6 +432,26 @@ def main():
     else:
         check("two icount runs give identical figures", False,
               "a run failed")
+
+    # The other QEMU configurations: an xAPIC-only CPU, and the i440FX
+    # machine. Fewer samples: they check behaviour, not figures.
+    small = ("samples = 500\nwarmup = 20\ncold_samples = 50\n"
+             "thrash_samples = 5\nprimitive_blocks = 10\n")
+    for label, cpu, machine, x2apic, level in (
+            ("xapic-only", "max,-x2apic", "q35", False, True),
+            ("machine-pc", "max", "pc", qemu_has_tcg_x2apic(), False)):
+        rc, run_dir, results = run(label, ICOUNT, cpu=cpu, machine=machine,
+                                   config=small)
+        if not check("%s: both boots completed" % label, rc == 0,
+                     "run.sh exit %d, see %s" % (rc, run_dir)):
+            continue
+        doc, folders = load_results(results)
+        if not check("%s: one results folder" % label, doc is not None,
+                     str(folders)):
+            continue
+        check_sources(label, doc, 500, 20, x2apic, level)
+        bad = [e for e in doc["experiments"] if e["status"] == "failed"]
+        check("%s: no experiment failed" % label, not bad, str(bad))
 
     corrupt = "%s --corrupt" % os.path.join(HERE, "varstore.py")
     rc, run_dir, results = run("corrupt", "", after_boot1=corrupt)
