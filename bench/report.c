@@ -327,6 +327,15 @@ static void json_seed004(struct json_writer *w, const struct run_result *r)
 	json_end_object(w);
 }
 
+/* (check - primary) / primary, in parts per million. */
+static int64_t tsc_disagreement_ppm(const struct run_result *r)
+{
+	if (!r->tsc_hz)
+		return 0;
+	return ((int64_t)r->tsc_hz_check - (int64_t)r->tsc_hz) * 1000000 /
+	       (int64_t)r->tsc_hz;
+}
+
 int report_json(struct text_buf *tb, const struct run_result *r,
 		const struct report_context *ctx)
 {
@@ -352,6 +361,12 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	json_kv_uint(&w, "stepping", m->stepping);
 	json_kv_string(&w, "hypervisor", m->hypervisor);
 	json_kv_uint(&w, "llc_bytes", m->llc_bytes);
+	json_key(&w, "smbios_system");
+	json_begin_object(&w);
+	json_kv_string(&w, "vendor", m->system_vendor);
+	json_kv_string(&w, "product", m->system_product);
+	json_kv_string(&w, "version", m->system_version);
+	json_end_object(&w);
 	json_key(&w, "acpi_madt");
 	if (m->madt_found) {
 		json_begin_object(&w);
@@ -380,6 +395,18 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	json_bool(&w, r->clock_kind == CLOCK_TSC_TICKS);
 	json_kv_uint(&w, "tsc_hz", r->tsc_hz);
 	json_kv_string(&w, "tsc_hz_method", tsc_method_name(r->tsc_method));
+	json_key(&w, "tsc_hz_check");
+	if (r->tsc_hz_check)
+		json_uint(&w, r->tsc_hz_check);
+	else
+		json_null(&w);
+	json_kv_string(&w, "tsc_hz_check_method",
+		       r->tsc_hz_check ? tsc_method_name(r->tsc_check_method) : "none");
+	json_key(&w, "tsc_hz_disagreement_ppm");
+	if (r->tsc_hz_check)
+		json_int(&w, tsc_disagreement_ppm(r));
+	else
+		json_null(&w);
 	json_end_object(&w);
 
 	json_key(&w, "method");
@@ -578,6 +605,10 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 	tb_printf(tb, "machine    %s family %u model %u stepping %u\n",
 		  m->cpu_vendor, m->family, m->model, m->stepping);
 	tb_printf(tb, "           \"%s\"\n", m->brand);
+	tb_printf(tb, "system     %s / %s / %s (SMBIOS)\n",
+		  m->system_vendor[0] ? m->system_vendor : "?",
+		  m->system_product[0] ? m->system_product : "?",
+		  m->system_version[0] ? m->system_version : "?");
 	tb_printf(tb, "hypervisor %s\n", m->hypervisor[0] ? m->hypervisor : "none");
 	tb_printf(tb, "LLC        %llu KiB (CPUID)\n",
 		  (unsigned long long)(m->llc_bytes / 1024));
@@ -592,8 +623,14 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 		  m->fw_revision, text);
 	tb_printf(tb, "clock      %s: figures are %s\n",
 		  clock_kind_name(r->clock_kind), clock_kind_unit(r->clock_kind));
-	tb_printf(tb, "TSC        %llu Hz (%s)\n", (unsigned long long)r->tsc_hz,
+	tb_printf(tb, "TSC        %llu Hz (%s)", (unsigned long long)r->tsc_hz,
 		  tsc_method_name(r->tsc_method));
+	if (r->tsc_hz_check && r->tsc_check_method != r->tsc_method)
+		tb_printf(tb, "; %s says %llu Hz (%+lld ppm)",
+			  tsc_method_name(r->tsc_check_method),
+			  (unsigned long long)r->tsc_hz_check,
+			  (long long)tsc_disagreement_ppm(r));
+	tb_printf(tb, "\n");
 	tb_printf(tb, "fences     %s\n", fence_method);
 	tb_printf(tb, "floor      %llu (min of %u back-to-back fenced reads; "
 		  "median %llu), subtracted from every figure below\n",

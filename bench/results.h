@@ -54,6 +54,10 @@ struct machine_info {
 	uint32_t fw_revision;
 	uint32_t uefi_revision;
 	uint64_t llc_bytes;	/* last-level cache per CPUID, 0 if unknown */
+	/* SMBIOS type 1: "" where the firmware has none */
+	char system_vendor[48];
+	char system_product[48];
+	char system_version[48];
 	/* From the ACPI MADT; madt_found 0 means the rest are unknown. */
 	uint8_t madt_found;
 	uint64_t lapic_address;
@@ -105,6 +109,10 @@ struct run_result {
 	struct run_config config;
 	uint64_t tsc_hz;
 	uint8_t tsc_method;	/* enum tsc_method */
+	/* An independent calibration against a timer, as a cross-check of
+	 * the above; 0 when none could be made. */
+	uint64_t tsc_hz_check;
+	uint8_t tsc_check_method;	/* enum tsc_method */
 	uint8_t clock_kind;	/* enum clock_kind */
 	/* Back-to-back fenced reads: its min is the floor taken off figures. */
 	struct sample_stats floor;

@@ -150,6 +150,9 @@ static void encode_fields(struct writer *w, const struct run_result *r)
 	put_uint(w, m->fw_revision, 4);
 	put_uint(w, m->uefi_revision, 4);
 	put_var(w, m->llc_bytes);
+	PUT_STR(w, m->system_vendor);
+	PUT_STR(w, m->system_product);
+	PUT_STR(w, m->system_version);
 	put_uint(w, m->madt_found, 1);
 	put_uint(w, m->lapic_address, 8);
 	put_uint(w, m->ioapic_count, 4);
@@ -161,6 +164,8 @@ static void encode_fields(struct writer *w, const struct run_result *r)
 	put_var(w, r->config.thrash_samples);
 	put_uint(w, r->tsc_hz, 8);
 	put_uint(w, r->tsc_method, 1);
+	put_var(w, r->tsc_hz_check);
+	put_uint(w, r->tsc_check_method, 1);
 	put_uint(w, r->clock_kind, 1);
 	put_stats(w, &r->floor);
 	put_uint(w, r->n_experiments, 1);
@@ -338,6 +343,9 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 	m->fw_revision = (uint32_t)get_uint(&r, 4);
 	m->uefi_revision = (uint32_t)get_uint(&r, 4);
 	m->llc_bytes = get_var(&r);
+	fits &= GET_STR(&r, m->system_vendor);
+	fits &= GET_STR(&r, m->system_product);
+	fits &= GET_STR(&r, m->system_version);
 	m->madt_found = (uint8_t)get_uint(&r, 1);
 	m->lapic_address = get_uint(&r, 8);
 	m->ioapic_count = (uint32_t)get_uint(&r, 4);
@@ -349,6 +357,8 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 	out->config.thrash_samples = get_var32(&r);
 	out->tsc_hz = get_uint(&r, 8);
 	out->tsc_method = (uint8_t)get_uint(&r, 1);
+	out->tsc_hz_check = get_var(&r);
+	out->tsc_check_method = (uint8_t)get_uint(&r, 1);
 	out->clock_kind = (uint8_t)get_uint(&r, 1);
 	get_stats(&r, &out->floor);
 	out->n_experiments = (uint32_t)get_uint(&r, 1);
@@ -356,6 +366,7 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 		return DECODE_TRUNCATED;
 	if (!fits || r.overlong || out->n_experiments > RESULTS_MAX_EXPERIMENTS ||
 	    out->tsc_method >= TSC_METHOD_COUNT ||
+	    out->tsc_check_method >= TSC_METHOD_COUNT ||
 	    out->clock_kind >= CLOCK_KIND_COUNT)
 		return DECODE_BAD_VALUE;
 	for (i = 0; i < out->n_experiments; i++) {

@@ -550,6 +550,10 @@ static void save_acpi_tables(EFI_FILE_HANDLE root, const struct platform *p)
 		if (files_write_verified(root, path, t, t->length, scratch))
 			log_printf("phase A: could not save %s\n", path);
 	}
+	if (p->smbios && p->smbios_length <= TEXT_BYTES &&
+	    files_write_verified(root, ACPI_COPY_DIR "\\SMBIOS.bin", p->smbios,
+				 p->smbios_length, scratch))
+		log_printf("phase A: could not save the SMBIOS table\n");
 }
 
 static EFI_STATUS phase_a(EFI_FILE_HANDLE root)

@@ -5,6 +5,43 @@
 
 #include "../apic/acpi.h"
 #include "../arch/cpu.h"
+#include "../bench/fmt.h"
+#include "../bench/smbios.h"
+
+static const void *find_config_table(EFI_SYSTEM_TABLE *st, EFI_GUID *guid)
+{
+	UINTN i;
+
+	for (i = 0; i < st->NumberOfTableEntries; i++)
+		if (CompareGuid(&st->ConfigurationTable[i].VendorGuid, guid) == 0)
+			return st->ConfigurationTable[i].VendorTable;
+	return NULL;
+}
+
+/* SMBIOS 3 first: its entry point can describe a table above 4 GiB. */
+static void find_smbios(EFI_SYSTEM_TABLE *st, struct machine_info *m,
+			struct platform *p)
+{
+	EFI_GUID v3 = SMBIOS3_TABLE_GUID, v2 = SMBIOS_TABLE_GUID;
+	const uint8_t *ep = find_config_table(st, &v3);
+	struct smbios_system sys;
+	uint64_t table;
+	uint32_t length;
+
+	if (!ep)
+		ep = find_config_table(st, &v2);
+	if (!ep || smbios_entry_point(ep, 0x20, &table, &length) || !length)
+		return;
+	p->smbios = (const uint8_t *)(uintptr_t)table;
+	p->smbios_length = length;
+	if (smbios_system_info(p->smbios, length, &sys))
+		return;
+	fmt_snprintf(m->system_vendor, sizeof(m->system_vendor), "%s", sys.vendor);
+	fmt_snprintf(m->system_product, sizeof(m->system_product), "%s",
+		     sys.product);
+	fmt_snprintf(m->system_version, sizeof(m->system_version), "%s",
+		     sys.version);
+}
 
 static const void *find_rsdp(EFI_SYSTEM_TABLE *st)
 {
@@ -30,6 +67,7 @@ void platform_identify(EFI_SYSTEM_TABLE *st, struct machine_info *m,
 	const struct acpi_sdt_header *madt, *fadt, *hpet;
 	unsigned i;
 
+	*p = (struct platform){ 0 };
 	cpu_identify(m);
 	m->llc_bytes = cpu_llc_bytes();
 	for (i = 0; st->FirmwareVendor && st->FirmwareVendor[i] &&
@@ -40,8 +78,9 @@ void platform_identify(EFI_SYSTEM_TABLE *st, struct machine_info *m,
 	m->fw_vendor[i] = '\0';
 	m->fw_revision = st->FirmwareRevision;
 	m->uefi_revision = st->Hdr.Revision;
+	find_smbios(st, m, p);
 
-	*p = (struct platform){ .rsdp = find_rsdp(st) };
+	p->rsdp = find_rsdp(st);
 	madt = acpi_find_table(p->rsdp, "APIC");
 	p->madt_status = madt ? madt_parse(madt, madt->length, &p->madt)
 			      : ACPI_TOO_SHORT;
@@ -87,39 +126,49 @@ static uint64_t calibrate_pm_timer(const struct platform *p)
 	return (t1 - t0) * ACPI_PM_TIMER_HZ / elapsed;
 }
 
+static uint64_t calibrate_stall(void)
+{
+	uint64_t t0 = tsc_open(), t1;
+
+	uefi_call_wrapper(BS->Stall, 1, CALIBRATION_US);
+	t1 = tsc_close();
+	return (t1 - t0) * (1000000u / CALIBRATION_US);
+}
+
+/* CPUID's word where it gives one (SDM vol. 3 §20.7.3), always checked
+ * against a calibration on the ACPI PM timer, or on Stall without one. */
 void platform_tsc_frequency(const struct platform *p, struct run_result *r)
 {
 	const struct machine_info *m = &r->machine;
 	int intel = m->cpu_vendor[0] == 'G';	/* GenuineIntel */
-	uint64_t t0, t1;
+	uint64_t cpuid_hz = 0;
+	uint8_t cpuid_method = TSC_METHOD_CPUID_15H;
 
-	/* CPUID 15H: TSC Hz = crystal Hz * EBX / EAX (SDM vol. 3 §20.7.3). */
 	if (intel && cpuid_max_leaf(0) >= 0x15) {
 		struct cpuid_regs c = cpuid(0x15, 0);
 
-		if (c.eax && c.ebx && c.ecx) {
-			r->tsc_hz = (uint64_t)c.ecx * c.ebx / c.eax;
-			r->tsc_method = TSC_METHOD_CPUID_15H;
-			return;
-		}
+		/* TSC Hz = crystal Hz * EBX / EAX */
+		if (c.eax && c.ebx && c.ecx)
+			cpuid_hz = (uint64_t)c.ecx * c.ebx / c.eax;
 	}
-	/* CPUID 16H: base frequency in MHz, Intel only. */
-	if (intel && cpuid_max_leaf(0) >= 0x16) {
+	if (!cpuid_hz && intel && cpuid_max_leaf(0) >= 0x16) {
 		struct cpuid_regs c = cpuid(0x16, 0);
 
-		if (c.eax & 0xffff) {
-			r->tsc_hz = (uint64_t)(c.eax & 0xffff) * 1000000u;
-			r->tsc_method = TSC_METHOD_CPUID_16H;
-			return;
-		}
+		/* base frequency in MHz */
+		cpuid_hz = (uint64_t)(c.eax & 0xffff) * 1000000u;
+		cpuid_method = TSC_METHOD_CPUID_16H;
 	}
-	if (p->pm_timer_port && (r->tsc_hz = calibrate_pm_timer(p))) {
-		r->tsc_method = TSC_METHOD_PM_TIMER;
-		return;
+	r->tsc_hz_check = p->pm_timer_port ? calibrate_pm_timer(p) : 0;
+	r->tsc_check_method = TSC_METHOD_PM_TIMER;
+	if (!r->tsc_hz_check) {
+		r->tsc_hz_check = calibrate_stall();
+		r->tsc_check_method = TSC_METHOD_STALL;
 	}
-	t0 = tsc_open();
-	uefi_call_wrapper(BS->Stall, 1, CALIBRATION_US);
-	t1 = tsc_close();
-	r->tsc_hz = (t1 - t0) * (1000000u / CALIBRATION_US);
-	r->tsc_method = TSC_METHOD_STALL;
+	if (cpuid_hz) {
+		r->tsc_hz = cpuid_hz;
+		r->tsc_method = cpuid_method;
+	} else {
+		r->tsc_hz = r->tsc_hz_check;
+		r->tsc_method = r->tsc_check_method;
+	}
 }

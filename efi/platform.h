@@ -18,6 +18,8 @@ struct platform {
 	enum acpi_status hpet_status;
 	/* MADT, HPET and FADT as found, for the copies on the ESP. */
 	const struct acpi_sdt_header *tables[3];
+	const uint8_t *smbios;	/* the SMBIOS structure table */
+	uint32_t smbios_length;
 };
 
 void platform_identify(EFI_SYSTEM_TABLE *st, struct machine_info *m,

@@ -365,6 +365,13 @@ def check_icount_run(name, rc, run_dir, results):
     check("%s: figures labelled as icount instructions, not cycles" % name,
           clock["kind"] == "icount" and not clock["figures_are_cycles"]
           and "instructions" in clock["unit"], str(clock))
+    smbios = doc["machine"]["smbios_system"]
+    check("%s: the machine is named from SMBIOS (QEMU, its machine type)"
+          % name, smbios["vendor"] == "QEMU"
+          and smbios["version"].startswith("pc-q35-"), str(smbios))
+    check("%s: the TSC frequency is cross-checked against the PM timer"
+          % name, clock["tsc_hz_check_method"] == "acpi-pm-timer"
+          and clock["tsc_hz_check"] > 0, str(clock))
     check("%s: config reached the guest" % name,
           doc["config"] == {"samples": SAMPLES, "warmup": WARMUP,
                             "primitive_blocks": PRIMITIVE_BLOCKS,

@@ -1,0 +1,100 @@
+/* SMBIOS parsing on QEMU q35's structure table and on broken copies. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "smbios.h"
+
+static size_t load(uint8_t *buf, size_t cap)
+{
+	FILE *f = fopen(TEST_DATA_DIR "/qemu-q35-SMBIOS.bin", "rb");
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(buf, 1, cap, f);
+	fclose(f);
+	return n;
+}
+
+static void qemu_system_information(void **state)
+{
+	uint8_t t[1024];
+	size_t n = load(t, sizeof(t));
+	struct smbios_system s;
+
+	(void)state;
+	assert_int_equal(smbios_system_info(t, n, &s), 0);
+	assert_string_equal(s.vendor, "QEMU");
+	assert_string_equal(s.product, "Standard PC (Q35 + ICH9, 2009)");
+	/* the machine type names the QEMU version */
+	assert_int_equal(strncmp(s.version, "pc-q35-", 7), 0);
+}
+
+static void truncated_tables_never_overrun(void **state)
+{
+	uint8_t t[1024];
+	size_t n = load(t, sizeof(t)), cut;
+	struct smbios_system s;
+
+	(void)state;
+	/* type 0 (BIOS) comes first, so cutting inside it or type 1 fails */
+	for (cut = 0; cut < 40; cut++)
+		assert_int_equal(smbios_system_info(t, cut, &s), -1);
+	for (cut = 0; cut <= n; cut++)
+		smbios_system_info(t, cut, &s);	/* under ASan: no overrun */
+}
+
+static void a_zero_length_structure_is_refused(void **state)
+{
+	uint8_t t[1024];
+	size_t n = load(t, sizeof(t));
+	struct smbios_system s;
+
+	(void)state;
+	t[1] = 2;	/* shorter than a header */
+	assert_int_equal(smbios_system_info(t, n, &s), -1);
+}
+
+static void entry_points(void **state)
+{
+	uint8_t ep[0x20] = "_SM3_";
+	uint64_t table = 0;
+	uint32_t len = 0;
+	uint8_t sum = 0;
+	unsigned i;
+
+	(void)state;
+	ep[6] = 0x18;
+	ep[0x0c] = 0x82;	/* 386 bytes */
+	ep[0x0d] = 0x01;
+	ep[0x10] = 0x00;
+	ep[0x11] = 0x10;
+	ep[0x14] = 0x01;	/* above 4 GiB */
+	for (i = 0; i < 0x18; i++)
+		sum = (uint8_t)(sum + ep[i]);
+	ep[5] = (uint8_t)-sum;
+	assert_int_equal(smbios_entry_point(ep, sizeof(ep), &table, &len), 0);
+	assert_int_equal(len, 386);
+	assert_int_equal(table, 0x100001000ull);
+	ep[9] ^= 1;	/* checksum broken */
+	assert_int_equal(smbios_entry_point(ep, sizeof(ep), &table, &len), -1);
+	memcpy(ep, "_XX_", 4);
+	assert_int_equal(smbios_entry_point(ep, sizeof(ep), &table, &len), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(qemu_system_information),
+		cmocka_unit_test(truncated_tables_never_overrun),
+		cmocka_unit_test(a_zero_length_structure_is_refused),
+		cmocka_unit_test(entry_points),
+	};
+
+	return cmocka_run_group_tests_name("smbios", tests, NULL, NULL);
+}
