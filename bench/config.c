@@ -82,6 +82,7 @@ static const struct number_key number_keys[] = {
 	/* 0-31 are exceptions; 0xff is kept for the APIC spurious vector. */
 	NUMBER_KEY(int_vector, 32, 254),
 	NUMBER_KEY(selftest_fault, 0, 1),
+	NUMBER_KEY(selftest_smi, 0, 1),
 };
 
 static void store(struct irqlab_config *c, const struct number_key *k,

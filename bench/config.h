@@ -25,6 +25,9 @@ struct irqlab_config {
 	/* Adds an experiment that raises #UD mid-run, to show an exception
 	 * fails only its own experiment. Off by default. */
 	uint8_t selftest_fault;
+	/* Makes the first batch of int-direct look disturbed by an SMI, to
+	 * show it is discarded and counted. Off by default. */
+	uint8_t selftest_smi;
 };
 
 #define CONFIG_DEFAULT_SAMPLES 10000u

@@ -8,6 +8,7 @@
 #include "../arch/timing.h"
 #include "../apic/lapic.h"
 #include "../arch/exceptions.h"
+#include "../arch/noise.h"
 #include "../efi/log.h"
 #include "fmt.h"
 #include "sources.h"
@@ -91,6 +92,7 @@ struct plan {
 	const struct irq_source *source;
 	uint8_t vector;
 	uint8_t inject;
+	uint8_t inject_smi;	/* self-test: one batch looks disturbed */
 	uint32_t samples;
 };
 
@@ -224,7 +226,7 @@ static void measure(void *arg)
 	uint64_t *exit = x->buf->metric[METRIC_EXIT];
 	uint64_t *round_trip = x->buf->metric[METRIC_ROUND_TRIP];
 	struct irq_sample s;
-	uint32_t i;
+	uint32_t i, kept;
 
 	if (set_up_and_check(x)) {
 		x->check_failed = 1;
@@ -242,21 +244,43 @@ static void measure(void *arg)
 		__asm__ volatile("ud2");
 	if (p->inject == INJECT_IN_HANDLER)
 		irq_fault_once = 1;
-	for (i = 0; i < p->samples; i++) {
-		before_sample(x);
-		irq_arrived = 0;
-		p->source->fire(p->vector, &s);
-		if (!irq_arrived) {
-			x->timed_out = 1;
-			fmt_snprintf(x->why, sizeof(x->why),
-				     "sample %u: the interrupt on vector %u did "
-				     "not arrive within %u polls", i, p->vector,
-				     IPI_WAIT_SPINS);
-			return;
+	for (kept = 0; kept < p->samples;) {
+		uint32_t batch = p->samples - kept < NOISE_BATCH ?
+					 p->samples - kept : NOISE_BATCH;
+		uint64_t noise = noise_snapshot();
+
+		if (p->inject_smi && kept == 0 && !x->out->discarded)
+			noise_inject_smi();	/* the self-test's fake SMI */
+		for (i = kept; i < kept + batch; i++) {
+			before_sample(x);
+			irq_arrived = 0;
+			p->source->fire(p->vector, &s);
+			if (!irq_arrived) {
+				x->timed_out = 1;
+				fmt_snprintf(x->why, sizeof(x->why),
+					     "sample %u: the interrupt on vector %u "
+					     "did not arrive within %u polls", i,
+					     p->vector, IPI_WAIT_SPINS);
+				return;
+			}
+			entry[i] = irq_timing.entry - s.trigger;
+			exit[i] = s.resume - irq_timing.exit;
+			round_trip[i] = s.resume - s.trigger;
 		}
-		entry[i] = irq_timing.entry - s.trigger;
-		exit[i] = s.resume - irq_timing.exit;
-		round_trip[i] = s.resume - s.trigger;
+		if (noise_snapshot() != noise) {
+			/* An SMI or NMI landed in this batch: take it again. */
+			x->out->discarded += batch;
+			if (++x->out->discarded_batches > NOISE_MAX_DISCARDS) {
+				x->check_failed = 1;
+				fmt_snprintf(x->why, sizeof(x->why),
+					     "%u batches disturbed by SMIs or "
+					     "NMIs: the machine is too noisy",
+					     x->out->discarded_batches);
+				return;
+			}
+			continue;
+		}
+		kept += batch;
 	}
 }
 
@@ -313,7 +337,7 @@ static void run_one(const struct plan *p, struct run_result *r,
 	struct experiment_run x = { .plan = p, .config = c, .buf = b, .out = e };
 	struct fault_info fault;
 	const char *why = unsupported(p);
-	uint32_t expected = c->warmup + p->samples, others = 0;
+	uint32_t others = 0, expected;
 	unsigned k, v;
 	int faulted;
 
@@ -361,6 +385,7 @@ static void run_one(const struct plan *p, struct run_result *r,
 	}
 
 	e->delivered = irq_delivered[p->vector];
+	expected = c->warmup + p->samples + e->discarded;
 	for (v = 0; v < 256; v++)
 		if (v != p->vector)
 			others += irq_delivered[v];
@@ -436,6 +461,7 @@ static int run_source(const struct irq_source *src, struct run_result *r,
 			continue;	/* its skipped row is under "int" */
 		fmt_snprintf(q.name, sizeof(q.name), "%s-%s%s", src->name,
 			     q.scheme->name, suffix);
+		q.inject_smi = c->selftest_smi && src == &irq_sources[0] && s == 0;
 		fmt_snprintf(q.baseline, sizeof(q.baseline), "%s-direct%s",
 			     src->name, suffix);
 		if (run_planned(&q, r, c, b))

@@ -1,6 +1,7 @@
 #include "report.h"
 
 #include "json.h"
+#include "seeds.h"
 
 /* The fence pair every timestamp uses (Intel 324264; FACTS §5): a region
  * opens with lfence;rdtsc and closes with rdtscp;lfence. */
@@ -42,11 +43,19 @@ static void json_figures(struct json_writer *w, const struct sample_stats *s,
 {
 	json_begin_object(w);
 	json_kv_int(w, "min", net_of_floor(s->min, floor));
+	json_kv_int(w, "p1", net_of_floor(s->p1, floor));
 	json_kv_int(w, "median", net_of_floor(s->median, floor));
+	json_kv_int(w, "p90", net_of_floor(s->p90, floor));
 	json_kv_int(w, "p99", net_of_floor(s->p99, floor));
+	json_kv_int(w, "p99.9", net_of_floor(s->p999, floor));
 	json_kv_int(w, "max", net_of_floor(s->max, floor));
 	json_key(w, "mean");
 	json_milli(w, net_mean_milli(s->mean_milli, floor));
+	json_key(w, "stddev");
+	if (s->stddev_milli == UINT64_MAX)
+		json_null(w);	/* a sample too large for the exact sum */
+	else
+		json_milli(w, (int64_t)s->stddev_milli);
 	json_end_object(w);
 }
 
@@ -60,6 +69,8 @@ static void json_raw_stats(struct json_writer *w, const struct sample_stats *s)
 	json_kv_uint(w, "max", s->max);
 	json_key(w, "mean");
 	json_milli(w, (int64_t)s->mean_milli);
+	json_key(w, "stddev");
+	json_milli(w, (int64_t)s->stddev_milli);
 	json_end_object(w);
 }
 
@@ -86,6 +97,8 @@ static void json_experiment(struct json_writer *w, const struct run_result *r,
 	json_kv_uint(w, "delivered", e->delivered);
 	json_kv_uint(w, "vectors_verified", e->vectors_verified);
 	json_kv_uint(w, "register_checks", e->register_checks);
+	json_kv_uint(w, "discarded", e->discarded);
+	json_kv_uint(w, "discarded_batches", e->discarded_batches);
 	if (e->status == EXP_OK) {
 		json_kv_uint(w, "samples", e->metric[METRIC_ROUND_TRIP].count);
 		json_kv_string(w, "unit", clock_kind_unit(r->clock_kind));
@@ -257,76 +270,6 @@ static void json_primitives(struct json_writer *w, const struct run_result *r,
 	json_end_object(w);
 }
 
-/* seed 004 (Karsten Wiese, 2005): cycles per IRQ on an Athlon64 at 2 GHz,
- * in __do_IRQ() plus the controller clean-up; FACTS §4 summarises them. */
-static const struct {
-	const char *label;
-	const char *experiment;
-	const char *seed_cycles;
-} seed004_rows[] = {
-	{ "XT-PIC", "pic8259-direct", "18733-23057" },
-	{ "IO-APIC uncached", "ioapic-level-direct", "4711-32680" },
-	{ "IO-APIC cached", "ioapic-level-value-cached-direct", "~900-1600" },
-	{ "IO-APIC cached, caches thrashed",
-	  "ioapic-level-value-cached-direct+thrash", "~1700-2800" },
-};
-#define SEED004_ROWS (sizeof(seed004_rows) / sizeof(seed004_rows[0]))
-
-/* The round-trip median net of the floor, or -1 when the row did not run. */
-static int64_t seed004_figure(const struct run_result *r, size_t i)
-{
-	const struct experiment_result *e =
-		report_find(r, seed004_rows[i].experiment);
-
-	if (!e || e->status != EXP_OK)
-		return -1;
-	return net_of_floor(e->metric[METRIC_ROUND_TRIP].median, r->floor.min);
-}
-
-/* The seed's claim: caching the IO-APIC registers makes an IRQ cheaper. */
-static const char *seed004_verdict(const struct run_result *r)
-{
-	int64_t uncached = seed004_figure(r, 1), cached = seed004_figure(r, 2);
-
-	if (uncached < 0 || cached < 0)
-		return "not measured";
-	/* Emulated device registers cost one instruction each: what the
-	 * seed measured, MMIO latency, does not exist there. */
-	if (r->clock_kind != CLOCK_TSC_TICKS)
-		return "not judged (no MMIO latency under emulation)";
-	return cached < uncached ? "confirmed" : "not confirmed";
-}
-
-static void json_seed004(struct json_writer *w, const struct run_result *r)
-{
-	size_t i;
-
-	json_key(w, "seed_004");
-	json_begin_object(w);
-	json_kv_string(w, "claim", "a cached IO-APIC costs less per IRQ than "
-				   "an uncached one");
-	json_kv_string(w, "verdict", seed004_verdict(r));
-	json_kv_string(w, "unit", clock_kind_unit(r->clock_kind));
-	json_key(w, "rows");
-	json_begin_array(w);
-	for (i = 0; i < SEED004_ROWS; i++) {
-		int64_t v = seed004_figure(r, i);
-
-		json_begin_object(w);
-		json_kv_string(w, "label", seed004_rows[i].label);
-		json_kv_string(w, "experiment", seed004_rows[i].experiment);
-		json_key(w, "round_trip_median");
-		if (v < 0)
-			json_null(w);
-		else
-			json_int(w, v);
-		json_kv_string(w, "seed_cycles_athlon64", seed004_rows[i].seed_cycles);
-		json_end_object(w);
-	}
-	json_end_array(w);
-	json_end_object(w);
-}
-
 /* (check - primary) / primary, in parts per million. */
 static int64_t tsc_disagreement_ppm(const struct run_result *r)
 {
@@ -414,6 +357,11 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	json_kv_string(&w, "fences", fence_method);
 	json_kv_string(&w, "figures",
 		       "net of the instrument floor: floor.min is subtracted");
+	json_key(&w, "smi_count_watched");
+	json_bool(&w, r->smi_count_watched);
+	json_kv_string(&w, "noise", "samples are taken in batches; a batch "
+				    "during which the SMI or NMI count moved is "
+				    "discarded, counted, and taken again");
 	json_key(&w, "floor");
 	json_raw_stats(&w, &r->floor);
 	json_end_object(&w);
@@ -436,10 +384,7 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	json_end_array(&w);
 	json_comparison(&w, r);
 	json_primitives(&w, r, ctx);
-	json_key(&w, "seeds");
-	json_begin_object(&w);
-	json_seed004(&w, r);
-	json_end_object(&w);
+	seeds_json(&w, r);
 
 	json_key(&w, "handoff");
 	json_begin_object(&w);
@@ -567,30 +512,6 @@ static void summary_primitives(struct text_buf *tb, const struct run_result *r,
 	}
 }
 
-static void summary_seed004(struct text_buf *tb, const struct run_result *r)
-{
-	size_t i;
-
-	tb_printf(tb, "\nSeed 004: cost per IRQ by interrupt controller (round "
-		  "trip, median, net of the floor)\n");
-	tb_printf(tb, "%-34s %12s   %s\n", "controller", "this machine",
-		  "seed: cycles/IRQ, Athlon64 2 GHz");
-	for (i = 0; i < SEED004_ROWS; i++) {
-		int64_t v = seed004_figure(r, i);
-		char figure[24];
-
-		if (v < 0)
-			fmt_snprintf(figure, sizeof(figure), "not run");
-		else
-			fmt_snprintf(figure, sizeof(figure), "%lld", (long long)v);
-		tb_printf(tb, "%-34s %12s   %s\n", seed004_rows[i].label, figure,
-			  seed004_rows[i].seed_cycles);
-	}
-	tb_printf(tb, "verdict: %s (claim: a cached IO-APIC costs less per IRQ "
-		  "than an uncached one); figures are %s\n",
-		  seed004_verdict(r), clock_kind_unit(r->clock_kind));
-}
-
 int report_summary(struct text_buf *tb, const struct run_result *r,
 		   const struct report_context *ctx)
 {
@@ -632,6 +553,9 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 			  (long long)tsc_disagreement_ppm(r));
 	tb_printf(tb, "\n");
 	tb_printf(tb, "fences     %s\n", fence_method);
+	tb_printf(tb, "noise      batches with an NMI%s are discarded and taken "
+		  "again\n", r->smi_count_watched ? " or an SMI (MSR_SMI_COUNT)"
+						   : " (SMIs not visible here)");
 	tb_printf(tb, "floor      %llu (min of %u back-to-back fenced reads; "
 		  "median %llu), subtracted from every figure below\n",
 		  (unsigned long long)floor, r->floor.count,
@@ -641,9 +565,10 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 		  r->config.warmup, r->config.cold_samples,
 		  r->config.thrash_samples, r->config.primitive_blocks);
 
-	tb_printf(tb, "%-38s %-12s %-23s %4s %-7s %-10s %9s %9s %9s %9s %11s\n",
+	tb_printf(tb, "%-38s %-12s %-23s %4s %-7s %-10s %9s %9s %9s %9s %9s %9s %9s %11s %9s\n",
 		  "experiment", "scheme", "source", "vec", "status", "metric",
-		  "min", "median", "p99", "max", "mean");
+		  "min", "p1", "median", "p90", "p99", "p99.9", "max", "mean",
+		  "sd");
 	for (i = 0; i < r->n_experiments; i++) {
 		const struct experiment_result *e = &r->exp[i];
 
@@ -655,27 +580,42 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 		}
 		for (k = 0; k < METRIC_COUNT; k++) {
 			const struct sample_stats *s = &e->metric[k];
-			char mean[24];
+			char mean[24], sd[24];
 
 			summary_milli(mean, sizeof(mean),
 				      net_mean_milli(s->mean_milli, floor), 1);
+			if (s->stddev_milli == UINT64_MAX)
+				fmt_snprintf(sd, sizeof(sd), "-");
+			else
+				summary_milli(sd, sizeof(sd),
+					      (int64_t)s->stddev_milli, 1);
 			tb_printf(tb,
-				  "%-38s %-12s %-23s %4u %-7s %-10s %9lld %9lld %9lld %9lld %11s\n",
+				  "%-38s %-12s %-23s %4u %-7s %-10s %9lld %9lld %9lld %9lld %9lld %9lld %9lld %11s %9s\n",
 				  k ? "" : e->name, k ? "" : e->scheme,
 				  k ? "" : e->source, e->vector,
 				  k ? "" : exp_status_name(e->status),
 				  metric_name(k),
 				  (long long)net_of_floor(s->min, floor),
+				  (long long)net_of_floor(s->p1, floor),
 				  (long long)net_of_floor(s->median, floor),
+				  (long long)net_of_floor(s->p90, floor),
 				  (long long)net_of_floor(s->p99, floor),
-				  (long long)net_of_floor(s->max, floor), mean);
+				  (long long)net_of_floor(s->p999, floor),
+				  (long long)net_of_floor(s->max, floor), mean,
+				  sd);
 		}
 	}
+	for (i = 0; i < r->n_experiments; i++)
+		if (r->exp[i].discarded)
+			tb_printf(tb, "%s: %u samples in %u batches discarded "
+				  "for SMIs/NMIs and taken again\n",
+				  r->exp[i].name, r->exp[i].discarded,
+				  r->exp[i].discarded_batches);
 	tb_printf(tb, "\nFigures are %s, net of the floor.\n",
 		  clock_kind_unit(r->clock_kind));
 	summary_schemes(tb, r, ctx);
 	summary_primitives(tb, r, ctx);
-	summary_seed004(tb, r);
+	seeds_summary(tb, r);
 	report_discards(tb, ctx ? ctx->handoff : 0);
 	return tb->overflow ? -1 : 0;
 }

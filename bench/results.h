@@ -90,6 +90,10 @@ struct experiment_result {
 	 * register and RFLAGS were intact. */
 	uint16_t vectors_verified;
 	uint32_t register_checks;
+	/* Samples thrown away because an SMI or NMI landed in their batch
+	 * (and taken again), and how many batches that was. */
+	uint32_t discarded;
+	uint32_t discarded_batches;
 	/* Raw deltas, before the instrument floor is taken off. */
 	struct sample_stats metric[METRIC_COUNT];
 };
@@ -113,6 +117,8 @@ struct run_result {
 	 * the above; 0 when none could be made. */
 	uint64_t tsc_hz_check;
 	uint8_t tsc_check_method;	/* enum tsc_method */
+	/* Whether MSR_SMI_COUNT could be watched (Intel only). */
+	uint8_t smi_count_watched;
 	uint8_t clock_kind;	/* enum clock_kind */
 	/* Back-to-back fenced reads: its min is the floor taken off figures. */
 	struct sample_stats floor;

@@ -99,10 +99,14 @@ static void put_stats(struct writer *w, const struct sample_stats *s)
 {
 	put_var(w, s->count);
 	put_var(w, s->min);
+	put_var(w, s->p1);
 	put_var(w, s->median);
+	put_var(w, s->p90);
 	put_var(w, s->p99);
+	put_var(w, s->p999);
 	put_var(w, s->max);
 	put_var(w, s->mean_milli);
+	put_var(w, s->stddev_milli);
 }
 
 #define PUT_STR(w, field) put_str(w, field, sizeof(field))
@@ -166,6 +170,7 @@ static void encode_fields(struct writer *w, const struct run_result *r)
 	put_uint(w, r->tsc_method, 1);
 	put_var(w, r->tsc_hz_check);
 	put_uint(w, r->tsc_check_method, 1);
+	put_uint(w, r->smi_count_watched, 1);
 	put_uint(w, r->clock_kind, 1);
 	put_stats(w, &r->floor);
 	put_uint(w, r->n_experiments, 1);
@@ -184,6 +189,8 @@ static void encode_fields(struct writer *w, const struct run_result *r)
 		put_var(w, e->delivered);
 		put_var(w, e->vectors_verified);
 		put_var(w, e->register_checks);
+		put_var(w, e->discarded);
+		put_var(w, e->discarded_batches);
 		for (k = 0; k < METRIC_COUNT; k++)
 			put_stats(w, &e->metric[k]);
 	}
@@ -310,10 +317,14 @@ static void get_stats(struct reader *r, struct sample_stats *s)
 {
 	s->count = get_var32(r);
 	s->min = get_var(r);
+	s->p1 = get_var(r);
 	s->median = get_var(r);
+	s->p90 = get_var(r);
 	s->p99 = get_var(r);
+	s->p999 = get_var(r);
 	s->max = get_var(r);
 	s->mean_milli = get_var(r);
+	s->stddev_milli = get_var(r);
 }
 
 #define GET_STR(r, field) get_str(r, field, sizeof(field))
@@ -359,6 +370,7 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 	out->tsc_method = (uint8_t)get_uint(&r, 1);
 	out->tsc_hz_check = get_var(&r);
 	out->tsc_check_method = (uint8_t)get_uint(&r, 1);
+	out->smi_count_watched = (uint8_t)get_uint(&r, 1);
 	out->clock_kind = (uint8_t)get_uint(&r, 1);
 	get_stats(&r, &out->floor);
 	out->n_experiments = (uint32_t)get_uint(&r, 1);
@@ -384,6 +396,8 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 		e->delivered = get_var32(&r);
 		e->vectors_verified = (uint16_t)get_var32(&r);
 		e->register_checks = get_var32(&r);
+		e->discarded = get_var32(&r);
+		e->discarded_batches = get_var32(&r);
 		for (k = 0; k < METRIC_COUNT; k++)
 			get_stats(&r, &e->metric[k]);
 		if (r.truncated)

@@ -62,8 +62,11 @@ void stats_compute(uint64_t *samples, size_t n, struct sample_stats *out)
 	out->count = (uint32_t)n;
 	out->min = samples[0];
 	out->max = samples[n - 1];
+	out->p1 = stats_percentile_sorted(samples, n, STATS_P1);
 	out->median = stats_percentile_sorted(samples, n, STATS_P50);
+	out->p90 = stats_percentile_sorted(samples, n, STATS_P90);
 	out->p99 = stats_percentile_sorted(samples, n, STATS_P99);
+	out->p999 = stats_percentile_sorted(samples, n, STATS_P999);
 
 	/* 128-bit sum in two words, so huge outliers cannot wrap it. */
 	for (i = 0; i < n; i++) {
@@ -79,4 +82,41 @@ void stats_compute(uint64_t *samples, size_t n, struct sample_stats *out)
 		unsigned __int128 milli = sum * 1000u / n;
 		out->mean_milli = milli > UINT64_MAX ? UINT64_MAX : (uint64_t)milli;
 	}
+	/* Second pass, in milli units around the mean: with samples below
+	 * 2^40 each squared deviation is below 2^100, and a million of them
+	 * below 2^120, so the 128-bit sum cannot wrap. */
+	if (out->max >= STATS_STDDEV_LIMIT) {
+		out->stddev_milli = UINT64_MAX;
+		return;
+	}
+	{
+		unsigned __int128 squares = 0;
+
+		for (i = 0; i < n; i++) {
+			__int128 dev = (__int128)samples[i] * 1000 -
+				       (__int128)out->mean_milli;
+
+			squares += (unsigned __int128)(dev * dev);
+		}
+		out->stddev_milli = stats_isqrt(squares / n);
+	}
+}
+
+uint64_t stats_isqrt(unsigned __int128 v)
+{
+	/* Bitwise square root: no floating point in the guest. */
+	unsigned __int128 result = 0, bit = (unsigned __int128)1 << 126;
+
+	while (bit > v)
+		bit >>= 2;
+	while (bit) {
+		if (v >= result + bit) {
+			v -= result + bit;
+			result = (result >> 1) + bit;
+		} else {
+			result >>= 1;
+		}
+		bit >>= 2;
+	}
+	return (uint64_t)result;
 }

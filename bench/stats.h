@@ -8,17 +8,32 @@
 #include <stdint.h>
 
 /* Percentiles are given in basis points: 5000 is the median, 9900 p99. */
+#define STATS_P1 100u
 #define STATS_P50 5000u
+#define STATS_P90 9000u
 #define STATS_P99 9900u
+#define STATS_P999 9990u
 
 struct sample_stats {
 	uint32_t count;
 	uint64_t min;
+	uint64_t p1;
 	uint64_t median; /* nearest-rank p50: the lower median for even counts */
+	uint64_t p90;
 	uint64_t p99;    /* nearest-rank p99 */
+	uint64_t p999;
 	uint64_t max;
-	uint64_t mean_milli; /* arithmetic mean x 1000, rounded down */
+	uint64_t mean_milli;   /* arithmetic mean x 1000, rounded down */
+	uint64_t stddev_milli; /* population standard deviation x 1000,
+				* rounded down; UINT64_MAX when a sample is
+				* too large (>= 2^40) for the exact sum */
 };
+
+/* Largest sample the standard deviation is computed exactly for. */
+#define STATS_STDDEV_LIMIT (1ull << 40)
+
+/* floor(sqrt(v)) for 128-bit v. */
+uint64_t stats_isqrt(unsigned __int128 v);
 
 /* Sorts `samples` ascending in place (heapsort: no allocation, O(n log n)). */
 void stats_sort(uint64_t *samples, size_t n);

@@ -14,6 +14,7 @@
 #include "../arch/dispatch/schemes.h"
 #include "../arch/dispatch/variants.h"
 #include "../arch/exceptions.h"
+#include "../arch/noise.h"
 #include "../arch/paging.h"
 #include "../arch/primitives.h"
 #include "../bench/config.h"
@@ -416,6 +417,13 @@ static void phase_b(void)
 	primitives_enable_fsgsbase();
 	sources_init(&run.platform.madt, run.platform.madt_status,
 		     &run.platform.hpet, run.platform.hpet_status);
+	{
+		const char *why = noise_init();
+
+		run.result->smi_count_watched = !why;
+		log_printf("phase B: SMI count %s%s\n", why ? "not watched: " : "watched",
+			   why ? why : "");
+	}
 
 	bench_measure_floor(run.result, &run.config, &run.buffers);
 	log_printf("phase B: instrument floor min %llu median %llu (%s)\n",

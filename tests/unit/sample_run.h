@@ -10,9 +10,10 @@
 static inline struct sample_stats sample_stats(uint64_t base)
 {
 	return (struct sample_stats){
-		.count = 10000, .min = base, .median = base + 2,
-		.p99 = base + 9, .max = base + 500,
-		.mean_milli = (base + 3) * 1000 + 250,
+		.count = 10000, .min = base, .p1 = base, .median = base + 2,
+		.p90 = base + 5, .p99 = base + 9, .p999 = base + 40,
+		.max = base + 500, .mean_milli = (base + 3) * 1000 + 250,
+		.stddev_milli = 1500,
 	};
 }
 

@@ -167,7 +167,9 @@ static void results_json_is_valid_and_complete(void **state)
 	assert_non_null(strstr(out, "\"why\": \"CRC mismatch\""));
 	/* entry of exp-0: raw min 100, floor min 20 -> 80 net; the raw
 	 * mean 103.250 -> 83.250 */
-	assert_non_null(strstr(out, "\"entry\": {\n        \"min\": 80,"));
+	assert_non_null(strstr(out, "\"entry\": {\n        \"min\": 80,\n        \"p1\": 80,"));
+	assert_non_null(strstr(out, "\"p99.9\": 120,"));
+	assert_non_null(strstr(out, "\"stddev\": 1.500"));
 	assert_non_null(strstr(out, "\"mean\": 83.250"));
 	assert_non_null(strstr(out, "\"vectors_verified\": 224"));
 	assert_non_null(strstr(out, "\"register_checks\": 512"));
@@ -198,6 +200,7 @@ static void icount_figures_are_not_called_cycles(void **state)
 
 	(void)state;
 	sample_run(&r, 1);
+	strcpy(r.prim[2].name, "cs-push");	/* seed 000's TEST2 ran too */
 	r.clock_kind = CLOCK_ICOUNT;
 	tb_init(&tb, out, sizeof(out));
 	assert_int_equal(report_json(&tb, &r, NULL), 0);
@@ -208,6 +211,8 @@ static void icount_figures_are_not_called_cycles(void **state)
 	assert_null(strstr(out, "TSC ticks"));
 	assert_non_null(strstr(out, "not cycles"));
 	assert_non_null(strstr(out, "QEMU models no caches"));
+	/* a claim whose rows ran is not judged on instruction counts */
+	assert_non_null(strstr(out, "verdict: not judged (figures are not cycles here) (claim: reading %cs"));
 }
 
 static void summary_has_the_figures_as_rows(void **state)
@@ -226,8 +231,9 @@ static void summary_has_the_figures_as_rows(void **state)
 	assert_int_equal(report_summary(&tb, &r, &ctx), 0);
 	assert_non_null(strstr(out, "irqlab results, run 20261130-054701"));
 	assert_non_null(strstr(out, "floor      20 "));
-	/* exp-0 entry: min 80, median 82, p99 89, max 580, mean 83.2 */
-	assert_non_null(strstr(out, "entry             80        82        89       580        83.2"));
+	/* exp-0 entry: min 80, p1 80, median 82, p90 85, p99 89, p99.9 120,
+	 * max 580, mean 83.2, sd 1.5 */
+	assert_non_null(strstr(out, "entry             80        80        82        85        89       120       580        83.2       1.5"));
 	assert_non_null(strstr(out, "exp-3                                  direct       int                       67 skipped: CPUID.1:ECX[24] is 0"));
 	assert_non_null(strstr(out, "IrqlabRecord03   stale    superseded by a newer run"));
 	/* against the baseline: exp-1 is 1 over exp-0 on every median */
@@ -235,9 +241,13 @@ static void summary_has_the_figures_as_rows(void **state)
 	/* the baseline itself is not compared with itself */
 	assert_null(strstr(out, "exp-0                                  exp-0"));
 	assert_null(strstr(out, "QEMU models no caches"));
-	/* seed 004's table always prints, saying what did not run */
-	assert_non_null(strstr(out, "XT-PIC                                  not run   18733-23057"));
+	/* every seed's table prints, saying what did not run */
+	assert_non_null(strstr(out, "XT-PIC                                        not run   18733-23057"));
+	assert_non_null(strstr(out, "Seed 000: van Heukelum's TEST1-3"));
+	/* push-imm ran (1046 - floor 20 = 1026): the row has its figure */
+	assert_non_null(strstr(out, "TEST1 push $imm                                  1026   1024 / 1092 / 1028"));
 	assert_non_null(strstr(out, "verdict: not measured"));
+	assert_null(strstr(out, "verdict: not judged"));
 	assert_non_null(strstr(out, "cs-selector   000 001       0      70      2    1792  a code descriptor per vector"));
 	assert_non_null(strstr(out, "push-imm                   000       1024      1026      1033      1524     1.00  push $imm (seed 000 TEST1)"));
 	assert_non_null(strstr(out, "push-cs                    000  skipped: push %cs (0E) is #UD in 64-bit mode"));

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <math.h>
 
 #include "stats.h"
 
@@ -46,8 +47,11 @@ static void check_against_oracle(const uint64_t *data, size_t n)
 	assert_int_equal(s.count, n);
 	assert_int_equal(s.min, ref[0]);
 	assert_int_equal(s.max, ref[n - 1]);
+	assert_int_equal(s.p1, oracle_percentile(ref, n, 1));
 	assert_int_equal(s.median, oracle_percentile(ref, n, 50));
+	assert_int_equal(s.p90, oracle_percentile(ref, n, 90));
 	assert_int_equal(s.p99, oracle_percentile(ref, n, 99));
+	assert_int_equal(s.p999, oracle_percentile(ref, n, 99.9));
 	for (i = 0; i < n; i++)
 		sum += ref[i];
 	mean_milli = sum * 1000 / n;
@@ -55,6 +59,20 @@ static void check_against_oracle(const uint64_t *data, size_t n)
 	assert_int_equal(s.mean_milli, mean_milli >= 18446744073709551615.0L
 					       ? UINT64_MAX
 					       : (uint64_t)mean_milli);
+	if (ref[n - 1] >= STATS_STDDEV_LIMIT) {
+		assert_int_equal(s.stddev_milli, UINT64_MAX);
+	} else {
+		/* population standard deviation around the integer mean the
+		 * code uses; long double is exact enough to +-1 */
+		long double var = 0, mean = (long double)s.mean_milli / 1000;
+		long double want;
+
+		for (i = 0; i < n; i++)
+			var += ((long double)ref[i] - mean) * ((long double)ref[i] - mean);
+		want = sqrtl(var / n) * 1000;
+		assert_true((long double)s.stddev_milli <= want + 1 &&
+			    (long double)s.stddev_milli >= want - 1);
+	}
 	free(mine);
 	free(ref);
 }
@@ -166,9 +184,39 @@ static void sorted_and_reversed_inputs(void **state)
 	check_against_oracle(data, 513);
 }
 
+static void integer_square_root(void **state)
+{
+	static const uint64_t roots[] = { 0, 1, 2, 3, 1000, 65535, 4294967295u,
+					  4294967296ull, 3037000499ull,
+					  UINT64_MAX };
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+		unsigned __int128 sq = (unsigned __int128)roots[i] * roots[i];
+
+		assert_int_equal(stats_isqrt(sq), roots[i]);
+		if (roots[i])
+			assert_int_equal(stats_isqrt(sq - 1), roots[i] - 1);
+	}
+}
+
+static void known_standard_deviation(void **state)
+{
+	uint64_t data[8] = { 2, 4, 4, 4, 5, 5, 7, 9 };	/* mean 5, sd 2 */
+	struct sample_stats s;
+
+	(void)state;
+	stats_compute(data, 8, &s);
+	assert_int_equal(s.mean_milli, 5000);
+	assert_int_equal(s.stddev_milli, 2000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(integer_square_root),
+		cmocka_unit_test(known_standard_deviation),
 		cmocka_unit_test(random_data_matches_oracle),
 		cmocka_unit_test(all_equal),
 		cmocka_unit_test(two_spikes),
