@@ -46,3 +46,41 @@ void noise_inject_smi(void)
 {
 	injected += 1ull << 32;
 }
+
+#define MSR_AMD_DE_CFG 0xc0011029
+#define DE_CFG_LFENCE_SERIALIZE (1ull << 1)
+
+static void set_de_cfg(void *arg)
+{
+	uint64_t v = rdmsr(MSR_AMD_DE_CFG);
+
+	if (!(v & DE_CFG_LFENCE_SERIALIZE))
+		wrmsr(MSR_AMD_DE_CFG, v | DE_CFG_LFENCE_SERIALIZE);
+	*(uint64_t *)arg = rdmsr(MSR_AMD_DE_CFG);
+}
+
+/* The timestamps fence with LFENCE (FACTS §5). On Intel it is dispatch-
+ * serialising; on AMD only when CPUID 8000_0021 EAX[2] says so or DE_CFG
+ * bit 1 is set, which Linux sets too. */
+const char *fences_prepare(void)
+{
+	struct machine_info m;
+	struct fault_info fault;
+	uint64_t de_cfg = 0;
+
+	cpu_identify(&m);
+	if (m.cpu_vendor[0] == 'G')
+		return "Intel: LFENCE is dispatch-serialising";
+	if (m.cpu_vendor[0] != 'A')
+		return "not Intel or AMD: LFENCE assumed dispatch-serialising";
+	if (cpuid_max_leaf(0x80000000) >= 0x80000021 &&
+	    (cpuid(0x80000021, 0).eax & (1u << 2)))
+		return "AMD: CPUID 8000_0021 EAX[2] says LFENCE is "
+		       "dispatch-serialising";
+	if (!guard_run(set_de_cfg, &de_cfg, &fault) &&
+	    (de_cfg & DE_CFG_LFENCE_SERIALIZE))
+		return "AMD: DE_CFG (C001_1029) bit 1 set, so LFENCE is "
+		       "dispatch-serialising";
+	return "AMD: LFENCE serialisation could not be confirmed (DE_CFG not "
+	       "writable): timestamps may drift by a few instructions";
+}

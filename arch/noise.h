@@ -17,4 +17,8 @@ uint64_t noise_snapshot(void);
 /* Test hook: the next snapshot reads as if one SMI had happened. */
 void noise_inject_smi(void);
 
+/* Makes sure LFENCE orders RDTSC as the timestamps assume, per vendor,
+ * and says how, for the results. */
+const char *fences_prepare(void);
+
 #endif

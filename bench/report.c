@@ -355,6 +355,7 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	json_key(&w, "method");
 	json_begin_object(&w);
 	json_kv_string(&w, "fences", fence_method);
+	json_kv_string(&w, "fence_serialisation", r->fence_note);
 	json_kv_string(&w, "figures",
 		       "net of the instrument floor: floor.min is subtracted");
 	json_key(&w, "smi_count_watched");
@@ -553,6 +554,8 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 			  (long long)tsc_disagreement_ppm(r));
 	tb_printf(tb, "\n");
 	tb_printf(tb, "fences     %s\n", fence_method);
+	if (r->fence_note[0])
+		tb_printf(tb, "           %s\n", r->fence_note);
 	tb_printf(tb, "noise      batches with an NMI%s are discarded and taken "
 		  "again\n", r->smi_count_watched ? " or an SMI (MSR_SMI_COUNT)"
 						   : " (SMIs not visible here)");

@@ -119,6 +119,8 @@ struct run_result {
 	uint8_t tsc_check_method;	/* enum tsc_method */
 	/* Whether MSR_SMI_COUNT could be watched (Intel only). */
 	uint8_t smi_count_watched;
+	/* How LFENCE was made (or found) dispatch-serialising. */
+	char fence_note[RESULTS_REASON_LEN];
 	uint8_t clock_kind;	/* enum clock_kind */
 	/* Back-to-back fenced reads: its min is the floor taken off figures. */
 	struct sample_stats floor;

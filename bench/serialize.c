@@ -171,6 +171,7 @@ static void encode_fields(struct writer *w, const struct run_result *r)
 	put_var(w, r->tsc_hz_check);
 	put_uint(w, r->tsc_check_method, 1);
 	put_uint(w, r->smi_count_watched, 1);
+	PUT_STR(w, r->fence_note);
 	put_uint(w, r->clock_kind, 1);
 	put_stats(w, &r->floor);
 	put_uint(w, r->n_experiments, 1);
@@ -371,6 +372,7 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 	out->tsc_hz_check = get_var(&r);
 	out->tsc_check_method = (uint8_t)get_uint(&r, 1);
 	out->smi_count_watched = (uint8_t)get_uint(&r, 1);
+	fits &= GET_STR(&r, out->fence_note);
 	out->clock_kind = (uint8_t)get_uint(&r, 1);
 	get_stats(&r, &out->floor);
 	out->n_experiments = (uint32_t)get_uint(&r, 1);

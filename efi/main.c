@@ -417,6 +417,8 @@ static void phase_b(void)
 	primitives_enable_fsgsbase();
 	sources_init(&run.platform.madt, run.platform.madt_status,
 		     &run.platform.hpet, run.platform.hpet_status);
+	fmt_snprintf(run.result->fence_note, sizeof(run.result->fence_note), "%s",
+		     fences_prepare());
 	{
 		const char *why = noise_init();
 
