@@ -31,7 +31,7 @@ ENTRY_OBJS := $(EFI_S_SRCS:%=$(BUILD)/efi-obj/%.o)
 # The plain-C part of bench/ and apic/ that also builds on the host.
 PURE_SRCS  := bench/fmt.c bench/stats.c bench/results.c bench/serialize.c \
 	      bench/records.c bench/json.c bench/report.c bench/config.c \
-	      bench/smbios.c bench/seeds.c apic/acpi.c
+	      bench/smbios.c bench/seeds.c bench/histogram.c apic/acpi.c
 HOST_CFLAGS := -std=gnu11 -O1 -g $(WARNINGS) -fsanitize=address,undefined \
 	-DTEST_DATA_DIR=\"tests/unit/data\" \
 	-fno-omit-frame-pointer -fno-sanitize-recover=all

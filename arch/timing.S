@@ -136,6 +136,45 @@ wait_sample:
 3:	movq %r8, SAMPLE_TRIGGER(%rdi)
 	ret
 
+/* uint32_t gap_loop(uint64_t *gaps, uint32_t want, uint64_t threshold,
+ *                   uint64_t iterations)
+ * Ingo Molnar's method (seed 000): back-to-back fenced TSC reads with
+ * interrupts enabled; every delta above `threshold` is time the loop
+ * lost, i.e. an interrupt's full cost as the interrupted code sees it.
+ * Stops after `want` gaps or `iterations` reads; returns the gap count. */
+	.text
+	.globl gap_loop
+gap_loop:
+	pushq %r12
+	pushq %r13
+	pushq %r14
+	movq %rdx, %r12			/* threshold */
+	movq %rcx, %r13			/* iterations left */
+	xorl %r14d, %r14d		/* gaps so far */
+	TSC_OPEN_TO %r8			/* previous read */
+	sti
+1:	lfence
+	rdtsc
+	shlq $32, %rdx
+	orq %rdx, %rax
+	movq %rax, %r9
+	subq %r8, %r9			/* this delta */
+	movq %rax, %r8
+	cmpq %r12, %r9
+	jbe 2f
+	movq %r9, (%rdi,%r14,8)
+	incl %r14d
+	cmpl %esi, %r14d
+	jae 3f
+2:	decq %r13
+	jnz 1b
+3:	cli
+	movl %r14d, %eax
+	popq %r14
+	popq %r13
+	popq %r12
+	ret
+
 /* void int_trigger_<n>(void): a bare INT n, for the vector sweep and the
  * register check, INT_TRIGGER_STRIDE bytes apart. */
 	.section .text.irqlab.int_triggers, "ax"

@@ -9,6 +9,7 @@ void config_defaults(struct irqlab_config *c)
 		.primitive_blocks = CONFIG_DEFAULT_PRIMITIVE_BLOCKS,
 		.cold_samples = CONFIG_DEFAULT_COLD_SAMPLES,
 		.thrash_samples = CONFIG_DEFAULT_THRASH_SAMPLES,
+		.gap_samples = CONFIG_DEFAULT_GAP_SAMPLES,
 		.int_vector = CONFIG_DEFAULT_INT_VECTOR,
 		.finish = FINISH_SHUTDOWN,
 	};
@@ -79,6 +80,7 @@ static const struct number_key number_keys[] = {
 	NUMBER_KEY(primitive_blocks, 1, CONFIG_MAX_SAMPLES),
 	NUMBER_KEY(cold_samples, 1, CONFIG_MAX_SAMPLES),
 	NUMBER_KEY(thrash_samples, 1, CONFIG_MAX_SAMPLES),
+	NUMBER_KEY(gap_samples, 1, CONFIG_MAX_SAMPLES),
 	/* 0-31 are exceptions; 0xff is kept for the APIC spurious vector. */
 	NUMBER_KEY(int_vector, 32, 254),
 	NUMBER_KEY(selftest_fault, 0, 1),

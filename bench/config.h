@@ -20,6 +20,7 @@ struct irqlab_config {
 	uint32_t primitive_blocks; /* timed blocks of 1024 per primitive */
 	uint32_t cold_samples;	/* per cold / cold-control experiment */
 	uint32_t thrash_samples; /* per thrash experiment */
+	uint32_t gap_samples;	/* gaps per scheme, gap method */
 	uint8_t int_vector;	/* vector of the INT n experiment */
 	uint8_t finish;		/* enum finish_action */
 	/* Adds an experiment that raises #UD mid-run, to show an exception
@@ -36,6 +37,7 @@ struct irqlab_config {
 #define CONFIG_DEFAULT_PRIMITIVE_BLOCKS 200u
 #define CONFIG_DEFAULT_COLD_SAMPLES 1000u
 #define CONFIG_DEFAULT_THRASH_SAMPLES 50u
+#define CONFIG_DEFAULT_GAP_SAMPLES 1000u
 #define CONFIG_MAX_SAMPLES 1000000u
 #define CONFIG_DEFAULT_INT_VECTOR 0x40
 

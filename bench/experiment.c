@@ -11,6 +11,7 @@
 #include "../arch/noise.h"
 #include "../efi/log.h"
 #include "fmt.h"
+#include "histogram.h"
 #include "sources.h"
 
 /* Interrupts per register-integrity check vector; schemes are checked on
@@ -553,6 +554,112 @@ static int run_cached_level_thrashed(struct run_result *r,
 	return 0;
 }
 
+/* --- the gap method --------------------------------------------------- */
+
+#define GAP_LOOP_PROBE 1000		/* undisturbed reads measured first */
+#define GAP_MAX_ITERATIONS 400000000ull	/* bound on the loop */
+
+struct gap_run {
+	const struct dispatch_scheme *scheme;
+	const struct irq_source *timer;
+	uint8_t vector;
+	uint32_t want;
+	uint64_t *buf;
+	struct gap_result *out;
+	uint32_t got;
+};
+
+static void measure_gaps(void *arg)
+{
+	struct gap_run *g = arg;
+	uint32_t n;
+
+	if (g->scheme->prepare)
+		g->scheme->prepare();
+	install_all(g->scheme);
+	/* Threshold 0 and no interrupt armed: every delta is a plain loop
+	 * iteration. */
+	n = gap_loop(g->buf, GAP_LOOP_PROBE, 0, GAP_LOOP_PROBE);
+	stats_sort(g->buf, n);
+	g->out->loop_median = stats_percentile_sorted(g->buf, n, STATS_P50);
+	g->out->threshold = 3 * g->out->loop_median + 16;
+	g->timer->start(g->timer, g->vector);
+	g->got = gap_loop(g->buf, g->want, g->out->threshold, GAP_MAX_ITERATIONS);
+	g->timer->stop(g->timer);
+}
+
+/* Every runnable scheme takes a periodic LAPIC timer while a TSC loop
+ * runs; the loop's gaps are the full cost as the interrupted code sees
+ * it (seed 000). */
+static void run_gap_method(struct run_result *r, const struct irqlab_config *c,
+			   struct bench_buffers *b)
+{
+	static struct histogram hist;
+	const struct irq_source *timer = 0;
+	size_t s, i;
+
+	for (i = 0; i < irq_source_count; i++)
+		if (str_eq(irq_sources[i].name, "lapic-periodic"))
+			timer = &irq_sources[i];
+	for (s = 0; s < dispatch_scheme_count && r->n_gaps < RESULTS_MAX_GAPS; s++) {
+		const struct dispatch_scheme *scheme = &dispatch_schemes[s];
+		struct gap_result *out = &r->gap[r->n_gaps++];
+		struct gap_run g = { scheme, timer, c->int_vector,
+				     at_most(c->gap_samples, c->samples),
+				     b->metric[0], out, 0 };
+		struct fault_info fault;
+		const char *why = scheme->unsupported ? scheme->unsupported() : 0;
+		uint32_t k;
+
+		*out = (struct gap_result){ 0 };
+		fmt_snprintf(out->scheme, sizeof(out->scheme), "%s", scheme->name);
+		if (!why && (!timer || mode_active == LAPIC_NONE))
+			why = "needs the local APIC timer";
+		if (why) {
+			out->status = EXP_SKIPPED;
+			fmt_snprintf(out->reason, sizeof(out->reason), "%s", why);
+			continue;
+		}
+		irq_ack = ack_for(timer);
+		if (guard_run(measure_gaps, &g, &fault)) {
+			out->status = EXP_FAILED;
+			fmt_snprintf(out->reason, sizeof(out->reason),
+				     "%s vector %llu, RIP 0x%llx",
+				     exception_name((unsigned)fault.vector),
+				     (unsigned long long)fault.vector,
+				     (unsigned long long)fault.rip);
+		}
+		irq_ack = IRQ_ACK_NONE;
+		if (scheme->finish)
+			scheme->finish();
+		install_all(scheme_find("direct"));
+		if (out->status == EXP_FAILED)
+			continue;
+		if (g.got < g.want) {
+			out->status = EXP_TIMEOUT;
+			fmt_snprintf(out->reason, sizeof(out->reason),
+				     "%u of %u gaps within %llu loop reads", g.got,
+				     g.want, (unsigned long long)GAP_MAX_ITERATIONS);
+			continue;
+		}
+		hist_clear(&hist);
+		for (k = 0; k < g.got; k++)
+			hist_add(&hist, g.buf[k]);
+		stats_compute(g.buf, g.got, &out->gaps);
+		out->hist_len = (uint16_t)hist_encode(&hist, out->hist,
+						     sizeof(out->hist));
+		out->status = out->hist_len ? EXP_OK : EXP_FAILED;
+		if (!out->hist_len)
+			fmt_snprintf(out->reason, sizeof(out->reason),
+				     "the histogram needs more than %u bytes",
+				     GAP_HIST_BYTES);
+		log_printf("gap method %s: %u gaps, median %llu (loop %llu)\n",
+			   scheme->name, g.got,
+			   (unsigned long long)out->gaps.median,
+			   (unsigned long long)out->loop_median);
+	}
+}
+
 static int run_selftests(struct run_result *r, const struct irqlab_config *c,
 			 struct bench_buffers *b)
 {
@@ -624,6 +731,7 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 	    run_entry_variants(r, c, b) || run_cache_states(r, c, b) ||
 	    run_cached_level_thrashed(r, c, b))
 		return;
+	run_gap_method(r, c, b);
 	switch_mode(LAPIC_X2APIC);
 	if (run_sources_of_mode(LAPIC_X2APIC, r, c, b))
 		return;

@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include "histogram.h"
 #include "json.h"
 #include "seeds.h"
 
@@ -270,6 +271,92 @@ static void json_primitives(struct json_writer *w, const struct run_result *r,
 	json_end_object(w);
 }
 
+/* Gap figures net of one undisturbed loop iteration. */
+static int64_t net_of_loop(uint64_t gap, const struct gap_result *g)
+{
+	return (int64_t)(gap - g->loop_median);
+}
+
+static void json_gaps(struct json_writer *w, const struct run_result *r)
+{
+	static struct histogram h;
+	uint32_t i;
+	unsigned k;
+
+	json_key(w, "gap_method");
+	json_begin_object(w);
+	json_kv_string(w, "method", "a TSC loop interrupted by a periodic local "
+				    "APIC timer; each delta above the threshold, "
+				    "less one undisturbed loop iteration, is what "
+				    "an interrupt cost the interrupted code");
+	json_kv_string(w, "unit", clock_kind_unit(r->clock_kind));
+	json_key(w, "rows");
+	json_begin_array(w);
+	for (i = 0; i < r->n_gaps; i++) {
+		const struct gap_result *g = &r->gap[i];
+
+		json_begin_object(w);
+		json_kv_string(w, "scheme", g->scheme);
+		json_kv_string(w, "status", exp_status_name(g->status));
+		json_key(w, "reason");
+		if (g->status == EXP_OK)
+			json_null(w);
+		else
+			json_string(w, g->reason);
+		if (g->status == EXP_OK) {
+			json_kv_uint(w, "gaps", g->gaps.count);
+			json_kv_uint(w, "loop_iteration", g->loop_median);
+			json_kv_uint(w, "threshold", g->threshold);
+			json_key(w, "cost");
+			json_figures(w, &g->gaps, g->loop_median);
+			json_key(w, "histogram");
+			json_begin_array(w);
+			if (hist_decode(g->hist, g->hist_len, &h) == 0)
+				for (k = 0; k < HIST_BUCKETS; k++) {
+					if (!h.counts[k])
+						continue;
+					json_begin_object(w);
+					json_kv_int(w, "from", net_of_loop(hist_lower(k), g));
+					json_kv_int(w, "to", net_of_loop(hist_upper(k), g));
+					json_kv_uint(w, "count", h.counts[k]);
+					json_end_object(w);
+				}
+			json_end_array(w);
+		}
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_end_object(w);
+}
+
+static void summary_gaps(struct text_buf *tb, const struct run_result *r)
+{
+	uint32_t i;
+
+	if (!r->n_gaps)
+		return;
+	tb_printf(tb, "\nGap method (seed 000): what an interrupt costs the "
+		  "interrupted code, net of one loop iteration\n");
+	tb_printf(tb, "%-13s %7s %9s %9s %9s %9s %9s\n", "scheme", "gaps",
+		  "min", "median", "p99", "p99.9", "max");
+	for (i = 0; i < r->n_gaps; i++) {
+		const struct gap_result *g = &r->gap[i];
+
+		if (g->status != EXP_OK) {
+			tb_printf(tb, "%-13s %s: %s\n", g->scheme,
+				  exp_status_name(g->status), g->reason);
+			continue;
+		}
+		tb_printf(tb, "%-13s %7u %9lld %9lld %9lld %9lld %9lld\n",
+			  g->scheme, g->gaps.count,
+			  (long long)net_of_loop(g->gaps.min, g),
+			  (long long)net_of_loop(g->gaps.median, g),
+			  (long long)net_of_loop(g->gaps.p99, g),
+			  (long long)net_of_loop(g->gaps.p999, g),
+			  (long long)net_of_loop(g->gaps.max, g));
+	}
+}
+
 /* (check - primary) / primary, in parts per million. */
 static int64_t tsc_disagreement_ppm(const struct run_result *r)
 {
@@ -374,6 +461,7 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	json_kv_uint(&w, "primitive_blocks", r->config.primitive_blocks);
 	json_kv_uint(&w, "cold_samples", r->config.cold_samples);
 	json_kv_uint(&w, "thrash_samples", r->config.thrash_samples);
+	json_kv_uint(&w, "gap_samples", r->config.gap_samples);
 	json_end_object(&w);
 
 	json_schemes(&w, ctx);
@@ -385,6 +473,7 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	json_end_array(&w);
 	json_comparison(&w, r);
 	json_primitives(&w, r, ctx);
+	json_gaps(&w, r);
 	seeds_json(&w, r);
 
 	json_key(&w, "handoff");
@@ -618,6 +707,7 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 		  clock_kind_unit(r->clock_kind));
 	summary_schemes(tb, r, ctx);
 	summary_primitives(tb, r, ctx);
+	summary_gaps(tb, r);
 	seeds_summary(tb, r);
 	report_discards(tb, ctx ? ctx->handoff : 0);
 	return tb->overflow ? -1 : 0;

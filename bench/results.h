@@ -71,6 +71,7 @@ struct run_config {
 	uint32_t primitive_blocks;
 	uint32_t cold_samples;
 	uint32_t thrash_samples;
+	uint32_t gap_samples;
 };
 
 struct experiment_result {
@@ -107,6 +108,22 @@ struct primitive_result {
 	struct sample_stats block;
 };
 
+#define RESULTS_MAX_GAPS 12
+#define GAP_HIST_BYTES 384	/* a sparse histogram, encoded */
+
+/* The gap method (seed 000, Ingo Molnar): a TSC loop interrupted by a
+ * periodic LAPIC timer handled by one scheme. */
+struct gap_result {
+	char scheme[RESULTS_NAME_LEN];
+	uint8_t status;		/* enum exp_status */
+	char reason[RESULTS_REASON_LEN];
+	uint64_t loop_median;	/* an undisturbed loop iteration, raw */
+	uint64_t threshold;	/* deltas above it are gaps */
+	struct sample_stats gaps;	/* raw deltas, loop included */
+	uint16_t hist_len;
+	uint8_t hist[GAP_HIST_BYTES];	/* hist_encode of the gaps */
+};
+
 struct run_result {
 	uint64_t run_id;	/* also names the results folder */
 	struct machine_info machine;
@@ -128,6 +145,8 @@ struct run_result {
 	struct experiment_result exp[RESULTS_MAX_EXPERIMENTS];
 	uint32_t n_primitives;
 	struct primitive_result prim[RESULTS_MAX_PRIMITIVES];
+	uint32_t n_gaps;
+	struct gap_result gap[RESULTS_MAX_GAPS];
 };
 
 const char *clock_kind_name(unsigned kind);

@@ -120,8 +120,12 @@ size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap)
 	uint32_t i;
 
 	if (r->n_experiments > RESULTS_MAX_EXPERIMENTS ||
-	    r->n_primitives > RESULTS_MAX_PRIMITIVES)
+	    r->n_primitives > RESULTS_MAX_PRIMITIVES ||
+	    r->n_gaps > RESULTS_MAX_GAPS)
 		return 0;
+	for (i = 0; i < r->n_gaps; i++)
+		if (r->gap[i].hist_len > GAP_HIST_BYTES)
+			return 0;
 	dict.n = 0;
 	dict.full = 0;
 	encode_fields(&w, r);	/* pass 1: collect the strings */
@@ -166,6 +170,7 @@ static void encode_fields(struct writer *w, const struct run_result *r)
 	put_uint(w, r->config.primitive_blocks, 4);
 	put_var(w, r->config.cold_samples);
 	put_var(w, r->config.thrash_samples);
+	put_var(w, r->config.gap_samples);
 	put_uint(w, r->tsc_hz, 8);
 	put_uint(w, r->tsc_method, 1);
 	put_var(w, r->tsc_hz_check);
@@ -203,6 +208,19 @@ static void encode_fields(struct writer *w, const struct run_result *r)
 		put_uint(w, p->status, 1);
 		PUT_STR(w, p->reason);
 		put_stats(w, &p->block);
+	}
+	put_uint(w, r->n_gaps, 1);
+	for (i = 0; i < r->n_gaps; i++) {
+		const struct gap_result *g = &r->gap[i];
+
+		PUT_STR(w, g->scheme);
+		put_uint(w, g->status, 1);
+		PUT_STR(w, g->reason);
+		put_var(w, g->loop_median);
+		put_var(w, g->threshold);
+		put_stats(w, &g->gaps);
+		put_var(w, g->hist_len);
+		put_bytes(w, g->hist, g->hist_len);
 	}
 }
 
@@ -367,6 +385,7 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 	out->config.primitive_blocks = (uint32_t)get_uint(&r, 4);
 	out->config.cold_samples = get_var32(&r);
 	out->config.thrash_samples = get_var32(&r);
+	out->config.gap_samples = get_var32(&r);
 	out->tsc_hz = get_uint(&r, 8);
 	out->tsc_method = (uint8_t)get_uint(&r, 1);
 	out->tsc_hz_check = get_var(&r);
@@ -424,6 +443,33 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 			return DECODE_TRUNCATED;
 		if (!fits || r.overlong || p->status >= EXP_STATUS_COUNT)
 			return DECODE_BAD_VALUE;
+	}
+	out->n_gaps = (uint32_t)get_uint(&r, 1);
+	if (r.truncated)
+		return DECODE_TRUNCATED;
+	if (out->n_gaps > RESULTS_MAX_GAPS)
+		return DECODE_BAD_VALUE;
+	for (i = 0; i < out->n_gaps; i++) {
+		struct gap_result *g = &out->gap[i];
+		uint64_t n;
+
+		fits &= GET_STR(&r, g->scheme);
+		g->status = (uint8_t)get_uint(&r, 1);
+		fits &= GET_STR(&r, g->reason);
+		g->loop_median = get_var(&r);
+		g->threshold = get_var(&r);
+		get_stats(&r, &g->gaps);
+		n = get_var(&r);
+		if (r.truncated)
+			return DECODE_TRUNCATED;
+		if (!fits || r.overlong || g->status >= EXP_STATUS_COUNT ||
+		    n > GAP_HIST_BYTES)
+			return DECODE_BAD_VALUE;
+		if (n > r.len - r.pos)
+			return DECODE_TRUNCATED;
+		g->hist_len = (uint16_t)n;
+		for (k = 0; k < n; k++)
+			g->hist[k] = r.p[r.pos++];
 	}
 	return r.pos == len ? DECODE_OK : DECODE_TRAILING;
 }

@@ -584,6 +584,7 @@ static EFI_STATUS phase_a(EFI_FILE_HANDLE root)
 	r->config.primitive_blocks = run.config.primitive_blocks;
 	r->config.cold_samples = run.config.cold_samples;
 	r->config.thrash_samples = run.config.thrash_samples;
+	r->config.gap_samples = run.config.gap_samples;
 	platform_identify(ST, &r->machine, platform);
 	allocate_thrash_buffer(r->machine.llc_bytes);
 	save_acpi_tables(root, platform);

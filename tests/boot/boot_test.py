@@ -345,6 +345,26 @@ def check_sources(name, doc, samples, warmup, x2apic, level=True):
           str(seqs))
 
 
+def check_gap_method(name, doc):
+    """Seed 000's gap method: every scheme interrupts a TSC loop, and the
+    lost time keeps the schemes' order."""
+    rows = {g["scheme"]: g for g in doc["gap_method"]["rows"]}
+    ok = [rows.get(s, {}) for s in SCHEMES_RUN]
+    check("%s: the gap method collected its gaps under every scheme" % name,
+          all(g.get("status") == "ok" and g["gaps"] == min(1000, SAMPLES)
+              and sum(b["count"] for b in g["histogram"]) == g["gaps"]
+              for g in ok), str(ok)[:600])
+    if all(g.get("status") == "ok" for g in ok):
+        median = {s: rows[s]["cost"]["median"] for s in SCHEMES_RUN}
+        check("%s: gap costs keep the order: direct least, int3-byte most"
+              % name, all(median["direct"] < median[s] for s in SCHEMES_RUN
+                          if s != "direct")
+              and max(median.values()) == median["int3-byte"], str(median))
+    check("%s: FRED and call16 gap rows say why they did not run" % name,
+          rows.get("fred", {}).get("status") == "skipped"
+          and rows.get("call16", {}).get("status") == "skipped")
+
+
 def check_icount_run(name, rc, run_dir, results):
     if not check("%s: both boots completed" % name, rc == 0,
                  "run.sh exit %d, see %s" % (rc, run_dir)):
@@ -411,6 +431,7 @@ def check_icount_run(name, rc, run_dir, results):
                             "seed_004"]
           and all(s["verdict"] == "not judged (figures are not cycles here)"
                   for s in seeds.values()), str(seeds)[:600])
+    check_gap_method(name, doc)
     check_schemes(name, doc)
     check_self_ipis(name, doc)
     check_sources(name, doc, SAMPLES, WARMUP, qemu_has_tcg_x2apic())
