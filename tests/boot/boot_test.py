@@ -27,10 +27,12 @@ WARMUP = 100
 PRIMITIVE_BLOCKS = 150
 COLD_SAMPLES = 500
 THRASH_SAMPLES = 20
+GAP_SAMPLES = 700
 CONFIG = ("samples = %d\nwarmup = %d\nprimitive_blocks = %d\n"
-          "cold_samples = %d\nthrash_samples = %d\nselftest_fault = 1\n"
-          "selftest_smi = 1\n"
-          % (SAMPLES, WARMUP, PRIMITIVE_BLOCKS, COLD_SAMPLES, THRASH_SAMPLES))
+          "cold_samples = %d\nthrash_samples = %d\ngap_samples = %d\n"
+          "selftest_fault = 1\nselftest_smi = 1\n"
+          % (SAMPLES, WARMUP, PRIMITIVE_BLOCKS, COLD_SAMPLES, THRASH_SAMPLES,
+             GAP_SAMPLES))
 
 passed = failed = 0
 
@@ -351,7 +353,7 @@ def check_gap_method(name, doc):
     rows = {g["scheme"]: g for g in doc["gap_method"]["rows"]}
     ok = [rows.get(s, {}) for s in SCHEMES_RUN]
     check("%s: the gap method collected its gaps under every scheme" % name,
-          all(g.get("status") == "ok" and g["gaps"] == min(1000, SAMPLES)
+          all(g.get("status") == "ok" and g["gaps"] == GAP_SAMPLES
               and sum(b["count"] for b in g["histogram"]) == g["gaps"]
               for g in ok), str(ok)[:600])
     if all(g.get("status") == "ok" for g in ok):
@@ -397,7 +399,8 @@ def check_icount_run(name, rc, run_dir, results):
           doc["config"] == {"samples": SAMPLES, "warmup": WARMUP,
                             "primitive_blocks": PRIMITIVE_BLOCKS,
                             "cold_samples": COLD_SAMPLES,
-                            "thrash_samples": THRASH_SAMPLES},
+                            "thrash_samples": THRASH_SAMPLES,
+                            "gap_samples": GAP_SAMPLES},
           str(doc["config"]))
 
     e = experiment(doc, "int-direct")
