@@ -1,5 +1,22 @@
 #include "acpi.h"
 
+#include "../bench/le.h"
+
+static uint16_t read_u16(const void *base, size_t off)
+{
+	return (uint16_t)le_get((const uint8_t *)base + off, 2);
+}
+
+static uint32_t read_u32(const void *base, size_t off)
+{
+	return (uint32_t)le_get((const uint8_t *)base + off, 4);
+}
+
+static uint64_t read_u64(const void *base, size_t off)
+{
+	return le_get((const uint8_t *)base + off, 8);
+}
+
 struct __attribute__((packed)) acpi_rsdp {
 	char signature[8];	/* "RSD PTR " */
 	uint8_t checksum;	/* over the first 20 bytes */
@@ -85,13 +102,6 @@ const struct acpi_sdt_header *acpi_find_table(const void *rsdp_ptr,
 #define FADT_FLAGS 112		/* u32 */
 #define FADT_FLAG_TMR_VAL_EXT (1u << 8)
 
-static uint32_t read_u32(const void *base, size_t off)
-{
-	const uint8_t *p = (const uint8_t *)base + off;
-
-	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
 
 uint16_t acpi_pm_timer_port(const struct acpi_sdt_header *fadt,
 			    int *pm_timer_32bit)
@@ -127,17 +137,7 @@ const char *acpi_status_name(enum acpi_status s)
 	return "unknown";
 }
 
-static uint16_t read_u16(const void *base, size_t off)
-{
-	const uint8_t *p = (const uint8_t *)base + off;
 
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint64_t read_u64(const void *base, size_t off)
-{
-	return read_u32(base, off) | (uint64_t)read_u32(base, off + 4) << 32;
-}
 
 /* Header checks shared by every table: signature, length, checksum. */
 static enum acpi_status check_table(const void *table, size_t available,

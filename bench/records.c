@@ -1,6 +1,7 @@
 #include "records.h"
 
 #include "fmt.h"
+#include "le.h"
 
 /* CRC-32/ISO-HDLC (the zlib one), bitwise: the handoff is a few KiB once
  * per run, so a 1 KiB table is not worth its image size. */
@@ -22,24 +23,6 @@ uint32_t crc32_update(uint32_t crc, const void *data, size_t len)
 uint32_t crc32(const void *data, size_t len)
 {
 	return crc32_update(0, data, len);
-}
-
-static void put_le(uint8_t *p, uint64_t v, unsigned bytes)
-{
-	unsigned i;
-
-	for (i = 0; i < bytes; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get_le(const uint8_t *p, unsigned bytes)
-{
-	uint64_t v = 0;
-	unsigned i;
-
-	for (i = 0; i < bytes; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
 }
 
 /* Header layout, all little-endian. */
@@ -103,19 +86,19 @@ size_t record_encode(uint8_t *out, uint64_t run_id, uint16_t seq,
 	off = (size_t)seq * RECORD_MAX_PAYLOAD;
 	n = blob_len - off < RECORD_MAX_PAYLOAD ? blob_len - off
 						: RECORD_MAX_PAYLOAD;
-	put_le(out + OFF_MAGIC, RECORD_MAGIC, 4);
-	put_le(out + OFF_VERSION, RECORD_VERSION, 2);
-	put_le(out + OFF_HEADER_SIZE, RECORD_HEADER_BYTES, 2);
-	put_le(out + OFF_RUN_ID, run_id, 8);
-	put_le(out + OFF_SEQ, seq, 2);
-	put_le(out + OFF_TOTAL, total, 2);
-	put_le(out + OFF_BLOB_LEN, blob_len, 4);
-	put_le(out + OFF_BLOB_CRC, crc32(blob, blob_len), 4);
-	put_le(out + OFF_PAYLOAD_LEN, n, 2);
-	put_le(out + OFF_RESERVED, 0, 2);
+	le_put(out + OFF_MAGIC, RECORD_MAGIC, 4);
+	le_put(out + OFF_VERSION, RECORD_VERSION, 2);
+	le_put(out + OFF_HEADER_SIZE, RECORD_HEADER_BYTES, 2);
+	le_put(out + OFF_RUN_ID, run_id, 8);
+	le_put(out + OFF_SEQ, seq, 2);
+	le_put(out + OFF_TOTAL, total, 2);
+	le_put(out + OFF_BLOB_LEN, blob_len, 4);
+	le_put(out + OFF_BLOB_CRC, crc32(blob, blob_len), 4);
+	le_put(out + OFF_PAYLOAD_LEN, n, 2);
+	le_put(out + OFF_RESERVED, 0, 2);
 	for (i = 0; i < n; i++)
 		out[RECORD_HEADER_BYTES + i] = blob[off + i];
-	put_le(out + OFF_CRC, record_crc(out, n), 4);
+	le_put(out + OFF_CRC, record_crc(out, n), 4);
 	return RECORD_HEADER_BYTES + n;
 }
 
@@ -124,25 +107,25 @@ enum record_status record_decode(const uint8_t *rec, size_t len,
 {
 	if (len < RECORD_HEADER_BYTES)
 		return RECORD_TRUNCATED;
-	if (get_le(rec + OFF_MAGIC, 4) != RECORD_MAGIC)
+	if (le_get(rec + OFF_MAGIC, 4) != RECORD_MAGIC)
 		return RECORD_BAD_MAGIC;
-	if (get_le(rec + OFF_VERSION, 2) != RECORD_VERSION ||
-	    get_le(rec + OFF_HEADER_SIZE, 2) != RECORD_HEADER_BYTES)
+	if (le_get(rec + OFF_VERSION, 2) != RECORD_VERSION ||
+	    le_get(rec + OFF_HEADER_SIZE, 2) != RECORD_HEADER_BYTES)
 		return RECORD_BAD_VERSION;
-	v->run_id = get_le(rec + OFF_RUN_ID, 8);
-	v->seq = (uint16_t)get_le(rec + OFF_SEQ, 2);
-	v->total = (uint16_t)get_le(rec + OFF_TOTAL, 2);
-	v->blob_len = (uint32_t)get_le(rec + OFF_BLOB_LEN, 4);
-	v->blob_crc = (uint32_t)get_le(rec + OFF_BLOB_CRC, 4);
-	v->payload_len = (uint16_t)get_le(rec + OFF_PAYLOAD_LEN, 2);
+	v->run_id = le_get(rec + OFF_RUN_ID, 8);
+	v->seq = (uint16_t)le_get(rec + OFF_SEQ, 2);
+	v->total = (uint16_t)le_get(rec + OFF_TOTAL, 2);
+	v->blob_len = (uint32_t)le_get(rec + OFF_BLOB_LEN, 4);
+	v->blob_crc = (uint32_t)le_get(rec + OFF_BLOB_CRC, 4);
+	v->payload_len = (uint16_t)le_get(rec + OFF_PAYLOAD_LEN, 2);
 	v->payload = rec + RECORD_HEADER_BYTES;
 	if (v->payload_len > len - RECORD_HEADER_BYTES)
 		return RECORD_TRUNCATED;
-	if (record_crc(rec, v->payload_len) != (uint32_t)get_le(rec + OFF_CRC, 4))
+	if (record_crc(rec, v->payload_len) != (uint32_t)le_get(rec + OFF_CRC, 4))
 		return RECORD_BAD_CRC;
 	/* The CRC held, so these are as written: check they agree. */
 	if (len != RECORD_HEADER_BYTES + (size_t)v->payload_len ||
-	    get_le(rec + OFF_RESERVED, 2) != 0 || v->total == 0 ||
+	    le_get(rec + OFF_RESERVED, 2) != 0 || v->total == 0 ||
 	    v->seq >= v->total || records_needed(v->blob_len) != v->total ||
 	    (size_t)v->seq * RECORD_MAX_PAYLOAD + v->payload_len > v->blob_len ||
 	    (v->seq + 1u < v->total && v->payload_len != RECORD_MAX_PAYLOAD))

@@ -1,5 +1,7 @@
 #include "smbios.h"
 
+#include "le.h"
+
 static int prefix(const uint8_t *p, const char *s)
 {
 	for (; *s; s++, p++)
@@ -17,16 +19,6 @@ static int sums_to_zero(const uint8_t *p, size_t n)
 	return sum == 0;
 }
 
-static uint32_t le(const uint8_t *p, unsigned bytes)
-{
-	uint32_t v = 0;
-	unsigned i;
-
-	for (i = 0; i < bytes; i++)
-		v |= (uint32_t)p[i] << (8 * i);
-	return v;
-}
-
 int smbios_entry_point(const uint8_t *ep, size_t available, uint64_t *table,
 		       uint32_t *length)
 {
@@ -34,8 +26,8 @@ int smbios_entry_point(const uint8_t *ep, size_t available, uint64_t *table,
 		/* 3.x: length at 6, max table size at 0x0C, address at 0x10 */
 		if (ep[6] < 0x18 || ep[6] > available || !sums_to_zero(ep, ep[6]))
 			return -1;
-		*length = le(ep + 0x0c, 4);
-		*table = le(ep + 0x10, 4) | (uint64_t)le(ep + 0x14, 4) << 32;
+		*length = (uint32_t)le_get(ep + 0x0c, 4);
+		*table = le_get(ep + 0x10, 8);
 		return 0;
 	}
 	if (available >= 0x1f && prefix(ep, "_SM_")) {
@@ -43,8 +35,8 @@ int smbios_entry_point(const uint8_t *ep, size_t available, uint64_t *table,
 		if (ep[5] < 0x1f || ep[5] > available || !sums_to_zero(ep, ep[5]) ||
 		    !prefix(ep + 0x10, "_DMI_"))
 			return -1;
-		*length = le(ep + 0x16, 2);
-		*table = le(ep + 0x18, 4);
+		*length = (uint32_t)le_get(ep + 0x16, 2);
+		*table = le_get(ep + 0x18, 4);
 		return 0;
 	}
 	return -1;

@@ -53,6 +53,13 @@
 	iretq
 .endm
 
+/* push-jmp style: the stub pushed its vector as a sign-extended imm8 into
+ * FRAME_ERROR; keep its low byte as the vector. */
+.macro VECTOR_FROM_PUSHED_BYTE
+	movzbl FRAME_ERROR(%rsp), %eax
+	movq %rax, FRAME_VECTOR(%rsp)
+.endm
+
 /* Starts a scheme's gate table: IRQ_VECTORS gate targets, one per vector
  * from FIRST_IRQ_VECTOR, that GATE_TABLE_ENTRY appends to. */
 .macro GATE_TABLE name

@@ -24,8 +24,7 @@ push_jmp_code:
 push_jmp_common:
 	subq $8, %rsp			/* FRAME_VECTOR */
 	SAVE_GPRS
-	movzbl FRAME_ERROR(%rsp), %eax	/* undo the push's sign extension */
-	movq %rax, FRAME_VECTOR(%rsp)
+	VECTOR_FROM_PUSHED_BYTE		/* undo the push's sign extension */
 	DISPATCH_TAIL
 push_jmp_code_end:
 
