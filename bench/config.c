@@ -10,6 +10,8 @@ void config_defaults(struct irqlab_config *c)
 		.cold_samples = CONFIG_DEFAULT_COLD_SAMPLES,
 		.thrash_samples = CONFIG_DEFAULT_THRASH_SAMPLES,
 		.gap_samples = CONFIG_DEFAULT_GAP_SAMPLES,
+		.runs = 1,
+		.unstable_pct = CONFIG_DEFAULT_UNSTABLE_PCT,
 		.int_vector = CONFIG_DEFAULT_INT_VECTOR,
 		.finish = FINISH_SHUTDOWN,
 	};
@@ -81,6 +83,8 @@ static const struct number_key number_keys[] = {
 	NUMBER_KEY(cold_samples, 1, CONFIG_MAX_SAMPLES),
 	NUMBER_KEY(thrash_samples, 1, CONFIG_MAX_SAMPLES),
 	NUMBER_KEY(gap_samples, 1, CONFIG_MAX_SAMPLES),
+	NUMBER_KEY(runs, 1, CONFIG_MAX_RUNS),
+	NUMBER_KEY(unstable_pct, 1, 100),
 	/* 0-31 are exceptions; 0xff is kept for the APIC spurious vector. */
 	NUMBER_KEY(int_vector, 32, 254),
 	NUMBER_KEY(selftest_fault, 0, 1),

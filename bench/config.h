@@ -21,6 +21,8 @@ struct irqlab_config {
 	uint32_t cold_samples;	/* per cold / cold-control experiment */
 	uint32_t thrash_samples; /* per thrash experiment */
 	uint32_t gap_samples;	/* gaps per scheme, gap method */
+	uint8_t runs;		/* repeat the matrix across resets */
+	uint8_t unstable_pct;	/* run-to-run spread that marks a figure */
 	uint8_t int_vector;	/* vector of the INT n experiment */
 	uint8_t finish;		/* enum finish_action */
 	/* Adds an experiment that raises #UD mid-run, to show an exception
@@ -38,6 +40,8 @@ struct irqlab_config {
 #define CONFIG_DEFAULT_COLD_SAMPLES 1000u
 #define CONFIG_DEFAULT_THRASH_SAMPLES 50u
 #define CONFIG_DEFAULT_GAP_SAMPLES 1000u
+#define CONFIG_MAX_RUNS 10
+#define CONFIG_DEFAULT_UNSTABLE_PCT 5
 #define CONFIG_MAX_SAMPLES 1000000u
 #define CONFIG_DEFAULT_INT_VECTOR 0x40
 

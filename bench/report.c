@@ -271,6 +271,109 @@ static void json_primitives(struct json_writer *w, const struct run_result *r,
 	json_end_object(w);
 }
 
+/* The round-trip median of `name` in run `k`, net of that run's floor, or
+ * INT64_MIN when it did not run ok there. */
+static int64_t run_median(const struct report_context *ctx, size_t k,
+			  const char *name)
+{
+	const struct experiment_result *e = report_find(ctx->runs[k], name);
+
+	if (!e || e->status != EXP_OK)
+		return INT64_MIN;
+	return net_of_floor(e->metric[METRIC_ROUND_TRIP].median,
+			    ctx->runs[k]->floor.min);
+}
+
+/* Spread of the per-run medians, and whether it exceeds the tolerance
+ * (percent of the smallest median). Returns 0 when some run lacks it. */
+static int run_spread(const struct report_context *ctx, const char *name,
+		      uint32_t pct, int64_t *spread, int *unstable)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	size_t k;
+
+	for (k = 0; k < ctx->n_runs; k++) {
+		int64_t m = run_median(ctx, k, name);
+
+		if (m == INT64_MIN)
+			return 0;
+		if (m < lo)
+			lo = m;
+		if (m > hi)
+			hi = m;
+	}
+	*spread = hi - lo;
+	*unstable = *spread > 0 && *spread * 100 > (int64_t)pct * (lo > 0 ? lo : 1);
+	return 1;
+}
+
+static void json_runs(struct json_writer *w, const struct run_result *r,
+		      const struct report_context *ctx)
+{
+	uint32_t i;
+	size_t k;
+
+	json_key(w, "runs");
+	json_begin_object(w);
+	json_kv_uint(w, "count", ctx ? (ctx->n_runs ? ctx->n_runs : 1) : 1);
+	json_kv_uint(w, "unstable_above_pct", r->config.unstable_pct);
+	json_kv_string(w, "figures", "per-run round-trip medians, net of each "
+				     "run's floor; the rows above are the "
+				     "last run's");
+	json_key(w, "rows");
+	json_begin_array(w);
+	for (i = 0; ctx && ctx->n_runs > 1 && i < r->n_experiments; i++) {
+		int64_t spread;
+		int unstable;
+
+		if (!run_spread(ctx, r->exp[i].name, r->config.unstable_pct,
+				&spread, &unstable))
+			continue;
+		json_begin_object(w);
+		json_kv_string(w, "experiment", r->exp[i].name);
+		json_key(w, "round_trip_medians");
+		json_begin_array(w);
+		for (k = 0; k < ctx->n_runs; k++)
+			json_int(w, run_median(ctx, k, r->exp[i].name));
+		json_end_array(w);
+		json_kv_int(w, "spread", spread);
+		json_key(w, "unstable");
+		json_bool(w, unstable);
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_end_object(w);
+}
+
+static void summary_runs(struct text_buf *tb, const struct run_result *r,
+			 const struct report_context *ctx)
+{
+	uint32_t i, unstable_rows = 0;
+	size_t k;
+
+	if (!ctx || ctx->n_runs < 2)
+		return;
+	tb_printf(tb, "\nRepeat runs: round-trip median of each of %u runs, "
+		  "their spread, and UNSTABLE where it exceeds %u%%\n",
+		  (unsigned)ctx->n_runs, r->config.unstable_pct);
+	for (i = 0; i < r->n_experiments; i++) {
+		int64_t spread;
+		int unstable;
+
+		if (!run_spread(ctx, r->exp[i].name, r->config.unstable_pct,
+				&spread, &unstable))
+			continue;
+		tb_printf(tb, "%-38s", r->exp[i].name);
+		for (k = 0; k < ctx->n_runs; k++)
+			tb_printf(tb, " %7lld",
+				  (long long)run_median(ctx, k, r->exp[i].name));
+		tb_printf(tb, "  spread %lld%s\n", (long long)spread,
+			  unstable ? "  UNSTABLE" : "");
+		unstable_rows += (uint32_t)unstable;
+	}
+	tb_printf(tb, "%u row(s) unstable across runs\n", unstable_rows);
+}
+
 /* Gap figures net of one undisturbed loop iteration. */
 static int64_t net_of_loop(uint64_t gap, const struct gap_result *g)
 {
@@ -462,6 +565,8 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	json_kv_uint(&w, "cold_samples", r->config.cold_samples);
 	json_kv_uint(&w, "thrash_samples", r->config.thrash_samples);
 	json_kv_uint(&w, "gap_samples", r->config.gap_samples);
+	json_kv_uint(&w, "runs", r->config.runs);
+	json_kv_uint(&w, "unstable_pct", r->config.unstable_pct);
 	json_end_object(&w);
 
 	json_schemes(&w, ctx);
@@ -474,6 +579,7 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	json_comparison(&w, r);
 	json_primitives(&w, r, ctx);
 	json_gaps(&w, r);
+	json_runs(&w, r, ctx);
 	seeds_json(&w, r);
 
 	json_key(&w, "handoff");
@@ -612,7 +718,11 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 	unsigned k;
 
 	run_folder_name(r->run_id, text, sizeof(text));
-	tb_printf(tb, "irqlab results, run %s\n\n", text);
+	tb_printf(tb, "irqlab results, run %s", text);
+	if (r->config.runs > 1)
+		tb_printf(tb, " (figures from run %u of %u)", r->run_index,
+			  r->config.runs);
+	tb_printf(tb, "\n\n");
 	tb_printf(tb, "machine    %s family %u model %u stepping %u\n",
 		  m->cpu_vendor, m->family, m->model, m->stepping);
 	tb_printf(tb, "           \"%s\"\n", m->brand);
@@ -708,6 +818,7 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 	summary_schemes(tb, r, ctx);
 	summary_primitives(tb, r, ctx);
 	summary_gaps(tb, r);
+	summary_runs(tb, r, ctx);
 	seeds_summary(tb, r);
 	report_discards(tb, ctx ? ctx->handoff : 0);
 	return tb->overflow ? -1 : 0;

@@ -50,6 +50,10 @@ struct report_context {
 	size_t n_schemes;
 	const struct primitive_entry *primitives;
 	size_t n_primitives;
+	/* Every run of a repeated series, in order; the run being reported
+	 * is the last. Empty for a single run. */
+	const struct run_result *const *runs;
+	size_t n_runs;
 };
 
 const char *record_fate_name(unsigned fate);

@@ -72,6 +72,8 @@ struct run_config {
 	uint32_t cold_samples;
 	uint32_t thrash_samples;
 	uint32_t gap_samples;
+	uint8_t runs;		/* the whole matrix, repeated across resets */
+	uint8_t unstable_pct;	/* run-to-run spread that marks a figure */
 };
 
 struct experiment_result {
@@ -125,7 +127,9 @@ struct gap_result {
 };
 
 struct run_result {
-	uint64_t run_id;	/* also names the results folder */
+	uint64_t run_id;	/* also names the results folder; the first
+				 * run's, for every run of a series */
+	uint8_t run_index;	/* 1 .. config.runs */
 	struct machine_info machine;
 	struct run_config config;
 	uint64_t tsc_hz;

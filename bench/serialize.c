@@ -148,6 +148,7 @@ static void encode_fields(struct writer *w, const struct run_result *r)
 	uint32_t i, k;
 
 	put_uint(w, r->run_id, 8);
+	put_uint(w, r->run_index, 1);
 	PUT_STR(w, m->cpu_vendor);
 	PUT_STR(w, m->brand);
 	PUT_STR(w, m->hypervisor);
@@ -171,6 +172,8 @@ static void encode_fields(struct writer *w, const struct run_result *r)
 	put_var(w, r->config.cold_samples);
 	put_var(w, r->config.thrash_samples);
 	put_var(w, r->config.gap_samples);
+	put_uint(w, r->config.runs, 1);
+	put_uint(w, r->config.unstable_pct, 1);
 	put_uint(w, r->tsc_hz, 8);
 	put_uint(w, r->tsc_method, 1);
 	put_var(w, r->tsc_hz_check);
@@ -363,6 +366,7 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 	if (!get_string_table(&r))
 		return DECODE_BAD_VALUE;
 	out->run_id = get_uint(&r, 8);
+	out->run_index = (uint8_t)get_uint(&r, 1);
 	fits &= GET_STR(&r, m->cpu_vendor);
 	fits &= GET_STR(&r, m->brand);
 	fits &= GET_STR(&r, m->hypervisor);
@@ -386,6 +390,8 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 	out->config.cold_samples = get_var32(&r);
 	out->config.thrash_samples = get_var32(&r);
 	out->config.gap_samples = get_var32(&r);
+	out->config.runs = (uint8_t)get_uint(&r, 1);
+	out->config.unstable_pct = (uint8_t)get_uint(&r, 1);
 	out->tsc_hz = get_uint(&r, 8);
 	out->tsc_method = (uint8_t)get_uint(&r, 1);
 	out->tsc_hz_check = get_var(&r);

@@ -205,13 +205,77 @@ static const char *write_result_files(EFI_FILE_HANDLE root, const char *dir,
 	return NULL;
 }
 
-/* Returns 0 when no records are pending (so phase A should run). */
+/* A repeated series (config runs > 1) in progress: phase C of a run that
+ * is not the last sets this, and phase A measures the next run. */
+static struct {
+	uint64_t id;	/* the first run's id, which names the folder */
+	uint8_t next;	/* the index of the run to measure */
+} series;
+
+static void run_blob_path(uint64_t run_id, unsigned index, char *out,
+			  size_t cap)
+{
+	char dir[96];
+
+	folder_for(run_id, "", dir, sizeof(dir));
+	fmt_snprintf(out, cap, "%s\\run-%u.bin", dir, index);
+}
+
+/* A run of a series that is not the last: its blob goes to the ESP and
+ * its records away, and the next run is measured. Returns NULL or why
+ * that could not be done. */
+static const char *keep_intermediate_run(EFI_FILE_HANDLE root,
+					 const struct run_result *r,
+					 const uint8_t *blob, size_t len,
+					 char *scratch)
+{
+	char dir[96], path[128];
+
+	if (!root)
+		return "cannot open the boot volume";
+	folder_for(r->run_id, "", dir, sizeof(dir));
+	if (files_mkdir_p(root, dir))
+		return "cannot create the results folder";
+	run_blob_path(r->run_id, r->run_index, path, sizeof(path));
+	return files_write_verified(root, path, blob, len, scratch);
+}
+
+/* The earlier runs of the series `r` ends, read back from the ESP. */
+static size_t load_earlier_runs(EFI_FILE_HANDLE root, const struct run_result *r,
+				const struct run_result **runs, uint8_t *blob)
+{
+	size_t n = 0;
+	unsigned k;
+
+	for (k = 1; k < r->run_index && root; k++) {
+		struct run_result *earlier = alloc_pages(sizeof(*earlier));
+		char path[128];
+		INTN len;
+
+		run_blob_path(r->run_id, k, path, sizeof(path));
+		len = files_read(root, path, blob, HANDOFF_MAX_BLOB);
+		if (!earlier || len <= 0 ||
+		    results_decode(blob, (size_t)len, earlier) != DECODE_OK ||
+		    earlier->run_id != r->run_id) {
+			log_printf("phase C: run %u of the series is missing or "
+				   "unreadable (%s)\n", k, path);
+			continue;
+		}
+		runs[n++] = earlier;
+	}
+	runs[n++] = r;
+	return n;
+}
+
+/* Returns 0 when no records are pending, or when they were an earlier
+ * run of a series (so phase A should run). */
 static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 {
 	struct handoff_found *found = alloc_pages(sizeof(*found));
 	struct handoff_item *items = alloc_pages(sizeof(*items) * 64);
 	struct handoff_report *report = alloc_pages(sizeof(*report));
 	struct run_result *r = alloc_pages(sizeof(*r));
+	const struct run_result *runs[CONFIG_MAX_RUNS + 1];
 	uint8_t *blob = alloc_pages(HANDOFF_MAX_BLOB);
 	char *scratch = alloc_pages(TEXT_BYTES + 1);
 	char dir[96], why[160];
@@ -253,6 +317,21 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 			have_run = 0;
 		}
 	}
+	if (have_run && r->run_index < r->config.runs) {
+		err = keep_intermediate_run(root, r, blob, blob_len, scratch);
+		if (!err && !handoff_delete(found)) {
+			log_printf("phase C: run %u of %u kept on the ESP; "
+				   "measuring run %u\n", r->run_index,
+				   r->config.runs, r->run_index + 1);
+			series.id = r->run_id;
+			series.next = (uint8_t)(r->run_index + 1);
+			return 0;
+		}
+		log_printf("phase C: run %u of %u could not be kept (%s); the "
+			   "series stops here\n", r->run_index, r->config.runs,
+			   err ? err : "records not deleted");
+		err = NULL;
+	}
 
 	*report = (struct handoff_report){ 0 };
 	for (i = 0; i < found->n; i++) {
@@ -273,6 +352,10 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 	}
 
 	scheme_catalog(&ctx, report);
+	if (have_run && r->config.runs > 1) {
+		ctx.runs = runs;
+		ctx.n_runs = load_earlier_runs(root, r, runs, blob);
+	}
 	if (!root) {
 		err = "cannot open the boot volume";
 	} else if (have_run) {
@@ -340,8 +423,9 @@ static void persist_and_reset(void)
 		err = handoff_store(run.blob, len, r->run_id, why, sizeof(why));
 	}
 	if (!err) {
-		log_printf("phase B: %llu bytes handed over in %llu record(s); "
-			   "resetting into phase C\n", (unsigned long long)len,
+		log_printf("phase B: run %u of %u, %llu bytes handed over in "
+			   "%llu record(s); resetting into phase C\n", r->run_index,
+			   r->config.runs, (unsigned long long)len,
 			   (unsigned long long)records_needed(len));
 		uefi_call_wrapper(RT->ResetSystem, 4, EfiResetWarm, EFI_SUCCESS,
 				  0, NULL);
@@ -578,7 +662,12 @@ static EFI_STATUS phase_a(EFI_FILE_HANDLE root)
 		return EFI_OUT_OF_RESOURCES;
 	}
 	r = run.result;
-	*r = (struct run_result){ .run_id = current_run_id() };
+	*r = (struct run_result){
+		.run_id = series.next ? series.id : current_run_id(),
+		.run_index = series.next ? series.next : 1,
+	};
+	r->config.runs = run.config.runs;
+	r->config.unstable_pct = run.config.unstable_pct;
 	r->config.samples = run.config.samples;
 	r->config.warmup = run.config.warmup;
 	r->config.primitive_blocks = run.config.primitive_blocks;

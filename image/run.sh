@@ -18,6 +18,7 @@
 #   BOOT_TIMEOUT=180 seconds per boot before it counts as hung.
 #   RUN_DIR=build/run   disk, variable store and serial logs of this run.
 #   RESULTS_DIR=results where the result folders are copied.
+#   MAX_BOOTS=12     boots before giving up (runs = N needs N + 1).
 #   AFTER_BOOT1=CMD  run between the boots with the variable store's path
 #                    as its argument (the boot tests corrupt records so).
 #   OVMF_CODE / OVMF_VARS  the 4 MB build: its variable store is 256 KiB
@@ -44,6 +45,7 @@ OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
 OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
 MEMORY=${MEMORY:-512M}
 TPM=${TPM:-auto}
+MAX_BOOTS=${MAX_BOOTS:-12}
 
 export MTOOLS_SKIP_CHECK=1
 mkdir -p "$RUN_DIR" "$RESULTS_DIR"
@@ -121,13 +123,24 @@ cp "$vars" "$RUN_DIR/vars-after-boot1.fd"
 if [ -n "${AFTER_BOOT1:-}" ]; then
 	$AFTER_BOOT1 "$vars"
 fi
-boot 2
-folder=$(sed -n 's/.*results in \\EFI\\irqlab\\results\\\([0-9a-z-]*\).*/\1/p' \
-	"$RUN_DIR/boot2.log" | tr -d '\r' | tail -n 1)
-if [ -z "$folder" ]; then
-	echo "irqlab: boot 2 wrote no results; see $RUN_DIR/boot2.log" >&2
-	exit 1
-fi
+# With runs = N in the config, each boot but the last measures the next
+# run of the series; the last writes the files.
+n=1
+folder=
+while [ -z "$folder" ]; do
+	n=$((n + 1))
+	if [ "$n" -gt "$MAX_BOOTS" ]; then
+		echo "irqlab: no results after $MAX_BOOTS boots; see $RUN_DIR" >&2
+		exit 1
+	fi
+	boot "$n"
+	folder=$(sed -n 's/.*results in \\EFI\\irqlab\\results\\\([0-9a-z-]*\).*/\1/p' \
+		"$RUN_DIR/boot$n.log" | tr -d '\r' | tail -n 1)
+	if [ -z "$folder" ] && ! grep -q 'resetting into phase C' "$RUN_DIR/boot$n.log"; then
+		echo "irqlab: boot $n wrote no results; see $RUN_DIR/boot$n.log" >&2
+		exit 1
+	fi
+done
 "$here/collect.sh" "$disk" "$RESULTS_DIR"
 echo "irqlab: results in $RESULTS_DIR/$folder"
 echo

@@ -497,6 +497,33 @@ def main():
         bad = [e for e in doc["experiments"] if e["status"] == "failed"]
         check("%s: no experiment failed" % label, not bad, str(bad))
 
+    # runs = 3: three measuring boots, one reset apart, merged by the
+    # fourth. Under icount every run must give the same medians.
+    rc, run_dir, results = run("runs-3", ICOUNT, config=small + "runs = 3\n")
+    if check("runs-3: four boots completed" , rc == 0,
+             "run.sh exit %d, see %s" % (rc, run_dir)):
+        doc, folders = load_results(results)
+        rows = doc["runs"]["rows"] if doc else []
+        check("runs-3: three runs merged into one folder, earlier runs kept "
+              "on the ESP", doc is not None and doc["runs"]["count"] == 3
+              and doc["config"]["runs"] == 3
+              and os.path.exists(os.path.join(results, folders[0], "run-1.bin"))
+              and os.path.exists(os.path.join(results, folders[0], "run-2.bin")),
+              str(folders))
+        ok_rows = [e for e in (doc or {}).get("experiments", [])
+                   if e["status"] == "ok"]
+        check("runs-3: every ok row has its three run medians",
+              len(rows) == len(ok_rows) > 0
+              and all(len(r["round_trip_medians"]) == 3 for r in rows),
+              "%d rows, %d ok experiments" % (len(rows), len(ok_rows)))
+        check("runs-3: icount runs agree exactly: no spread, nothing unstable",
+              rows and all(r["spread"] == 0 and not r["unstable"]
+                           for r in rows), str(rows[:3]))
+        check("runs-3: each intermediate run's records were deleted",
+              all("kept on the ESP" in serial(run_dir, n) for n in (2, 3))
+              and varstore.irqlab_records(
+                  os.path.join(run_dir, "vars.fd")) == [])
+
     corrupt = "%s --corrupt" % os.path.join(HERE, "varstore.py")
     rc, run_dir, results = run("corrupt", "", after_boot1=corrupt)
     folders = result_folders(results)
