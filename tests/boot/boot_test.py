@@ -400,7 +400,8 @@ def check_icount_run(name, rc, run_dir, results):
                             "primitive_blocks": PRIMITIVE_BLOCKS,
                             "cold_samples": COLD_SAMPLES,
                             "thrash_samples": THRASH_SAMPLES,
-                            "gap_samples": GAP_SAMPLES},
+                            "gap_samples": GAP_SAMPLES, "runs": 1,
+                            "unstable_pct": 5},
           str(doc["config"]))
 
     e = experiment(doc, "int-direct")
@@ -500,7 +501,7 @@ def main():
     # runs = 3: three measuring boots, one reset apart, merged by the
     # fourth. Under icount every run must give the same medians.
     rc, run_dir, results = run("runs-3", ICOUNT, config=small + "runs = 3\n")
-    if check("runs-3: four boots completed" , rc == 0,
+    if check("runs-3: four boots completed", rc == 0,
              "run.sh exit %d, see %s" % (rc, run_dir)):
         doc, folders = load_results(results)
         rows = doc["runs"]["rows"] if doc else []
