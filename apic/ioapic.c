@@ -2,16 +2,6 @@
 
 #define NO_INDEX 0xffffffffu
 
-const char *ioapic_access_name(unsigned access)
-{
-	static const char *const names[IOAPIC_ACCESS_COUNT] = {
-		[IOAPIC_UNCACHED] = "uncached",
-		[IOAPIC_INDEX_CACHED] = "index-cached",
-		[IOAPIC_VALUE_CACHED] = "value-cached",
-	};
-	return access < IOAPIC_ACCESS_COUNT ? names[access] : "unknown";
-}
-
 static void select_reg(struct ioapic *io, uint32_t reg)
 {
 	if (io->access != IOAPIC_UNCACHED && io->last_index == reg)

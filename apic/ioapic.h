@@ -38,8 +38,6 @@ struct ioapic {
 	uint32_t shadow[IOAPIC_SHADOW_REGS];
 };
 
-const char *ioapic_access_name(unsigned access);
-
 /* Reads version and size, masks every pin, fills the shadow. */
 void ioapic_init(struct ioapic *io, uint64_t address, uint32_t gsi_base);
 void ioapic_set_access(struct ioapic *io, enum ioapic_access access,

@@ -122,15 +122,6 @@ void idt_set_gate_selector(uint8_t vector, const void *handler, uint8_t ist,
 	};
 }
 
-const void *idt_gate_target(uint8_t vector)
-{
-	const struct idt_gate *g = &idt[vector];
-
-	return (const void *)(uintptr_t)(g->offset_low |
-					 ((uint64_t)g->offset_mid << 16) |
-					 ((uint64_t)g->offset_high << 32));
-}
-
 void idt_install(void)
 {
 	struct table_pointer p = { sizeof(idt) - 1, (uint64_t)(uintptr_t)idt };

@@ -46,7 +46,6 @@ void gdt_clear(unsigned index);
 /* Addresses of one descriptor and one gate, for cache experiments. */
 const void *gdt_entry(unsigned index);
 const void *idt_gate_entry(uint8_t vector);
-const void *idt_gate_target(uint8_t vector);
 void idt_install(void);
 
 /* arch/desc_load.S: reloads CS with lretq (FACTS §2: a 64-bit far jmp
