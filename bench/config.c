@@ -22,7 +22,8 @@ static int is_space(char c)
 	return c == ' ' || c == '\t' || c == '\r';
 }
 
-static int str_eq(const char *a, size_t alen, const char *b)
+/* Whether the `alen` bytes at `a` are exactly the string `b`. */
+static int token_eq(const char *a, size_t alen, const char *b)
 {
 	size_t i;
 
@@ -109,10 +110,10 @@ static int apply(struct irqlab_config *c, const char *key, size_t klen,
 	size_t i;
 	uint64_t v;
 
-	if (str_eq(key, klen, "finish")) {
-		if (str_eq(val, vlen, "shutdown"))
+	if (token_eq(key, klen, "finish")) {
+		if (token_eq(val, vlen, "shutdown"))
 			c->finish = FINISH_SHUTDOWN;
-		else if (str_eq(val, vlen, "wait-key"))
+		else if (token_eq(val, vlen, "wait-key"))
 			c->finish = FINISH_WAIT_KEY;
 		else
 			goto bad_value;
@@ -121,7 +122,7 @@ static int apply(struct irqlab_config *c, const char *key, size_t klen,
 	for (i = 0; i < sizeof(number_keys) / sizeof(number_keys[0]); i++) {
 		const struct number_key *k = &number_keys[i];
 
-		if (!str_eq(key, klen, k->name))
+		if (!token_eq(key, klen, k->name))
 			continue;
 		if (!parse_u64(val, vlen, &v) || v < k->min || v > k->max) {
 			tb_printf(errors,

@@ -19,15 +19,6 @@
 #define REGISTER_CHECKS_PER_VECTOR 256
 #define HIGH_CHECK_VECTOR 255
 
-static int str_eq(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
-
 /* Why each LAPIC mode is not available, once tried (NULL: it is). */
 static const char *mode_unavailable[3];
 static enum lapic_mode mode_active;

@@ -232,3 +232,12 @@ void tb_putc(struct text_buf *tb, char c)
 {
 	tb_printf(tb, "%c", c);
 }
+
+int str_eq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}

@@ -15,6 +15,9 @@ int fmt_vsnprintf(char *buf, size_t size, const char *format, va_list ap);
 int fmt_snprintf(char *buf, size_t size, const char *format, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Whether two NUL-terminated strings are equal. */
+int str_eq(const char *a, const char *b);
+
 /* An append-only text buffer: formatting past the end sets `overflow`
  * instead of writing out of bounds. */
 struct text_buf {

@@ -125,15 +125,6 @@ static void uefi_revision_text(uint32_t rev, char *out, size_t cap)
 		fmt_snprintf(out, cap, "%u.%u", rev >> 16, minor / 10);
 }
 
-static int str_eq(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
-
 const struct experiment_result *report_find(const struct run_result *r,
 					    const char *name)
 {

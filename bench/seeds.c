@@ -1,5 +1,6 @@
 #include "seeds.h"
 
+#include "fmt.h"
 #include "report.h"
 
 /* Where a row's figure comes from. */
@@ -29,15 +30,6 @@ struct seed_section {
 	/* Judges the claim from the rows' figures. */
 	int (*holds)(const int64_t *f);
 };
-
-static int str_eq(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
 
 static int64_t figure(const struct run_result *r, const struct seed_row *row)
 {

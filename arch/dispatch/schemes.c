@@ -5,6 +5,8 @@
 #include "../exceptions.h"
 #include "irq.h"
 
+#include "../../bench/fmt.h"
+
 int schemes_own_paging;
 
 /* Each scheme's assembly file provides NAME_gates, NAME_code and
@@ -180,21 +182,12 @@ void scheme_install(const struct dispatch_scheme *s, uint8_t vector)
 			      0, s->selector ? s->selector(vector) : SEL_KERNEL_CS);
 }
 
-static int name_eq(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
-
 const struct dispatch_scheme *scheme_find(const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < dispatch_scheme_count; i++)
-		if (name_eq(dispatch_schemes[i].name, name))
+		if (str_eq(dispatch_schemes[i].name, name))
 			return &dispatch_schemes[i];
 	return 0;
 }
