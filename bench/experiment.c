@@ -698,9 +698,34 @@ static int run_sources_of_mode(enum lapic_mode mode, struct run_result *r,
 	return 0;
 }
 
+struct mode_switch {
+	enum lapic_mode mode;
+	const char *why;
+};
+
+static void enable_mode(void *arg)
+{
+	struct mode_switch *m = arg;
+
+	m->why = lapic_enable(m->mode);
+}
+
+/* Under the guard: firmware can lock the APIC in x2APIC mode, and then
+ * the write that leaves it raises #GP (SDM vol. 3 §11.12.5). */
 static void switch_mode(enum lapic_mode mode)
 {
-	mode_unavailable[mode] = lapic_enable(mode);
+	struct mode_switch m = { mode, 0 };
+	struct fault_info fault;
+
+	if (guard_run(enable_mode, &m, &fault)) {
+		m.why = fault.vector == 13 ?
+				"switching the local APIC mode raised #GP (the "
+				"firmware may have locked x2APIC mode)" :
+				"switching the local APIC mode raised an exception";
+		/* The APIC is in an unknown state: nothing may rely on it. */
+		mode_active = LAPIC_NONE;
+	}
+	mode_unavailable[mode] = m.why;
 	if (!mode_unavailable[mode])
 		mode_active = mode;
 	log_printf("local APIC: %s %s%s\n", lapic_name(mode),
