@@ -3,6 +3,7 @@
 #include "../efi/log.h"
 #include "cpu.h"
 #include "desc.h"
+#include "../bench/fmt.h"
 
 extern const char exception_stubs[];
 
@@ -98,4 +99,13 @@ void exception_dispatch(struct irq_frame *f)
 const char *exception_name(unsigned vector)
 {
 	return vector < EXCEPTION_VECTORS ? exception_names[vector] : "?";
+}
+
+void fault_describe(const struct fault_info *f, char *out, unsigned cap)
+{
+	fmt_snprintf(out, cap, "%s vector %llu, error code 0x%llx, RIP 0x%llx, "
+		     "CR2 0x%llx", exception_name((unsigned)f->vector),
+		     (unsigned long long)f->vector,
+		     (unsigned long long)f->error_code,
+		     (unsigned long long)f->rip, (unsigned long long)f->cr2);
 }

@@ -42,6 +42,10 @@ void exception_dispatch(struct irq_frame *f);
 /* "#GP", "#PF", ... for a vector below 32. */
 const char *exception_name(unsigned vector);
 
+/* "#UD vector 6, error code 0x0, RIP 0x..., CR2 0x0": how every failed
+ * row states the exception that ended it. */
+void fault_describe(const struct fault_info *f, char *out, unsigned cap);
+
 /* arch/guard.S */
 int guard_enter(void (*fn)(void *), void *arg);
 extern uint64_t guard_saved_rsp;

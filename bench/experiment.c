@@ -357,12 +357,8 @@ static void run_one(const struct plan *p, struct run_result *r,
 	irq_ack = IRQ_ACK_NONE;
 
 	if (faulted) {
-		fail(e, "%s vector %llu, error code 0x%llx, RIP 0x%llx, CR2 0x%llx",
-		     exception_name((unsigned)fault.vector),
-		     (unsigned long long)fault.vector,
-		     (unsigned long long)fault.error_code,
-		     (unsigned long long)fault.rip,
-		     (unsigned long long)fault.cr2);
+		e->status = EXP_FAILED;
+		fault_describe(&fault, e->reason, sizeof(e->reason));
 		e->delivered = irq_delivered[p->vector];
 		log_printf("experiment %s: failed: %s\n", p->name, e->reason);
 		return;
@@ -614,11 +610,7 @@ static void run_gap_method(struct run_result *r, const struct irqlab_config *c,
 		irq_ack = ack_for(timer);
 		if (guard_run(measure_gaps, &g, &fault)) {
 			out->status = EXP_FAILED;
-			fmt_snprintf(out->reason, sizeof(out->reason),
-				     "%s vector %llu, RIP 0x%llx",
-				     exception_name((unsigned)fault.vector),
-				     (unsigned long long)fault.vector,
-				     (unsigned long long)fault.rip);
+			fault_describe(&fault, out->reason, sizeof(out->reason));
 		}
 		irq_ack = IRQ_ACK_NONE;
 		if (scheme->finish)
@@ -795,12 +787,7 @@ void bench_run_primitives(struct run_result *r, const struct irqlab_config *c,
 		}
 		if (guard_run(time_primitive, &x, &fault)) {
 			out->status = EXP_FAILED;
-			fmt_snprintf(out->reason, sizeof(out->reason),
-				     "%s vector %llu, error code 0x%llx, RIP 0x%llx",
-				     exception_name((unsigned)fault.vector),
-				     (unsigned long long)fault.vector,
-				     (unsigned long long)fault.error_code,
-				     (unsigned long long)fault.rip);
+			fault_describe(&fault, out->reason, sizeof(out->reason));
 			continue;
 		}
 		stats_compute(b->floor, x.n, &out->block);

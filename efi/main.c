@@ -286,7 +286,8 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 	int have_run;
 	uint32_t i;
 
-	run.text = alloc_pages(TEXT_BYTES);
+	if (!run.text)
+		run.text = alloc_pages(TEXT_BYTES);
 	if (!found || !items || !report || !r || !blob || !scratch || !run.text) {
 		log_printf("phase C: out of memory\n");
 		return 0;
@@ -569,7 +570,8 @@ static int allocate_run(void)
 
 	run.result = alloc_pages(sizeof(*run.result));
 	run.blob = alloc_pages(HANDOFF_MAX_BLOB);
-	run.text = alloc_pages(TEXT_BYTES);
+	if (!run.text)	/* phase C may have allocated it already */
+		run.text = alloc_pages(TEXT_BYTES);
 	run.ist_stacks = alloc_pages(IST_COUNT * IST_STACK_BYTES);
 	run.buffers.floor = alloc_pages(
 		(c->floor_samples > c->primitive_blocks ? c->floor_samples
