@@ -16,24 +16,29 @@ WARNINGS   := -Wall -Wextra -Werror
 EFI_CFLAGS := -std=gnu11 -O2 -g $(WARNINGS) -ffreestanding -fpic \
 	-fshort-wchar -mno-red-zone -fno-stack-protector \
 	-maccumulate-outgoing-args -mgeneral-regs-only \
-	-DGNU_EFI_USE_MS_ABI -isystem $(EFI_INC) -isystem $(EFI_INC)/x86_64
-EFI_ASFLAGS := -D__ASSEMBLER__ $(WARNINGS)
+	-DGNU_EFI_USE_MS_ABI -I. -isystem $(EFI_INC) -isystem $(EFI_INC)/x86_64
+EFI_ASFLAGS := -D__ASSEMBLER__ -I. $(WARNINGS)
 EFI_LDFLAGS := -shared -Bsymbolic -nostdlib -znocombreloc -T $(EFI_LDS)
 LIBGCC     := $(shell $(CC) -print-libgcc-file-name)
 
-EFI_C_SRCS := $(wildcard efi/*.c arch/*.c arch/dispatch/*.c apic/*.c bench/*.c)
-EFI_S_SRCS := $(wildcard arch/*.S arch/dispatch/*.S)
+# Every floor, bottom to top (README "Layout"): the ground floor of
+# freestanding utilities, the CPU, the controllers, the data model, the
+# runner, the report writers and the phases.
+FLOORS     := arch/lib arch arch/dispatch apic bench/model bench/run \
+	      bench/report efi
+EFI_C_SRCS := $(wildcard $(FLOORS:%=%/*.c))
+EFI_S_SRCS := $(wildcard $(FLOORS:%=%/*.S))
 # Objects keep their source's extension, so foo.c and foo.S can coexist.
 EFI_OBJS   := $(EFI_C_SRCS:%=$(BUILD)/efi-obj/%.o) \
 	      $(EFI_S_SRCS:%=$(BUILD)/efi-obj/%.o)
 ENTRY_OBJS := $(EFI_S_SRCS:%=$(BUILD)/efi-obj/%.o)
 
-# The plain-C part of bench/ and apic/ that also builds on the host.
-PURE_SRCS  := bench/fmt.c bench/stats.c bench/results.c bench/serialize.c \
-	      bench/records.c bench/json.c bench/report.c bench/config.c \
-	      bench/smbios.c bench/seeds.c bench/histogram.c apic/acpi.c
+# The floors in plain C that also build on the host, whole folders: the
+# ground floor, the data model and the report writers.
+HOST_FLOORS := arch/lib bench/model bench/report
+PURE_SRCS  := $(wildcard $(HOST_FLOORS:%=%/*.c))
 HOST_CFLAGS := -std=gnu11 -O1 -g $(WARNINGS) -fsanitize=address,undefined \
-	-DTEST_DATA_DIR=\"tests/unit/data\" \
+	-DTEST_DATA_DIR=\"tests/unit/data\" -I. \
 	-fno-omit-frame-pointer -fno-sanitize-recover=all
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -79,7 +84,7 @@ run: deps efi image
 
 $(BUILD)/tests/%: tests/unit/%.c $(PURE_SRCS) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -Ibench -Iapic $< $(PURE_SRCS) -lcmocka -lm -o $@
+	$(HOST_CC) $(HOST_CFLAGS) $< $(PURE_SRCS) -lcmocka -lm -o $@
 
 unit-test: $(UNIT_BINS)
 
@@ -90,7 +95,7 @@ test: deps efi image $(UNIT_BINS)
 FUZZ_SECONDS ?= 60
 $(BUILD)/fuzz_handoff: tests/fuzz/fuzz_handoff.c $(PURE_SRCS)
 	@mkdir -p $(dir $@)
-	clang -std=gnu11 -O1 -g -Wall -Wextra -Werror -Ibench -Iapic \
+	clang -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. \
 		-fsanitize=fuzzer,address,undefined $^ -o $@
 
 fuzz: $(BUILD)/fuzz_handoff

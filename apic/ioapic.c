@@ -1,4 +1,4 @@
-#include "ioapic.h"
+#include "apic/ioapic.h"
 
 #define NO_INDEX 0xffffffffu
 

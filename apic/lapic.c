@@ -1,7 +1,7 @@
-#include "lapic.h"
+#include "apic/lapic.h"
 
-#include "../arch/cpu.h"
-#include "../bench/fmt.h"
+#include "arch/cpu.h"
+#include "arch/lib/fmt.h"
 
 const struct lapic_ops *lapic;
 volatile uint32_t *lapic_mmio;
@@ -26,7 +26,7 @@ static uint32_t x2apic_read(uint32_t reg)
  * writes here are not timed, so they always fence. */
 static void x2apic_write(uint32_t reg, uint32_t value)
 {
-	__asm__ volatile("mfence; lfence" ::: "memory");
+	weak_wrmsr_fence();
 	wrmsr(MSR_X2APIC_BASE + reg / 16, value);
 }
 

@@ -1,6 +1,6 @@
-#include "level_line.h"
+#include "apic/level_line.h"
 
-#include "lapic.h"
+#include "apic/lapic.h"
 
 struct level_line level_line;
 

@@ -7,8 +7,8 @@
 
 #include <stdint.h>
 
-#include "ioapic.h"
-#include "timers.h"
+#include "apic/ioapic.h"
+#include "apic/timers.h"
 
 struct level_line {
 	struct ioapic *io;

@@ -1,6 +1,6 @@
-#include "pic8259.h"
+#include "apic/pic8259.h"
 
-#include "../arch/cpu.h"
+#include "arch/cpu.h"
 
 #define PIC_MASTER_CMD 0x20
 #define PIC_MASTER_DATA 0x21

@@ -1,6 +1,6 @@
-#include "timers.h"
+#include "apic/timers.h"
 
-#include "../arch/cpu.h"
+#include "arch/cpu.h"
 
 #define PIT_CHANNEL0 0x40
 #define PIT_COMMAND 0x43

@@ -1,4 +1,4 @@
-#include "cpu.h"
+#include "arch/cpu.h"
 
 int cpu_has(struct cpu_feature f)
 {
@@ -28,7 +28,7 @@ static void copy_regs(char *dst, const uint32_t *regs, unsigned n)
 	dst[n * 4] = '\0';
 }
 
-void cpu_identify(struct machine_info *m)
+void cpu_identify(struct cpu_identity *m)
 {
 	struct cpuid_regs r = cpuid(0, 0);
 	uint32_t vendor[3] = { r.ebx, r.edx, r.ecx };

@@ -5,7 +5,6 @@
 
 #include <stdint.h>
 
-#include "../bench/results.h"
 
 struct cpuid_regs {
 	uint32_t eax, ebx, ecx, edx;
@@ -126,6 +125,37 @@ static inline void clflush_line(const void *p)
 }
 
 static inline void cli(void) { __asm__ volatile("cli" ::: "memory"); }
+
+/* Orders every earlier load and store before every later one. */
+static inline void mfence(void) { __asm__ volatile("mfence" ::: "memory"); }
+
+/* WRMSR to the x2APIC registers and to IA32_TSC_DEADLINE is not
+ * serialising: Intel wants MFENCE; LFENCE before it (SDM vol. 3
+ * §11.12.3 and §11.5.4.1; Linux weak_wrmsr_fence). */
+static inline void weak_wrmsr_fence(void)
+{
+	__asm__ volatile("mfence; lfence" ::: "memory");
+}
+
+/* Raises #UD on purpose: the fault self-tests. */
+static inline void cpu_ud2(void) { __asm__ volatile("ud2"); }
+
+/* LGDT, LIDT and LTR; `pointer` is a 10-byte limit-and-base operand
+ * (SDM vol. 3 §3.5.1, §6.10). */
+static inline void lgdt(const void *pointer)
+{
+	__asm__ volatile("lgdt (%0)" ::"r"(pointer) : "memory");
+}
+
+static inline void lidt(const void *pointer)
+{
+	__asm__ volatile("lidt (%0)" ::"r"(pointer) : "memory");
+}
+
+static inline void ltr(uint16_t selector)
+{
+	__asm__ volatile("ltr %w0" ::"r"(selector) : "memory");
+}
 static inline void hlt(void) { __asm__ volatile("hlt" ::: "memory"); }
 
 /* Opening read of a timed region: lfence orders RDTSC after everything
@@ -153,7 +183,14 @@ static inline uint64_t tsc_close(void)
  * 8000_0006 on AMD), or 0 when CPUID does not say. */
 uint64_t cpu_llc_bytes(void);
 
-/* Fills vendor, brand, family/model/stepping and hypervisor signature. */
-void cpu_identify(struct machine_info *m);
+/* What CPUID says this processor is. */
+struct cpu_identity {
+	char cpu_vendor[13];
+	char brand[49];
+	char hypervisor[13];	/* CPUID 0x40000000 signature, "" on bare metal */
+	uint32_t family, model, stepping;
+};
+
+void cpu_identify(struct cpu_identity *m);
 
 #endif

@@ -1,4 +1,5 @@
-#include "desc.h"
+#include "arch/desc.h"
+#include "arch/cpu.h"
 
 #include <stddef.h>
 
@@ -69,9 +70,9 @@ void gdt_install(void *ist_stacks)
 	tss.iomap_base = sizeof(tss);	/* no I/O bitmap */
 	set_tss_descriptor((uint64_t)(uintptr_t)&tss, sizeof(tss) - 1);
 
-	__asm__ volatile("lgdt %0" ::"m"(p) : "memory");
+	lgdt(&p);
 	segments_reload(SEL_KERNEL_CS, SEL_KERNEL_DS);
-	__asm__ volatile("ltr %w0" ::"r"((uint16_t)SEL_TSS) : "memory");
+	ltr(SEL_TSS);
 }
 
 void gdt_set_code64(unsigned index)
@@ -126,5 +127,5 @@ void idt_install(void)
 {
 	struct table_pointer p = { sizeof(idt) - 1, (uint64_t)(uintptr_t)idt };
 
-	__asm__ volatile("lidt %0" ::"m"(p) : "memory");
+	lidt(&p);
 }

@@ -2,21 +2,20 @@
  * neither C nor this file lists them by hand. Each stub is exactly
  * EXCEPTION_STUB_STRIDE bytes (the .org below makes an overgrown stub a
  * build error), so gate n points at exception_stubs + n * stride. */
-#include "frame.h"
-#include "exceptions.h"
+#include "arch/frame.h"
+#include "arch/exceptions.h"
+#include "arch/vectors.h"
 
 	.section .text.irqlab.exceptions, "ax"
 	.balign EXCEPTION_STUB_STRIDE
 	.globl exception_stubs
 exception_stubs:
 	vector = 0
-	.rept 32
+	.rept EXCEPTION_VECTORS
 0:
-	/* Vectors whose delivery pushes an error code (SDM vol. 3 §6.13,
-	 * Table 6-1): #DF 8, #TS 10, #NP 11, #SS 12, #GP 13, #PF 14,
-	 * #AC 17, #CP 21, #VC 29, #SX 30. The rest get a 0 so every frame
-	 * has the same layout. */
-	.if !(vector == 8 || (vector >= 10 && vector <= 14) || vector == 17 || vector == 21 || vector == 29 || vector == 30)
+	/* Vectors whose delivery pushes no error code get a 0, so every
+	 * frame has the same layout (SDM vol. 3 §6.13, Table 6-1). */
+	.if !VECTOR_HAS_ERROR_CODE(vector)
 	pushq $0		/* FRAME_ERROR */
 	.endif
 	pushq $vector		/* FRAME_VECTOR */

@@ -1,9 +1,9 @@
-#include "exceptions.h"
+#include "arch/exceptions.h"
 
-#include "../efi/log.h"
-#include "cpu.h"
-#include "desc.h"
-#include "../bench/fmt.h"
+#include "arch/lib/log.h"
+#include "arch/cpu.h"
+#include "arch/desc.h"
+#include "arch/lib/fmt.h"
 
 extern const char exception_stubs[];
 
@@ -23,9 +23,9 @@ void exceptions_install(void)
 		 * use an IST, since a nested #PF would overwrite it (FACTS §2). */
 		if (v == VECTOR_NMI)
 			ist = IST_NMI;
-		else if (v == VECTOR_DOUBLE_FAULT)
+		else if (v == VECTOR_DF)
 			ist = IST_DOUBLE_FAULT;
-		else if (v == VECTOR_MACHINE_CHECK)
+		else if (v == VECTOR_MC)
 			ist = IST_MACHINE_CHECK;
 		idt_set_gate((uint8_t)v,
 			     exception_stubs + v * EXCEPTION_STUB_STRIDE, ist);
@@ -59,7 +59,7 @@ void exception_dispatch(struct irq_frame *f)
 		.vector = f->vector,
 		.error_code = f->error_code,
 		.rip = f->rip,
-		.cr2 = f->vector == 14 ? read_cr2() : 0,
+		.cr2 = f->vector == VECTOR_PF ? read_cr2() : 0,
 	};
 
 	if (f->vector == VECTOR_NMI) {
@@ -67,8 +67,8 @@ void exception_dispatch(struct irq_frame *f)
 		nmi_count++;
 		return;
 	}
-	if (guard_saved_rsp && f->vector != VECTOR_DOUBLE_FAULT &&
-	    f->vector != VECTOR_MACHINE_CHECK) {
+	if (guard_saved_rsp && f->vector != VECTOR_DF &&
+	    f->vector != VECTOR_MC) {
 		/* Abandon the experiment: return into guard_recover on the
 		 * guard's stack with interrupts still disabled. */
 		last_fault = fi;

@@ -9,16 +9,13 @@
 #define IRQLAB_ARCH_EXCEPTIONS_H
 
 #define EXCEPTION_STUB_STRIDE 16
-#define EXCEPTION_VECTORS 32
-#define VECTOR_NMI 2
-#define VECTOR_DOUBLE_FAULT 8
-#define VECTOR_MACHINE_CHECK 18
 
 #ifndef __ASSEMBLER__
 
 #include <stdint.h>
 
-#include "frame.h"
+#include "arch/frame.h"
+#include "arch/vectors.h"
 
 struct fault_info {
 	uint64_t vector, error_code, rip, cr2;

@@ -1,7 +1,7 @@
-#include "noise.h"
+#include "arch/noise.h"
 
-#include "cpu.h"
-#include "exceptions.h"
+#include "arch/cpu.h"
+#include "arch/exceptions.h"
 
 #define MSR_SMI_COUNT 0x34
 
@@ -16,7 +16,7 @@ static void probe(void *arg)
 
 const char *noise_init(void)
 {
-	struct machine_info m;
+	struct cpu_identity m;
 	struct fault_info fault;
 	uint64_t value;
 
@@ -64,7 +64,7 @@ static void set_de_cfg(void *arg)
  * bit 1 is set, which Linux sets too. */
 const char *fences_prepare(void)
 {
-	struct machine_info m;
+	struct cpu_identity m;
 	struct fault_info fault;
 	uint64_t de_cfg = 0;
 

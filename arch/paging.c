@@ -1,6 +1,6 @@
-#include "paging.h"
+#include "arch/paging.h"
 
-#include "cpu.h"
+#include "arch/cpu.h"
 
 /* Entry bits (SDM vol. 3 §4.5, Tables 4-14 to 4-20). */
 #define PTE_PRESENT	(1ull << 0)

@@ -2,9 +2,9 @@
  * copies of one instruction sequence between fenced TSC reads, the way
  * seed 000 timed TEST1/2/3, and returns the ticks for the whole block.
  * uint64_t prim_<name>(void) */
-#include "desc.h"
-#include "primitives.h"
-#include "timing.h"
+#include "arch/desc.h"
+#include "arch/primitives.h"
+#include "arch/timing.h"
 
 .macro PRIMITIVE name
 	.text

@@ -1,6 +1,6 @@
-#include "primitives.h"
+#include "arch/primitives.h"
 
-#include "cpu.h"
+#include "arch/cpu.h"
 
 #define PRIMITIVE_FN(id) uint64_t prim_##id(void)
 PRIMITIVE_FN(push_imm);

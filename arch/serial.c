@@ -1,6 +1,6 @@
-#include "serial.h"
+#include "arch/serial.h"
 
-#include "cpu.h"
+#include "arch/cpu.h"
 
 #define COM1 0x3f8
 #define UART_DATA 0	/* RBR/THR; divisor low when DLAB=1 */

@@ -3,8 +3,7 @@
  * lfence; rdtsc and closes with rdtscp; lfence. Each read is followed by
  * the same three instructions (shl, or, store/move), so the floor covers
  * exactly the instrument's own cost. */
-#include "dispatch/irq.h"
-#include "timing.h"
+#include "arch/timing.h"
 
 	.text
 /* uint64_t tsc_floor_sample(void) */

@@ -1,6 +1,19 @@
-/* Layout constants of arch/timing.S shared with C. */
+/* The instrument: fenced TSC reads (Intel, "How to Benchmark Code
+ * Execution Times on Intel IA-32 and IA-64 Instruction Set Architectures",
+ * 2010: open with LFENCE; RDTSC, close with RDTSCP; LFENCE), and the
+ * trigger side of every sample, in arch/timing.S. Shared by C and
+ * assembly. */
 #ifndef IRQLAB_ARCH_TIMING_H
 #define IRQLAB_ARCH_TIMING_H
+
+#include "arch/vectors.h"
+
+/* The two NOP probes of arch/timing.S differ by this many NOPs. */
+#define NOP_PROBE_DIFFERENCE 1024
+
+/* struct irq_sample, filled by the trigger side */
+#define SAMPLE_TRIGGER 0	/* just before the trigger */
+#define SAMPLE_RESUME 8		/* first instruction back */
 
 #define INT_SAMPLE_STRIDE 64
 #define INT_TRIGGER_STRIDE 4
@@ -8,8 +21,8 @@
 #define IPI_WAIT_SPINS 1000000
 
 #ifdef __ASSEMBLER__
-/* Opening read of a timed region into \reg (FACTS §5: lfence; rdtsc).
- * Clobbers RAX and RDX. */
+/* Opening read of a timed region into \reg: LFENCE keeps RDTSC from
+ * reading before earlier instructions are done. Clobbers RAX and RDX. */
 .macro TSC_OPEN_TO reg
 	lfence
 	rdtsc
@@ -18,13 +31,52 @@
 	movq %rax, \reg
 .endm
 
-/* Closing read into RAX (rdtscp; lfence). Clobbers RCX and RDX. */
+/* Closing read into RAX: RDTSCP waits for earlier instructions, LFENCE
+ * keeps later ones from starting first. Clobbers RCX and RDX. */
 .macro TSC_CLOSE
 	rdtscp
 	lfence
 	shlq $32, %rdx
 	orq %rdx, %rax
 .endm
-#endif
 
+#else
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct irq_sample {
+	uint64_t trigger;
+	uint64_t resume;
+};
+_Static_assert(offsetof(struct irq_sample, trigger) == SAMPLE_TRIGGER, "sample");
+_Static_assert(offsetof(struct irq_sample, resume) == SAMPLE_RESUME, "sample");
+
+uint64_t tsc_floor_sample(void);	/* back-to-back open/close reads */
+uint64_t tsc_nop_probe_short(void);	/* the same around 64 NOPs */
+uint64_t tsc_nop_probe_long(void);	/* ... and around 1088 NOPs */
+
+/* One timed INT n per vector, INT_SAMPLE_STRIDE bytes apart. */
+typedef void (*int_sample_fn)(struct irq_sample *out);
+int_sample_fn int_sample_for(uint8_t vector);
+
+/* Loads every general register and RFLAGS with a pattern, raises INT n,
+ * and returns a bit per register (bit 15 for RFLAGS)
+ * that did not come back intact. */
+uint32_t int_registers_intact(uint8_t vector);
+/* A bare INT n. */
+void int_trigger(uint8_t vector);
+
+/* One timed self-IPI, through xAPIC MMIO or an x2APIC MSR. */
+void ipi_sample_mmio(struct irq_sample *out, volatile uint32_t *icr,
+		     uint32_t value);
+void ipi_sample_msr(struct irq_sample *out, uint32_t msr, uint64_t value);
+/* For interrupts no instruction raises (timers, external lines): read the
+ * TSC in a loop with interrupts enabled until the handler has run. The
+ * trigger is the last loop read before the handler's entry timestamp. */
+void wait_sample(struct irq_sample *out);
+uint32_t gap_loop(uint64_t *gaps, uint32_t want, uint64_t threshold,
+		  uint64_t iterations);
+
+#endif
 #endif

@@ -1,7 +1,7 @@
 #include <efi.h>
 #include <efilib.h>
 
-#include "files.h"
+#include "efi/files.h"
 
 #define PATH_MAX_CHARS 128
 

@@ -1,10 +1,10 @@
 #include <efi.h>
 #include <efilib.h>
 
-#include "handoff.h"
+#include "efi/handoff.h"
 
-#include "../bench/fmt.h"
-#include "log.h"
+#include "arch/lib/fmt.h"
+#include "arch/lib/log.h"
 
 /* irqlab's own vendor GUID: no other software's variables are touched. */
 static EFI_GUID irqlab_guid = {

@@ -7,8 +7,8 @@
 
 #include <efi.h>
 
-#include "../bench/records.h"
-#include "../bench/report.h"
+#include "bench/model/records.h"
+#include "bench/report/report.h"
 
 /* Linux efi-pstore's reserve: never leave less than this free
  * (arch/x86/platform/efi/quirks.c, after the 2013 Samsung bricking). */

@@ -8,25 +8,26 @@
 #include <efi.h>
 #include <efilib.h>
 
-#include "../apic/pic8259.h"
-#include "../arch/cpu.h"
-#include "../arch/desc.h"
-#include "../arch/dispatch/schemes.h"
-#include "../arch/dispatch/variants.h"
-#include "../arch/exceptions.h"
-#include "../arch/noise.h"
-#include "../arch/paging.h"
-#include "../arch/primitives.h"
-#include "../bench/config.h"
-#include "../bench/experiment.h"
-#include "../bench/fmt.h"
-#include "../bench/report.h"
-#include "../bench/serialize.h"
-#include "../bench/sources.h"
-#include "files.h"
-#include "handoff.h"
-#include "log.h"
-#include "platform.h"
+#include "apic/pic8259.h"
+#include "arch/cpu.h"
+#include "arch/desc.h"
+#include "arch/dispatch/schemes.h"
+#include "arch/dispatch/variants.h"
+#include "arch/exceptions.h"
+#include "arch/noise.h"
+#include "arch/paging.h"
+#include "arch/primitives.h"
+#include "bench/model/config.h"
+#include "bench/run/experiment.h"
+#include "arch/lib/fmt.h"
+#include "bench/report/report.h"
+#include "bench/model/serialize.h"
+#include "bench/run/sources.h"
+#include "efi/console.h"
+#include "efi/files.h"
+#include "efi/handoff.h"
+#include "arch/lib/log.h"
+#include "efi/platform.h"
 
 #define CONFIG_PATH "\\EFI\\irqlab\\irqlab.cfg"
 #define RESULTS_ROOT "\\EFI\\irqlab\\results"
@@ -83,10 +84,9 @@ static void load_config(EFI_FILE_HANDLE root, struct irqlab_config *c)
 	if (config_parse(c, text, (size_t)n, &eb))
 		log_printf("config: problems in %s (lines ignored):\n%s",
 			   CONFIG_PATH, errors);
-	log_printf("config: samples=%u warmup=%u floor_samples=%u "
-		   "int_vector=%u finish=%s\n", c->samples, c->warmup,
-		   c->floor_samples, c->int_vector,
-		   c->finish == FINISH_WAIT_KEY ? "wait-key" : "shutdown");
+	tb_init(&eb, errors, sizeof(errors));
+	config_describe(c, &eb);
+	log_printf("config: %s\n", errors);
 }
 
 static uint64_t current_run_id(void)
@@ -489,7 +489,7 @@ fail:
 static void phase_b(void)
 {
 	cli();
-	log_use_serial();
+	console_log_to_serial();
 	log_printf("phase B: boot services exited, interrupts off\n");
 	gdt_install(run.ist_stacks);
 	exceptions_install();
@@ -668,14 +668,7 @@ static EFI_STATUS phase_a(EFI_FILE_HANDLE root)
 		.run_id = series.next ? series.id : current_run_id(),
 		.run_index = series.next ? series.next : 1,
 	};
-	r->config.runs = run.config.runs;
-	r->config.unstable_pct = run.config.unstable_pct;
-	r->config.samples = run.config.samples;
-	r->config.warmup = run.config.warmup;
-	r->config.primitive_blocks = run.config.primitive_blocks;
-	r->config.cold_samples = run.config.cold_samples;
-	r->config.thrash_samples = run.config.thrash_samples;
-	r->config.gap_samples = run.config.gap_samples;
+	r->config = run.config;
 	platform_identify(ST, &r->machine, platform);
 	allocate_thrash_buffer(r->machine.llc_bytes);
 	save_acpi_tables(root, platform);
@@ -717,6 +710,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	EFI_FILE_HANDLE root;
 
 	InitializeLib(image, systab);
+	console_log_to_firmware();
 	run.image = image;
 	/* The boot manager's 5-minute watchdog (FACTS §6). */
 	uefi_call_wrapper(BS->SetWatchdogTimer, 4, 0, 0, 0, NULL);

@@ -1,12 +1,12 @@
 #include <efi.h>
 #include <efilib.h>
 
-#include "platform.h"
+#include "efi/platform.h"
 
-#include "../apic/acpi.h"
-#include "../arch/cpu.h"
-#include "../bench/fmt.h"
-#include "../bench/smbios.h"
+#include "bench/model/acpi.h"
+#include "arch/cpu.h"
+#include "arch/lib/fmt.h"
+#include "bench/model/smbios.h"
 
 static const void *find_config_table(EFI_SYSTEM_TABLE *st, EFI_GUID *guid)
 {
@@ -65,10 +65,17 @@ void platform_identify(EFI_SYSTEM_TABLE *st, struct machine_info *m,
 		       struct platform *p)
 {
 	const struct acpi_sdt_header *madt, *fadt, *hpet;
+	struct cpu_identity id;
 	unsigned i;
 
 	*p = (struct platform){ 0 };
-	cpu_identify(m);
+	cpu_identify(&id);
+	fmt_snprintf(m->cpu_vendor, sizeof(m->cpu_vendor), "%s", id.cpu_vendor);
+	fmt_snprintf(m->brand, sizeof(m->brand), "%s", id.brand);
+	fmt_snprintf(m->hypervisor, sizeof(m->hypervisor), "%s", id.hypervisor);
+	m->family = id.family;
+	m->model = id.model;
+	m->stepping = id.stepping;
 	m->llc_bytes = cpu_llc_bytes();
 	for (i = 0; st->FirmwareVendor && st->FirmwareVendor[i] &&
 		    i < sizeof(m->fw_vendor) - 1; i++) {

@@ -5,8 +5,8 @@
 
 #include <efi.h>
 
-#include "../apic/acpi.h"
-#include "../bench/results.h"
+#include "bench/model/acpi.h"
+#include "bench/model/results.h"
 
 struct platform {
 	const void *rsdp;

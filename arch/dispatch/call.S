@@ -5,9 +5,9 @@
  * exist in long mode (see the call16 row). A call that never returns may
  * leave the return-stack buffer out of step (FACTS §2, unverified): that
  * is what this row measures. */
-#include "../frame.h"
-#include "irq.h"
-#include "schemes.h"
+#include "arch/frame.h"
+#include "arch/dispatch/irq.h"
+#include "arch/dispatch/schemes.h"
 
 	GATE_TABLE call_gates
 	.section .text.irqlab.scheme.call, "ax"

@@ -3,9 +3,9 @@
  * which always fits a signed byte, then takes a short jump to the chunk's
  * one long jump to the common entry (the seventh stub falls through to
  * it): 6 * 4 + 2 + 5 = 31 bytes per 7 vectors. */
-#include "../frame.h"
-#include "irq.h"
-#include "schemes.h"
+#include "arch/frame.h"
+#include "arch/dispatch/irq.h"
+#include "arch/dispatch/schemes.h"
 
 	GATE_TABLE compact_gates
 	.section .text.irqlab.scheme.compact, "ax"

@@ -3,9 +3,9 @@
  * whose GDT index is the vector; the entry reads it back from CS.
  * push %cs is #UD in long mode, so the vector is read with mov %cs
  * (FACTS §2). IRETQ reloads the interrupted CS from the frame. */
-#include "../frame.h"
-#include "irq.h"
-#include "schemes.h"
+#include "arch/frame.h"
+#include "arch/dispatch/irq.h"
+#include "arch/dispatch/schemes.h"
 
 	GATE_TABLE cs_selector_gates
 	.rept IRQ_VECTORS

@@ -3,9 +3,9 @@
  * against this lower bound. One full handler per vector from
  * FIRST_IRQ_VECTOR, DIRECT_STRIDE bytes each (the .org makes an overgrown
  * one a build error). */
-#include "../frame.h"
-#include "irq.h"
-#include "schemes.h"
+#include "arch/frame.h"
+#include "arch/dispatch/irq.h"
+#include "arch/dispatch/schemes.h"
 
 	GATE_TABLE direct_gates
 	.section .text.irqlab.scheme.direct, "ax"

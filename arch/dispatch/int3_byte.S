@@ -3,10 +3,10 @@
  * so its saved RIP points at that byte. The #BP frame sits on top of the
  * interrupt's frame, possibly after an 8-byte alignment gap, so the
  * interrupt frame is found through the #BP frame's saved RSP (FACTS §2). */
-#include "../exceptions.h"
-#include "../frame.h"
-#include "irq.h"
-#include "schemes.h"
+#include "arch/exceptions.h"
+#include "arch/frame.h"
+#include "arch/dispatch/irq.h"
+#include "arch/dispatch/schemes.h"
 
 	GATE_TABLE int3_byte_gates
 	.section .text.irqlab.scheme.int3_byte, "ax"
@@ -43,7 +43,7 @@ int3_byte_bp_entry:
 	DISPATCH_TAIL
 1:	popq %rcx
 	popq %rax
-	jmp exception_stubs + 3 * EXCEPTION_STUB_STRIDE
+	jmp exception_stubs + VECTOR_BP * EXCEPTION_STUB_STRIDE
 int3_byte_code_end:
 
 	.section .note.GNU-stack, "", @progbits

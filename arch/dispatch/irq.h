@@ -4,51 +4,46 @@
 #ifndef IRQLAB_ARCH_DISPATCH_IRQ_H
 #define IRQLAB_ARCH_DISPATCH_IRQ_H
 
-#define FIRST_IRQ_VECTOR 32	/* 0-31 are the exceptions */
-#define IRQ_VECTORS (256 - FIRST_IRQ_VECTOR)
-
-/* The two NOP probes of arch/timing.S differ by this many NOPs. */
-#define NOP_PROBE_DIFFERENCE 1024
+#include "arch/frame.h"
+#include "arch/timing.h"
+#include "arch/vectors.h"
 
 /* struct irq_timing */
 #define TIMING_ENTRY 0	/* first timestamp where the vector is known */
 #define TIMING_EXIT 8	/* last timestamp before the return sequence */
 
-/* struct irq_sample, filled by the trigger side (arch/timing.S) */
-#define SAMPLE_TRIGGER 0	/* just before the INT n */
-#define SAMPLE_RESUME 8		/* first instruction back */
-
 #ifdef __ASSEMBLER__
 
-/* Entry timestamp: closing-style read (rdtscp; lfence), because it ends
- * the region the trigger opened (FACTS §5). Clobbers RAX, RCX, RDX, which
- * the frame has already saved. */
+/* Entry timestamp: a closing read, because it ends the region the
+ * trigger opened. Clobbers RAX, RCX, RDX, which the frame has already
+ * saved. */
 .macro TIMESTAMP_ENTRY
-	rdtscp
-	lfence
-	shlq $32, %rdx
-	orq %rdx, %rax
+	TSC_CLOSE
 	movq %rax, irq_timing+TIMING_ENTRY(%rip)
 .endm
 
-/* Exit timestamp: opening-style read (lfence; rdtsc), because it starts
- * the region that resume closes. */
+/* Exit timestamp: an opening read, because it starts the region that
+ * resume closes. */
 .macro TIMESTAMP_EXIT
-	lfence
-	rdtsc
-	shlq $32, %rdx
-	orq %rdx, %rax
-	movq %rax, irq_timing+TIMING_EXIT(%rip)
+	TSC_OPEN_TO irq_timing+TIMING_EXIT(%rip)
+.endm
+
+.macro NOTHING
 .endm
 
 /* Every scheme ends here once FRAME_VECTOR holds the vector: the entry
- * timestamp, the C dispatch, the exit timestamp and the return. */
-.macro DISPATCH_TAIL
+ * timestamp, the C dispatch, the exit timestamp and the return. An entry
+ * variant (variants.S) adds its own work after saving the registers
+ * (\entry) and before restoring them (\exit), so each lands in the
+ * metric it costs. */
+.macro DISPATCH_TAIL entry=NOTHING, exit=NOTHING
+	\entry
 	TIMESTAMP_ENTRY
 	movq %rsp, %rdi		/* struct irq_frame * */
 	cld			/* the SysV ABI wants DF clear in C */
 	call irq_dispatch
 	TIMESTAMP_EXIT
+	\exit
 	RESTORE_GPRS_AND_DROP_SLOTS
 	iretq
 .endm
@@ -100,8 +95,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../frame.h"
-
 struct irq_timing {
 	uint64_t entry;
 	uint64_t exit;
@@ -109,12 +102,6 @@ struct irq_timing {
 _Static_assert(offsetof(struct irq_timing, entry) == TIMING_ENTRY, "timing");
 _Static_assert(offsetof(struct irq_timing, exit) == TIMING_EXIT, "timing");
 
-struct irq_sample {
-	uint64_t trigger;
-	uint64_t resume;
-};
-_Static_assert(offsetof(struct irq_sample, trigger) == SAMPLE_TRIGGER, "sample");
-_Static_assert(offsetof(struct irq_sample, resume) == SAMPLE_RESUME, "sample");
 
 extern struct irq_timing irq_timing;
 /* Interrupts the common dispatch saw, per vector, and the last vector. */
@@ -139,33 +126,6 @@ extern uint8_t irq_ack;
  * slot the scheme's entry code filled in. */
 void irq_dispatch(struct irq_frame *f);
 void irq_reset_counts(void);
-
-/* arch/timing.S */
-uint64_t tsc_floor_sample(void);	/* back-to-back open/close reads */
-uint64_t tsc_nop_probe_short(void);	/* the same around 64 NOPs */
-uint64_t tsc_nop_probe_long(void);	/* ... and around 1088 NOPs */
-
-/* One timed INT n per vector, INT_SAMPLE_STRIDE bytes apart. */
-typedef void (*int_sample_fn)(struct irq_sample *out);
-int_sample_fn int_sample_for(uint8_t vector);
-
-/* Loads every general register and RFLAGS with a pattern, raises INT n,
- * and returns a bit per register (bit 15 for RFLAGS)
- * that did not come back intact. */
-uint32_t int_registers_intact(uint8_t vector);
-/* A bare INT n. */
-void int_trigger(uint8_t vector);
-
-/* arch/timing.S: one timed self-IPI, through xAPIC MMIO or an x2APIC MSR. */
-void ipi_sample_mmio(struct irq_sample *out, volatile uint32_t *icr,
-		     uint32_t value);
-void ipi_sample_msr(struct irq_sample *out, uint32_t msr, uint64_t value);
-/* For interrupts no instruction raises (timers, external lines): read the
- * TSC in a loop with interrupts enabled until the handler has run. The
- * trigger is the last loop read before the handler's entry timestamp. */
-void wait_sample(struct irq_sample *out);
-uint32_t gap_loop(uint64_t *gaps, uint32_t want, uint64_t threshold,
-		  uint64_t iterations);
 
 #endif
 #endif

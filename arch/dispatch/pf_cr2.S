@@ -7,10 +7,10 @@
  * delivery and a page walk: not-present entries are never cached in the
  * TLB (SDM vol. 3 §4.10.4). The #PF gate has no IST: a nested #PF would
  * overwrite it (FACTS §2). */
-#include "../exceptions.h"
-#include "../frame.h"
-#include "irq.h"
-#include "schemes.h"
+#include "arch/exceptions.h"
+#include "arch/frame.h"
+#include "arch/dispatch/irq.h"
+#include "arch/dispatch/schemes.h"
 
 	GATE_TABLE pf_cr2_gates
 	vector = FIRST_IRQ_VECTOR
@@ -34,7 +34,7 @@ pf_cr2_pf_entry:
 	UNWIND_TO_INTERRUPT_FRAME
 	SAVE_GPRS
 	DISPATCH_TAIL
-1:	jmp exception_stubs + 14 * EXCEPTION_STUB_STRIDE
+1:	jmp exception_stubs + VECTOR_PF * EXCEPTION_STUB_STRIDE
 pf_cr2_code_end:
 
 	.section .note.GNU-stack, "", @progbits

@@ -2,9 +2,9 @@
  * vector's stub pushes its vector as a sign-extended imm8 into the
  * error-code slot and jumps to one common entry. 6A ib + E9 rel32 is 7
  * bytes, padded to PUSH_JMP_STRIDE. */
-#include "../frame.h"
-#include "irq.h"
-#include "schemes.h"
+#include "arch/frame.h"
+#include "arch/dispatch/irq.h"
+#include "arch/dispatch/schemes.h"
 
 	GATE_TABLE push_jmp_gates
 	.section .text.irqlab.scheme.push_jmp, "ax"

@@ -2,9 +2,9 @@
  * aligns each stub to 16 (arch/x86/include/asm/idtentry.h, IDT_ALIGN).
  * ENDBR64 is a NOP where CET is off, so this prices the larger stride and
  * the extra instruction. */
-#include "../frame.h"
-#include "irq.h"
-#include "schemes.h"
+#include "arch/frame.h"
+#include "arch/dispatch/irq.h"
+#include "arch/dispatch/schemes.h"
 
 	GATE_TABLE push_jmp_ibt_gates
 	.section .text.irqlab.scheme.push_jmp_ibt, "ax"

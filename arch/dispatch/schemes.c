@@ -1,11 +1,11 @@
-#include "schemes.h"
+#include "arch/dispatch/schemes.h"
 
-#include "../cpu.h"
-#include "../desc.h"
-#include "../exceptions.h"
-#include "irq.h"
+#include "arch/cpu.h"
+#include "arch/desc.h"
+#include "arch/exceptions.h"
+#include "arch/dispatch/irq.h"
 
-#include "../../bench/fmt.h"
+#include "arch/lib/fmt.h"
 
 int schemes_own_paging;
 
@@ -28,9 +28,6 @@ SCHEME_SYMBOLS(int3_byte);
 
 extern const char exception_stubs[];
 extern const char pf_cr2_pf_entry[], int3_byte_bp_entry[];
-
-#define VECTOR_BP 3
-#define VECTOR_PF 14
 
 static void restore_exception_gate(uint8_t vector)
 {

@@ -4,13 +4,10 @@
  * between saving the registers and the entry timestamp, the exit extra
  * after the exit timestamp, so each lands in the metric it costs. The
  * "none" handler is the baseline the others are compared with. */
-#include "../desc.h"
-#include "../frame.h"
-#include "irq.h"
-#include "schemes.h"
-
-.macro NOTHING
-.endm
+#include "arch/desc.h"
+#include "arch/frame.h"
+#include "arch/dispatch/irq.h"
+#include "arch/dispatch/schemes.h"
 
 /* seed 002: FreeBSD's form, no operand-size prefix. */
 .macro SEG_MOV32
@@ -83,15 +80,7 @@ variant_\name:
 	pushq $0		/* FRAME_ERROR */
 	pushq $VARIANT_VECTOR	/* FRAME_VECTOR */
 	SAVE_GPRS
-	\entry
-	TIMESTAMP_ENTRY
-	movq %rsp, %rdi
-	cld
-	call irq_dispatch
-	TIMESTAMP_EXIT
-	\exit
-	RESTORE_GPRS_AND_DROP_SLOTS
-	iretq
+	DISPATCH_TAIL \entry, \exit
 .endm
 
 	.section .text.irqlab.variants, "ax"

@@ -1,8 +1,8 @@
-#include "variants.h"
+#include "arch/dispatch/variants.h"
 
-#include "../cpu.h"
-#include "../desc.h"
-#include "irq.h"
+#include "arch/cpu.h"
+#include "arch/desc.h"
+#include "arch/dispatch/irq.h"
 
 extern const char variant_none[], variant_seg_mov32[], variant_seg_mov16[],
 	variant_seg_conditional[], variant_gs_swapgs[], variant_gs_wrgsbase[],
@@ -39,7 +39,7 @@ static void flush_gdt_lines(void)
 {
 	flush(gdt_entry(SEL_KERNEL_CS / 8));
 	flush(gdt_entry(SEL_PERCPU_FAR / 8));
-	__asm__ volatile("mfence" ::: "memory");
+	mfence();
 }
 
 #define VARIANT(n, d, s, h) .name = n, .description = d, .seed = s, .handler = h
@@ -107,7 +107,7 @@ static void cold(const struct cache_target *t)
 	flush(t->idt_line);
 	flush(t->code_line);
 	flush(t->gdt_line);
-	__asm__ volatile("mfence" ::: "memory");
+	mfence();
 }
 
 /* The control for "cold": the same flushes' cost, on a line delivery
@@ -118,7 +118,7 @@ static void cold_control(const struct cache_target *t)
 	flush(control_line);
 	flush(control_line);
 	flush(control_line);
-	__asm__ volatile("mfence" ::: "memory");
+	mfence();
 }
 
 /* Everything evicted: write one byte per line of a buffer twice the
@@ -131,7 +131,7 @@ static void thrash(const struct cache_target *t)
 	(void)t;
 	for (i = 0; i < thrash_bytes; i += CACHE_LINE)
 		p[i]++;
-	__asm__ volatile("mfence" ::: "memory");
+	mfence();
 }
 
 static const char *no_thrash_buffer(void)

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "schemes.h"
+#include "arch/dispatch/schemes.h"
 
 struct entry_variant {
 	const char *name;

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "records.h"
-#include "report.h"
-#include "serialize.h"
+#include "bench/model/records.h"
+#include "bench/report/report.h"
+#include "bench/model/serialize.h"
 
 static void encoded_round_trip(uint8_t flags, const uint8_t *blob, size_t len)
 {

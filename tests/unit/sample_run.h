@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "results.h"
+#include "bench/model/results.h"
 
 static inline struct sample_stats sample_stats(uint64_t base)
 {

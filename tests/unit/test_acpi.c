@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "acpi.h"
+#include "bench/model/acpi.h"
 
 static size_t load(const char *name, uint8_t *buf, size_t cap)
 {

@@ -3,11 +3,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
 
-#include "config.h"
+#include "bench/model/config.h"
 
 static char errors[1024];
 
@@ -26,10 +27,10 @@ static void defaults_without_a_file(void **state)
 
 	(void)state;
 	assert_int_equal(parse(&c, ""), 0);
-	assert_int_equal(c.samples, CONFIG_DEFAULT_SAMPLES);
+	assert_int_equal(c.samples, 10000);
 	assert_true(c.samples >= 10000);
-	assert_int_equal(c.warmup, CONFIG_DEFAULT_WARMUP);
-	assert_int_equal(c.int_vector, CONFIG_DEFAULT_INT_VECTOR);
+	assert_int_equal(c.warmup, 1000);
+	assert_int_equal(c.int_vector, 0x40);
 	assert_int_equal(c.finish, FINISH_SHUTDOWN);
 	assert_int_equal(c.selftest_fault, 0);
 }
@@ -57,8 +58,8 @@ static void bad_lines_are_reported_and_skipped(void **state)
 	assert_int_equal(parse(&c, "samples = lots\nbogus = 1\nint_vector = 3\n"
 				   "no equals sign\nfinish = reboot\nwarmup = 7\n"
 				   "samples = 99999999999999999999999\n"), 6);
-	assert_int_equal(c.samples, CONFIG_DEFAULT_SAMPLES);
-	assert_int_equal(c.int_vector, CONFIG_DEFAULT_INT_VECTOR);
+	assert_int_equal(c.samples, 10000);
+	assert_int_equal(c.int_vector, 0x40);
 	assert_int_equal(c.warmup, 7);	/* good lines still apply */
 	assert_non_null(strstr(errors, "line 1: samples must be a number from 1 to 1000000"));
 	assert_non_null(strstr(errors, "line 2: unknown key 'bogus'"));
@@ -79,6 +80,54 @@ static void limits_are_inclusive(void **state)
 	assert_int_equal(parse(&c, "int_vector = 255\n"), 1);
 }
 
+/* image/irqlab.cfg documents every key with its default: parsed on top of
+ * anything, it gives the defaults back, and it names each key. */
+static void the_shipped_file_lists_every_key_at_its_default(void **state)
+{
+	static char text[8192];
+	struct irqlab_config c, d;
+	size_t n, i;
+	FILE *f = fopen("image/irqlab.cfg", "r");
+
+	(void)state;
+	assert_non_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	config_defaults(&d);
+	memset(&c, 0xa5, sizeof(c));
+	assert_int_equal(config_parse(&c, text, n, &(struct text_buf){
+					      errors, sizeof(errors), 0, 0 }), 0);
+	for (i = 0; i < config_key_count; i++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "\n%s = ", config_keys[i].name);
+		assert_non_null(strstr(text, line));
+		assert_int_equal(config_get(&c, &config_keys[i]),
+				 config_get(&d, &config_keys[i]));
+	}
+}
+
+/* The description names every key once, choices by name. */
+static void describe_names_every_key(void **state)
+{
+	struct irqlab_config c;
+	char out[512];
+	struct text_buf tb;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(parse(&c, "finish = wait-key\nruns = 3\n"), 0);
+	tb_init(&tb, out, sizeof(out));
+	config_describe(&c, &tb);
+	assert_false(tb.overflow);
+	for (i = 0; i < config_key_count; i++)
+		assert_non_null(strstr(out, config_keys[i].name));
+	assert_non_null(strstr(out, "finish=wait-key"));
+	assert_non_null(strstr(out, "runs=3"));
+	assert_non_null(strstr(out, "samples=10000"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -86,6 +135,8 @@ int main(void)
 		cmocka_unit_test(keys_comments_blanks_and_crlf),
 		cmocka_unit_test(bad_lines_are_reported_and_skipped),
 		cmocka_unit_test(limits_are_inclusive),
+		cmocka_unit_test(the_shipped_file_lists_every_key_at_its_default),
+		cmocka_unit_test(describe_names_every_key),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "fmt.h"
+#include "arch/lib/fmt.h"
 
 #define SAME(...)                                                        \
 	do {                                                             \

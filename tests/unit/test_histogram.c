@@ -8,8 +8,8 @@
 
 #include <cmocka.h>
 
-#include "histogram.h"
-#include "stats.h"
+#include "bench/model/histogram.h"
+#include "bench/model/stats.h"
 
 static struct histogram h, g, d;
 

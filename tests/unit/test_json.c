@@ -7,10 +7,10 @@
 
 #include <cmocka.h>
 
-#include "json.h"
-#include "json_check.h"
-#include "report.h"
-#include "sample_run.h"
+#include "bench/report/json.h"
+#include "tests/unit/json_check.h"
+#include "bench/report/report.h"
+#include "tests/unit/sample_run.h"
 
 static char out[64 * 1024];
 

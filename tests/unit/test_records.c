@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "records.h"
+#include "bench/model/records.h"
 
 #define MAX_ITEMS 64
 

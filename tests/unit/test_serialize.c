@@ -7,9 +7,9 @@
 
 #include <cmocka.h>
 
-#include "records.h"
-#include "sample_run.h"
-#include "serialize.h"
+#include "bench/model/records.h"
+#include "tests/unit/sample_run.h"
+#include "bench/model/serialize.h"
 
 static uint8_t buf[HANDOFF_MAX_BLOB];
 

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "smbios.h"
+#include "bench/model/smbios.h"
 
 static size_t load(uint8_t *buf, size_t cap)
 {

@@ -9,7 +9,7 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "stats.h"
+#include "bench/model/stats.h"
 
 static int cmp_u64(const void *a, const void *b)
 {

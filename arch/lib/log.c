@@ -1,0 +1,27 @@
+#include "arch/lib/log.h"
+
+#include "arch/lib/fmt.h"
+
+static log_sink current_sink;
+
+void log_set_sink(log_sink sink)
+{
+	current_sink = sink;
+}
+
+void log_write(const char *text)
+{
+	if (current_sink)
+		current_sink(text);
+}
+
+void log_printf(const char *format, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, format);
+	fmt_vsnprintf(line, sizeof(line), format, ap);
+	va_end(ap);
+	log_write(line);
+}

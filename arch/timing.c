@@ -1,0 +1,31 @@
+/* Finding the per-vector trigger code that arch/timing.S lays out at fixed
+ * strides, one entry per vector from FIRST_IRQ_VECTOR. */
+#include "arch/timing.h"
+
+extern const char int_samples[];
+
+int_sample_fn int_sample_for(uint8_t vector)
+{
+	if (vector < FIRST_IRQ_VECTOR)
+		return 0;
+	return (int_sample_fn)(uintptr_t)(int_samples +
+		(size_t)(vector - FIRST_IRQ_VECTOR) * INT_SAMPLE_STRIDE);
+}
+
+extern const char int_triggers[];
+uint32_t int_registers_check(void (*trigger)(void));
+
+uint32_t int_registers_intact(uint8_t vector)
+{
+	if (vector < FIRST_IRQ_VECTOR)
+		return ~0u;
+	return int_registers_check((void (*)(void))(uintptr_t)(int_triggers +
+		(size_t)(vector - FIRST_IRQ_VECTOR) * INT_TRIGGER_STRIDE));
+}
+
+void int_trigger(uint8_t vector)
+{
+	if (vector >= FIRST_IRQ_VECTOR)
+		((void (*)(void))(uintptr_t)(int_triggers +
+			(size_t)(vector - FIRST_IRQ_VECTOR) * INT_TRIGGER_STRIDE))();
+}

@@ -1,0 +1,104 @@
+/* ACPI table lookup: RSDP -> XSDT (or RSDT) -> a table by signature, with
+ * checksums checked. Tables are read in place through the identity map. */
+#ifndef IRQLAB_BENCH_MODEL_ACPI_H
+#define IRQLAB_BENCH_MODEL_ACPI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct __attribute__((packed)) acpi_sdt_header {
+	char signature[4];
+	uint32_t length;
+	uint8_t revision;
+	uint8_t checksum;
+	char oem_id[6];
+	char oem_table_id[8];
+	uint32_t oem_revision;
+	uint32_t creator_id;
+	uint32_t creator_revision;
+};
+_Static_assert(sizeof(struct acpi_sdt_header) == 36, "ACPI SDT header");
+
+/* Returns the table, or NULL if absent or its checksum is wrong. */
+const struct acpi_sdt_header *acpi_find_table(const void *rsdp,
+					      const char signature[4]);
+
+/* FADT PM_TMR_BLK I/O port, or 0 if there is no PM timer in port space.
+ * `pm_timer_32bit` tells whether it counts 32 bits (FADT TMR_VAL_EXT). */
+uint16_t acpi_pm_timer_port(const struct acpi_sdt_header *fadt,
+			    int *pm_timer_32bit);
+
+enum acpi_status {
+	ACPI_OK = 0,
+	ACPI_TOO_SHORT,		/* fewer bytes than the table needs */
+	ACPI_BAD_SIGNATURE,
+	ACPI_BAD_LENGTH,	/* header length beyond what is there */
+	ACPI_BAD_CHECKSUM,
+	ACPI_BAD_ENTRY,		/* an entry runs past the table or is too short */
+};
+const char *acpi_status_name(enum acpi_status s);
+
+#define MADT_MAX_IOAPICS 8
+#define MADT_MAX_OVERRIDES 16
+#define MADT_MAX_NMIS 8
+
+/* Everything irqlab uses from the MADT (ACPI 6.5 §5.2.12). */
+struct madt_info {
+	uint64_t lapic_address;	/* the 64-bit override entry wins */
+	uint32_t flags;		/* bit 0 PCAT_COMPAT: dual 8259s present */
+	uint32_t lapic_count;	/* enabled processor entries, both kinds */
+	uint32_t x2apic_count;	/* of which x2APIC entries */
+	uint32_t ioapic_count;
+	struct {
+		uint8_t id;
+		uint32_t address;
+		uint32_t gsi_base;
+	} ioapic[MADT_MAX_IOAPICS];
+	uint32_t override_count;
+	struct {
+		uint8_t bus, source;	/* ISA IRQ */
+		uint32_t gsi;
+		uint16_t flags;		/* MPS INTI polarity, trigger */
+	} override[MADT_MAX_OVERRIDES];
+	uint32_t nmi_source_count;
+	struct {
+		uint16_t flags;
+		uint32_t gsi;
+	} nmi_source[MADT_MAX_NMIS];
+	uint32_t lapic_nmi_count;	/* both kinds */
+	struct {
+		uint32_t uid;
+		uint16_t flags;
+		uint8_t lint;
+	} lapic_nmi[MADT_MAX_NMIS];
+};
+
+/* MPS INTI flags (ACPI 6.5 Table 5.50). */
+#define MPS_POLARITY_MASK	0x3
+#define   MPS_POLARITY_LOW	0x3
+#define MPS_TRIGGER_MASK	0xc
+#define   MPS_TRIGGER_LEVEL	0xc
+
+/* Parses `available` bytes that should hold a MADT. Whatever parses before
+ * a bad entry is kept in `out`. */
+enum acpi_status madt_parse(const void *table, size_t available,
+			    struct madt_info *out);
+
+/* The GSI and MPS flags an ISA IRQ arrives on: its interrupt source
+ * override, or the identity mapping with default (edge, high) flags. */
+uint32_t madt_isa_gsi(const struct madt_info *m, uint8_t irq, uint16_t *flags);
+
+/* The HPET description table (IA-PC HPET spec 1.0a, §3.2.4). */
+struct hpet_info {
+	uint64_t address;	/* MMIO base of the timer block */
+	uint32_t block_id;	/* the general capabilities' low 32 bits */
+	uint8_t number;
+	uint8_t comparators;	/* from block_id bits 12:8, plus one */
+	uint16_t min_tick;
+};
+enum acpi_status hpet_parse(const void *table, size_t available,
+			    struct hpet_info *out);
+
+#define ACPI_PM_TIMER_HZ 3579545u
+
+#endif

@@ -1,0 +1,103 @@
+/* The run configuration, read from \EFI\irqlab\irqlab.cfg on the ESP when
+ * present. Plain "key = value" lines; '#' starts a comment.
+ *
+ * CONFIG_KEYS is the one list of keys: the struct, the defaults, the
+ * parser, the handoff and both report writers all walk it, so adding a
+ * key is one row here (and its line in image/irqlab.cfg). */
+#ifndef IRQLAB_BENCH_MODEL_CONFIG_H
+#define IRQLAB_BENCH_MODEL_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch/lib/fmt.h"
+
+#define CONFIG_MAX_SAMPLES 1000000u
+#define CONFIG_MAX_RUNS 10
+
+enum finish_action {
+	FINISH_SHUTDOWN = 0,	/* QEMU exits; a real machine powers off */
+	FINISH_WAIT_KEY = 1,	/* leave the summary on screen until a key */
+};
+
+/* X(key, default, smallest, largest, choices): `choices` names the
+ * values of a key set by name (NULL for a number); the value stored is
+ * the name's index. */
+#define CONFIG_KEYS(X)                                                      \
+	/* timed samples per experiment */                                   \
+	X(samples, 10000, 1, CONFIG_MAX_SAMPLES, NULL)                      \
+	/* untimed iterations first */                                       \
+	X(warmup, 1000, 0, CONFIG_MAX_SAMPLES, NULL)                        \
+	/* back-to-back reads that measure the instrument floor */          \
+	X(floor_samples, 1000, 1, CONFIG_MAX_SAMPLES, NULL)                 \
+	/* timed blocks of 1024 repetitions per primitive */                \
+	X(primitive_blocks, 200, 1, CONFIG_MAX_SAMPLES, NULL)               \
+	/* per cold / cold-control experiment */                            \
+	X(cold_samples, 1000, 1, CONFIG_MAX_SAMPLES, NULL)                  \
+	/* per thrash experiment */                                         \
+	X(thrash_samples, 50, 1, CONFIG_MAX_SAMPLES, NULL)                  \
+	/* gaps per scheme, gap method */                                   \
+	X(gap_samples, 1000, 1, CONFIG_MAX_SAMPLES, NULL)                   \
+	/* the whole matrix, repeated across resets */                      \
+	X(runs, 1, 1, CONFIG_MAX_RUNS, NULL)                                \
+	/* run-to-run spread, in percent, that marks a figure unstable */   \
+	X(unstable_pct, 5, 1, 100, NULL)                                    \
+	/* vector of the INT n rows: 0-31 are exceptions, 0xff is the      \
+	 * APIC's spurious vector */                                        \
+	X(int_vector, 0x40, 32, 254, NULL)                                  \
+	/* what phase C does once the files are written */                  \
+	X(finish, FINISH_SHUTDOWN, 0, 1, config_finish_names)               \
+	/* adds rows that raise #UD mid-run, to show an exception fails     \
+	 * only its own row */                                              \
+	X(selftest_fault, 0, 0, 1, NULL)                                    \
+	/* makes int-direct's first batch look disturbed by an SMI, to show \
+	 * it is discarded and counted */                                   \
+	X(selftest_smi, 0, 0, 1, NULL)
+
+struct irqlab_config {
+#define CONFIG_FIELD(key, dflt, lo, hi, choices) uint32_t key;
+	CONFIG_KEYS(CONFIG_FIELD)
+#undef CONFIG_FIELD
+};
+
+/* One key, as the parser, the handoff and the writers see it. */
+struct config_key {
+	const char *name;
+	size_t offset;		/* of its uint32_t in struct irqlab_config */
+	uint32_t dflt, min, max;
+	const char *const *choices;	/* max + 1 names, or NULL */
+};
+
+extern const char *const config_finish_names[];
+extern const struct config_key config_keys[];
+extern const size_t config_key_count;
+
+static inline uint32_t config_get(const struct irqlab_config *c,
+				  const struct config_key *k)
+{
+	return *(const uint32_t *)(const void *)((const char *)c + k->offset);
+}
+
+static inline void config_set(struct irqlab_config *c,
+			      const struct config_key *k, uint32_t v)
+{
+	*(uint32_t *)(void *)((char *)c + k->offset) = v;
+}
+
+void config_defaults(struct irqlab_config *c);
+
+/* Applies the text on top of what `c` holds. Problems (unknown keys, bad
+ * numbers, out-of-range values) are described one per line in `errors`;
+ * the offending line is ignored and the rest still applies. Returns the
+ * number of problems. */
+int config_parse(struct irqlab_config *c, const char *text, size_t len,
+		 struct text_buf *errors);
+
+/* "key=value key=value ...", every key, choices by name. */
+void config_describe(const struct irqlab_config *c, struct text_buf *tb);
+
+/* A key's value as text: its choice's name, or the number. */
+const char *config_value_name(const struct config_key *k, uint32_t v,
+			      char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,244 @@
+#include "bench/model/records.h"
+
+#include "arch/lib/fmt.h"
+#include "arch/lib/le.h"
+
+/* CRC-32/ISO-HDLC (the zlib one), bitwise: the handoff is a few KiB once
+ * per run, so a 1 KiB table is not worth its image size. */
+uint32_t crc32_update(uint32_t crc, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	size_t i;
+	int bit;
+
+	crc = ~crc;
+	for (i = 0; i < len; i++) {
+		crc ^= p[i];
+		for (bit = 0; bit < 8; bit++)
+			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+	}
+	return ~crc;
+}
+
+uint32_t crc32(const void *data, size_t len)
+{
+	return crc32_update(0, data, len);
+}
+
+/* Header layout, all little-endian. */
+enum {
+	OFF_MAGIC = 0,		/* u32 */
+	OFF_VERSION = 4,	/* u16 */
+	OFF_HEADER_SIZE = 6,	/* u16 */
+	OFF_RUN_ID = 8,		/* u64 */
+	OFF_SEQ = 16,		/* u16 */
+	OFF_TOTAL = 18,		/* u16 */
+	OFF_BLOB_LEN = 20,	/* u32 */
+	OFF_BLOB_CRC = 24,	/* u32 */
+	OFF_PAYLOAD_LEN = 28,	/* u16 */
+	OFF_RESERVED = 30,	/* u16, zero */
+	OFF_CRC = 32,		/* u32 over bytes 0..31 and the payload */
+};
+_Static_assert(OFF_CRC + 4 == RECORD_HEADER_BYTES, "record header layout");
+
+const char *record_status_name(enum record_status s)
+{
+	switch (s) {
+	case RECORD_OK:
+		return "ok";
+	case RECORD_TRUNCATED:
+		return "truncated";
+	case RECORD_BAD_MAGIC:
+		return "bad magic";
+	case RECORD_BAD_VERSION:
+		return "unknown record version";
+	case RECORD_BAD_CRC:
+		return "CRC mismatch";
+	case RECORD_BAD_LENGTH:
+		return "inconsistent lengths";
+	}
+	return "unknown";
+}
+
+size_t records_needed(size_t blob_len)
+{
+	size_t n = (blob_len + RECORD_MAX_PAYLOAD - 1) / RECORD_MAX_PAYLOAD;
+
+	if (n == 0)
+		n = 1;
+	return n <= HANDOFF_MAX_RECORDS ? n : 0;
+}
+
+static uint32_t record_crc(const uint8_t *rec, size_t payload_len)
+{
+	uint32_t crc = crc32_update(0, rec, OFF_CRC);
+
+	return crc32_update(crc, rec + RECORD_HEADER_BYTES, payload_len);
+}
+
+size_t record_encode(uint8_t *out, uint64_t run_id, uint16_t seq,
+		     const uint8_t *blob, size_t blob_len)
+{
+	size_t total = records_needed(blob_len), off, n, i;
+
+	if (total == 0 || seq >= total)
+		return 0;
+	off = (size_t)seq * RECORD_MAX_PAYLOAD;
+	n = blob_len - off < RECORD_MAX_PAYLOAD ? blob_len - off
+						: RECORD_MAX_PAYLOAD;
+	le_put(out + OFF_MAGIC, RECORD_MAGIC, 4);
+	le_put(out + OFF_VERSION, RECORD_VERSION, 2);
+	le_put(out + OFF_HEADER_SIZE, RECORD_HEADER_BYTES, 2);
+	le_put(out + OFF_RUN_ID, run_id, 8);
+	le_put(out + OFF_SEQ, seq, 2);
+	le_put(out + OFF_TOTAL, total, 2);
+	le_put(out + OFF_BLOB_LEN, blob_len, 4);
+	le_put(out + OFF_BLOB_CRC, crc32(blob, blob_len), 4);
+	le_put(out + OFF_PAYLOAD_LEN, n, 2);
+	le_put(out + OFF_RESERVED, 0, 2);
+	for (i = 0; i < n; i++)
+		out[RECORD_HEADER_BYTES + i] = blob[off + i];
+	le_put(out + OFF_CRC, record_crc(out, n), 4);
+	return RECORD_HEADER_BYTES + n;
+}
+
+enum record_status record_decode(const uint8_t *rec, size_t len,
+				 struct record_view *v)
+{
+	if (len < RECORD_HEADER_BYTES)
+		return RECORD_TRUNCATED;
+	if (le_get(rec + OFF_MAGIC, 4) != RECORD_MAGIC)
+		return RECORD_BAD_MAGIC;
+	if (le_get(rec + OFF_VERSION, 2) != RECORD_VERSION ||
+	    le_get(rec + OFF_HEADER_SIZE, 2) != RECORD_HEADER_BYTES)
+		return RECORD_BAD_VERSION;
+	v->run_id = le_get(rec + OFF_RUN_ID, 8);
+	v->seq = (uint16_t)le_get(rec + OFF_SEQ, 2);
+	v->total = (uint16_t)le_get(rec + OFF_TOTAL, 2);
+	v->blob_len = (uint32_t)le_get(rec + OFF_BLOB_LEN, 4);
+	v->blob_crc = (uint32_t)le_get(rec + OFF_BLOB_CRC, 4);
+	v->payload_len = (uint16_t)le_get(rec + OFF_PAYLOAD_LEN, 2);
+	v->payload = rec + RECORD_HEADER_BYTES;
+	if (v->payload_len > len - RECORD_HEADER_BYTES)
+		return RECORD_TRUNCATED;
+	if (record_crc(rec, v->payload_len) != (uint32_t)le_get(rec + OFF_CRC, 4))
+		return RECORD_BAD_CRC;
+	/* The CRC held, so these are as written: check they agree. */
+	if (len != RECORD_HEADER_BYTES + (size_t)v->payload_len ||
+	    le_get(rec + OFF_RESERVED, 2) != 0 || v->total == 0 ||
+	    v->seq >= v->total || records_needed(v->blob_len) != v->total ||
+	    (size_t)v->seq * RECORD_MAX_PAYLOAD + v->payload_len > v->blob_len ||
+	    (v->seq + 1u < v->total && v->payload_len != RECORD_MAX_PAYLOAD))
+		return RECORD_BAD_LENGTH;
+	return RECORD_OK;
+}
+
+static void set_fate(struct handoff_item *it, enum record_fate fate,
+		     const char *why)
+{
+	it->fate = (uint8_t)fate;
+	fmt_snprintf(it->why, sizeof(it->why), "%s", why);
+}
+
+/* Tries to reassemble run `run_id` from the valid items. Returns NULL on
+ * success or the reason it is not usable. */
+static const char *assemble_run(const struct record_view *views,
+				const uint8_t *valid, size_t n, uint64_t run_id,
+				uint8_t *blob, size_t cap, size_t *blob_len)
+{
+	const struct record_view *first = 0;
+	uint32_t have = 0; /* bit per seq */
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		const struct record_view *v = &views[i];
+
+		if (!valid[i] || v->run_id != run_id)
+			continue;
+		if (!first)
+			first = v;
+		if (v->total != first->total || v->blob_len != first->blob_len ||
+		    v->blob_crc != first->blob_crc)
+			return "records of one run disagree";
+		if (have & (1u << v->seq))
+			return "duplicate sequence number";
+		have |= 1u << v->seq;
+	}
+	if (!first)
+		return "no records";
+	if (have != (1u << first->total) - 1)
+		return "incomplete: records missing";
+	if (first->blob_len > cap)
+		return "blob larger than buffer";
+	for (i = 0; i < n; i++) {
+		const struct record_view *v = &views[i];
+
+		if (!valid[i] || v->run_id != run_id)
+			continue;
+		for (k = 0; k < v->payload_len; k++)
+			blob[(size_t)v->seq * RECORD_MAX_PAYLOAD + k] = v->payload[k];
+	}
+	if (crc32(blob, first->blob_len) != first->blob_crc)
+		return "reassembled blob CRC mismatch";
+	*blob_len = first->blob_len;
+	return 0;
+}
+
+int handoff_select(struct handoff_item *items, size_t n, uint8_t *blob,
+		   size_t cap, size_t *blob_len, uint64_t *run_id)
+{
+	struct record_view views[HANDOFF_MAX_RECORDS * 4];
+	uint8_t valid[HANDOFF_MAX_RECORDS * 4];
+	uint64_t tried_below = UINT64_MAX;
+	size_t i;
+
+	if (n > sizeof(views) / sizeof(views[0])) {
+		for (i = 0; i < n; i++)
+			set_fate(&items[i], FATE_CORRUPT, "too many records");
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		enum record_status s = record_decode(items[i].data, items[i].len,
+						     &views[i]);
+		valid[i] = s == RECORD_OK;
+		if (valid[i])
+			set_fate(&items[i], FATE_STALE, "");
+		else
+			set_fate(&items[i], FATE_CORRUPT, record_status_name(s));
+	}
+	/* Newest run first; a run that cannot be assembled is stale and the
+	 * next older one is tried. */
+	for (;;) {
+		uint64_t newest = 0;
+		int found = 0;
+		const char *why;
+
+		for (i = 0; i < n; i++)
+			if (valid[i] && views[i].run_id < tried_below &&
+			    (!found || views[i].run_id > newest)) {
+				newest = views[i].run_id;
+				found = 1;
+			}
+		if (!found)
+			return 0;
+		why = assemble_run(views, valid, n, newest, blob, cap, blob_len);
+		for (i = 0; i < n; i++) {
+			if (!valid[i] || views[i].run_id != newest)
+				continue;
+			if (why)
+				set_fate(&items[i], FATE_STALE, why);
+			else
+				set_fate(&items[i], FATE_USED, "");
+		}
+		if (!why) {
+			*run_id = newest;
+			/* Valid records of older runs are superseded. */
+			for (i = 0; i < n; i++)
+				if (valid[i] && views[i].run_id < newest)
+					set_fate(&items[i], FATE_STALE,
+						 "superseded by a newer run");
+			return 1;
+		}
+		tried_below = newest;
+	}
+}

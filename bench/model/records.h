@@ -1,0 +1,75 @@
+/* The handoff records: the encoded results split into small, CRC-checked
+ * pieces, each stored as one UEFI variable. The limits follow what Linux's
+ * efi-pstore learned (FACTS §6): records of at most 1 KiB, 16 KiB in all. */
+#ifndef IRQLAB_BENCH_MODEL_RECORDS_H
+#define IRQLAB_BENCH_MODEL_RECORDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RECORD_MAGIC 0x4c515249u	/* "IRQL" little-endian */
+#define RECORD_VERSION 1
+#define RECORD_HEADER_BYTES 36
+#define RECORD_MAX_BYTES 1024
+#define HANDOFF_MAX_BYTES (16 * 1024)
+#define HANDOFF_MAX_RECORDS (HANDOFF_MAX_BYTES / RECORD_MAX_BYTES)
+#define RECORD_MAX_PAYLOAD (RECORD_MAX_BYTES - RECORD_HEADER_BYTES)
+#define HANDOFF_MAX_BLOB (HANDOFF_MAX_RECORDS * RECORD_MAX_PAYLOAD)
+
+uint32_t crc32_update(uint32_t crc, const void *data, size_t len);
+uint32_t crc32(const void *data, size_t len);
+
+struct record_view {
+	uint64_t run_id;
+	uint16_t seq;		/* 0 .. total-1 */
+	uint16_t total;
+	uint32_t blob_len;	/* of the whole reassembled blob */
+	uint32_t blob_crc;
+	uint16_t payload_len;
+	const uint8_t *payload;
+};
+
+enum record_status {
+	RECORD_OK = 0,
+	RECORD_TRUNCATED,
+	RECORD_BAD_MAGIC,
+	RECORD_BAD_VERSION,
+	RECORD_BAD_CRC,
+	RECORD_BAD_LENGTH,
+};
+
+const char *record_status_name(enum record_status s);
+
+/* Number of records `blob_len` bytes need, or 0 if they would not fit. */
+size_t records_needed(size_t blob_len);
+
+/* Writes record `seq` of the blob into `out` (RECORD_MAX_BYTES at least).
+ * Returns the record's length, or 0 if seq is out of range. */
+size_t record_encode(uint8_t *out, uint64_t run_id, uint16_t seq,
+		     const uint8_t *blob, size_t blob_len);
+
+enum record_status record_decode(const uint8_t *rec, size_t len,
+				 struct record_view *v);
+
+/* What phase C decided about each record it found. */
+enum record_fate {
+	FATE_USED = 0,	/* part of the run whose files were written */
+	FATE_CORRUPT,	/* failed its own checks */
+	FATE_STALE,	/* valid, but of an incomplete or superseded run */
+};
+
+struct handoff_item {
+	const uint8_t *data;
+	size_t len;
+	/* filled by handoff_select */
+	uint8_t fate;	/* enum record_fate */
+	char why[64];
+};
+
+/* Picks the newest run whose records are complete and consistent and
+ * reassembles its blob. Every item gets a fate and, unless used, a reason.
+ * Returns 1 and fills blob/len/run_id when a run was reassembled. */
+int handoff_select(struct handoff_item *items, size_t n, uint8_t *blob,
+		   size_t cap, size_t *blob_len, uint64_t *run_id);
+
+#endif

@@ -1,0 +1,86 @@
+#include "bench/model/results.h"
+
+#include "arch/lib/fmt.h"
+
+static const char *name_or_unknown(const char *const *names, unsigned count,
+				   unsigned i)
+{
+	return i < count ? names[i] : "unknown";
+}
+
+const char *clock_kind_name(unsigned kind)
+{
+	static const char *const names[CLOCK_KIND_COUNT] = {
+		[CLOCK_TSC_TICKS] = "tsc",
+		[CLOCK_ICOUNT] = "icount",
+		[CLOCK_TCG_NOISE] = "tcg-noise",
+	};
+	return name_or_unknown(names, CLOCK_KIND_COUNT, kind);
+}
+
+const char *clock_kind_unit(unsigned kind)
+{
+	static const char *const units[CLOCK_KIND_COUNT] = {
+		[CLOCK_TSC_TICKS] = "TSC ticks",
+		[CLOCK_ICOUNT] = "instructions (QEMU -icount path length, not cycles)",
+		[CLOCK_TCG_NOISE] = "TCG host-time noise (not cycles)",
+	};
+	return name_or_unknown(units, CLOCK_KIND_COUNT, kind);
+}
+
+const char *tsc_method_name(unsigned method)
+{
+	static const char *const names[TSC_METHOD_COUNT] = {
+		[TSC_METHOD_CPUID_15H] = "cpuid-15h",
+		[TSC_METHOD_CPUID_16H] = "cpuid-16h",
+		[TSC_METHOD_PM_TIMER] = "acpi-pm-timer",
+		[TSC_METHOD_STALL] = "boot-services-stall",
+	};
+	return name_or_unknown(names, TSC_METHOD_COUNT, method);
+}
+
+const char *exp_status_name(unsigned status)
+{
+	static const char *const names[EXP_STATUS_COUNT] = {
+		[EXP_OK] = "ok",
+		[EXP_SKIPPED] = "skipped",
+		[EXP_FAILED] = "failed",
+		[EXP_TIMEOUT] = "timeout",
+	};
+	return name_or_unknown(names, EXP_STATUS_COUNT, status);
+}
+
+const char *metric_name(unsigned metric)
+{
+	static const char *const names[METRIC_COUNT] = {
+		[METRIC_ENTRY] = "entry",
+		[METRIC_EXIT] = "exit",
+		[METRIC_ROUND_TRIP] = "round_trip",
+	};
+	return name_or_unknown(names, METRIC_COUNT, metric);
+}
+
+uint64_t run_id_from_time(unsigned year, unsigned month, unsigned day,
+			  unsigned hour, unsigned minute, unsigned second)
+{
+	return (((((uint64_t)year * 100 + month) * 100 + day) * 100 + hour) *
+			100 + minute) * 100 + second;
+}
+
+const char *apic_mode_name(unsigned mode)
+{
+	static const char *const names[3] = { "none", "xapic", "x2apic" };
+
+	return name_or_unknown(names, 3, mode);
+}
+
+const struct experiment_result *results_find(const struct run_result *r,
+					    const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->n_experiments; i++)
+		if (str_eq(r->exp[i].name, name))
+			return &r->exp[i];
+	return 0;
+}

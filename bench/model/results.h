@@ -1,0 +1,162 @@
+/* The data model of one run: what phase B measures, what the handoff
+ * carries across the reset, and what phase C writes. Plain C only. */
+#ifndef IRQLAB_BENCH_MODEL_RESULTS_H
+#define IRQLAB_BENCH_MODEL_RESULTS_H
+
+#include <stdint.h>
+
+#include "bench/model/config.h"
+#include "bench/model/stats.h"
+
+#define RESULTS_MAX_EXPERIMENTS 128
+#define RESULTS_NAME_LEN 40
+#define RESULTS_REASON_LEN 128
+#define RESULTS_MAX_PRIMITIVES 24
+#define PRIMITIVE_BLOCK_REPS 1024
+
+/* What one TSC delta means on this run (ARCHITECTURE "Principles"). */
+enum clock_kind {
+	CLOCK_TSC_TICKS = 0, /* hardware or KVM: real TSC ticks */
+	CLOCK_ICOUNT = 1,    /* QEMU -icount shift=0: one tick per instruction */
+	CLOCK_TCG_NOISE = 2, /* plain TCG: host time, never cycles */
+	CLOCK_KIND_COUNT
+};
+
+/* How the TSC frequency was found (FACTS §5). */
+enum tsc_method {
+	TSC_METHOD_CPUID_15H = 0,
+	TSC_METHOD_CPUID_16H = 1,
+	TSC_METHOD_PM_TIMER = 2,
+	TSC_METHOD_STALL = 3,
+	TSC_METHOD_COUNT
+};
+
+enum exp_status {
+	EXP_OK = 0,
+	EXP_SKIPPED = 1,
+	EXP_FAILED = 2,
+	EXP_TIMEOUT = 3,
+	EXP_STATUS_COUNT
+};
+
+enum metric_id {
+	METRIC_ENTRY = 0,      /* trigger -> handler's first timestamp */
+	METRIC_EXIT = 1,       /* handler's last timestamp -> resumed code */
+	METRIC_ROUND_TRIP = 2, /* trigger -> resumed code */
+	METRIC_COUNT
+};
+
+struct machine_info {
+	char cpu_vendor[13];
+	char brand[49];
+	char hypervisor[13]; /* CPUID 0x40000000 signature, "" on bare metal */
+	uint32_t family, model, stepping;
+	char fw_vendor[RESULTS_NAME_LEN * 2];
+	uint32_t fw_revision;
+	uint32_t uefi_revision;
+	uint64_t llc_bytes;	/* last-level cache per CPUID, 0 if unknown */
+	/* SMBIOS type 1: "" where the firmware has none */
+	char system_vendor[48];
+	char system_product[48];
+	char system_version[48];
+	/* From the ACPI MADT; madt_found 0 means the rest are unknown. */
+	uint8_t madt_found;
+	uint64_t lapic_address;
+	uint32_t ioapic_count;
+	uint32_t lapic_count;
+};
+
+struct experiment_result {
+	char name[RESULTS_NAME_LEN];
+	char scheme[RESULTS_NAME_LEN];
+	char source[RESULTS_NAME_LEN];
+	char variant[RESULTS_NAME_LEN];	/* "" when none */
+	char baseline[RESULTS_NAME_LEN]; /* the row it is compared with */
+	uint8_t status;		/* enum exp_status */
+	uint8_t vector;
+	uint8_t apic_mode;	/* local APIC mode during the row: 0 none,
+				 * 1 xAPIC, 2 x2APIC */
+	char reason[RESULTS_REASON_LEN];	/* for skipped / failed */
+	uint32_t delivered;	/* interrupts the handler counted */
+	/* Correctness checks done before timing: vectors delivered and
+	 * reported as themselves, and interrupts after which every general
+	 * register and RFLAGS were intact. */
+	uint16_t vectors_verified;
+	uint32_t register_checks;
+	/* Samples thrown away because an SMI or NMI landed in their batch
+	 * (and taken again), and how many batches that was. */
+	uint32_t discarded;
+	uint32_t discarded_batches;
+	/* Raw deltas, before the instrument floor is taken off. */
+	struct sample_stats metric[METRIC_COUNT];
+};
+
+/* One primitive micro-benchmark: ticks per block of
+ * PRIMITIVE_BLOCK_REPS repetitions, raw. */
+struct primitive_result {
+	char name[RESULTS_NAME_LEN];
+	uint8_t status;		/* enum exp_status */
+	char reason[RESULTS_REASON_LEN];
+	struct sample_stats block;
+};
+
+#define RESULTS_MAX_GAPS 12
+#define GAP_HIST_BYTES 384	/* a sparse histogram, encoded */
+
+/* The gap method (seed 000, Ingo Molnar): a TSC loop interrupted by a
+ * periodic LAPIC timer handled by one scheme. */
+struct gap_result {
+	char scheme[RESULTS_NAME_LEN];
+	uint8_t status;		/* enum exp_status */
+	char reason[RESULTS_REASON_LEN];
+	uint64_t loop_median;	/* an undisturbed loop iteration, raw */
+	uint64_t threshold;	/* deltas above it are gaps */
+	struct sample_stats gaps;	/* raw deltas, loop included */
+	uint16_t hist_len;
+	uint8_t hist[GAP_HIST_BYTES];	/* hist_encode of the gaps */
+};
+
+struct run_result {
+	uint64_t run_id;	/* also names the results folder; the first
+				 * run's, for every run of a series */
+	uint8_t run_index;	/* 1 .. config.runs */
+	struct machine_info machine;
+	struct irqlab_config config;	/* every key, as the run used it */
+	uint64_t tsc_hz;
+	uint8_t tsc_method;	/* enum tsc_method */
+	/* An independent calibration against a timer, as a cross-check of
+	 * the above; 0 when none could be made. */
+	uint64_t tsc_hz_check;
+	uint8_t tsc_check_method;	/* enum tsc_method */
+	/* Whether MSR_SMI_COUNT could be watched (Intel only). */
+	uint8_t smi_count_watched;
+	/* How LFENCE was made (or found) dispatch-serialising. */
+	char fence_note[RESULTS_REASON_LEN];
+	uint8_t clock_kind;	/* enum clock_kind */
+	/* Back-to-back fenced reads: its min is the floor taken off figures. */
+	struct sample_stats floor;
+	uint32_t n_experiments;
+	struct experiment_result exp[RESULTS_MAX_EXPERIMENTS];
+	uint32_t n_primitives;
+	struct primitive_result prim[RESULTS_MAX_PRIMITIVES];
+	uint32_t n_gaps;
+	struct gap_result gap[RESULTS_MAX_GAPS];
+};
+
+/* The experiment of that name, or NULL. */
+const struct experiment_result *results_find(const struct run_result *r,
+					     const char *name);
+
+const char *clock_kind_name(unsigned kind);
+const char *clock_kind_unit(unsigned kind);
+const char *tsc_method_name(unsigned method);
+const char *exp_status_name(unsigned status);
+const char *metric_name(unsigned metric);
+const char *apic_mode_name(unsigned mode);
+
+/* Run ids are the firmware clock at the start of the run, YYYYMMDDhhmmss,
+ * so folder names sort by time and are readable on any FAT driver. */
+uint64_t run_id_from_time(unsigned year, unsigned month, unsigned day,
+			  unsigned hour, unsigned minute, unsigned second);
+
+#endif

@@ -1,0 +1,573 @@
+#include "bench/model/serialize.h"
+
+#include "arch/lib/le.h"
+
+/* Strings are written once, in a table ahead of the fields, and each
+ * field refers to its string by index: scheme, source and variant names
+ * repeat in almost every row. */
+#define DICT_MAX 512
+
+struct dict {
+	const char *s[DICT_MAX];
+	uint8_t len[DICT_MAX];
+	uint32_t n;
+	int full;
+};
+
+struct writer {
+	uint8_t *p;
+	size_t cap, len;
+	int overflow;
+	struct dict *dict;
+	int collecting;	/* first pass: fill the table, write nothing */
+};
+
+static void put_bytes(struct writer *w, const void *src, size_t n)
+{
+	const uint8_t *s = src;
+	size_t i;
+
+	if (w->collecting)
+		return;
+	if (w->overflow || n > w->cap - w->len) {
+		w->overflow = 1;
+		return;
+	}
+	for (i = 0; i < n; i++)
+		w->p[w->len++] = s[i];
+}
+
+static void put_uint(struct writer *w, uint64_t v, unsigned bytes)
+{
+	uint8_t b[8];
+
+	le_put(b, v, bytes);
+	put_bytes(w, b, bytes);
+}
+
+/* Counts and figures as unsigned LEB128: most are small, and the whole
+ * run must fit the 16 KiB handoff. */
+static void put_var(struct writer *w, uint64_t v)
+{
+	uint8_t b[10];
+	unsigned n = 0;
+
+	do {
+		b[n] = (uint8_t)(v & 0x7f);
+		v >>= 7;
+		if (v)
+			b[n] |= 0x80;
+		n++;
+	} while (v);
+	put_bytes(w, b, n);
+}
+
+static int same_string(const char *a, const char *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
+/* A string field: its index in the table, added there on first use. */
+static void put_str(struct writer *w, const char *s, size_t field_size)
+{
+	struct dict *d = w->dict;
+	size_t n = 0;
+	uint32_t i;
+
+	while (n + 1 < field_size && s[n])
+		n++;
+	for (i = 0; i < d->n; i++)
+		if (d->len[i] == n && same_string(d->s[i], s, n))
+			break;
+	if (i == d->n) {
+		if (!w->collecting || d->n == DICT_MAX) {
+			d->full = 1;	/* only the first pass may add */
+			return;
+		}
+		d->s[d->n] = s;
+		d->len[d->n++] = (uint8_t)n;
+	}
+	put_var(w, i);
+}
+
+
+/* --- the layout ----------------------------------------------------------
+ *
+ * One description of the handoff, walked by both the encoder and the
+ * decoder: a run is its header fields, then three lists (experiments,
+ * primitives, gap rows), each a one-byte count and that many items of
+ * their own fields. */
+
+enum wire {
+	WIRE_FIXED,	/* `bytes` little-endian bytes */
+	WIRE_VAR,	/* unsigned LEB128 */
+	WIRE_STRING,	/* an index into the string table */
+	WIRE_STATS,	/* struct sample_stats: every stats_fields entry, LEB128 */
+	WIRE_CONFIG,	/* struct irqlab_config: every config_keys entry, LEB128 */
+	WIRE_BYTES,	/* raw bytes; their count is the field just before */
+};
+
+struct field {
+	uint8_t wire;		/* enum wire */
+	uint8_t bytes;		/* WIRE_FIXED: bytes on the wire */
+	uint16_t size;		/* bytes of the C field */
+	uint32_t offset;
+	uint64_t limit;		/* valid values are below it; 0: any */
+};
+
+#define FIELD_OF(type, f, wire_kind, n, lim)                                \
+	{ wire_kind, n, sizeof(((type *)0)->f), offsetof(type, f), lim }
+#define FIXED(type, f, n) FIELD_OF(type, f, WIRE_FIXED, n, 0)
+#define ENUM(type, f, count) FIELD_OF(type, f, WIRE_FIXED, 1, count)
+#define VAR(type, f) FIELD_OF(type, f, WIRE_VAR, 0, 0)
+#define STRING(type, f) FIELD_OF(type, f, WIRE_STRING, 0, 0)
+#define STATS(type, f) FIELD_OF(type, f, WIRE_STATS, 0, 0)
+
+static const struct field run_fields[] = {
+	FIXED(struct run_result, run_id, 8),
+	FIXED(struct run_result, run_index, 1),
+	STRING(struct run_result, machine.cpu_vendor),
+	STRING(struct run_result, machine.brand),
+	STRING(struct run_result, machine.hypervisor),
+	FIXED(struct run_result, machine.family, 4),
+	FIXED(struct run_result, machine.model, 4),
+	FIXED(struct run_result, machine.stepping, 4),
+	STRING(struct run_result, machine.fw_vendor),
+	FIXED(struct run_result, machine.fw_revision, 4),
+	FIXED(struct run_result, machine.uefi_revision, 4),
+	VAR(struct run_result, machine.llc_bytes),
+	STRING(struct run_result, machine.system_vendor),
+	STRING(struct run_result, machine.system_product),
+	STRING(struct run_result, machine.system_version),
+	FIXED(struct run_result, machine.madt_found, 1),
+	FIXED(struct run_result, machine.lapic_address, 8),
+	FIXED(struct run_result, machine.ioapic_count, 4),
+	FIXED(struct run_result, machine.lapic_count, 4),
+	FIELD_OF(struct run_result, config, WIRE_CONFIG, 0, 0),
+	FIXED(struct run_result, tsc_hz, 8),
+	ENUM(struct run_result, tsc_method, TSC_METHOD_COUNT),
+	VAR(struct run_result, tsc_hz_check),
+	ENUM(struct run_result, tsc_check_method, TSC_METHOD_COUNT),
+	FIXED(struct run_result, smi_count_watched, 1),
+	STRING(struct run_result, fence_note),
+	ENUM(struct run_result, clock_kind, CLOCK_KIND_COUNT),
+	STATS(struct run_result, floor),
+};
+
+static const struct field experiment_fields[] = {
+	STRING(struct experiment_result, name),
+	STRING(struct experiment_result, scheme),
+	STRING(struct experiment_result, source),
+	STRING(struct experiment_result, variant),
+	STRING(struct experiment_result, baseline),
+	ENUM(struct experiment_result, status, EXP_STATUS_COUNT),
+	FIXED(struct experiment_result, vector, 1),
+	ENUM(struct experiment_result, apic_mode, 3),
+	STRING(struct experiment_result, reason),
+	VAR(struct experiment_result, delivered),
+	VAR(struct experiment_result, vectors_verified),
+	VAR(struct experiment_result, register_checks),
+	VAR(struct experiment_result, discarded),
+	VAR(struct experiment_result, discarded_batches),
+	STATS(struct experiment_result, metric[METRIC_ENTRY]),
+	STATS(struct experiment_result, metric[METRIC_EXIT]),
+	STATS(struct experiment_result, metric[METRIC_ROUND_TRIP]),
+};
+_Static_assert(METRIC_COUNT == 3, "experiment_fields lists every metric");
+
+static const struct field primitive_fields[] = {
+	STRING(struct primitive_result, name),
+	ENUM(struct primitive_result, status, EXP_STATUS_COUNT),
+	STRING(struct primitive_result, reason),
+	STATS(struct primitive_result, block),
+};
+
+static const struct field gap_fields[] = {
+	STRING(struct gap_result, scheme),
+	ENUM(struct gap_result, status, EXP_STATUS_COUNT),
+	STRING(struct gap_result, reason),
+	VAR(struct gap_result, loop_median),
+	VAR(struct gap_result, threshold),
+	STATS(struct gap_result, gaps),
+	FIELD_OF(struct gap_result, hist_len, WIRE_VAR, 0, GAP_HIST_BYTES + 1),
+	FIELD_OF(struct gap_result, hist, WIRE_BYTES, 0, 0),
+};
+
+#define FIELDS(table) table, sizeof(table) / sizeof(table[0])
+
+struct list {
+	uint32_t count_offset;	/* of the uint32_t count in run_result */
+	uint32_t items_offset;	/* of the array */
+	uint32_t item_size;
+	uint32_t max;
+	const struct field *fields;
+	size_t n_fields;
+};
+
+static const struct list run_lists[] = {
+	{ offsetof(struct run_result, n_experiments),
+	  offsetof(struct run_result, exp), sizeof(struct experiment_result),
+	  RESULTS_MAX_EXPERIMENTS, FIELDS(experiment_fields) },
+	{ offsetof(struct run_result, n_primitives),
+	  offsetof(struct run_result, prim), sizeof(struct primitive_result),
+	  RESULTS_MAX_PRIMITIVES, FIELDS(primitive_fields) },
+	{ offsetof(struct run_result, n_gaps),
+	  offsetof(struct run_result, gap), sizeof(struct gap_result),
+	  RESULTS_MAX_GAPS, FIELDS(gap_fields) },
+};
+
+/* A C integer field of 1, 2, 4 or 8 bytes. */
+static uint64_t load(const void *at, unsigned size)
+{
+	switch (size) {
+	case 1:
+		return *(const uint8_t *)at;
+	case 2:
+		return *(const uint16_t *)at;
+	case 4:
+		return *(const uint32_t *)at;
+	default:
+		return *(const uint64_t *)at;
+	}
+}
+
+static void store(void *at, unsigned size, uint64_t v)
+{
+	switch (size) {
+	case 1:
+		*(uint8_t *)at = (uint8_t)v;
+		break;
+	case 2:
+		*(uint16_t *)at = (uint16_t)v;
+		break;
+	case 4:
+		*(uint32_t *)at = (uint32_t)v;
+		break;
+	default:
+		*(uint64_t *)at = v;
+	}
+}
+
+static int fits_field(uint64_t v, unsigned size)
+{
+	return size >= 8 || v < (1ull << (8 * size));
+}
+
+/* --- encoding ----------------------------------------------------------- */
+
+static void put_fields(struct writer *w, const void *base,
+		       const struct field *f, size_t n)
+{
+	const char *b = base;
+	size_t i, k;
+
+	for (i = 0; i < n; i++, f++) {
+		const char *at = b + f->offset;
+
+		switch (f->wire) {
+		case WIRE_FIXED:
+			put_uint(w, load(at, f->size), f->bytes);
+			break;
+		case WIRE_VAR:
+			put_var(w, load(at, f->size));
+			break;
+		case WIRE_STRING:
+			put_str(w, at, f->size);
+			break;
+		case WIRE_STATS:
+			for (k = 0; k < stats_field_count; k++)
+				put_var(w, stats_get((const void *)at,
+						     &stats_fields[k]));
+			break;
+		case WIRE_CONFIG:
+			for (k = 0; k < config_key_count; k++)
+				put_var(w, config_get((const void *)at,
+						      &config_keys[k]));
+			break;
+		case WIRE_BYTES:
+			put_bytes(w, at, (size_t)load(b + f[-1].offset, f[-1].size));
+			break;
+		}
+	}
+}
+
+static void encode_fields(struct writer *w, const struct run_result *r)
+{
+	const char *base = (const char *)r;
+	size_t l, i;
+
+	put_fields(w, r, FIELDS(run_fields));
+	for (l = 0; l < sizeof(run_lists) / sizeof(run_lists[0]); l++) {
+		const struct list *L = &run_lists[l];
+		uint32_t n = (uint32_t)load(base + L->count_offset, 4);
+
+		put_uint(w, n, 1);
+		for (i = 0; i < n; i++)
+			put_fields(w, base + L->items_offset + i * L->item_size,
+				   L->fields, L->n_fields);
+	}
+}
+
+/* Whether every count and length fits what the decoder will accept. */
+static int encodable(const struct run_result *r)
+{
+	uint32_t i;
+
+	if (r->n_experiments > RESULTS_MAX_EXPERIMENTS ||
+	    r->n_primitives > RESULTS_MAX_PRIMITIVES ||
+	    r->n_gaps > RESULTS_MAX_GAPS)
+		return 0;
+	for (i = 0; i < r->n_gaps; i++)
+		if (r->gap[i].hist_len > GAP_HIST_BYTES)
+			return 0;
+	return 1;
+}
+
+size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap)
+{
+	static struct dict dict;
+	struct writer w = { out, cap, 0, 0, &dict, 1 };
+	uint32_t i;
+
+	if (!encodable(r))
+		return 0;
+	dict.n = 0;
+	dict.full = 0;
+	encode_fields(&w, r);	/* pass 1: collect the strings */
+	if (dict.full)
+		return 0;
+	w.collecting = 0;
+	put_uint(&w, RESULTS_BLOB_VERSION, 2);
+	put_var(&w, dict.n);
+	for (i = 0; i < dict.n; i++) {
+		put_uint(&w, dict.len[i], 1);	/* a field is < 256 bytes */
+		put_bytes(&w, dict.s[i], dict.len[i]);
+	}
+	encode_fields(&w, r);	/* pass 2: the fields */
+	return w.overflow || dict.full ? 0 : w.len;
+}
+
+/* --- decoding ----------------------------------------------------------- */
+
+struct reader {
+	const uint8_t *p;
+	size_t len, pos;
+	int truncated;
+	int overlong;	/* a number too large for its field */
+	/* the string table: where each string starts, and its length */
+	uint32_t n_strings;
+	uint32_t at[DICT_MAX];
+	uint8_t len_of[DICT_MAX];
+};
+
+static uint64_t get_uint(struct reader *r, unsigned bytes)
+{
+	uint64_t v;
+
+	if (r->truncated || bytes > r->len - r->pos) {
+		r->truncated = 1;
+		return 0;
+	}
+	v = le_get(r->p + r->pos, bytes);
+	r->pos += bytes;
+	return v;
+}
+
+static uint64_t get_var(struct reader *r);
+
+/* Reads the string table that precedes the fields. */
+static int get_string_table(struct reader *r)
+{
+	uint64_t n = get_var(r), i;
+
+	if (n > DICT_MAX)
+		return 0;
+	r->n_strings = (uint32_t)n;
+	for (i = 0; i < n && !r->truncated; i++) {
+		size_t len = (size_t)get_uint(r, 1);
+
+		if (len > r->len - r->pos) {
+			r->truncated = 1;
+			break;
+		}
+		r->at[i] = (uint32_t)r->pos;
+		r->len_of[i] = (uint8_t)len;
+		r->pos += len;
+	}
+	return 1;
+}
+
+/* A string field by its table index. Returns 0 when the index is not in
+ * the table or the string does not fit the field. */
+static int get_str(struct reader *r, char *dst, size_t field_size)
+{
+	uint64_t index = get_var(r);
+	size_t n, i;
+
+	dst[0] = '\0';
+	if (r->truncated)
+		return 1;
+	if (index >= r->n_strings)
+		return 0;
+	n = r->len_of[index];
+	if (n + 1 > field_size)
+		return 0;
+	for (i = 0; i < n; i++)
+		dst[i] = (char)r->p[r->at[index] + i];
+	dst[n] = '\0';
+	return 1;
+}
+
+/* Unsigned LEB128 of at most 64 bits; anything longer is corrupt. */
+static uint64_t get_var(struct reader *r)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	for (;;) {
+		uint8_t b;
+
+		if (r->truncated || r->pos >= r->len) {
+			r->truncated = 1;
+			return 0;
+		}
+		b = r->p[r->pos++];
+		if (shift == 63 && (b & 0x7e)) {
+			r->overlong = 1;
+			return 0;
+		}
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return v;
+		shift += 7;
+		if (shift > 63) {
+			r->overlong = 1;
+			return 0;
+		}
+	}
+}
+
+
+/* Reads the fields into `base`. Returns DECODE_OK, or why not. */
+static enum decode_status get_fields(struct reader *r, void *base,
+				     const struct field *f, size_t n)
+{
+	char *b = base;
+	int fits = 1;
+	size_t i, k;
+
+	for (i = 0; i < n; i++, f++) {
+		char *at = b + f->offset;
+		uint64_t v = 0;
+
+		switch (f->wire) {
+		case WIRE_FIXED:
+			v = get_uint(r, f->bytes);
+			break;
+		case WIRE_VAR:
+			v = get_var(r);
+			break;
+		case WIRE_STRING:
+			fits &= get_str(r, at, f->size);
+			continue;
+		case WIRE_STATS:
+			for (k = 0; k < stats_field_count; k++) {
+				uint64_t s = get_var(r);
+
+				if (stats_fields[k].kind == STATS_FIELD_COUNT &&
+				    s > UINT32_MAX)
+					r->overlong = 1;
+				stats_set((void *)at, &stats_fields[k], s);
+			}
+			continue;
+		case WIRE_CONFIG:
+			for (k = 0; k < config_key_count; k++) {
+				uint64_t c = get_var(r);
+
+				if (c > UINT32_MAX)
+					r->overlong = 1;
+				config_set((void *)at, &config_keys[k], (uint32_t)c);
+			}
+			continue;
+		case WIRE_BYTES:
+			v = load(b + f[-1].offset, f[-1].size);
+			if (r->truncated)
+				return DECODE_TRUNCATED;
+			if (v > f->size)
+				return DECODE_BAD_VALUE;
+			if (v > r->len - r->pos)
+				return DECODE_TRUNCATED;
+			for (k = 0; k < v; k++)
+				at[k] = (char)r->p[r->pos++];
+			continue;
+		}
+		if (!fits_field(v, f->size))
+			r->overlong = 1;
+		if (f->limit && v >= f->limit && !r->truncated)
+			return DECODE_BAD_VALUE;
+		store(at, f->size, v);
+	}
+	if (r->truncated)
+		return DECODE_TRUNCATED;
+	return fits && !r->overlong ? DECODE_OK : DECODE_BAD_VALUE;
+}
+
+enum decode_status results_decode(const uint8_t *in, size_t len,
+				  struct run_result *out)
+{
+	static struct reader r;
+	enum decode_status status;
+	char *base = (char *)out;
+	size_t l;
+	uint32_t i;
+
+	r = (struct reader){ .p = in, .len = len };
+	*out = (struct run_result){ 0 };
+	if (get_uint(&r, 2) != RESULTS_BLOB_VERSION)
+		return r.truncated ? DECODE_TRUNCATED : DECODE_BAD_VERSION;
+	if (!get_string_table(&r))
+		return DECODE_BAD_VALUE;
+	status = get_fields(&r, out, FIELDS(run_fields));
+	if (status != DECODE_OK)
+		return status;
+	for (l = 0; l < sizeof(run_lists) / sizeof(run_lists[0]); l++) {
+		const struct list *L = &run_lists[l];
+		uint32_t n = (uint32_t)get_uint(&r, 1);
+
+		if (r.truncated)
+			return DECODE_TRUNCATED;
+		if (n > L->max)
+			return DECODE_BAD_VALUE;
+		store(base + L->count_offset, 4, n);
+		for (i = 0; i < n; i++) {
+			status = get_fields(&r, base + L->items_offset +
+							i * L->item_size,
+					    L->fields, L->n_fields);
+			if (status != DECODE_OK)
+				return status;
+		}
+	}
+	return r.pos == len ? DECODE_OK : DECODE_TRAILING;
+}
+
+const char *decode_status_name(enum decode_status s)
+{
+	switch (s) {
+	case DECODE_OK:
+		return "ok";
+	case DECODE_TRUNCATED:
+		return "truncated";
+	case DECODE_BAD_VERSION:
+		return "unknown format version";
+	case DECODE_BAD_VALUE:
+		return "value out of range";
+	case DECODE_TRAILING:
+		return "trailing bytes";
+	}
+	return "unknown";
+}

@@ -1,0 +1,73 @@
+/* The result files a user reads after pulling the stick: results.json
+ * (schema "irqlab-results", versioned) and summary.txt. Both are written
+ * from the same run_result so they cannot disagree. */
+#ifndef IRQLAB_BENCH_REPORT_REPORT_H
+#define IRQLAB_BENCH_REPORT_REPORT_H
+
+#include <stddef.h>
+
+#include "arch/lib/fmt.h"
+#include "bench/model/records.h"
+#include "bench/model/results.h"
+
+#define RESULTS_SCHEMA_VERSION 1
+#define REPORT_MAX_DISCARDS 64
+
+/* What phase C found in the variable store besides the run it wrote. */
+struct handoff_report {
+	uint32_t records_used;
+	uint32_t n_discarded;
+	struct {
+		char name[32];
+		uint8_t fate;	/* enum record_fate */
+		char why[64];
+	} discarded[REPORT_MAX_DISCARDS];
+};
+
+/* What the binary knows about each dispatch scheme, which the handoff
+ * need not carry: phase C is the same binary as phase B. */
+struct scheme_entry {
+	const char *name;
+	const char *description;
+	const char *seed;
+	uint32_t stub_bytes;	/* one vector's stub */
+	uint32_t code_bytes;	/* all of the scheme's code */
+	uint32_t data_bytes;	/* descriptors it adds */
+};
+
+/* What the binary says about each primitive micro-benchmark. */
+struct primitive_entry {
+	const char *name;
+	const char *description;
+	const char *seed;
+};
+
+/* Everything a report needs besides the run itself; any part may be
+ * NULL / empty. */
+struct report_context {
+	const struct handoff_report *handoff;
+	const struct scheme_entry *schemes;
+	size_t n_schemes;
+	const struct primitive_entry *primitives;
+	size_t n_primitives;
+	/* Every run of a repeated series, in order; the run being reported
+	 * is the last. Empty for a single run. */
+	const struct run_result *const *runs;
+	size_t n_runs;
+};
+
+const char *record_fate_name(unsigned fate);
+
+/* Both return 0 on success, -1 if the buffer was too small. */
+int report_json(struct text_buf *tb, const struct run_result *r,
+		const struct report_context *ctx);
+int report_summary(struct text_buf *tb, const struct run_result *r,
+		   const struct report_context *ctx);
+/* The part of the summary about discarded records alone, for a boot that
+ * found records but no complete run to write. */
+void report_discards(struct text_buf *tb, const struct handoff_report *h);
+
+/* Folder name for a run id: YYYYMMDD-hhmmss. */
+void run_folder_name(uint64_t run_id, char *out, size_t cap);
+
+#endif

@@ -1,0 +1,250 @@
+#include "bench/report/seeds.h"
+
+#include "arch/lib/fmt.h"
+#include "bench/model/results.h"
+
+/* Where a row's figure comes from. */
+enum figure_kind {
+	ROUND_TRIP,	/* an experiment's round-trip median */
+	ENTRY_OVER,	/* an experiment's entry median over its baseline's */
+	PER_BLOCK,	/* a primitive's median per 1024 repetitions */
+};
+
+struct seed_row {
+	const char *label;
+	uint8_t kind;
+	const char *name;	/* experiment or primitive */
+	const char *seed;	/* the thread's own figure for it */
+};
+
+#define NOT_RUN INT64_MIN
+
+struct seed_section {
+	const char *id;
+	const char *title;
+	const char *seed_column;	/* what the thread's figures are */
+	const char *claim;
+	const struct seed_row *rows;
+	unsigned n_rows;
+	unsigned claim_rows;	/* the first rows, which the claim reads */
+	/* Judges the claim from the rows' figures. */
+	int (*holds)(const int64_t *f);
+};
+
+static int64_t figure(const struct run_result *r, const struct seed_row *row)
+{
+	uint64_t floor = r->floor.min;
+	uint32_t i;
+
+	if (row->kind == PER_BLOCK) {
+		for (i = 0; i < r->n_primitives; i++)
+			if (str_eq(r->prim[i].name, row->name))
+				return r->prim[i].status == EXP_OK ?
+					       net_of_floor(r->prim[i].block.median,
+							    floor) : NOT_RUN;
+		return NOT_RUN;
+	}
+	{
+		const struct experiment_result *e = results_find(r, row->name);
+		const struct experiment_result *base;
+
+		if (!e || e->status != EXP_OK)
+			return NOT_RUN;
+		if (row->kind == ROUND_TRIP)
+			return net_of_floor(e->metric[METRIC_ROUND_TRIP].median,
+					    floor);
+		base = results_find(r, e->baseline);
+		if (!base || base->status != EXP_OK)
+			return NOT_RUN;
+		return (int64_t)(e->metric[METRIC_ENTRY].median -
+				 base->metric[METRIC_ENTRY].median);
+	}
+}
+
+/* seed 000: push %cs costs about what push $imm does (within 20%). */
+static int seed000_holds(const int64_t *f) { return f[1] * 5 <= f[0] * 6; }
+/* seed 001: call stubs beat push-jmp and cs-selector. */
+static int seed001_holds(const int64_t *f) { return f[2] < f[0] && f[2] < f[1]; }
+/* seed 002: a same-value DS load (with its movl) is cheap: <= 8 ticks. */
+static int seed002_holds(const int64_t *f) { return f[0] <= 8 * 1024; }
+/* seed 003: a GS reload whose descriptor line missed costs more than one
+ * whose descriptor shares the CS line. */
+static int seed003_holds(const int64_t *f) { return f[2] > f[1]; }
+/* seed 004: a cached IO-APIC costs less per IRQ than an uncached one. */
+static int seed004_holds(const int64_t *f) { return f[2] < f[1]; }
+
+static const struct seed_row seed000_rows[] = {
+	{ "TEST1 push $imm", PER_BLOCK, "push-imm", "1024 / 1092 / 1028" },
+	{ "TEST2 mov %cs,%eax; push %rax", PER_BLOCK, "cs-push",
+	  "1157 / 1085 / 1166" },
+	{ "TEST3 the vector from %cs", PER_BLOCK, "cs-vector",
+	  "3527 / 6622 / 5192" },
+};
+static const struct seed_row seed001_rows[] = {
+	{ "push-jmp stubs (INT n)", ROUND_TRIP, "int-push-jmp", "0.69% CPU" },
+	{ "cs-selector (INT n)", ROUND_TRIP, "int-cs-selector", "0.69% CPU" },
+	{ "call stubs (INT n)", ROUND_TRIP, "int-call", "0.64% CPU" },
+	{ "push-jmp stubs (self-IPI)", ROUND_TRIP, "ipi-self-xapic-push-jmp", "" },
+	{ "cs-selector (self-IPI)", ROUND_TRIP, "ipi-self-xapic-cs-selector", "" },
+	{ "call stubs (self-IPI)", ROUND_TRIP, "ipi-self-xapic-call", "" },
+};
+static const struct seed_row seed002_rows[] = {
+	{ "movl $SEL,%eax; movl %eax,%ds x1024", PER_BLOCK, "ds-mov32",
+	  "3/load AthlonXP, <=6 Celeron" },
+	{ "movw $SEL,%ax; movw %ax,%ds x1024", PER_BLOCK, "ds-mov16",
+	  "-22/IRQ on Celeron (stall)" },
+	{ "conditional reload x1024", PER_BLOCK, "ds-conditional",
+	  "-1/IRQ AthlonXP, -22 Celeron" },
+	{ "entry: DS/ES reload, movl", ENTRY_OVER, "int-direct+seg-mov32", "" },
+	{ "entry: DS/ES reload, movw", ENTRY_OVER, "int-direct+seg-mov16", "" },
+	{ "entry: conditional reload", ENTRY_OVER,
+	  "int-direct+seg-conditional", "" },
+};
+static const struct seed_row seed003_rows[] = {
+	{ "entry: GS selector reload", ENTRY_OVER, "int-direct+gs-selector",
+	  "9 ns/syscall (Core Duo 1 GHz)" },
+	{ "  descriptor in the CS line, GDT cold", ENTRY_OVER,
+	  "int-direct+gs-selector-packed-cold", "" },
+	{ "  descriptor on its own line, GDT cold", ENTRY_OVER,
+	  "int-direct+gs-selector-spread-cold", "25-35 ns/syscall (P-M)" },
+	{ "entry: swapgs pair", ENTRY_OVER, "int-direct+gs-swapgs", "" },
+	{ "entry: rdgsbase/wrgsbase", ENTRY_OVER, "int-direct+gs-wrgsbase", "" },
+	{ "swapgs x1024", PER_BLOCK, "swapgs", "" },
+	{ "wrgsbase x1024", PER_BLOCK, "wrgsbase", "" },
+	{ "wrmsr GS_BASE x1024", PER_BLOCK, "wrmsr-gsbase", "" },
+};
+static const struct seed_row seed004_rows[] = {
+	{ "XT-PIC", ROUND_TRIP, "pic8259-direct", "18733-23057" },
+	{ "IO-APIC uncached", ROUND_TRIP, "ioapic-level-direct", "4711-32680" },
+	{ "IO-APIC cached", ROUND_TRIP, "ioapic-level-value-cached-direct",
+	  "~900-1600" },
+	{ "IO-APIC cached, caches thrashed", ROUND_TRIP,
+	  "ioapic-level-value-cached-direct+thrash", "~1700-2800" },
+};
+
+#define ROWS(a) a, sizeof(a) / sizeof(a[0])
+static const struct seed_section sections[] = {
+	{ "seed_000", "Seed 000: van Heukelum's TEST1-3, per 1024 repetitions",
+	  "cycles: Opteron / Xeon E5345 / Athlon XP",
+	  "reading %cs costs about what pushing a constant does (TEST2 within "
+	  "20% of TEST1)", ROWS(seed000_rows), 2, seed000_holds },
+	{ "seed_001", "Seed 001: push-jmp, cs-selector and call stubs, round "
+		      "trip (medians)",
+	  "CPU spent on interrupts, 8-way Xeon",
+	  "call stubs are the fastest of the three (long mode: 5-byte call "
+	  "rel32, not hpa's 66 E8)", ROWS(seed001_rows), 3, seed001_holds },
+	{ "seed_002", "Seed 002: segment register loads (FreeBSD, Bruce Evans)",
+	  "cycles", "a same-value DS load is not slow (movl + load <= 8 "
+		    "ticks)", ROWS(seed002_rows), 1, seed002_holds },
+	{ "seed_003", "Seed 003: the GS reload and its GDT line (i386-pda)",
+	  "the thread's figures",
+	  "a GS reload costs a GDT cache miss unless its descriptor shares "
+	  "the CS line", ROWS(seed003_rows), 3, seed003_holds },
+	{ "seed_004", "Seed 004: cost per IRQ by interrupt controller (round "
+		      "trip, medians)",
+	  "cycles/IRQ, Athlon64 2 GHz",
+	  "a cached IO-APIC costs less per IRQ than an uncached one",
+	  ROWS(seed004_rows), 3, seed004_holds },
+};
+#undef ROWS
+
+static const char *verdict(const struct run_result *r,
+			   const struct seed_section *s, const int64_t *f)
+{
+	unsigned i;
+
+	for (i = 0; i < s->claim_rows; i++)
+		if (f[i] == NOT_RUN)
+			return "not measured";
+	/* Under emulation the figures are instruction counts or host noise:
+	 * neither has caches, MMIO latency or pipeline stalls to judge. */
+	if (r->clock_kind != CLOCK_TSC_TICKS)
+		return "not judged (figures are not cycles here)";
+	return s->holds(f) ? "confirmed on this machine"
+			   : "not confirmed on this machine";
+}
+
+#define MAX_ROWS 8
+
+static void figures_of(const struct run_result *r,
+		       const struct seed_section *s, int64_t *f)
+{
+	unsigned i;
+
+	for (i = 0; i < s->n_rows && i < MAX_ROWS; i++)
+		f[i] = figure(r, &s->rows[i]);
+}
+
+void seeds_json(struct json_writer *w, const struct run_result *r)
+{
+	size_t k;
+	unsigned i;
+
+	json_key(w, "seeds");
+	json_begin_object(w);
+	for (k = 0; k < sizeof(sections) / sizeof(sections[0]); k++) {
+		const struct seed_section *s = &sections[k];
+		int64_t f[MAX_ROWS];
+
+		figures_of(r, s, f);
+		json_key(w, s->id);
+		json_begin_object(w);
+		json_kv_string(w, "title", s->title);
+		json_kv_string(w, "claim", s->claim);
+		json_kv_string(w, "verdict", verdict(r, s, f));
+		json_kv_string(w, "unit", clock_kind_unit(r->clock_kind));
+		json_kv_string(w, "seed_figures", s->seed_column);
+		json_key(w, "rows");
+		json_begin_array(w);
+		for (i = 0; i < s->n_rows; i++) {
+			json_begin_object(w);
+			json_kv_string(w, "label", s->rows[i].label);
+			json_kv_string(w, "from", s->rows[i].name);
+			json_kv_string(w, "figure",
+				       s->rows[i].kind == ROUND_TRIP ? "round trip median"
+				       : s->rows[i].kind == ENTRY_OVER
+					       ? "entry median over its baseline"
+					       : "median per 1024 repetitions");
+			json_key(w, "this_machine");
+			if (f[i] == NOT_RUN)
+				json_null(w);
+			else
+				json_int(w, f[i]);
+			json_kv_string(w, "seed", s->rows[i].seed);
+			json_end_object(w);
+		}
+		json_end_array(w);
+		json_end_object(w);
+	}
+	json_end_object(w);
+}
+
+void seeds_summary(struct text_buf *tb, const struct run_result *r)
+{
+	size_t k;
+	unsigned i;
+
+	for (k = 0; k < sizeof(sections) / sizeof(sections[0]); k++) {
+		const struct seed_section *s = &sections[k];
+		int64_t f[MAX_ROWS];
+
+		figures_of(r, s, f);
+		tb_printf(tb, "\n%s\n", s->title);
+		tb_printf(tb, "%-40s %12s   %s\n", "", "this machine",
+			  s->seed_column);
+		for (i = 0; i < s->n_rows; i++) {
+			char v[24];
+
+			if (f[i] == NOT_RUN)
+				fmt_snprintf(v, sizeof(v), "not run");
+			else
+				fmt_snprintf(v, sizeof(v), "%lld", (long long)f[i]);
+			tb_printf(tb, "%-40s %12s   %s\n", s->rows[i].label, v,
+				  s->rows[i].seed);
+		}
+		tb_printf(tb, "verdict: %s (claim: %s)\n", verdict(r, s, f),
+			  s->claim);
+	}
+	tb_printf(tb, "Seed figures above are %s.\n",
+		  clock_kind_unit(r->clock_kind));
+}

@@ -1,0 +1,465 @@
+#include "bench/run/sources.h"
+
+#include "apic/ioapic.h"
+#include "apic/lapic.h"
+#include "apic/level_line.h"
+#include "apic/pic8259.h"
+#include "apic/timers.h"
+#include "arch/cpu.h"
+#include "arch/lib/log.h"
+#include "arch/lib/fmt.h"
+#include "bench/model/results.h"
+
+const uint8_t source_check_vectors[7] = { 32, 33, 64, 127, 128, 200, 254 };
+
+/* The machine, as phase A found it. */
+static struct madt_info madt;
+static enum acpi_status madt_status = ACPI_TOO_SHORT;
+static struct hpet_info hpet_table;
+static enum acpi_status hpet_status = ACPI_TOO_SHORT;
+static struct ioapic ioapic;
+static struct hpet hpet;
+static int have_ioapic, have_hpet;
+static unsigned hpet_timer, hpet_gsi;
+static char why_buf[128];
+
+/* Delays chosen to be short against the handler on real hardware and
+ * long against it under QEMU, where the timers run on virtual time. */
+#define LAPIC_ONESHOT_COUNT 1000
+#define LAPIC_PERIOD_COUNT 10000
+#define TSC_DEADLINE_DELTA 5000
+#define PIT_ONESHOT_COUNT 4
+#define HPET_ONESHOT_NS 2000
+#define PIC8259_BASE 0x50	/* IRQ 0 arrives on 0x50 */
+
+#define TSC_DEADLINE_MSR 0x6e0
+#define LVT_TIMER_PERIODIC (1u << 17)
+#define LVT_TIMER_TSC_DEADLINE (2u << 17)
+#define LVT_DELIVERY_EXTINT (7u << 8)
+#define TDCR_DIVIDE_BY_1 0xb
+
+static int x2apic_active(void)
+{
+	return lapic && lapic->mode == LAPIC_X2APIC;
+}
+
+static uint32_t bsp_apic_id(void)
+{
+	uint32_t id = lapic->read(APIC_ID);
+
+	return x2apic_active() ? id : id >> 24;
+}
+
+/* --- INT n and self-IPIs ------------------------------------------------ */
+
+static void fire_int(uint8_t vector, struct irq_sample *s)
+{
+	int_sample_for(vector)(s);
+}
+
+static void fire_ipi_xapic(uint8_t vector, struct irq_sample *s)
+{
+	ipi_sample_mmio(s, &lapic_mmio[APIC_ICR / 4],
+			APIC_ICR_LEVEL_ASSERT | APIC_ICR_DEST_SELF | vector);
+}
+
+static void fire_ipi_x2apic_icr(uint8_t vector, struct irq_sample *s)
+{
+	ipi_sample_msr(s, MSR_X2APIC_BASE + APIC_ICR / 16,
+		       APIC_ICR_LEVEL_ASSERT | APIC_ICR_DEST_SELF | vector);
+}
+
+static void fire_ipi_x2apic_self(uint8_t vector, struct irq_sample *s)
+{
+	ipi_sample_msr(s, MSR_X2APIC_BASE + APIC_SELF_IPI / 16, vector);
+}
+
+/* --- local APIC timer --------------------------------------------------- */
+
+static void lapic_timer_stop(const struct irq_source *src)
+{
+	(void)src;
+	lapic->write(APIC_LVT_TIMER, APIC_LVT_MASKED);
+	lapic->write(APIC_TMICT, 0);
+}
+
+static void lapic_oneshot_start(const struct irq_source *src, uint8_t vector)
+{
+	(void)src;
+	lapic->write(APIC_TDCR, TDCR_DIVIDE_BY_1);
+	lapic->write(APIC_LVT_TIMER, vector);	/* one-shot, unmasked */
+}
+
+static void fire_lapic_oneshot(uint8_t vector, struct irq_sample *s)
+{
+	(void)vector;
+	lapic->write(APIC_TMICT, LAPIC_ONESHOT_COUNT);
+	wait_sample(s);
+}
+
+static void lapic_periodic_start(const struct irq_source *src, uint8_t vector)
+{
+	(void)src;
+	lapic->write(APIC_TDCR, TDCR_DIVIDE_BY_1);
+	lapic->write(APIC_LVT_TIMER, vector | LVT_TIMER_PERIODIC);
+	lapic->write(APIC_TMICT, LAPIC_PERIOD_COUNT);
+}
+
+static void fire_wait(uint8_t vector, struct irq_sample *s)
+{
+	(void)vector;
+	wait_sample(s);
+}
+
+static const char *tsc_deadline_unsupported(const struct irq_source *src)
+{
+	(void)src;
+	return cpu_has(X86_FEATURE_TSC_DEADLINE) ? 0 :
+	       "CPUID.1:ECX[24] (TSC-deadline) is 0";
+}
+
+static void tsc_deadline_start(const struct irq_source *src, uint8_t vector)
+{
+	(void)src;
+	lapic->write(APIC_LVT_TIMER, vector | LVT_TIMER_TSC_DEADLINE);
+	/* The LVT write must be visible before the deadline is armed: an
+	 * MFENCE between them in xAPIC mode (SDM vol. 3 §11.5.4.1). */
+	mfence();
+}
+
+/* Entry is measured from the deadline itself (the trigger), not from a
+ * loop read. */
+static void fire_tsc_deadline(uint8_t vector, struct irq_sample *s)
+{
+	uint64_t deadline = tsc_open() + TSC_DEADLINE_DELTA;
+
+	(void)vector;
+	/* WRMSR to TSC_DEADLINE is not serialising (FACTS §4). */
+	weak_wrmsr_fence();
+	wrmsr(TSC_DEADLINE_MSR, deadline);
+	wait_sample(s);
+	s->trigger = deadline;
+}
+
+static void tsc_deadline_stop(const struct irq_source *src)
+{
+	wrmsr(TSC_DEADLINE_MSR, 0);	/* disarms */
+	lapic_timer_stop(src);
+}
+
+/* --- PIT through the IO-APIC (edge) ---------------------------------- */
+
+static const char *ioapic_unsupported(const struct irq_source *src)
+{
+	(void)src;
+	if (madt_status != ACPI_OK) {
+		fmt_snprintf(why_buf, sizeof(why_buf), "ACPI MADT: %s",
+			     madt_status == ACPI_TOO_SHORT ? "absent or too short"
+							   : acpi_status_name(madt_status));
+		return why_buf;
+	}
+	return have_ioapic ? 0 : "the MADT lists no IO-APIC";
+}
+
+static unsigned pit_pin(uint16_t *flags)
+{
+	return madt_isa_gsi(&madt, 0, flags) - ioapic.gsi_base;
+}
+
+static void pit_ioapic_start(const struct irq_source *src, uint8_t vector)
+{
+	uint16_t flags;
+	unsigned pin = pit_pin(&flags);
+
+	(void)src;
+	ioapic_set_access(&ioapic, IOAPIC_UNCACHED, 1);
+	ioapic_route(&ioapic, pin, vector, bsp_apic_id(),
+		     (flags & MPS_TRIGGER_MASK) == MPS_TRIGGER_LEVEL,
+		     (flags & MPS_POLARITY_MASK) == MPS_POLARITY_LOW);
+}
+
+static void fire_pit(uint8_t vector, struct irq_sample *s)
+{
+	(void)vector;
+	pit_oneshot(PIT_ONESHOT_COUNT);
+	wait_sample(s);
+}
+
+static void pit_ioapic_stop(const struct irq_source *src)
+{
+	uint16_t flags;
+
+	(void)src;
+	ioapic_mask(&ioapic, pit_pin(&flags));
+	pit_stop();
+}
+
+/* --- HPET through the IO-APIC (level), seed 004's access strategies ---- */
+
+static const char *level_unsupported(const struct irq_source *src)
+{
+	const char *why = ioapic_unsupported(src);
+
+	if (why)
+		return why;
+	if (hpet_status != ACPI_OK) {
+		fmt_snprintf(why_buf, sizeof(why_buf), "ACPI HPET table: %s",
+			     hpet_status == ACPI_TOO_SHORT ? "absent or too short"
+							   : acpi_status_name(hpet_status));
+		return why_buf;
+	}
+	if (!have_hpet) {
+		fmt_snprintf(why_buf, sizeof(why_buf),
+			     "no HPET timer routes to an IO-APIC input that no "
+			     "ISA IRQ uses (route capability 0x%llx)",
+			     (unsigned long long)hpet_route_cap(&hpet, hpet.timers - 1u));
+		return why_buf;
+	}
+	return 0;
+}
+
+static void level_start(const struct irq_source *src, uint8_t vector)
+{
+	unsigned pin = hpet_gsi - ioapic.gsi_base;
+
+	ioapic_set_access(&ioapic, (enum ioapic_access)src->io_access,
+			  src->io_flush);
+	level_line = (struct level_line){
+		.io = &ioapic, .pin = pin, .vector = vector, .hpet = &hpet,
+		.timer = hpet_timer, .x2apic = (uint8_t)x2apic_active(),
+		.directed_eoi = !!(lapic->read(APIC_SVR) & APIC_SVR_DIRECTED_EOI),
+	};
+	ioapic_route(&ioapic, pin, vector, bsp_apic_id(), 1, 0);
+}
+
+static void fire_hpet_level(uint8_t vector, struct irq_sample *s)
+{
+	uint64_t ticks = (uint64_t)HPET_ONESHOT_NS * 1000000 / hpet.period_fs;
+
+	(void)vector;
+	hpet_arm_level(&hpet, hpet_timer, hpet_gsi, ticks ? ticks : 1);
+	wait_sample(s);
+}
+
+static void level_stop(const struct irq_source *src)
+{
+	(void)src;
+	hpet_disarm(&hpet, hpet_timer);
+	ioapic_mask(&ioapic, hpet_gsi - ioapic.gsi_base);
+	ioapic_set_access(&ioapic, IOAPIC_UNCACHED, 1);
+}
+
+/* --- the XT-PIC path: PIT -> 8259 -> LINT0 as ExtINT ------------------- */
+
+static const char *pic8259_unsupported(const struct irq_source *src)
+{
+	(void)src;
+	if (madt_status == ACPI_OK && !(madt.flags & 1))
+		return "the MADT says there are no 8259s (PCAT_COMPAT clear)";
+	return 0;
+}
+
+static void pic8259_start(const struct irq_source *src, uint8_t vector)
+{
+	(void)src;
+	pic8259_init(vector, 1u << 0);	/* only IRQ 0, the PIT */
+	lapic->write(APIC_LVT_LINT0, LVT_DELIVERY_EXTINT);
+}
+
+static void pic8259_stop(const struct irq_source *src)
+{
+	(void)src;
+	lapic->write(APIC_LVT_LINT0, APIC_LVT_MASKED);
+	pic8259_mask_all();
+	pit_stop();
+}
+
+#define LEVEL_ROW(n, access, flush, modes_)                                  \
+	{ .name = n, .modes = modes_, .ack = SOURCE_ACK_LEVEL_LINE,          \
+	  .io_access = access, .io_flush = flush,                            \
+	  .unsupported = level_unsupported, .start = level_start,            \
+	  .fire = fire_hpet_level, .stop = level_stop }
+
+const struct irq_source irq_sources[] = {
+	/* Software INT n: no APIC acceptance, no EOI (FACTS §5). */
+	{ .name = "int", .modes = SOURCE_NO_APIC, .every_scheme = 1,
+	  .sweep_all = 1, .fire = fire_int },
+	{ .name = "ipi-self-xapic", .modes = SOURCE_XAPIC_ONLY,
+	  .ack = SOURCE_ACK_LAPIC, .every_scheme = 1, .fire = fire_ipi_xapic },
+	{ .name = "ipi-self-x2apic-selfipi", .modes = SOURCE_X2APIC_ONLY,
+	  .ack = SOURCE_ACK_LAPIC, .every_scheme = 1,
+	  .fire = fire_ipi_x2apic_self },
+	{ .name = "ipi-self-x2apic-icr", .modes = SOURCE_X2APIC_ONLY,
+	  .ack = SOURCE_ACK_LAPIC, .fire = fire_ipi_x2apic_icr },
+	{ .name = "lapic-oneshot", .modes = SOURCE_EITHER_APIC,
+	  .ack = SOURCE_ACK_LAPIC, .start = lapic_oneshot_start,
+	  .fire = fire_lapic_oneshot, .stop = lapic_timer_stop },
+	{ .name = "lapic-periodic", .modes = SOURCE_EITHER_APIC,
+	  .ack = SOURCE_ACK_LAPIC, .start = lapic_periodic_start,
+	  .fire = fire_wait, .stop = lapic_timer_stop },
+	{ .name = "lapic-tscdeadline", .modes = SOURCE_EITHER_APIC,
+	  .ack = SOURCE_ACK_LAPIC, .unsupported = tsc_deadline_unsupported,
+	  .start = tsc_deadline_start, .fire = fire_tsc_deadline,
+	  .stop = tsc_deadline_stop },
+	{ .name = "ioapic-edge", .modes = SOURCE_EITHER_APIC,
+	  .ack = SOURCE_ACK_LAPIC, .unsupported = ioapic_unsupported,
+	  .start = pit_ioapic_start, .fire = fire_pit, .stop = pit_ioapic_stop },
+	/* "-nf": without the read that flushes posted writes */
+	LEVEL_ROW("ioapic-level", IOAPIC_UNCACHED, 1, SOURCE_EITHER_APIC),
+	LEVEL_ROW("ioapic-level-uncached-nf", IOAPIC_UNCACHED, 0,
+		  SOURCE_XAPIC_ONLY),
+	LEVEL_ROW("ioapic-level-index-cached", IOAPIC_INDEX_CACHED, 1,
+		  SOURCE_XAPIC_ONLY),
+	LEVEL_ROW("ioapic-level-index-cached-nf", IOAPIC_INDEX_CACHED, 0,
+		  SOURCE_XAPIC_ONLY),
+	LEVEL_ROW("ioapic-level-value-cached", IOAPIC_VALUE_CACHED, 1,
+		  SOURCE_XAPIC_ONLY),
+	LEVEL_ROW("ioapic-level-value-cached-nf", IOAPIC_VALUE_CACHED, 0,
+		  SOURCE_XAPIC_ONLY),
+	{ .name = "pic8259", .modes = SOURCE_EITHER_APIC,
+	  .ack = SOURCE_ACK_PIC8259, .vector = PIC8259_BASE,
+	  .unsupported = pic8259_unsupported, .start = pic8259_start,
+	  .fire = fire_pit, .stop = pic8259_stop },
+};
+
+const size_t irq_source_count = sizeof(irq_sources) / sizeof(irq_sources[0]);
+
+/* Whether an ISA IRQ arrives on this GSI. Those lines have other drivers
+ * (the PIT on IRQ 0's), and QEMU's IO-APIC latches an edge on a masked
+ * input, so sharing one would mix their interrupts into the level line. */
+static int isa_gsi(unsigned gsi)
+{
+	uint16_t flags;
+	unsigned irq;
+
+	for (irq = 0; irq < 16; irq++)
+		if (madt_isa_gsi(&madt, (uint8_t)irq, &flags) == gsi)
+			return 1;
+	return 0;
+}
+
+/* An HPET timer whose route capability reaches this IO-APIC on a line no
+ * ISA IRQ uses, preferring the last timer and the highest input. */
+static void pick_hpet_route(void)
+{
+	int t;
+
+	for (t = hpet.timers - 1; t >= 0; t--) {
+		uint64_t cap = hpet_route_cap(&hpet, (unsigned)t);
+		int gsi;
+
+		for (gsi = (int)(ioapic.gsi_base + ioapic.pins) - 1;
+		     gsi >= (int)ioapic.gsi_base && gsi < 32; gsi--)
+			if (((cap >> gsi) & 1) && !isa_gsi((unsigned)gsi)) {
+				hpet_timer = (unsigned)t;
+				hpet_gsi = (unsigned)gsi;
+				have_hpet = 1;
+				return;
+			}
+	}
+}
+
+void sources_init(const struct madt_info *m, enum acpi_status m_status,
+		  const struct hpet_info *h, enum acpi_status h_status)
+{
+	madt = *m;
+	madt_status = m_status;
+	hpet_table = *h;
+	hpet_status = h_status;
+	if (madt_status == ACPI_OK && madt.ioapic_count > 0) {
+		ioapic_init(&ioapic, madt.ioapic[0].address,
+			    madt.ioapic[0].gsi_base);
+		have_ioapic = 1;
+	}
+	if (have_ioapic)
+		log_printf("IO-APIC: version 0x%x, %u inputs from GSI %u\n",
+			   ioapic.version, ioapic.pins, ioapic.gsi_base);
+	if (have_ioapic && hpet_status == ACPI_OK) {
+		hpet_init(&hpet, hpet_table.address);
+		pick_hpet_route();
+		if (have_hpet)
+			log_printf("HPET: %u timers, period %u fs; level line on "
+				   "timer %u, GSI %u\n", hpet.timers,
+				   hpet.period_fs, hpet_timer, hpet_gsi);
+		else
+			log_printf("HPET: %u timers; none routes to a free "
+				   "IO-APIC input\n", hpet.timers);
+	}
+}
+
+/* The access strategies seed 004 compared, each with and without the
+ * posted-write flush. */
+static const struct {
+	const char *name, *description;
+	uint8_t access, flush;
+} sequence_rows[] = {
+	{ "ioapic-seq-uncached", "IO-APIC mask, unmask, EOI: IOREGSEL every "
+	  "access, flush reads", IOAPIC_UNCACHED, 1 },
+	{ "ioapic-seq-uncached-nf", "the same without the flush reads",
+	  IOAPIC_UNCACHED, 0 },
+	{ "ioapic-seq-index-cached", "IOREGSEL written only when it changes, "
+	  "flush reads", IOAPIC_INDEX_CACHED, 1 },
+	{ "ioapic-seq-index-cached-nf", "the same without the flush reads",
+	  IOAPIC_INDEX_CACHED, 0 },
+	{ "ioapic-seq-value-cached", "reads from a shadow copy, index cached, "
+	  "flush reads", IOAPIC_VALUE_CACHED, 1 },
+	{ "ioapic-seq-value-cached-nf", "the same without the flush reads",
+	  IOAPIC_VALUE_CACHED, 0 },
+};
+
+size_t sources_sequence_catalog(const char **names, const char **descriptions,
+				size_t cap)
+{
+	size_t i;
+
+	for (i = 0; i < cap && i < sizeof(sequence_rows) / sizeof(sequence_rows[0]);
+	     i++) {
+		names[i] = sequence_rows[i].name;
+		descriptions[i] = sequence_rows[i].description;
+	}
+	return i;
+}
+
+void sources_time_ioapic_sequences(struct run_result *r, uint64_t *blocks,
+				   uint32_t n_blocks)
+{
+	/* The HPET line's pin when there is one: routed, masked, idle. */
+	unsigned pin = have_hpet ? hpet_gsi - ioapic.gsi_base
+				 : (unsigned)ioapic.pins - 1u;
+	const char *why = ioapic_unsupported(0);
+	size_t i;
+
+	for (i = 0; i < sizeof(sequence_rows) / sizeof(sequence_rows[0]) &&
+		    r->n_primitives < RESULTS_MAX_PRIMITIVES; i++) {
+		struct primitive_result *p = &r->prim[r->n_primitives++];
+		uint32_t b, k;
+
+		*p = (struct primitive_result){ 0 };
+		fmt_snprintf(p->name, sizeof(p->name), "%s", sequence_rows[i].name);
+		if (why) {
+			p->status = EXP_SKIPPED;
+			fmt_snprintf(p->reason, sizeof(p->reason), "%s", why);
+			continue;
+		}
+		ioapic_set_access(&ioapic, (enum ioapic_access)sequence_rows[i].access,
+				  sequence_rows[i].flush);
+		ioapic_route(&ioapic, pin, 0x40, 0, 1, 0);
+		ioapic_mask(&ioapic, pin);
+		for (b = 0; b < n_blocks; b++) {
+			uint64_t t0 = tsc_open();
+
+			for (k = 0; k < PRIMITIVE_BLOCK_REPS; k++) {
+				ioapic_mask(&ioapic, pin);
+				ioapic_unmask(&ioapic, pin);
+				ioapic_level_eoi(&ioapic, pin, 0x40);
+			}
+			blocks[b] = tsc_close() - t0;
+			/* unmasked and idle is fine; leave it masked */
+			ioapic_mask(&ioapic, pin);
+		}
+		stats_compute(blocks, n_blocks, &p->block);
+		p->status = EXP_OK;
+	}
+	if (!why)
+		ioapic_set_access(&ioapic, IOAPIC_UNCACHED, 1);
+}

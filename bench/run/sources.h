@@ -1,0 +1,64 @@
+/* Interrupt sources as rows of one table: each can arm, fire and
+ * acknowledge, and says why it cannot run on this machine. */
+#ifndef IRQLAB_BENCH_RUN_SOURCES_H
+#define IRQLAB_BENCH_RUN_SOURCES_H
+
+#include <stdint.h>
+
+#include "bench/model/acpi.h"
+#include "arch/dispatch/irq.h"
+
+/* Which local APIC mode a source runs in. */
+enum source_modes {
+	SOURCE_NO_APIC = 0,	/* INT n: before the APIC is touched */
+	SOURCE_XAPIC_ONLY,
+	SOURCE_X2APIC_ONLY,
+	SOURCE_EITHER_APIC,	/* once in each mode */
+};
+
+/* How the handler acknowledges it. */
+enum source_ack {
+	SOURCE_ACK_NONE = 0,
+	SOURCE_ACK_LAPIC,	/* EOI in whichever mode is active */
+	SOURCE_ACK_PIC8259,
+	SOURCE_ACK_LEVEL_LINE,
+};
+
+struct irq_source {
+	const char *name;
+	uint8_t modes;		/* enum source_modes */
+	uint8_t ack;		/* enum source_ack */
+	uint8_t every_scheme;	/* measured under every scheme, or direct */
+	uint8_t sweep_all;	/* checked on vectors 32-255 (INT n) */
+	uint8_t vector;		/* fixed vector, or 0 for the configured one */
+	uint8_t io_access;	/* level rows: enum ioapic_access */
+	uint8_t io_flush;	/* level rows: read back after writes */
+	const char *(*unsupported)(const struct irq_source *s);
+	void (*start)(const struct irq_source *s, uint8_t vector);
+	void (*fire)(uint8_t vector, struct irq_sample *sample);
+	void (*stop)(const struct irq_source *s);
+};
+
+extern const struct irq_source irq_sources[];
+extern const size_t irq_source_count;
+
+/* What the external sources need to know of the machine. */
+void sources_init(const struct madt_info *madt, enum acpi_status madt_status,
+		  const struct hpet_info *hpet, enum acpi_status hpet_status);
+
+/* Times the bare mask -> unmask -> EOI sequence on an idle IO-APIC pin in
+ * every access strategy, into r->prim (seed 004, "on its own"). Rows say
+ * why when there is no IO-APIC or no free pin. */
+struct run_result;
+void sources_time_ioapic_sequences(struct run_result *r, uint64_t *blocks,
+				   uint32_t n_blocks);
+
+/* Names and descriptions of those rows, for the reports. */
+size_t sources_sequence_catalog(const char **names, const char **descriptions,
+				size_t cap);
+
+/* Vectors a self-IPI or external source is checked on: both ends, both
+ * sides of the imm8 sign boundary, and a few between. */
+extern const uint8_t source_check_vectors[7];
+
+#endif

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""The house rule (README "Layout"): every include points down a floor or
+stays on its own, and no two modules on a floor include each other, even
+through others. Prints one line per check and ends with
+"layout: N passed, N failed"."""
+
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+
+# Bottom to top. A folder not listed here is a failure: every source
+# folder belongs to exactly one floor.
+FLOORS = [
+    ("ground", ["arch/lib"]),
+    ("cpu", ["arch", "arch/dispatch"]),
+    ("controllers", ["apic"]),
+    ("model", ["bench/model"]),
+    ("runner", ["bench/run"]),
+    ("reports", ["bench/report"]),
+    ("phases", ["efi"]),
+]
+# Built for the host as well as the firmware: plain C, no firmware headers.
+HOST_FLOORS = ("ground", "model", "reports")
+SOURCE_TOPS = ("arch", "apic", "bench", "efi")
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]', re.M)
+
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok    %s" % name)
+    else:
+        failed += 1
+        print("FAIL  %s%s" % (name, (": " + detail) if detail else ""))
+    return ok
+
+
+def floor_of(path):
+    folder = os.path.dirname(path)
+    for rank, (name, folders) in enumerate(FLOORS):
+        if folder in folders:
+            return rank, name
+    return None, None
+
+
+def sources():
+    out = []
+    for top in SOURCE_TOPS:
+        for dirpath, _, names in os.walk(os.path.join(ROOT, top)):
+            for n in names:
+                if n.endswith((".c", ".h", ".S")):
+                    out.append(os.path.relpath(os.path.join(dirpath, n), ROOT))
+    return sorted(out)
+
+
+def module(path):
+    return os.path.splitext(path)[0]
+
+
+def main():
+    files = sources()
+    unplaced = [f for f in files if floor_of(f)[0] is None]
+    check("every source folder belongs to a floor", not unplaced,
+          ", ".join(unplaced))
+
+    climbs, unresolved, firmware = [], [], []
+    edges = {}
+    for f in files:
+        rank, name = floor_of(f)
+        with open(os.path.join(ROOT, f)) as fh:
+            text = fh.read()
+        for kind, inc in INCLUDE.findall(text):
+            if kind == "<":
+                if name in HOST_FLOORS and inc.startswith("efi"):
+                    firmware.append("%s: <%s>" % (f, inc))
+                continue
+            if not os.path.exists(os.path.join(ROOT, inc)):
+                unresolved.append("%s: \"%s\"" % (f, inc))
+                continue
+            to_rank, to_name = floor_of(inc)
+            if to_rank is None:
+                continue
+            if to_rank > rank:
+                climbs.append("%s (%s) -> %s (%s)" % (f, name, inc, to_name))
+            if module(inc) != module(f):
+                edges.setdefault(module(f), set()).add(module(inc))
+    check("includes name files from the repository root", not unresolved,
+          "; ".join(unresolved))
+    check("no include climbs a floor", not climbs, "; ".join(climbs))
+    check("the host-built floors use no firmware headers", not firmware,
+          "; ".join(firmware))
+
+    # A loop between modules (a .c and its .h), found by depth-first
+    # search over "includes the header of".
+    loops = []
+    state = {}
+
+    def visit(m, stack):
+        state[m] = 1
+        stack.append(m)
+        for n in sorted(edges.get(m, ())):
+            if state.get(n) == 1:
+                loops.append(" -> ".join(stack[stack.index(n):] + [n]))
+            elif n not in state:
+                visit(n, stack)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(edges):
+        if m not in state:
+            visit(m, [])
+    check("no two modules include each other, directly or not", not loops,
+          "; ".join(loops))
+
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    missing = [folder for _, folders in FLOORS for folder in folders
+               if "`%s/`" % folder not in readme]
+    check("README's layout table names every floor's folders", not missing,
+          ", ".join(missing))
+
+    print("layout: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
