@@ -63,14 +63,16 @@ void ioapic_init(struct ioapic *io, uint64_t address, uint32_t gsi_base)
 }
 
 void ioapic_route(struct ioapic *io, unsigned pin, uint8_t vector,
-		  uint32_t dest, int level, int active_low)
+		  uint32_t dest, enum ioapic_trigger trigger,
+		  enum ioapic_polarity polarity)
 {
-	uint32_t low = vector | (level ? IOAPIC_RTE_LEVEL : 0) |
-		       (active_low ? IOAPIC_RTE_ACTIVE_LOW : 0);
+	uint32_t low = vector |
+		       (trigger == IOAPIC_LEVEL ? IOAPIC_RTE_LEVEL : 0) |
+		       (polarity == IOAPIC_ACTIVE_LOW ? IOAPIC_RTE_ACTIVE_LOW : 0);
 
 	/* Unmasking: the high word (destination) before the low word that
 	 * unmasks, so the entry is never live half-written (FACTS §4). */
-	ioapic_write(io, IOAPIC_REDIR(pin) + 1, dest << 24);
+	ioapic_write(io, IOAPIC_REDIR(pin) + 1, dest << IOAPIC_RTE_DEST_SHIFT);
 	ioapic_write(io, IOAPIC_REDIR(pin), low);
 }
 

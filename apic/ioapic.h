@@ -14,11 +14,23 @@
 #define IOAPIC_REG_ID	0x00
 #define IOAPIC_REG_VER	0x01	/* bits 7:0 version, 23:16 max redirection */
 #define IOAPIC_REDIR(pin) (0x10 + 2 * (pin))	/* low; +1 is high */
-#define   IOAPIC_RTE_LEVEL	(1u << 15)
-#define   IOAPIC_RTE_ACTIVE_LOW	(1u << 13)
-#define   IOAPIC_RTE_REMOTE_IRR	(1u << 14)
+#define   IOAPIC_RTE_VECTOR_MASK 0xffu		/* bits 7:0 */
+#define   IOAPIC_RTE_ACTIVE_LOW	(1u << 13)	/* polarity */
+#define   IOAPIC_RTE_REMOTE_IRR	(1u << 14)	/* level: accepted, no EOI yet */
+#define   IOAPIC_RTE_LEVEL	(1u << 15)	/* trigger mode */
 #define   IOAPIC_RTE_MASKED	(1u << 16)
+#define   IOAPIC_RTE_DEST_SHIFT	24		/* high word: APIC ID, 31:24 */
 #define IOAPIC_SHADOW_REGS	0x40
+
+enum ioapic_trigger {
+	IOAPIC_EDGE = 0,
+	IOAPIC_LEVEL = 1,
+};
+
+enum ioapic_polarity {
+	IOAPIC_ACTIVE_HIGH = 0,
+	IOAPIC_ACTIVE_LOW = 1,
+};
 
 enum ioapic_access {
 	IOAPIC_UNCACHED = 0,
@@ -49,7 +61,8 @@ void ioapic_write(struct ioapic *io, uint32_t reg, uint32_t value);
 /* Routes `pin` to `vector` on the APIC `dest`, fixed delivery, physical
  * destination, and unmasks it. */
 void ioapic_route(struct ioapic *io, unsigned pin, uint8_t vector,
-		  uint32_t dest, int level, int active_low);
+		  uint32_t dest, enum ioapic_trigger trigger,
+		  enum ioapic_polarity polarity);
 void ioapic_mask(struct ioapic *io, unsigned pin);
 void ioapic_unmask(struct ioapic *io, unsigned pin);
 /* Ends a level-triggered interrupt at the IO-APIC: the EOI register from

@@ -27,15 +27,19 @@
 #define   APIC_ICR_DEST_SELF	(1u << 18)	/* shorthand 01b, bits 19:18 */
 #define APIC_ICR2	0x310	/* xAPIC only */
 #define APIC_LVT_TIMER	0x320
+#define   APIC_LVT_TIMER_PERIODIC	(1u << 17)	/* mode, bits 18:17 */
+#define   APIC_LVT_TIMER_TSC_DEADLINE	(2u << 17)
 #define APIC_LVT_THERMAL 0x330
 #define APIC_LVT_PERF	0x340
 #define APIC_LVT_LINT0	0x350
+#define   APIC_LVT_DELIVERY_EXTINT	(7u << 8)	/* bits 10:8 */
 #define APIC_LVT_LINT1	0x360
 #define APIC_LVT_ERROR	0x370
 #define   APIC_LVT_MASKED	(1u << 16)
 #define APIC_TMICT	0x380	/* timer initial count */
 #define APIC_TMCCT	0x390	/* timer current count */
 #define APIC_TDCR	0x3e0	/* timer divide configuration */
+#define   APIC_TDCR_DIVIDE_BY_1	0xb
 #define APIC_SELF_IPI	0x3f0	/* x2APIC only: MSR 0x83F */
 
 #define MSR_APIC_BASE	0x1b
@@ -43,6 +47,7 @@
 #define   APIC_BASE_ENABLE	(1ull << 11)
 #define   APIC_BASE_ADDR_MASK	0xffffffffff000ull
 #define MSR_X2APIC_BASE	0x800
+#define MSR_TSC_DEADLINE 0x6e0	/* IA32_TSC_DEADLINE, SDM vol. 3 §11.5.4.1 */
 
 enum lapic_mode {
 	LAPIC_NONE = 0,

@@ -2,6 +2,8 @@
  * strides, one entry per vector from FIRST_IRQ_VECTOR. */
 #include "arch/timing.h"
 
+struct irq_timing irq_timing;
+
 extern const char int_samples[];
 
 int_sample_fn int_sample_for(uint8_t vector)

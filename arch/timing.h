@@ -11,6 +11,10 @@
 /* The two NOP probes of arch/timing.S differ by this many NOPs. */
 #define NOP_PROBE_DIFFERENCE 1024
 
+/* struct irq_timing: the handler's two timestamps (arch/dispatch/irq.h) */
+#define TIMING_ENTRY 0	/* first timestamp where the vector is known */
+#define TIMING_EXIT 8	/* last timestamp before the return sequence */
+
 /* struct irq_sample, filled by the trigger side */
 #define SAMPLE_TRIGGER 0	/* just before the trigger */
 #define SAMPLE_RESUME 8		/* first instruction back */
@@ -44,6 +48,15 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+struct irq_timing {
+	uint64_t entry;
+	uint64_t exit;
+};
+_Static_assert(offsetof(struct irq_timing, entry) == TIMING_ENTRY, "timing");
+_Static_assert(offsetof(struct irq_timing, exit) == TIMING_EXIT, "timing");
+
+extern struct irq_timing irq_timing;
 
 struct irq_sample {
 	uint64_t trigger;

@@ -18,7 +18,7 @@
 #include "arch/paging.h"
 #include "arch/primitives.h"
 #include "bench/model/config.h"
-#include "bench/run/experiment.h"
+#include "bench/run/runner.h"
 #include "arch/lib/fmt.h"
 #include "bench/report/report.h"
 #include "bench/model/serialize.h"
@@ -123,6 +123,17 @@ static void folder_for(uint64_t run_id, const char *suffix, char *out,
 
 	run_folder_name(run_id, name, sizeof(name));
 	fmt_snprintf(out, cap, "%s\\%s%s", RESULTS_ROOT, name, suffix);
+}
+
+/* What follows the last backslash of a path. */
+static const char *last_component(const char *path)
+{
+	const char *last = path;
+
+	for (; *path; path++)
+		if (*path == '\\')
+			last = path + 1;
+	return last;
 }
 
 /* The scheme table as the reports describe it. */
@@ -324,6 +335,8 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 			log_printf("phase C: run %u of %u kept on the ESP; "
 				   "measuring run %u\n", r->run_index,
 				   r->config.runs, r->run_index + 1);
+			log_status(STATUS_RUN_KEPT, "run=%u runs=%u",
+				   r->run_index, r->config.runs);
 			series.id = r->run_id;
 			series.next = (uint8_t)(r->run_index + 1);
 			return 0;
@@ -388,7 +401,9 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 
 		log_printf("phase C: %u record(s) deleted%s\n", found->n - failed,
 			   failed ? ", some deletions failed" : "");
-		log_printf("results in %s\n\n", dir);
+		log_printf("results in %s\n", dir);
+		log_status(STATUS_RESULTS, "folder=%s", last_component(dir));
+		log_write("\n");
 		if (have_run) {
 			struct text_buf tb;
 
@@ -428,6 +443,10 @@ static void persist_and_reset(void)
 			   "%llu record(s); resetting into phase C\n", r->run_index,
 			   r->config.runs, (unsigned long long)len,
 			   (unsigned long long)records_needed(len));
+		log_status(STATUS_HANDED_OVER, "run=%u runs=%u bytes=%llu "
+			   "records=%llu", r->run_index, r->config.runs,
+			   (unsigned long long)len,
+			   (unsigned long long)records_needed(len));
 		uefi_call_wrapper(RT->ResetSystem, 4, EfiResetWarm, EFI_SUCCESS,
 				  0, NULL);
 	} else {
@@ -435,7 +454,9 @@ static void persist_and_reset(void)
 		struct text_buf tb;
 
 		log_printf("phase B: results NOT persisted: %s\n"
-			   "phase B: the results follow on serial only\n\n", err);
+			   "phase B: the results follow on serial only\n", err);
+		log_status(STATUS_SERIAL_ONLY, "reason=%s", err);
+		log_write("\n");
 		tb_init(&tb, run.text, TEXT_BYTES);
 		scheme_catalog(&ctx, NULL);
 		report_summary(&tb, r, &ctx);

@@ -113,8 +113,16 @@ boot() {
 	fi
 }
 
+# The guest's machine-readable status lines (docs/status-lines.md):
+# "irqlab-status: EVENT key=value ...". status LOG EVENT prints the
+# details of the last such line, or fails when there is none.
+status() {
+	tr -d '\r' <"$1" | sed -n "s/.*irqlab-status: $2 *//p" | tail -n 1 |
+		grep .
+}
+
 boot 1
-if ! grep -q 'resetting into phase C' "$RUN_DIR/boot1.log"; then
+if ! status "$RUN_DIR/boot1.log" handed-over >/dev/null; then
 	echo "irqlab: boot 1 did not hand results over; see $RUN_DIR/boot1.log" >&2
 	exit 1
 fi
@@ -134,9 +142,8 @@ while [ -z "$folder" ]; do
 		exit 1
 	fi
 	boot "$n"
-	folder=$(sed -n 's/.*results in \\EFI\\irqlab\\results\\\([0-9a-z-]*\).*/\1/p' \
-		"$RUN_DIR/boot$n.log" | tr -d '\r' | tail -n 1)
-	if [ -z "$folder" ] && ! grep -q 'resetting into phase C' "$RUN_DIR/boot$n.log"; then
+	folder=$(status "$RUN_DIR/boot$n.log" results | sed -n 's/^folder=//p')
+	if [ -z "$folder" ] && ! status "$RUN_DIR/boot$n.log" handed-over >/dev/null; then
 		echo "irqlab: boot $n wrote no results; see $RUN_DIR/boot$n.log" >&2
 		exit 1
 	fi

@@ -1,6 +1,5 @@
 #include "arch/dispatch/irq.h"
 
-struct irq_timing irq_timing;
 uint32_t irq_delivered[256];
 uint8_t irq_last_vector;
 volatile uint8_t irq_fault_once;

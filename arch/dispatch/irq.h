@@ -8,9 +8,6 @@
 #include "arch/timing.h"
 #include "arch/vectors.h"
 
-/* struct irq_timing */
-#define TIMING_ENTRY 0	/* first timestamp where the vector is known */
-#define TIMING_EXIT 8	/* last timestamp before the return sequence */
 
 #ifdef __ASSEMBLER__
 
@@ -95,15 +92,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct irq_timing {
-	uint64_t entry;
-	uint64_t exit;
-};
-_Static_assert(offsetof(struct irq_timing, entry) == TIMING_ENTRY, "timing");
-_Static_assert(offsetof(struct irq_timing, exit) == TIMING_EXIT, "timing");
-
-
-extern struct irq_timing irq_timing;
 /* Interrupts the common dispatch saw, per vector, and the last vector. */
 extern uint32_t irq_delivered[256];
 extern uint8_t irq_last_vector;

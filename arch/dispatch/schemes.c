@@ -94,6 +94,7 @@ const struct dispatch_scheme dispatch_schemes[] = {
 		.name = "push-jmp",
 		.description = "push imm8; jmp common, 8 bytes a vector (Linux)",
 		.seed = "000 001",
+		.fault_selftest = 1,
 		SCHEME_CODE(push_jmp),
 		.stub_bytes = PUSH_JMP_STRIDE,
 	},
@@ -170,6 +171,7 @@ const struct dispatch_scheme dispatch_schemes[] = {
 
 const size_t dispatch_scheme_count =
 	sizeof(dispatch_schemes) / sizeof(dispatch_schemes[0]);
+const struct dispatch_scheme *const dispatch_baseline = &dispatch_schemes[0];
 
 void scheme_install(const struct dispatch_scheme *s, uint8_t vector)
 {
@@ -179,12 +181,22 @@ void scheme_install(const struct dispatch_scheme *s, uint8_t vector)
 			      0, s->selector ? s->selector(vector) : SEL_KERNEL_CS);
 }
 
-const struct dispatch_scheme *scheme_find(const char *name)
+void scheme_take_over(const struct dispatch_scheme *s)
 {
-	size_t i;
+	unsigned v;
 
-	for (i = 0; i < dispatch_scheme_count; i++)
-		if (str_eq(dispatch_schemes[i].name, name))
-			return &dispatch_schemes[i];
-	return 0;
+	if (s->prepare)
+		s->prepare();
+	for (v = FIRST_IRQ_VECTOR; v < 256; v++)
+		scheme_install(s, (uint8_t)v);
+}
+
+void scheme_rest(const struct dispatch_scheme *used)
+{
+	unsigned v;
+
+	if (used && used->finish)
+		used->finish();
+	for (v = FIRST_IRQ_VECTOR; v < 256; v++)
+		scheme_install(dispatch_baseline, (uint8_t)v);
 }

@@ -47,14 +47,25 @@ struct dispatch_scheme {
 	const char *code_start, *code_end;
 	uint32_t stub_bytes;
 	uint32_t data_bytes;
+	/* The scheme the in-handler fault self-test runs under: one whose
+	 * stubs reach a common path, so the fault is raised behind both. */
+	uint8_t fault_selftest;
 };
 
 extern const struct dispatch_scheme dispatch_schemes[];
 extern const size_t dispatch_scheme_count;
-const struct dispatch_scheme *scheme_find(const char *name);
-
+/* direct: the lower bound every scheme is compared with, and the scheme
+ * installed between rows. */
+extern const struct dispatch_scheme *const dispatch_baseline;
 /* Points the gate of `vector` at the scheme's entry for it. */
 void scheme_install(const struct dispatch_scheme *s, uint8_t vector);
+
+/* Prepares the scheme and points every interrupt gate at it. */
+void scheme_take_over(const struct dispatch_scheme *s);
+
+/* Undoes what `used` prepared (NULL: nothing) and puts the baseline's
+ * gates back: the state between rows. */
+void scheme_rest(const struct dispatch_scheme *used);
 
 /* Set by phase B once irqlab's own page tables are live. */
 extern int schemes_own_paging;

@@ -150,7 +150,7 @@ const struct cache_state cache_states[] = {
 	{ .name = "thrash", .seed = "000", .unsupported = no_thrash_buffer,
 	  .description = "a buffer of twice the last-level cache written "
 			 "between samples",
-	  .before_sample = thrash },
+	  .before_sample = thrash, .heavy = 1 },
 };
 
 const size_t cache_state_count = sizeof(cache_states) / sizeof(cache_states[0]);

@@ -37,6 +37,10 @@ struct cache_state {
 	const char *seed;
 	const char *(*unsupported)(void);
 	void (*before_sample)(const struct cache_target *t);
+	/* Rewrites a whole buffer before every sample: it takes the
+	 * thrash_samples count, and seed 004's cached level line is timed
+	 * under it too. */
+	uint8_t heavy;
 };
 
 extern const struct cache_state cache_states[];

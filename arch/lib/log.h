@@ -6,7 +6,21 @@
 
 typedef void (*log_sink)(const char *text);
 
+/* Status lines: fixed, machine-readable lines among the prose, which the
+ * QEMU runner and the boot tests read (docs/status-lines.md):
+ *   irqlab-status: EVENT key=value ...
+ * The events, defined once: */
+#define LOG_STATUS_PREFIX "irqlab-status:"
+#define STATUS_HANDED_OVER "handed-over"	/* phase B: records written, resetting */
+#define STATUS_SERIAL_ONLY "serial-only"	/* phase B: the store could not take them */
+#define STATUS_RUN_KEPT "run-kept"	/* phase C: a run of a series kept on the ESP */
+#define STATUS_RESULTS "results"	/* phase C: the files are written and verified */
+
 void log_set_sink(log_sink sink);
+
+/* "irqlab-status: EVENT " and the formatted detail, one line. */
+void log_status(const char *event, const char *format, ...)
+	__attribute__((format(printf, 2, 3)));
 void log_printf(const char *format, ...) __attribute__((format(printf, 1, 2)));
 void log_write(const char *text);
 

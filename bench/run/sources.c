@@ -32,11 +32,9 @@ static char why_buf[128];
 #define HPET_ONESHOT_NS 2000
 #define PIC8259_BASE 0x50	/* IRQ 0 arrives on 0x50 */
 
-#define TSC_DEADLINE_MSR 0x6e0
-#define LVT_TIMER_PERIODIC (1u << 17)
-#define LVT_TIMER_TSC_DEADLINE (2u << 17)
-#define LVT_DELIVERY_EXTINT (7u << 8)
-#define TDCR_DIVIDE_BY_1 0xb
+/* Any vector will do for the IO-APIC sequences: the pin stays masked
+ * while they are timed. */
+#define SEQUENCE_VECTOR 0x40
 
 static int x2apic_active(void)
 {
@@ -86,7 +84,7 @@ static void lapic_timer_stop(const struct irq_source *src)
 static void lapic_oneshot_start(const struct irq_source *src, uint8_t vector)
 {
 	(void)src;
-	lapic->write(APIC_TDCR, TDCR_DIVIDE_BY_1);
+	lapic->write(APIC_TDCR, APIC_TDCR_DIVIDE_BY_1);
 	lapic->write(APIC_LVT_TIMER, vector);	/* one-shot, unmasked */
 }
 
@@ -100,8 +98,8 @@ static void fire_lapic_oneshot(uint8_t vector, struct irq_sample *s)
 static void lapic_periodic_start(const struct irq_source *src, uint8_t vector)
 {
 	(void)src;
-	lapic->write(APIC_TDCR, TDCR_DIVIDE_BY_1);
-	lapic->write(APIC_LVT_TIMER, vector | LVT_TIMER_PERIODIC);
+	lapic->write(APIC_TDCR, APIC_TDCR_DIVIDE_BY_1);
+	lapic->write(APIC_LVT_TIMER, vector | APIC_LVT_TIMER_PERIODIC);
 	lapic->write(APIC_TMICT, LAPIC_PERIOD_COUNT);
 }
 
@@ -121,7 +119,7 @@ static const char *tsc_deadline_unsupported(const struct irq_source *src)
 static void tsc_deadline_start(const struct irq_source *src, uint8_t vector)
 {
 	(void)src;
-	lapic->write(APIC_LVT_TIMER, vector | LVT_TIMER_TSC_DEADLINE);
+	lapic->write(APIC_LVT_TIMER, vector | APIC_LVT_TIMER_TSC_DEADLINE);
 	/* The LVT write must be visible before the deadline is armed: an
 	 * MFENCE between them in xAPIC mode (SDM vol. 3 §11.5.4.1). */
 	mfence();
@@ -136,14 +134,14 @@ static void fire_tsc_deadline(uint8_t vector, struct irq_sample *s)
 	(void)vector;
 	/* WRMSR to TSC_DEADLINE is not serialising (FACTS §4). */
 	weak_wrmsr_fence();
-	wrmsr(TSC_DEADLINE_MSR, deadline);
+	wrmsr(MSR_TSC_DEADLINE, deadline);
 	wait_sample(s);
 	s->trigger = deadline;
 }
 
 static void tsc_deadline_stop(const struct irq_source *src)
 {
-	wrmsr(TSC_DEADLINE_MSR, 0);	/* disarms */
+	wrmsr(MSR_TSC_DEADLINE, 0);	/* disarms */
 	lapic_timer_stop(src);
 }
 
@@ -174,8 +172,10 @@ static void pit_ioapic_start(const struct irq_source *src, uint8_t vector)
 	(void)src;
 	ioapic_set_access(&ioapic, IOAPIC_UNCACHED, 1);
 	ioapic_route(&ioapic, pin, vector, bsp_apic_id(),
-		     (flags & MPS_TRIGGER_MASK) == MPS_TRIGGER_LEVEL,
-		     (flags & MPS_POLARITY_MASK) == MPS_POLARITY_LOW);
+		     (flags & MPS_TRIGGER_MASK) == MPS_TRIGGER_LEVEL ?
+			     IOAPIC_LEVEL : IOAPIC_EDGE,
+		     (flags & MPS_POLARITY_MASK) == MPS_POLARITY_LOW ?
+			     IOAPIC_ACTIVE_LOW : IOAPIC_ACTIVE_HIGH);
 }
 
 static void fire_pit(uint8_t vector, struct irq_sample *s)
@@ -229,7 +229,8 @@ static void level_start(const struct irq_source *src, uint8_t vector)
 		.timer = hpet_timer, .x2apic = (uint8_t)x2apic_active(),
 		.directed_eoi = !!(lapic->read(APIC_SVR) & APIC_SVR_DIRECTED_EOI),
 	};
-	ioapic_route(&ioapic, pin, vector, bsp_apic_id(), 1, 0);
+	ioapic_route(&ioapic, pin, vector, bsp_apic_id(), IOAPIC_LEVEL,
+		     IOAPIC_ACTIVE_HIGH);
 }
 
 static void fire_hpet_level(uint8_t vector, struct irq_sample *s)
@@ -263,7 +264,7 @@ static void pic8259_start(const struct irq_source *src, uint8_t vector)
 {
 	(void)src;
 	pic8259_init(vector, 1u << 0);	/* only IRQ 0, the PIT */
-	lapic->write(APIC_LVT_LINT0, LVT_DELIVERY_EXTINT);
+	lapic->write(APIC_LVT_LINT0, APIC_LVT_DELIVERY_EXTINT);
 }
 
 static void pic8259_stop(const struct irq_source *src)
@@ -274,16 +275,16 @@ static void pic8259_stop(const struct irq_source *src)
 	pit_stop();
 }
 
-#define LEVEL_ROW(n, access, flush, modes_)                                  \
+#define LEVEL_ROW(n, access, flush, modes_, thrashed)                        \
 	{ .name = n, .modes = modes_, .ack = SOURCE_ACK_LEVEL_LINE,          \
-	  .io_access = access, .io_flush = flush,                            \
+	  .io_access = access, .io_flush = flush, .also_thrashed = thrashed, \
 	  .unsupported = level_unsupported, .start = level_start,            \
 	  .fire = fire_hpet_level, .stop = level_stop }
 
 const struct irq_source irq_sources[] = {
 	/* Software INT n: no APIC acceptance, no EOI (FACTS §5). */
 	{ .name = "int", .modes = SOURCE_NO_APIC, .every_scheme = 1,
-	  .sweep_all = 1, .fire = fire_int },
+	  .sweep_all = 1, .instruction = 1, .fire = fire_int },
 	{ .name = "ipi-self-xapic", .modes = SOURCE_XAPIC_ONLY,
 	  .ack = SOURCE_ACK_LAPIC, .every_scheme = 1, .fire = fire_ipi_xapic },
 	{ .name = "ipi-self-x2apic-selfipi", .modes = SOURCE_X2APIC_ONLY,
@@ -296,7 +297,7 @@ const struct irq_source irq_sources[] = {
 	  .fire = fire_lapic_oneshot, .stop = lapic_timer_stop },
 	{ .name = "lapic-periodic", .modes = SOURCE_EITHER_APIC,
 	  .ack = SOURCE_ACK_LAPIC, .start = lapic_periodic_start,
-	  .fire = fire_wait, .stop = lapic_timer_stop },
+	  .fire = fire_wait, .stop = lapic_timer_stop, .gap_timer = 1 },
 	{ .name = "lapic-tscdeadline", .modes = SOURCE_EITHER_APIC,
 	  .ack = SOURCE_ACK_LAPIC, .unsupported = tsc_deadline_unsupported,
 	  .start = tsc_deadline_start, .fire = fire_tsc_deadline,
@@ -305,17 +306,17 @@ const struct irq_source irq_sources[] = {
 	  .ack = SOURCE_ACK_LAPIC, .unsupported = ioapic_unsupported,
 	  .start = pit_ioapic_start, .fire = fire_pit, .stop = pit_ioapic_stop },
 	/* "-nf": without the read that flushes posted writes */
-	LEVEL_ROW("ioapic-level", IOAPIC_UNCACHED, 1, SOURCE_EITHER_APIC),
+	LEVEL_ROW("ioapic-level", IOAPIC_UNCACHED, 1, SOURCE_EITHER_APIC, 0),
 	LEVEL_ROW("ioapic-level-uncached-nf", IOAPIC_UNCACHED, 0,
-		  SOURCE_XAPIC_ONLY),
+		  SOURCE_XAPIC_ONLY, 0),
 	LEVEL_ROW("ioapic-level-index-cached", IOAPIC_INDEX_CACHED, 1,
-		  SOURCE_XAPIC_ONLY),
+		  SOURCE_XAPIC_ONLY, 0),
 	LEVEL_ROW("ioapic-level-index-cached-nf", IOAPIC_INDEX_CACHED, 0,
-		  SOURCE_XAPIC_ONLY),
+		  SOURCE_XAPIC_ONLY, 0),
 	LEVEL_ROW("ioapic-level-value-cached", IOAPIC_VALUE_CACHED, 1,
-		  SOURCE_XAPIC_ONLY),
+		  SOURCE_XAPIC_ONLY, 1),
 	LEVEL_ROW("ioapic-level-value-cached-nf", IOAPIC_VALUE_CACHED, 0,
-		  SOURCE_XAPIC_ONLY),
+		  SOURCE_XAPIC_ONLY, 0),
 	{ .name = "pic8259", .modes = SOURCE_EITHER_APIC,
 	  .ack = SOURCE_ACK_PIC8259, .vector = PIC8259_BASE,
 	  .unsupported = pic8259_unsupported, .start = pic8259_start,
@@ -443,7 +444,8 @@ void sources_time_ioapic_sequences(struct run_result *r, uint64_t *blocks,
 		}
 		ioapic_set_access(&ioapic, (enum ioapic_access)sequence_rows[i].access,
 				  sequence_rows[i].flush);
-		ioapic_route(&ioapic, pin, 0x40, 0, 1, 0);
+		ioapic_route(&ioapic, pin, SEQUENCE_VECTOR, 0, IOAPIC_LEVEL,
+			     IOAPIC_ACTIVE_HIGH);
 		ioapic_mask(&ioapic, pin);
 		for (b = 0; b < n_blocks; b++) {
 			uint64_t t0 = tsc_open();

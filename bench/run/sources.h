@@ -33,6 +33,13 @@ struct irq_source {
 	uint8_t vector;		/* fixed vector, or 0 for the configured one */
 	uint8_t io_access;	/* level rows: enum ioapic_access */
 	uint8_t io_flush;	/* level rows: read back after writes */
+	/* Raised by an instruction (INT n): needs no APIC, and is the source
+	 * of the entry-variant, cache-state and self-test rows. */
+	uint8_t instruction;
+	/* The periodic timer the gap method interrupts its loop with. */
+	uint8_t gap_timer;
+	/* Seed 004's last row: timed again with the caches thrashed. */
+	uint8_t also_thrashed;
 	const char *(*unsupported)(const struct irq_source *s);
 	void (*start)(const struct irq_source *s, uint8_t vector);
 	void (*fire)(uint8_t vector, struct irq_sample *sample);

@@ -11,6 +11,7 @@ Prints one line per check and ends with "boot: N passed, N failed"."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -78,6 +79,21 @@ def run(name, icount, after_boot1=None, cpu="max", machine="q35",
 def serial(run_dir, boot):
     with open(os.path.join(run_dir, "boot%d.log" % boot), "rb") as f:
         return f.read().decode("latin-1").replace("\r", "")
+
+
+STATUS = re.compile(r"irqlab-status: ([a-z-]+) ?(.*)")
+
+
+def statuses(run_dir, boot, event):
+    """The guest's status lines of one event (docs/status-lines.md), each
+    as a dict of its key=value details."""
+    out = []
+    for line in serial(run_dir, boot).splitlines():
+        m = STATUS.search(line)
+        if m and m.group(1) == event:
+            out.append(dict(kv.split("=", 1) for kv in m.group(2).split()
+                            if "=" in kv))
+    return out
 
 
 def result_folders(results):
@@ -462,8 +478,13 @@ def check_icount_run(name, rc, run_dir, results):
               fault is not None and fault["status"] == "failed"
               and fault["reason"].startswith("#UD vector 6,")
               and "RIP 0x" in fault["reason"], str(fault))
-    check("%s: the run went on after the exceptions" % name,
-          "resetting into phase C" in serial(run_dir, 1))
+    handed = statuses(run_dir, 1, "handed-over")
+    check("%s: the run went on after the exceptions and handed over, "
+          "every record used" % name,
+          len(handed) == 1 and handed[0]["run"] == "1"
+          and handed[0]["runs"] == "1" and int(handed[0]["bytes"]) > 0
+          and int(handed[0]["records"]) == doc["handoff"]["records_used"],
+          "%s, %s" % (handed, doc["handoff"]))
 
     before = varstore.irqlab_records(
         os.path.join(run_dir, "vars-after-boot1.fd"))
@@ -541,7 +562,8 @@ def main():
               rows and all(r["spread"] == 0 and not r["unstable"]
                            for r in rows), str(rows[:3]))
         check("runs-3: each intermediate run's records were deleted",
-              all("kept on the ESP" in serial(run_dir, n) for n in (2, 3))
+              [statuses(run_dir, n, "run-kept") for n in (2, 3)]
+              == [[{"run": "1", "runs": "3"}], [{"run": "2", "runs": "3"}]]
               and varstore.irqlab_records(
                   os.path.join(run_dir, "vars.fd")) == [])
 

@@ -1,0 +1,30 @@
+/* The local APIC mode the runner is in, switched under the guard, and
+ * what that means for a source: whether it runs now, and how its
+ * interrupts are acknowledged. */
+#ifndef IRQLAB_BENCH_RUN_APIC_MODE_H
+#define IRQLAB_BENCH_RUN_APIC_MODE_H
+
+#include <stdint.h>
+
+#include "apic/lapic.h"
+#include "bench/run/sources.h"
+
+enum lapic_mode apic_mode_active(void);
+
+/* Whether a switch to `mode` was tried, and why it failed (NULL: it
+ * came up, or was not tried). */
+int apic_mode_tried(enum lapic_mode mode);
+const char *apic_mode_unavailable(enum lapic_mode mode);
+
+/* Switches the local APIC to `mode`. xAPIC must come before x2APIC:
+ * leaving x2APIC needs the APIC disabled (SDM vol. 3 §11.12.5). */
+void apic_mode_switch(enum lapic_mode mode);
+
+/* Whether `src` can run in the active mode; if not, why. */
+int source_runs_now(const struct irq_source *src);
+const char *source_mode_reason(const struct irq_source *src);
+
+/* How the dispatch acknowledges `src` in the active mode. */
+uint8_t source_ack_now(const struct irq_source *src);
+
+#endif

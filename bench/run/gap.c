@@ -1,0 +1,100 @@
+/* Seed 000's gap method (Ingo Molnar): a loop of back-to-back TSC reads
+ * runs while a periodic timer interrupts it; every delta above a
+ * threshold is what an interrupt cost the interrupted code. */
+#include "bench/run/experiment.h"
+
+#include "arch/exceptions.h"
+#include "arch/lib/fmt.h"
+#include "arch/lib/log.h"
+#include "arch/timing.h"
+#include "bench/model/histogram.h"
+#include "bench/model/stats.h"
+#include "bench/run/apic_mode.h"
+
+#define GAP_LOOP_PROBE 1000		/* undisturbed reads measured first */
+#define GAP_MAX_ITERATIONS 400000000ull	/* bound on the loop */
+
+struct gap_run {
+	const struct dispatch_scheme *scheme;
+	const struct irq_source *timer;
+	uint8_t vector;
+	uint32_t want;
+	uint64_t *buf;
+	struct gap_result *out;
+	uint32_t got;
+};
+
+static void measure_gaps(void *arg)
+{
+	struct gap_run *g = arg;
+	uint32_t n;
+
+	scheme_take_over(g->scheme);
+	/* Threshold 0 and no interrupt armed: every delta is a plain loop
+	 * iteration. */
+	n = gap_loop(g->buf, GAP_LOOP_PROBE, 0, GAP_LOOP_PROBE);
+	stats_sort(g->buf, n);
+	g->out->loop_median = stats_percentile_sorted(g->buf, n, STATS_P50);
+	g->out->threshold = 3 * g->out->loop_median + 16;
+	g->timer->start(g->timer, g->vector);
+	g->got = gap_loop(g->buf, g->want, g->out->threshold, GAP_MAX_ITERATIONS);
+	g->timer->stop(g->timer);
+}
+
+/* The scheme takes a periodic LAPIC timer while a TSC loop runs; the
+ * loop's gaps are the full cost as the interrupted code sees it (seed
+ * 000). */
+void gap_run(const struct plan_row *p, struct run_result *r,
+	     struct bench_buffers *b)
+{
+	static struct histogram hist;
+	const struct dispatch_scheme *scheme = p->scheme;
+	const struct irq_source *timer = p->source;
+	struct gap_result *out = &r->gap[r->n_gaps++];
+	struct gap_run g = { scheme, timer, p->vector, p->samples,
+			     b->metric[0], out, 0 };
+	struct fault_info fault;
+	const char *why = scheme->unsupported ? scheme->unsupported() : 0;
+	uint32_t k;
+
+	*out = (struct gap_result){ 0 };
+	fmt_snprintf(out->scheme, sizeof(out->scheme), "%s", scheme->name);
+	if (!why && (!timer || !source_runs_now(timer)))
+		why = "needs the local APIC timer";
+	if (why) {
+		out->status = EXP_SKIPPED;
+		fmt_snprintf(out->reason, sizeof(out->reason), "%s", why);
+		return;
+	}
+	irq_ack = source_ack_now(timer);
+	if (guard_run(measure_gaps, &g, &fault)) {
+		out->status = EXP_FAILED;
+		fault_describe(&fault, out->reason, sizeof(out->reason));
+	}
+	irq_ack = IRQ_ACK_NONE;
+	scheme_rest(scheme);
+	if (out->status == EXP_FAILED)
+		return;
+	if (g.got < g.want) {
+		out->status = EXP_TIMEOUT;
+		fmt_snprintf(out->reason, sizeof(out->reason),
+			     "%u of %u gaps within %llu loop reads", g.got,
+			     g.want, (unsigned long long)GAP_MAX_ITERATIONS);
+		return;
+	}
+	hist_clear(&hist);
+	for (k = 0; k < g.got; k++)
+		hist_add(&hist, g.buf[k]);
+	stats_compute(g.buf, g.got, &out->gaps);
+	out->hist_len = (uint16_t)hist_encode(&hist, out->hist,
+					     sizeof(out->hist));
+	out->status = out->hist_len ? EXP_OK : EXP_FAILED;
+	if (!out->hist_len)
+		fmt_snprintf(out->reason, sizeof(out->reason),
+			     "the histogram needs more than %u bytes",
+			     GAP_HIST_BYTES);
+	log_printf("gap method %s: %u gaps, median %llu (loop %llu)\n",
+		   scheme->name, g.got,
+		   (unsigned long long)out->gaps.median,
+		   (unsigned long long)out->loop_median);
+}

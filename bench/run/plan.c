@@ -1,0 +1,277 @@
+#include "bench/run/plan.h"
+
+#include "apic/lapic.h"
+#include "arch/lib/fmt.h"
+
+struct builder {
+	struct plan_row *rows;
+	size_t cap, n;
+	const struct irqlab_config *config;
+};
+
+/* Appends a row; the caller fills in what the row is. */
+static struct plan_row *add(struct builder *b, uint8_t kind)
+{
+	struct plan_row *row;
+
+	if (b->n == b->cap)
+		return 0;
+	row = &b->rows[b->n++];
+	*row = (struct plan_row){ .kind = kind };
+	return row;
+}
+
+static uint32_t at_most(uint32_t want, uint32_t cap)
+{
+	return want < cap ? want : cap;
+}
+
+static const char *scheme_unsupported(const struct dispatch_scheme *s)
+{
+	return s->unsupported ? s->unsupported() : 0;
+}
+
+/* The source INT n rows come from: the entry variants, the cache states
+ * and the self-tests all use it. */
+static const struct irq_source *instruction_source(void)
+{
+	size_t i;
+
+	for (i = 0; i < irq_source_count; i++)
+		if (irq_sources[i].instruction)
+			return &irq_sources[i];
+	return 0;
+}
+
+/* One source in one APIC mode: a row per scheme, or only the baseline
+ * scheme's where the source runs under one scheme or cannot run here at
+ * all (one skipped row, not one per scheme). A scheme that cannot run
+ * here says so once, under the instruction source. `repeat` marks the
+ * second pass of a source measured in both modes: its rows carry the
+ * mode in their names and vanish if that mode does not come up. */
+static void add_source(struct builder *b, const struct irq_source *src,
+		       enum lapic_mode mode, int repeat)
+{
+	const struct irqlab_config *c = b->config;
+	int every = src->every_scheme &&
+		    !(src->unsupported && src->unsupported(src));
+	const char *suffix = repeat ? "@x2apic" : "";
+	size_t s;
+
+	for (s = 0; s < dispatch_scheme_count; s++) {
+		const struct dispatch_scheme *scheme = &dispatch_schemes[s];
+		int first = scheme == dispatch_baseline;
+		struct plan_row *row;
+
+		if (!first && (!every || (scheme_unsupported(scheme) &&
+					  !src->instruction)))
+			continue;
+		row = add(b, ROW_EXPERIMENT);
+		if (!row)
+			return;
+		row->scheme = scheme;
+		row->source = src;
+		row->mode = (uint8_t)mode;
+		row->without_mode = repeat || !first ? ROW_OMITTED : ROW_SKIPPED;
+		row->vector = src->vector ? src->vector : (uint8_t)c->int_vector;
+		row->samples = c->samples;
+		row->inject_smi = c->selftest_smi && src->instruction && first;
+		fmt_snprintf(row->name, sizeof(row->name), "%s-%s%s", src->name,
+			     scheme->name, suffix);
+		fmt_snprintf(row->baseline, sizeof(row->baseline), "%s-%s%s",
+			     src->name, dispatch_baseline->name, suffix);
+	}
+}
+
+/* Sources of one pass: before the APIC is touched, in xAPIC mode, or in
+ * x2APIC mode, each in table order. */
+static void add_sources(struct builder *b, enum lapic_mode mode)
+{
+	size_t i;
+
+	for (i = 0; i < irq_source_count; i++) {
+		const struct irq_source *src = &irq_sources[i];
+
+		if (mode == LAPIC_NONE && src->modes == SOURCE_NO_APIC)
+			add_source(b, src, LAPIC_NONE, 0);
+		if (mode == LAPIC_XAPIC && (src->modes == SOURCE_EITHER_APIC ||
+					    src->modes == SOURCE_XAPIC_ONLY))
+			add_source(b, src, LAPIC_XAPIC, 0);
+		if (mode == LAPIC_X2APIC && (src->modes == SOURCE_EITHER_APIC ||
+					     src->modes == SOURCE_X2APIC_ONLY))
+			add_source(b, src, LAPIC_X2APIC,
+				   src->modes == SOURCE_EITHER_APIC);
+	}
+}
+
+/* Seeds 002 and 003: each entry variant's handler under INT n, against
+ * the first variant, which adds nothing. */
+static void add_entry_variants(struct builder *b, const struct irq_source *src)
+{
+	size_t i;
+
+	for (i = 0; src && i < entry_variant_count; i++) {
+		struct plan_row *row = add(b, ROW_EXPERIMENT);
+
+		if (!row)
+			return;
+		row->entry = &entry_variants[i];
+		row->source = src;
+		row->vector = VARIANT_VECTOR;
+		row->samples = b->config->samples;
+		fmt_snprintf(row->name, sizeof(row->name), "%s-%s+%s",
+			     src->name, dispatch_baseline->name,
+			     entry_variants[i].name);
+		fmt_snprintf(row->baseline, sizeof(row->baseline), "%s-%s+%s",
+			     src->name, dispatch_baseline->name,
+			     entry_variants[0].name);
+	}
+}
+
+/* Seed 000: every scheme that runs warm, again in every cache state,
+ * against its warm row. */
+static void add_cache_states(struct builder *b, const struct irq_source *src)
+{
+	const struct irqlab_config *c = b->config;
+	size_t i, s;
+
+	for (i = 0; src && i < cache_state_count; i++)
+		for (s = 0; s < dispatch_scheme_count; s++) {
+			const struct dispatch_scheme *scheme = &dispatch_schemes[s];
+			const struct cache_state *cache = &cache_states[i];
+			struct plan_row *row;
+
+			if (scheme_unsupported(scheme))
+				continue;
+			row = add(b, ROW_EXPERIMENT);
+			if (!row)
+				return;
+			row->scheme = scheme;
+			row->cache = cache;
+			row->source = src;
+			row->vector = (uint8_t)c->int_vector;
+			row->samples = at_most(cache->heavy ? c->thrash_samples
+							    : c->cold_samples,
+					       c->samples);
+			fmt_snprintf(row->name, sizeof(row->name), "%s-%s+%s",
+				     src->name, scheme->name, cache->name);
+			fmt_snprintf(row->baseline, sizeof(row->baseline),
+				     "%s-%s", src->name, scheme->name);
+		}
+}
+
+/* Seed 004's last row: a source timed again with the caches thrashed,
+ * in xAPIC mode, against its warm row. */
+static void add_thrashed_sources(struct builder *b)
+{
+	const struct irqlab_config *c = b->config;
+	size_t i, k;
+
+	for (i = 0; i < irq_source_count; i++)
+		for (k = 0; irq_sources[i].also_thrashed && k < cache_state_count;
+		     k++) {
+			const struct irq_source *src = &irq_sources[i];
+			struct plan_row *row;
+
+			if (!cache_states[k].heavy)
+				continue;
+			row = add(b, ROW_EXPERIMENT);
+			if (!row)
+				return;
+			row->scheme = dispatch_baseline;
+			row->cache = &cache_states[k];
+			row->source = src;
+			row->mode = LAPIC_XAPIC;
+			row->without_mode = ROW_SKIPPED;
+			row->vector = (uint8_t)c->int_vector;
+			row->samples = at_most(c->thrash_samples, c->samples);
+			fmt_snprintf(row->name, sizeof(row->name), "%s-%s+%s",
+				     src->name, dispatch_baseline->name,
+				     cache_states[k].name);
+			fmt_snprintf(row->baseline, sizeof(row->baseline),
+				     "%s-%s", src->name, dispatch_baseline->name);
+		}
+}
+
+/* Seed 000's gap method: every scheme, a row each, in xAPIC mode. */
+static void add_gap_rows(struct builder *b)
+{
+	const struct irqlab_config *c = b->config;
+	const struct irq_source *timer = 0;
+	size_t i, s;
+
+	for (i = 0; i < irq_source_count; i++)
+		if (irq_sources[i].gap_timer)
+			timer = &irq_sources[i];
+	for (s = 0; s < dispatch_scheme_count && s < RESULTS_MAX_GAPS; s++) {
+		struct plan_row *row = add(b, ROW_GAP);
+
+		if (!row)
+			return;
+		row->scheme = &dispatch_schemes[s];
+		row->source = timer;
+		row->mode = LAPIC_XAPIC;
+		row->without_mode = ROW_SKIPPED;
+		row->vector = (uint8_t)c->int_vector;
+		row->samples = at_most(c->gap_samples, c->samples);
+		fmt_snprintf(row->name, sizeof(row->name), "gap-%s",
+			     dispatch_schemes[s].name);
+	}
+}
+
+/* With selftest_fault = 1: rows that raise #UD, to prove an exception
+ * fails only its own row; one in the measuring loop, one inside a stub
+ * scheme's dispatch path. */
+static void add_selftests(struct builder *b, const struct irq_source *src)
+{
+	static const struct {
+		const char *name;
+		uint8_t inject;
+	} selftests[] = {
+		{ "selftest-fault", INJECT_IN_LOOP },
+		{ "selftest-fault-in-handler", INJECT_IN_HANDLER },
+	};
+	const struct dispatch_scheme *behind_stubs = dispatch_baseline;
+	size_t i;
+
+	for (i = 0; i < dispatch_scheme_count; i++)
+		if (dispatch_schemes[i].fault_selftest)
+			behind_stubs = &dispatch_schemes[i];
+	for (i = 0; src && b->config->selftest_fault &&
+		    i < sizeof(selftests) / sizeof(selftests[0]); i++) {
+		struct plan_row *row = add(b, ROW_EXPERIMENT);
+
+		if (!row)
+			return;
+		row->scheme = selftests[i].inject == INJECT_IN_HANDLER ?
+				      behind_stubs : dispatch_baseline;
+		row->source = src;
+		row->vector = (uint8_t)b->config->int_vector;
+		row->inject = selftests[i].inject;
+		row->samples = b->config->samples;
+		fmt_snprintf(row->name, sizeof(row->name), "%s",
+			     selftests[i].name);
+	}
+}
+
+/* The matrix, in order: INT n under every scheme; then in xAPIC mode the
+ * sources that run there under every scheme; the entry variants; every
+ * scheme in every cache state; the thrashed level line; the gap method;
+ * then, x2APIC being a one-way switch (SDM vol. 3 §11.12.5), the x2APIC
+ * sources; the self-tests last. */
+size_t plan_build(struct plan_row *rows, size_t cap,
+		  const struct irqlab_config *c)
+{
+	struct builder b = { rows, cap, 0, c };
+	const struct irq_source *int_source = instruction_source();
+
+	add_sources(&b, LAPIC_NONE);
+	add_sources(&b, LAPIC_XAPIC);
+	add_entry_variants(&b, int_source);
+	add_cache_states(&b, int_source);
+	add_thrashed_sources(&b);
+	add_gap_rows(&b);
+	add_sources(&b, LAPIC_X2APIC);
+	add_selftests(&b, int_source);
+	return b.n;
+}

@@ -1,0 +1,58 @@
+/* The experiment plan: every row the run will take, built before any
+ * runs. A row's behaviour comes from its fields (scheme, source, entry
+ * variant, cache state, APIC mode, vector, samples), never from its
+ * name; the names are only labels for the reports. */
+#ifndef IRQLAB_BENCH_RUN_PLAN_H
+#define IRQLAB_BENCH_RUN_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch/dispatch/schemes.h"
+#include "arch/dispatch/variants.h"
+#include "bench/model/config.h"
+#include "bench/model/results.h"
+#include "bench/run/sources.h"
+
+enum row_kind {
+	ROW_EXPERIMENT,	/* entry, exit and round trip of one interrupt */
+	ROW_GAP,	/* the gap method under one scheme (seed 000) */
+};
+
+/* What a row becomes when its APIC mode did not come up. */
+enum row_without_mode {
+	ROW_SKIPPED,	/* a skipped row, with the mode's reason */
+	ROW_OMITTED,	/* nothing: its source already said so */
+};
+
+enum injected_fault {
+	INJECT_NONE = 0,
+	INJECT_IN_LOOP,		/* #UD in the measuring code */
+	INJECT_IN_HANDLER,	/* #UD inside the scheme's dispatch path */
+};
+
+struct plan_row {
+	uint8_t kind;		/* enum row_kind */
+	char name[RESULTS_NAME_LEN];
+	char baseline[RESULTS_NAME_LEN];	/* the row it is compared with */
+	const struct dispatch_scheme *scheme;	/* NULL for entry variants */
+	const struct entry_variant *entry;	/* replaces the handler */
+	const struct cache_state *cache;	/* runs before each sample */
+	const struct irq_source *source;
+	uint8_t mode;		/* enum lapic_mode it needs; LAPIC_NONE: any */
+	uint8_t without_mode;	/* enum row_without_mode */
+	uint8_t vector;
+	uint8_t inject;		/* enum injected_fault */
+	uint8_t inject_smi;	/* self-test: one batch looks disturbed */
+	uint32_t samples;
+};
+
+#define PLAN_MAX_ROWS (RESULTS_MAX_EXPERIMENTS + RESULTS_MAX_GAPS)
+
+/* Fills `rows` in the order they run; returns how many. Call once the
+ * CPU, the page tables and the sources (sources_init) are known: which
+ * schemes and sources can run here decides how many rows a source gets. */
+size_t plan_build(struct plan_row *rows, size_t cap,
+		  const struct irqlab_config *c);
+
+#endif

@@ -1,0 +1,135 @@
+#include "bench/run/runner.h"
+
+#include "arch/exceptions.h"
+#include "arch/lib/fmt.h"
+#include "arch/lib/log.h"
+#include "arch/primitives.h"
+#include "arch/timing.h"
+#include "bench/model/stats.h"
+#include "bench/run/apic_mode.h"
+#include "bench/run/experiment.h"
+#include "bench/run/sources.h"
+
+void bench_measure_floor(struct run_result *r, const struct irqlab_config *c,
+			 struct bench_buffers *b)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->warmup && i < c->floor_samples; i++)
+		(void)tsc_floor_sample();
+	for (i = 0; i < c->floor_samples; i++)
+		b->floor[i] = tsc_floor_sample();
+	stats_compute(b->floor, c->floor_samples, &r->floor);
+}
+
+/* The plan, run row by row. A row that needs an APIC mode not yet tried
+ * switches to it first; the plan orders xAPIC before x2APIC. A row whose
+ * mode did not come up is skipped with the mode's reason, or left out
+ * where its source already reported that. */
+void bench_run_all(struct run_result *r, const struct irqlab_config *c,
+		   struct bench_buffers *b)
+{
+	static struct plan_row plan[PLAN_MAX_ROWS];
+	size_t n = plan_build(plan, PLAN_MAX_ROWS, c), i;
+
+	log_printf("plan: %u rows\n", (unsigned)n);
+	for (i = 0; i < n; i++) {
+		const struct plan_row *p = &plan[i];
+		enum lapic_mode mode = (enum lapic_mode)p->mode;
+
+		if (mode != LAPIC_NONE && !apic_mode_tried(mode))
+			apic_mode_switch(mode);
+		if (mode != LAPIC_NONE && apic_mode_active() != mode &&
+		    p->without_mode == ROW_OMITTED)
+			continue;
+		if (p->kind == ROW_GAP) {
+			if (r->n_gaps < RESULTS_MAX_GAPS)
+				gap_run(p, r, b);
+			continue;
+		}
+		if (r->n_experiments >= RESULTS_MAX_EXPERIMENTS) {
+			log_printf("experiment %s: not run: results table full\n",
+				   p->name);
+			return;
+		}
+		experiment_run(p, r, c, b);
+	}
+}
+
+struct primitive_run {
+	const struct primitive *p;
+	uint64_t *blocks;
+	uint32_t n;
+};
+
+static void time_primitive(void *arg)
+{
+	struct primitive_run *x = arg;
+	uint32_t i;
+
+	(void)x->p->block();	/* warm the code and the stack */
+	for (i = 0; i < x->n; i++)
+		x->blocks[i] = x->p->block();
+}
+
+void bench_run_primitives(struct run_result *r, const struct irqlab_config *c,
+			  struct bench_buffers *b)
+{
+	size_t i;
+
+	_Static_assert(PRIMITIVE_REPS == PRIMITIVE_BLOCK_REPS,
+		       "the report divides by the same block size");
+	for (i = 0; i < primitive_count && r->n_primitives < RESULTS_MAX_PRIMITIVES;
+	     i++) {
+		const struct primitive *p = &primitives[i];
+		struct primitive_result *out = &r->prim[r->n_primitives++];
+		struct primitive_run x = { p, b->floor, c->primitive_blocks };
+		const char *why = p->unsupported ? p->unsupported() : 0;
+		struct fault_info fault;
+
+		*out = (struct primitive_result){ 0 };
+		fmt_snprintf(out->name, sizeof(out->name), "%s", p->name);
+		if (why || !p->block) {
+			out->status = EXP_SKIPPED;
+			fmt_snprintf(out->reason, sizeof(out->reason), "%s",
+				     why ? why : "no block to time");
+			continue;
+		}
+		if (guard_run(time_primitive, &x, &fault)) {
+			out->status = EXP_FAILED;
+			fault_describe(&fault, out->reason, sizeof(out->reason));
+			continue;
+		}
+		stats_compute(b->floor, x.n, &out->block);
+		out->status = EXP_OK;
+	}
+	sources_time_ioapic_sequences(r, b->floor, c->primitive_blocks);
+	log_printf("primitives: %u timed\n", r->n_primitives);
+}
+
+
+enum clock_kind bench_detect_clock(const struct machine_info *m)
+{
+	uint64_t first_short = 0, first_long = 0;
+	int exact = 1, trial;
+
+	/* Only QEMU's TCG signature can mean an emulated TSC; KVM and bare
+	 * metal give real ticks. */
+	if (!str_eq(m->hypervisor, "TCGTCGTCGTCG"))
+		return CLOCK_TSC_TICKS;
+	/* Under -icount shift=0 the TSC counts instructions: every trial
+	 * agrees, and 1024 more NOPs read exactly 1024 more ticks. */
+	for (trial = 0; trial < 8; trial++) {
+		uint64_t s = tsc_nop_probe_short(), l = tsc_nop_probe_long();
+
+		if (trial == 0) {
+			first_short = s;
+			first_long = l;
+		} else if (s != first_short || l != first_long) {
+			exact = 0;
+		}
+	}
+	if (exact && first_long - first_short == NOP_PROBE_DIFFERENCE)
+		return CLOCK_ICOUNT;
+	return CLOCK_TCG_NOISE;
+}

@@ -1,0 +1,28 @@
+/* The runner, as phase B calls it: the instrument floor, the plan of
+ * rows (bench/run/plan.h) run in order, the primitives, and what a TSC
+ * delta means here. */
+#ifndef IRQLAB_BENCH_RUN_RUNNER_H
+#define IRQLAB_BENCH_RUN_RUNNER_H
+
+#include <stdint.h>
+
+#include "bench/model/config.h"
+#include "bench/model/results.h"
+#include "bench/run/buffers.h"
+
+/* Measures the instrument floor into r->floor. */
+void bench_measure_floor(struct run_result *r, const struct irqlab_config *c,
+			 struct bench_buffers *b);
+
+/* Builds the plan and runs every row; each ends in a status. */
+void bench_run_all(struct run_result *r, const struct irqlab_config *c,
+		   struct bench_buffers *b);
+
+/* Times every primitive micro-benchmark into r->prim. */
+void bench_run_primitives(struct run_result *r, const struct irqlab_config *c,
+			  struct bench_buffers *b);
+
+/* Decides what a TSC delta means here (see enum clock_kind). */
+enum clock_kind bench_detect_clock(const struct machine_info *m);
+
+#endif
