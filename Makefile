@@ -11,7 +11,7 @@ CC         ?= cc
 HOST_CC    ?= cc
 
 WARNINGS   := -Wall -Wextra -Werror
-# The EFI recipe from FACTS §1. -mgeneral-regs-only: interrupt handlers
+# The EFI recipe of docs/toolchain.md. -mgeneral-regs-only: interrupt handlers
 # call C, which must not touch the interrupted code's SSE/x87 state.
 EFI_CFLAGS := -std=gnu11 -O2 -g $(WARNINGS) -ffreestanding -fpic \
 	-fshort-wchar -mno-red-zone -fno-stack-protector \

@@ -71,7 +71,7 @@ void ioapic_route(struct ioapic *io, unsigned pin, uint8_t vector,
 		       (polarity == IOAPIC_ACTIVE_LOW ? IOAPIC_RTE_ACTIVE_LOW : 0);
 
 	/* Unmasking: the high word (destination) before the low word that
-	 * unmasks, so the entry is never live half-written (FACTS §4). */
+	 * unmasks, so the entry is never live half-written (docs/controllers.md). */
 	ioapic_write(io, IOAPIC_REDIR(pin) + 1, dest << IOAPIC_RTE_DEST_SHIFT);
 	ioapic_write(io, IOAPIC_REDIR(pin), low);
 }

@@ -2,7 +2,7 @@
  * IOREGSEL written on every access (uncached), skipped when the index is
  * unchanged (index-cached), or reads served from a shadow copy
  * (value-cached, which also caches the index); each with or without the
- * read that flushes posted writes. Registers: FACTS §4. */
+ * read that flushes posted writes. Registers: docs/controllers.md. */
 #ifndef IRQLAB_APIC_IOAPIC_H
 #define IRQLAB_APIC_IOAPIC_H
 

@@ -22,7 +22,7 @@ static uint32_t x2apic_read(uint32_t reg)
 }
 
 /* WRMSR to x2APIC registers is not serialising; on Intel it wants
- * mfence; lfence first (FACTS §4, Linux weak_wrmsr_fence). The set-up
+ * mfence; lfence first (SDM vol. 3 §11.12.3, Linux weak_wrmsr_fence; docs/controllers.md). The set-up
  * writes here are not timed, so they always fence. */
 static void x2apic_write(uint32_t reg, uint32_t value)
 {

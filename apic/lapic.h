@@ -1,7 +1,7 @@
 /* The local APIC in its two modes behind one small ops interface
  * (kvm-unit-tests lib/x86/apic.c): xAPIC through MMIO, x2APIC through
  * MSRs. The mode is chosen at run time; xAPIC runs first, because leaving
- * x2APIC needs the APIC disabled (FACTS §4). Register offsets are the
+ * x2APIC needs the APIC disabled (docs/controllers.md). Register offsets are the
  * xAPIC ones; x2APIC maps them to MSR 0x800 + offset / 16. */
 #ifndef IRQLAB_APIC_LAPIC_H
 #define IRQLAB_APIC_LAPIC_H

@@ -12,7 +12,7 @@
 
 void pic8259_mask_all(void)
 {
-	/* OCW1: a set bit masks that IRQ line (FACTS §4). */
+	/* OCW1: a set bit masks that IRQ line (docs/controllers.md). */
 	outb(PIC_MASTER_DATA, 0xff);
 	outb(PIC_SLAVE_DATA, 0xff);
 }

@@ -9,7 +9,7 @@ void pic8259_mask_all(void);
 /* ICW1-4: edge-triggered, cascaded, 8086 mode, IRQ 0-7 at `base`, 8-15 at
  * base + 8, everything masked but the IRQs in `unmasked` (bit per IRQ). */
 void pic8259_init(uint8_t base, uint16_t unmasked);
-/* Non-specific EOI to the master (FACTS §4). */
+/* Non-specific EOI to the master (docs/controllers.md). */
 void pic8259_eoi(void);
 
 #endif

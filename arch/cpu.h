@@ -159,7 +159,7 @@ static inline void ltr(uint16_t selector)
 static inline void hlt(void) { __asm__ volatile("hlt" ::: "memory"); }
 
 /* Opening read of a timed region: lfence orders RDTSC after everything
- * before it (Intel 324264; FACTS §5). */
+ * before it (Intel 324264; docs/timing.md). */
 static inline uint64_t tsc_open(void)
 {
 	uint32_t lo, hi;

@@ -48,7 +48,7 @@ const void *gdt_entry(unsigned index);
 const void *idt_gate_entry(uint8_t vector);
 void idt_install(void);
 
-/* arch/desc_load.S: reloads CS with lretq (FACTS §2: a 64-bit far jmp
+/* arch/desc_load.S: reloads CS with lretq (docs/long-mode.md: a 64-bit far jmp
  * differs between Intel and AMD) and the data segments. */
 void segments_reload(uint16_t code_sel, uint16_t data_sel);
 

@@ -1,5 +1,5 @@
 /* void segments_reload(uint16_t code_sel, uint16_t data_sel)
- * CS is reloaded with lretq, not a far jmp: FACTS §2, Intel and AMD differ
+ * CS is reloaded with lretq, not a far jmp: docs/long-mode.md, Intel and AMD differ
  * on REX.W for far jumps. Loading a data selector into FS and GS also
  * zeroes their bases, which irqlab does not use. */
 	.text

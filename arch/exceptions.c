@@ -20,7 +20,7 @@ void exceptions_install(void)
 		uint8_t ist = 0;
 
 		/* NMI, #DF and #MC can arrive on a broken stack; #PF must not
-		 * use an IST, since a nested #PF would overwrite it (FACTS §2). */
+		 * use an IST, since a nested #PF would overwrite it (docs/long-mode.md). */
 		if (v == VECTOR_NMI)
 			ist = IST_NMI;
 		else if (v == VECTOR_DF)

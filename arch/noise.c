@@ -59,7 +59,7 @@ static void set_de_cfg(void *arg)
 	*(uint64_t *)arg = rdmsr(MSR_AMD_DE_CFG);
 }
 
-/* The timestamps fence with LFENCE (FACTS §5). On Intel it is dispatch-
+/* The timestamps fence with LFENCE (docs/timing.md). On Intel it is dispatch-
  * serialising; on AMD only when CPUID 8000_0021 EAX[2] says so or DE_CFG
  * bit 1 is set, which Linux sets too. */
 const char *fences_prepare(void)

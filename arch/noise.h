@@ -1,5 +1,5 @@
 /* Noise the measurements must not absorb: SMIs (Intel's MSR_SMI_COUNT,
- * FACTS §5) and NMIs. Samples are taken in batches; a batch during which
+ * docs/timing.md) and NMIs. Samples are taken in batches; a batch during which
  * either count moved is discarded, counted, and taken again. */
 #ifndef IRQLAB_ARCH_NOISE_H
 #define IRQLAB_ARCH_NOISE_H

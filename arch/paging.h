@@ -1,6 +1,6 @@
 /* irqlab's own 4-level identity map. Firmware page tables may be
  * read-only or missing what irqlab needs, and the pf-cr2 scheme needs a
- * page irqlab can make not-present (FACTS §2). */
+ * page irqlab can make not-present (docs/long-mode.md). */
 #ifndef IRQLAB_ARCH_PAGING_H
 #define IRQLAB_ARCH_PAGING_H
 

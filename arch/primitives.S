@@ -67,7 +67,7 @@ PRIMITIVE ds_mov32
 	ret
 
 /* seed 002: the 16-bit form; movw $imm16 carries a length-changing 66
- * prefix (FACTS §3). */
+ * prefix (docs/long-mode.md). */
 PRIMITIVE ds_mov16
 	TSC_OPEN_TO %r8
 	.rept PRIMITIVE_REPS

@@ -1,5 +1,5 @@
 /* The trigger side of every timed sample, and the instrument floor.
- * Timestamps follow FACTS §5 / Intel 324264: a region opens with
+ * Timestamps follow Intel 324264 (docs/timing.md): a region opens with
  * lfence; rdtsc and closes with rdtscp; lfence. Each read is followed by
  * the same three instructions (shl, or, store/move), so the floor covers
  * exactly the instrument's own cost. */
@@ -87,7 +87,7 @@ ipi_sample_mmio:
 
 /* void ipi_sample_msr(struct irq_sample *out, uint32_t msr, uint64_t value):
  * x2APIC ICR or SELF_IPI. WRMSR to them is not serialising; Intel wants
- * mfence; lfence first (FACTS §4), done before the trigger timestamp so
+ * mfence; lfence first (docs/controllers.md), done before the trigger timestamp so
  * the ordering cost is not billed to the interrupt. */
 	.globl ipi_sample_msr
 ipi_sample_msr:

@@ -1,5 +1,5 @@
-/* The results handoff through UEFI variables (ARCHITECTURE "Why a
- * handoff"; FACTS §6). Phase B stores the encoded results as CRC-checked
+/* The results handoff through UEFI variables (docs/run.md,
+ * docs/uefi-variables.md). Phase B stores the encoded results as CRC-checked
  * records with runtime SetVariable; phase C finds, reassembles and, once
  * the files are verified, deletes them. */
 #ifndef IRQLAB_EFI_HANDOFF_H

@@ -1,4 +1,4 @@
-/* irqlab: the three-phase run (ARCHITECTURE "One run, three phases").
+/* irqlab: the three-phase run (docs/run.md).
  *   phase A  boot services up, no pending records: identify, allocate,
  *            ExitBootServices
  *   phase B  irqlab owns the machine: descriptor tables, paging,
@@ -733,7 +733,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	InitializeLib(image, systab);
 	console_log_to_firmware();
 	run.image = image;
-	/* The boot manager's 5-minute watchdog (FACTS §6). */
+	/* The boot manager's 5-minute watchdog (docs/uefi-variables.md). */
 	uefi_call_wrapper(BS->SetWatchdogTimer, 4, 0, 0, 0, NULL);
 	log_printf("irqlab: interrupt entry/exit cost, bare metal\n");
 

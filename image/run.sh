@@ -22,7 +22,7 @@
 #   AFTER_BOOT1=CMD  run between the boots with the variable store's path
 #                    as its argument (the boot tests corrupt records so).
 #   OVMF_CODE / OVMF_VARS  the 4 MB build: its variable store is 256 KiB
-#                    (the 2 MB build's 56 KiB is tight, FACTS §6).
+#                    (the 2 MB build's 56 KiB is tight, docs/uefi-variables.md).
 #   TPM=auto         an emulated TPM (swtpm) when installed. Debian's OVMF
 #                    probes for a TPM at 0xFED40000 and, finding none,
 #                    busy-waits out its timeouts on the ACPI PM timer:
@@ -142,7 +142,8 @@ while [ -z "$folder" ]; do
 		exit 1
 	fi
 	boot "$n"
-	folder=$(status "$RUN_DIR/boot$n.log" results | sed -n 's/^folder=//p')
+	folder=$({ status "$RUN_DIR/boot$n.log" results || true; } |
+		sed -n 's/^folder=//p')
 	if [ -z "$folder" ] && ! status "$RUN_DIR/boot$n.log" handed-over >/dev/null; then
 		echo "irqlab: boot $n wrote no results; see $RUN_DIR/boot$n.log" >&2
 		exit 1

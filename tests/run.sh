@@ -25,30 +25,31 @@ for t in "$@"; do
 	failed=$((failed + f))
 done
 
-# The house rule: includes point down the floors, no module loops.
-layout_log=$(mktemp)
-python3 "$here/layout/floors.py" | tee "$layout_log" | grep -v '^ok '
-line=$(sed -n 's/^layout: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$layout_log")
-rm -f "$layout_log"
-if [ -n "$line" ]; then
-	passed=$((passed + ${line% *}))
-	failed=$((failed + ${line#* }))
-else
-	echo "layout check did not finish"
-	failed=$((failed + 1))
-fi
+# A Python suite: its lines are shown (all but the passing ones for the
+# layout check), and its closing "SUITE: N passed, N failed" is added in.
+suite() {
+	local name=$1 quiet=$2 log line
+	shift 2
+	log=$(mktemp)
+	if [ "$quiet" = quiet ]; then
+		"$@" | tee "$log" | grep -v '^ok '
+	else
+		"$@" | tee "$log"
+	fi
+	line=$(sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed\$/\1 \2/p" "$log")
+	rm -f "$log"
+	if [ -n "$line" ]; then
+		passed=$((passed + ${line% *}))
+		failed=$((failed + ${line#* }))
+	else
+		echo "$name tests did not finish"
+		failed=$((failed + 1))
+	fi
+}
 
-boot_log=$(mktemp)
-python3 "$here/boot/boot_test.py" | tee "$boot_log"
-line=$(sed -n 's/^boot: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$boot_log")
-rm -f "$boot_log"
-if [ -n "$line" ]; then
-	passed=$((passed + ${line% *}))
-	failed=$((failed + ${line#* }))
-else
-	echo "boot tests did not finish"
-	failed=$((failed + 1))
-fi
+# The house rule: includes point down the floors, no module loops.
+suite layout quiet python3 "$here/layout/floors.py"
+suite boot all python3 "$here/boot/boot_test.py"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -3,7 +3,7 @@
  * return address lands in the error-code slot, and the stub it points
  * after gives the vector. The 16-bit "66 E8" stubs of the seed do not
  * exist in long mode (see the call16 row). A call that never returns may
- * leave the return-stack buffer out of step (FACTS §2, unverified): that
+ * leave the return-stack buffer out of step (docs/long-mode.md; unverified): that
  * is what this row measures. */
 #include "arch/frame.h"
 #include "arch/dispatch/irq.h"

@@ -2,7 +2,7 @@
  * Every gate points at the same entry but names its own code selector,
  * whose GDT index is the vector; the entry reads it back from CS.
  * push %cs is #UD in long mode, so the vector is read with mov %cs
- * (FACTS §2). IRETQ reloads the interrupted CS from the frame. */
+ * (docs/long-mode.md). IRETQ reloads the interrupted CS from the frame. */
 #include "arch/frame.h"
 #include "arch/dispatch/irq.h"
 #include "arch/dispatch/schemes.h"

@@ -2,7 +2,7 @@
  * followed by the vector as a data byte, 2 bytes a vector. #BP is a trap,
  * so its saved RIP points at that byte. The #BP frame sits on top of the
  * interrupt's frame, possibly after an 8-byte alignment gap, so the
- * interrupt frame is found through the #BP frame's saved RSP (FACTS §2). */
+ * interrupt frame is found through the #BP frame's saved RSP (docs/long-mode.md). */
 #include "arch/exceptions.h"
 #include "arch/frame.h"
 #include "arch/dispatch/irq.h"

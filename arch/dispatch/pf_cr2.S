@@ -6,7 +6,7 @@
  * and continues as any other scheme. Every interrupt pays a second event
  * delivery and a page walk: not-present entries are never cached in the
  * TLB (SDM vol. 3 §4.10.4). The #PF gate has no IST: a nested #PF would
- * overwrite it (FACTS §2). */
+ * overwrite it (docs/long-mode.md). */
 #include "arch/exceptions.h"
 #include "arch/frame.h"
 #include "arch/dispatch/irq.h"

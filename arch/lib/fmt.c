@@ -233,6 +233,17 @@ void tb_putc(struct text_buf *tb, char c)
 	tb_printf(tb, "%c", c);
 }
 
+int bytes_eq(const void *a, const void *b, size_t n)
+{
+	const unsigned char *x = a, *y = b;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (x[i] != y[i])
+			return 0;
+	return 1;
+}
+
 int str_eq(const char *a, const char *b)
 {
 	while (*a && *a == *b) {

@@ -15,6 +15,9 @@ int fmt_vsnprintf(char *buf, size_t size, const char *format, va_list ap);
 int fmt_snprintf(char *buf, size_t size, const char *format, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Whether the first `n` bytes at `a` and `b` are equal. */
+int bytes_eq(const void *a, const void *b, size_t n);
+
 /* Whether two NUL-terminated strings are equal. */
 int str_eq(const char *a, const char *b);
 

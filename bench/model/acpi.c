@@ -1,5 +1,6 @@
 #include "bench/model/acpi.h"
 
+#include "arch/lib/fmt.h"
 #include "arch/lib/le.h"
 
 static uint16_t read_u16(const void *base, size_t off)
@@ -40,16 +41,6 @@ static int sum_is_zero(const void *p, size_t n)
 	return sum == 0;
 }
 
-static int sig_eq(const char *a, const char *b, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (a[i] != b[i])
-			return 0;
-	return 1;
-}
-
 static const struct acpi_sdt_header *valid_table(uint64_t address)
 {
 	const struct acpi_sdt_header *h =
@@ -67,16 +58,16 @@ const struct acpi_sdt_header *acpi_find_table(const void *rsdp_ptr,
 	const struct acpi_sdt_header *root;
 	unsigned entry_size, i, n;
 
-	if (!rsdp || !sig_eq(rsdp->signature, "RSD PTR ", 8) ||
+	if (!rsdp || !bytes_eq(rsdp->signature, "RSD PTR ", 8) ||
 	    !sum_is_zero(rsdp, 20))
 		return 0;
 	if (rsdp->revision >= 2 && rsdp->xsdt_address &&
 	    (root = valid_table(rsdp->xsdt_address)) &&
-	    sig_eq(root->signature, "XSDT", 4)) {
+	    bytes_eq(root->signature, "XSDT", 4)) {
 		entry_size = 8;
 	} else {
 		root = valid_table(rsdp->rsdt_address);
-		if (!root || !sig_eq(root->signature, "RSDT", 4))
+		if (!root || !bytes_eq(root->signature, "RSDT", 4))
 			return 0;
 		entry_size = 4;
 	}
@@ -90,7 +81,7 @@ const struct acpi_sdt_header *acpi_find_table(const void *rsdp_ptr,
 		for (b = 0; b < entry_size; b++)
 			address |= (uint64_t)e[b] << (8 * b);
 		t = valid_table(address);
-		if (t && sig_eq(t->signature, signature, 4))
+		if (t && bytes_eq(t->signature, signature, 4))
 			return t;
 	}
 	return 0;
@@ -147,7 +138,7 @@ static enum acpi_status check_table(const void *table, size_t available,
 
 	if (!table || available < sizeof(*h))
 		return ACPI_TOO_SHORT;
-	if (!sig_eq(h->signature, signature, 4))
+	if (!bytes_eq(h->signature, signature, 4))
 		return ACPI_BAD_SIGNATURE;
 	if (h->length > available)
 		return ACPI_BAD_LENGTH;

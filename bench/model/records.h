@@ -1,6 +1,6 @@
 /* The handoff records: the encoded results split into small, CRC-checked
  * pieces, each stored as one UEFI variable. The limits follow what Linux's
- * efi-pstore learned (FACTS §6): records of at most 1 KiB, 16 KiB in all. */
+ * efi-pstore learned (docs/uefi-variables.md): records of at most 1 KiB, 16 KiB in all. */
 #ifndef IRQLAB_BENCH_MODEL_RECORDS_H
 #define IRQLAB_BENCH_MODEL_RECORDS_H
 

@@ -14,7 +14,7 @@
 #define RESULTS_MAX_PRIMITIVES 24
 #define PRIMITIVE_BLOCK_REPS 1024
 
-/* What one TSC delta means on this run (ARCHITECTURE "Principles"). */
+/* What one TSC delta means on this run (docs/run.md). */
 enum clock_kind {
 	CLOCK_TSC_TICKS = 0, /* hardware or KVM: real TSC ticks */
 	CLOCK_ICOUNT = 1,    /* QEMU -icount shift=0: one tick per instruction */
@@ -22,7 +22,7 @@ enum clock_kind {
 	CLOCK_KIND_COUNT
 };
 
-/* How the TSC frequency was found (FACTS §5). */
+/* How the TSC frequency was found (docs/timing.md). */
 enum tsc_method {
 	TSC_METHOD_CPUID_15H = 0,
 	TSC_METHOD_CPUID_16H = 1,

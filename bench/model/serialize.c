@@ -1,5 +1,6 @@
 #include "bench/model/serialize.h"
 
+#include "arch/lib/fmt.h"
 #include "arch/lib/le.h"
 
 /* Strings are written once, in a table ahead of the fields, and each
@@ -62,16 +63,6 @@ static void put_var(struct writer *w, uint64_t v)
 	put_bytes(w, b, n);
 }
 
-static int same_string(const char *a, const char *b, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (a[i] != b[i])
-			return 0;
-	return 1;
-}
-
 /* A string field: its index in the table, added there on first use. */
 static void put_str(struct writer *w, const char *s, size_t field_size)
 {
@@ -82,7 +73,7 @@ static void put_str(struct writer *w, const char *s, size_t field_size)
 	while (n + 1 < field_size && s[n])
 		n++;
 	for (i = 0; i < d->n; i++)
-		if (d->len[i] == n && same_string(d->s[i], s, n))
+		if (d->len[i] == n && bytes_eq(d->s[i], s, n))
 			break;
 	if (i == d->n) {
 		if (!w->collecting || d->n == DICT_MAX) {

@@ -4,7 +4,7 @@
 #include "bench/report/json.h"
 #include "bench/report/seeds.h"
 
-/* The fence pair every timestamp uses (Intel 324264; FACTS §5): a region
+/* The fence pair every timestamp uses (Intel 324264; docs/timing.md): a region
  * opens with lfence;rdtsc and closes with rdtscp;lfence. */
 static const char fence_method[] =
 	"open: lfence; rdtsc   close: rdtscp; lfence";

@@ -132,7 +132,7 @@ static void fire_tsc_deadline(uint8_t vector, struct irq_sample *s)
 	uint64_t deadline = tsc_open() + TSC_DEADLINE_DELTA;
 
 	(void)vector;
-	/* WRMSR to TSC_DEADLINE is not serialising (FACTS §4). */
+	/* WRMSR to TSC_DEADLINE is not serialising (docs/controllers.md). */
 	weak_wrmsr_fence();
 	wrmsr(MSR_TSC_DEADLINE, deadline);
 	wait_sample(s);
@@ -282,7 +282,7 @@ static void pic8259_stop(const struct irq_source *src)
 	  .fire = fire_hpet_level, .stop = level_stop }
 
 const struct irq_source irq_sources[] = {
-	/* Software INT n: no APIC acceptance, no EOI (FACTS §5). */
+	/* Software INT n: no APIC acceptance, no EOI (docs/timing.md). */
 	{ .name = "int", .modes = SOURCE_NO_APIC, .every_scheme = 1,
 	  .sweep_all = 1, .instruction = 1, .fire = fire_int },
 	{ .name = "ipi-self-xapic", .modes = SOURCE_XAPIC_ONLY,

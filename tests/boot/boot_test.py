@@ -18,7 +18,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
 import varstore  # noqa: E402
+from checks import Checks  # noqa: E402
 from figures import differences, figures  # noqa: E402
 
 BUILD = os.path.join(ROOT, "build", "boot-test")
@@ -36,21 +38,7 @@ CONFIG = ("samples = %d\nwarmup = %d\nprimitive_blocks = %d\n"
           % (SAMPLES, WARMUP, PRIMITIVE_BLOCKS, COLD_SAMPLES, THRASH_SAMPLES,
              GAP_SAMPLES))
 
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok    %s" % name)
-    else:
-        failed += 1
-        if len(detail) > 600:
-            detail = detail[:600] + "..."
-        print("FAIL  %s%s" % (name, (": " + detail) if detail else ""))
-    sys.stdout.flush()
-    return ok
+check = Checks("boot")
 
 
 def run(name, icount, after_boot1=None, cpu="max", machine="q35",
@@ -154,7 +142,7 @@ SCHEMES_SKIPPED = {
 
 
 def qemu_has_tcg_x2apic():
-    """QEMU offers x2APIC under TCG from 8.1 on (FACTS §1)."""
+    """QEMU offers x2APIC under TCG from 8.1 on (docs/toolchain.md)."""
     out = subprocess.run(["qemu-system-x86_64", "--version"],
                          capture_output=True, text=True).stdout
     major, minor = out.split("version ")[1].split(".")[:2]
@@ -309,7 +297,7 @@ def check_variants(name, doc):
 
 
 # Every source, with the modes it must run in. TSC-deadline is never
-# offered under TCG (FACTS §1).
+# offered under TCG (docs/toolchain.md).
 EITHER_MODE_SOURCES = ("lapic-oneshot", "lapic-periodic", "ioapic-edge",
                        "ioapic-level", "pic8259")
 XAPIC_ONLY_SOURCES = ("ioapic-level-uncached-nf", "ioapic-level-index-cached",
@@ -511,7 +499,7 @@ def main():
               "; ".join(differences(figures(docs[0]), figures(docs[1]))))
         with open(REFERENCE) as f:
             reference = json.load(f)
-        diff = differences(reference, figures(docs[0]))
+        diff = differences(reference, figures(docs[0]), across_builds=True)
         check("icount figures equal the stored reference (%s)"
               % os.path.relpath(REFERENCE, ROOT), not diff,
               "%d differ: %s" % (len(diff), "; ".join(diff)))
@@ -585,8 +573,7 @@ def main():
     check("corrupt: corrupt records cleaned up",
           varstore.irqlab_records(os.path.join(run_dir, "vars.fd")) == [])
 
-    print("boot: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return check.finish()
 
 
 if __name__ == "__main__":

@@ -35,16 +35,41 @@ def figures(doc):
     }
 
 
-def _same(expected, got):
-    """Equal on every key the expected side has: a figure added to the
-    results later is not a changed figure."""
+# Rows timed against a free-running device clock: QEMU's HPET counts at
+# 100 MHz, one tick per 10 ns, which is 10 instructions under
+# -icount shift=0. Where in the wait loop its interrupt lands depends on
+# the phase of that clock against everything the guest executed since
+# boot, so any change to code that runs earlier (not timed, not in the
+# interrupt path) moves these rows' figures by up to one HPET tick. Two
+# runs of one build still agree exactly.
+PHASE_DEPENDENT_SOURCES = ("ioapic-level",)
+HPET_TICK_INSTRUCTIONS = 10
+
+
+def _same(expected, got, tolerance=0):
+    """Equal on every key the expected side has (a figure added to the
+    results later is not a changed figure); numbers within `tolerance`."""
     if isinstance(expected, dict) and isinstance(got, dict):
-        return all(k in got and _same(v, got[k]) for k, v in expected.items())
+        return all(k in got and _same(v, got[k], tolerance)
+                   for k, v in expected.items())
+    if (tolerance and isinstance(expected, (int, float))
+            and isinstance(got, (int, float))
+            and not isinstance(expected, bool)):
+        return abs(expected - got) <= tolerance
     return expected == got
 
 
-def differences(expected, got):
-    """Human-readable differences between two figures() results."""
+def _tolerance(section, name, across_builds):
+    if (across_builds and section == "experiments"
+            and name.startswith(PHASE_DEPENDENT_SOURCES)):
+        return HPET_TICK_INSTRUCTIONS
+    return 0
+
+
+def differences(expected, got, across_builds=False):
+    """Human-readable differences between two figures() results. Across
+    builds, rows of a free-running clock may move by one of its ticks;
+    their status and delivered count must still match exactly."""
     out = []
     if not _same(expected["floor"], got["floor"]):
         out.append("floor %s, reference %s" % (got["floor"], expected["floor"]))
@@ -53,7 +78,11 @@ def differences(expected, got):
         want = {r[key]: r for r in expected[section]}
         have = {r[key]: r for r in got[section]}
         for name in sorted(set(want) | set(have)):
-            if not _same(want.get(name), have.get(name)):
+            tolerance = _tolerance(section, name, across_builds)
+            w, h = want.get(name), have.get(name)
+            exact = ("status", "reason", "delivered")
+            if (not _same(w, h, tolerance) or (w and h and any(
+                    w.get(k) != h.get(k) for k in exact if k in w))):
                 out.append("%s %s: %s, reference %s"
                            % (section, name, have.get(name), want.get(name)))
     return out

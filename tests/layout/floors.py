@@ -26,20 +26,12 @@ FLOORS = [
 HOST_FLOORS = ("ground", "model", "reports")
 SOURCE_TOPS = ("arch", "apic", "bench", "efi")
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from checks import Checks  # noqa: E402
+
 INCLUDE = re.compile(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]', re.M)
 
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok    %s" % name)
-    else:
-        failed += 1
-        print("FAIL  %s%s" % (name, (": " + detail) if detail else ""))
-    return ok
+check = Checks("layout")
 
 
 def floor_of(path):
@@ -119,14 +111,30 @@ def main():
     check("no two modules include each other, directly or not", not loops,
           "; ".join(loops))
 
+    # Every citation leads somewhere a reader of this repository can
+    # follow: docs/ pages that exist, never a design document it lacks.
+    cited, dangling, foreign = set(), [], []
+    for f in files + ["Makefile", "image/run.sh", "tests/boot/boot_test.py"]:
+        with open(os.path.join(ROOT, f)) as fh:
+            text = fh.read()
+        for doc in re.findall(r"docs/[A-Za-z0-9_./-]*[A-Za-z0-9_/]", text):
+            cited.add(doc)
+            if not os.path.exists(os.path.join(ROOT, doc)):
+                dangling.append("%s: %s" % (f, doc))
+        if re.search(r"FACTS §|ARCHITECTURE \"", text):
+            foreign.append(f)
+    check("every docs/ page a comment cites exists (%d cited)" % len(cited),
+          cited and not dangling, "; ".join(dangling))
+    check("no comment cites a document outside the repository",
+          not foreign, ", ".join(foreign))
+
     readme = open(os.path.join(ROOT, "README.md")).read()
     missing = [folder for _, folders in FLOORS for folder in folders
                if "`%s/`" % folder not in readme]
     check("README's layout table names every floor's folders", not missing,
           ", ".join(missing))
 
-    print("layout: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return check.finish()
 
 
 if __name__ == "__main__":

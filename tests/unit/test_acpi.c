@@ -58,7 +58,7 @@ static void q35_madt(void **state)
 	assert_int_equal(m.lapic_nmi_count, 1);
 	assert_int_equal(m.lapic_nmi[0].uid, 0xff);	/* all processors */
 	assert_int_equal(m.lapic_nmi[0].lint, 1);
-	/* The PIT's IRQ 0 arrives on GSI 2 (FACTS §4) ... */
+	/* The PIT's IRQ 0 arrives on GSI 2 (docs/controllers.md) ... */
 	assert_int_equal(madt_isa_gsi(&m, 0, &flags), 2);
 	assert_int_equal(flags, 0);
 	/* ... IRQ 9 (SCI) is level-triggered, active high ... */
