@@ -30,6 +30,12 @@ void ioapic_write(struct ioapic *io, uint32_t reg, uint32_t value)
 		(void)io->base[IOAPIC_WINDOW / 4];
 }
 
+int ioapic_register_defined(const struct ioapic *io, uint32_t reg)
+{
+	return reg <= IOAPIC_REG_ARB ||
+	       (reg >= IOAPIC_REDIR(0) && reg < IOAPIC_REDIR(io->pins));
+}
+
 void ioapic_set_access(struct ioapic *io, enum ioapic_access access, int flush)
 {
 	uint32_t reg;
@@ -37,8 +43,14 @@ void ioapic_set_access(struct ioapic *io, enum ioapic_access access, int flush)
 	io->access = (uint8_t)access;
 	io->flush = (uint8_t)!!flush;
 	io->last_index = NO_INDEX;
-	/* The shadow starts from what the hardware holds now. */
+	/* The shadow starts from what the hardware holds now, read from
+	 * the registers the IO-APIC defines only: ID, version, arbitration
+	 * and the redirection entries the version register counts (82093AA
+	 * datasheet §3.2). Others are undefined, and an emulator may stop on
+	 * a read of one. */
 	for (reg = 0; reg < IOAPIC_SHADOW_REGS; reg++) {
+		if (!ioapic_register_defined(io, reg))
+			continue;
 		io->base[IOAPIC_REGSEL / 4] = reg;
 		io->shadow[reg] = io->base[IOAPIC_WINDOW / 4];
 	}

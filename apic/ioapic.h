@@ -13,7 +13,8 @@
 #define IOAPIC_EOI	0x40	/* version >= 0x20 only */
 #define IOAPIC_REG_ID	0x00
 #define IOAPIC_REG_VER	0x01	/* bits 7:0 version, 23:16 max redirection */
-#define IOAPIC_REDIR(pin) (0x10 + 2 * (pin))	/* low; +1 is high */
+#define IOAPIC_REG_ARB	0x02	/* arbitration ID */
+#define IOAPIC_REDIR(pin) (0x10u + 2u * (pin))	/* low; +1 is high */
 #define   IOAPIC_RTE_VECTOR_MASK 0xffu		/* bits 7:0 */
 #define   IOAPIC_RTE_ACTIVE_LOW	(1u << 13)	/* polarity */
 #define   IOAPIC_RTE_REMOTE_IRR	(1u << 14)	/* level: accepted, no EOI yet */
@@ -54,6 +55,9 @@ struct ioapic {
 void ioapic_init(struct ioapic *io, uint64_t address, uint32_t gsi_base);
 void ioapic_set_access(struct ioapic *io, enum ioapic_access access,
 		       int flush);
+
+/* Whether the IO-APIC defines register `reg` (once io->pins is known). */
+int ioapic_register_defined(const struct ioapic *io, uint32_t reg);
 
 uint32_t ioapic_read(struct ioapic *io, uint32_t reg);
 void ioapic_write(struct ioapic *io, uint32_t reg, uint32_t value);

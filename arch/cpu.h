@@ -168,14 +168,12 @@ static inline uint64_t tsc_open(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
-/* Closing read: RDTSCP waits for earlier instructions, the lfence keeps
- * later ones from starting before it. */
+/* Closing read: the same sequence as TSC_CLOSE in arch/timing.h. */
 static inline uint64_t tsc_close(void)
 {
-	uint32_t lo, hi, aux;
+	uint32_t lo, hi;
 
-	__asm__ volatile("rdtscp; lfence"
-			 : "=a"(lo), "=d"(hi), "=c"(aux)::"memory");
+	__asm__ volatile("lfence; rdtsc; lfence" : "=a"(lo), "=d"(hi)::"memory");
 	return ((uint64_t)hi << 32) | lo;
 }
 

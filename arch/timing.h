@@ -35,10 +35,15 @@
 	movq %rax, \reg
 .endm
 
-/* Closing read into RAX: RDTSCP waits for earlier instructions, LFENCE
- * keeps later ones from starting first. Clobbers RCX and RDX. */
+/* Closing read into RAX: the first LFENCE waits for earlier instructions
+ * to complete, the second keeps later ones from starting before the read.
+ * This is RDTSCP's ordering (SDM vol. 2B, RDTSCP: "waits until all
+ * previous instructions have executed") built from LFENCE, which every
+ * x86-64 CPU has; one sequence on every CPU keeps the floor, and figures
+ * from different machines, comparable (docs/timing.md). Clobbers RDX. */
 .macro TSC_CLOSE
-	rdtscp
+	lfence
+	rdtsc
 	lfence
 	shlq $32, %rdx
 	orq %rdx, %rax

@@ -701,11 +701,6 @@ static EFI_STATUS phase_a(EFI_FILE_HANDLE root)
 	log_printf("phase A: firmware %s rev 0x%x; ACPI MADT %s\n",
 		   r->machine.fw_vendor, r->machine.fw_revision,
 		   r->machine.madt_found ? "found" : "not found");
-	if (!cpu_has(X86_FEATURE_RDTSCP)) {
-		log_printf("phase A: this CPU has no RDTSCP; irqlab's timing "
-			   "needs it\n");
-		return EFI_UNSUPPORTED;
-	}
 	platform_tsc_frequency(platform, r);
 	r->clock_kind = (uint8_t)bench_detect_clock(&r->machine);
 	log_printf("phase A: TSC %llu Hz (%s); figures will be %s\n",

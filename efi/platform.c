@@ -93,6 +93,8 @@ void platform_identify(EFI_SYSTEM_TABLE *st, struct machine_info *m,
 			      : ACPI_TOO_SHORT;
 	if (madt && p->madt_status == ACPI_OK) {
 		m->madt_found = 1;
+		fmt_snprintf(m->acpi_oem_id, sizeof(m->acpi_oem_id), "%.6s",
+			     madt->oem_id);
 		m->lapic_address = p->madt.lapic_address;
 		m->ioapic_count = p->madt.ioapic_count;
 		m->lapic_count = p->madt.lapic_count;

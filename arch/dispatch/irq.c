@@ -12,4 +12,7 @@ void irq_reset_counts(void)
 
 	for (i = 0; i < 256; i++)
 		irq_delivered[i] = 0;
+	/* A failure names the vector a row's own interrupt came on, never
+	 * one left over from an earlier row. */
+	irq_last_vector = 0;
 }

@@ -14,6 +14,7 @@ const char *clock_kind_name(unsigned kind)
 		[CLOCK_TSC_TICKS] = "tsc",
 		[CLOCK_ICOUNT] = "icount",
 		[CLOCK_TCG_NOISE] = "tcg-noise",
+		[CLOCK_EMULATOR] = "emulator",
 	};
 	return name_or_unknown(names, CLOCK_KIND_COUNT, kind);
 }
@@ -24,8 +25,37 @@ const char *clock_kind_unit(unsigned kind)
 		[CLOCK_TSC_TICKS] = "TSC ticks",
 		[CLOCK_ICOUNT] = "instructions (QEMU -icount path length, not cycles)",
 		[CLOCK_TCG_NOISE] = "TCG host-time noise (not cycles)",
+		[CLOCK_EMULATOR] = "emulator TSC ticks (an instruction count "
+				   "under Bochs: path length, not cycles)",
 	};
 	return name_or_unknown(units, CLOCK_KIND_COUNT, kind);
+}
+
+static int starts_with(const char *s, const char *prefix)
+{
+	while (*prefix)
+		if (*s++ != *prefix++)
+			return 0;
+	return 1;
+}
+
+enum clock_kind clock_kind_decide(const char *hypervisor,
+				  const char *acpi_oem_id,
+				  int tsc_counts_instructions)
+{
+	/* QEMU's TCG: under -icount shift=0 the TSC counts instructions;
+	 * without it, host time. */
+	if (str_eq(hypervisor, "TCGTCGTCGTCG"))
+		return tsc_counts_instructions ? CLOCK_ICOUNT : CLOCK_TCG_NOISE;
+	/* KVM and other hypervisors run on a real TSC. */
+	if (hypervisor[0])
+		return CLOCK_TSC_TICKS;
+	/* No hypervisor signature, but ACPI tables from the BOCHS/BXPC
+	 * family that Bochs and QEMU's firmware write: an emulator that
+	 * does not say so in CPUID, whose TSC is no clock. */
+	if (starts_with(acpi_oem_id, "BOCHS") || starts_with(acpi_oem_id, "BXPC"))
+		return CLOCK_EMULATOR;
+	return CLOCK_TSC_TICKS;
 }
 
 const char *tsc_method_name(unsigned method)

@@ -19,6 +19,8 @@ enum clock_kind {
 	CLOCK_TSC_TICKS = 0, /* hardware or KVM: real TSC ticks */
 	CLOCK_ICOUNT = 1,    /* QEMU -icount shift=0: one tick per instruction */
 	CLOCK_TCG_NOISE = 2, /* plain TCG: host time, never cycles */
+	CLOCK_EMULATOR = 3,  /* another emulator (Bochs): its TSC counts
+			      * instructions, never cycles */
 	CLOCK_KIND_COUNT
 };
 
@@ -50,6 +52,7 @@ struct machine_info {
 	char cpu_vendor[13];
 	char brand[49];
 	char hypervisor[13]; /* CPUID 0x40000000 signature, "" on bare metal */
+	char acpi_oem_id[7]; /* the MADT's OEM ID, "" without one */
 	uint32_t family, model, stepping;
 	char fw_vendor[RESULTS_NAME_LEN * 2];
 	uint32_t fw_revision;
@@ -146,6 +149,13 @@ struct run_result {
 /* The experiment of that name, or NULL. */
 const struct experiment_result *results_find(const struct run_result *r,
 					     const char *name);
+
+/* What a TSC delta means, from what identifies the platform: the CPUID
+ * hypervisor signature, the ACPI OEM ID, and whether 1024 more NOPs read
+ * exactly 1024 more ticks, every time (`tsc_counts_instructions`). */
+enum clock_kind clock_kind_decide(const char *hypervisor,
+				  const char *acpi_oem_id,
+				  int tsc_counts_instructions);
 
 const char *clock_kind_name(unsigned kind);
 const char *clock_kind_unit(unsigned kind);

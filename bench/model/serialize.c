@@ -125,6 +125,7 @@ static const struct field run_fields[] = {
 	STRING(struct run_result, machine.cpu_vendor),
 	STRING(struct run_result, machine.brand),
 	STRING(struct run_result, machine.hypervisor),
+	STRING(struct run_result, machine.acpi_oem_id),
 	FIXED(struct run_result, machine.family, 4),
 	FIXED(struct run_result, machine.model, 4),
 	FIXED(struct run_result, machine.stepping, 4),

@@ -4,10 +4,11 @@
 #include "bench/report/json.h"
 #include "bench/report/seeds.h"
 
-/* The fence pair every timestamp uses (Intel 324264; docs/timing.md): a region
- * opens with lfence;rdtsc and closes with rdtscp;lfence. */
+/* The fences every timestamp uses (Intel 324264; docs/timing.md), on
+ * every CPU: a region opens with lfence;rdtsc and closes with
+ * lfence;rdtsc;lfence. */
 static const char fence_method[] =
-	"open: lfence; rdtsc   close: rdtscp; lfence";
+	"open: lfence; rdtsc   close: lfence; rdtsc; lfence";
 
 const char *record_fate_name(unsigned fate)
 {
@@ -518,6 +519,7 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	json_kv_uint(&w, "model", m->model);
 	json_kv_uint(&w, "stepping", m->stepping);
 	json_kv_string(&w, "hypervisor", m->hypervisor);
+	json_kv_string(&w, "acpi_oem_id", m->acpi_oem_id);
 	json_kv_uint(&w, "llc_bytes", m->llc_bytes);
 	json_key(&w, "smbios_system");
 	json_begin_object(&w);

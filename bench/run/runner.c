@@ -113,12 +113,9 @@ enum clock_kind bench_detect_clock(const struct machine_info *m)
 	uint64_t first_short = 0, first_long = 0;
 	int exact = 1, trial;
 
-	/* Only QEMU's TCG signature can mean an emulated TSC; KVM and bare
-	 * metal give real ticks. */
-	if (!str_eq(m->hypervisor, "TCGTCGTCGTCG"))
-		return CLOCK_TSC_TICKS;
-	/* Under -icount shift=0 the TSC counts instructions: every trial
-	 * agrees, and 1024 more NOPs read exactly 1024 more ticks. */
+	/* Where the TSC counts instructions (QEMU -icount shift=0, Bochs)
+	 * every trial agrees, and 1024 more NOPs read exactly 1024 more
+	 * ticks. */
 	for (trial = 0; trial < 8; trial++) {
 		uint64_t s = tsc_nop_probe_short(), l = tsc_nop_probe_long();
 
@@ -129,7 +126,7 @@ enum clock_kind bench_detect_clock(const struct machine_info *m)
 			exact = 0;
 		}
 	}
-	if (exact && first_long - first_short == NOP_PROBE_DIFFERENCE)
-		return CLOCK_ICOUNT;
-	return CLOCK_TCG_NOISE;
+	return clock_kind_decide(m->hypervisor, m->acpi_oem_id,
+				 exact && first_long - first_short ==
+						  NOP_PROBE_DIFFERENCE);
 }

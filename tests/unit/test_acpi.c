@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "bench/model/acpi.h"
+#include "bench/model/results.h"
 
 static size_t load(const char *name, uint8_t *buf, size_t cap)
 {
@@ -226,6 +227,35 @@ static void tables_are_found_through_the_xsdt(void **state)
 	assert_null(acpi_find_table(NULL, "APIC"));
 }
 
+/* The MADT's OEM ID tells an emulator that hides in CPUID from a real
+ * machine: QEMU's tables (and Bochs') say BOCHS. What a TSC delta means
+ * follows from it and the hypervisor signature. */
+static void emulators_are_told_from_hardware(void **state)
+{
+	uint8_t t[512];
+	char oem[7];
+
+	(void)state;
+	load("qemu-q35-APIC.bin", t, sizeof(t));
+	memcpy(oem, ((const struct acpi_sdt_header *)t)->oem_id, 6);
+	oem[6] = '\0';
+	assert_string_equal(oem, "BOCHS ");
+	/* Bochs: no hypervisor signature, an instruction-counting TSC. */
+	assert_int_equal(clock_kind_decide("", oem, 1), CLOCK_EMULATOR);
+	assert_int_equal(clock_kind_decide("", "BXPC  ", 0), CLOCK_EMULATOR);
+	/* QEMU TCG, with and without -icount. */
+	assert_int_equal(clock_kind_decide("TCGTCGTCGTCG", oem, 1), CLOCK_ICOUNT);
+	assert_int_equal(clock_kind_decide("TCGTCGTCGTCG", oem, 0),
+			 CLOCK_TCG_NOISE);
+	/* KVM keeps QEMU's tables but runs on the host's TSC. */
+	assert_int_equal(clock_kind_decide("KVMKVMKVM", oem, 0), CLOCK_TSC_TICKS);
+	/* A real machine's firmware. */
+	assert_int_equal(clock_kind_decide("", "ALASKA", 0), CLOCK_TSC_TICKS);
+	assert_int_equal(clock_kind_decide("", "", 0), CLOCK_TSC_TICKS);
+	assert_string_equal(clock_kind_name(CLOCK_EMULATOR), "emulator");
+	assert_non_null(strstr(clock_kind_unit(CLOCK_EMULATOR), "not cycles"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -238,6 +268,7 @@ int main(void)
 		cmocka_unit_test(malformed_entries_stop_the_walk),
 		cmocka_unit_test(the_64_bit_lapic_override_wins),
 		cmocka_unit_test(tables_are_found_through_the_xsdt),
+		cmocka_unit_test(emulators_are_told_from_hardware),
 	};
 
 	return cmocka_run_group_tests_name("acpi", tests, NULL, NULL);
