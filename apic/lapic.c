@@ -90,6 +90,27 @@ const char *lapic_enable(enum lapic_mode mode)
 	return 0;
 }
 
+static int in_service(void)
+{
+	unsigned i;
+
+	for (i = 0; i < 8; i++)
+		if (lapic->read(APIC_ISR + i * 0x10))
+			return 1;
+	return 0;
+}
+
+unsigned lapic_settle(void)
+{
+	unsigned eois;
+
+	/* Each EOI ends the highest-priority vector in service (SDM vol. 3
+	 * §11.8.5); 256 of them end them all. */
+	for (eois = 0; lapic && eois < 256 && in_service(); eois++)
+		lapic->write(APIC_EOI, 0);
+	return eois;
+}
+
 const char *lapic_check_quiet(char *why, unsigned cap)
 {
 	unsigned i;

@@ -81,4 +81,9 @@ void x2apic_eoi(void);
  * wrong, written into `why`. */
 const char *lapic_check_quiet(char *why, unsigned cap);
 
+/* After any experiment, however it ended: EOIs every interrupt still in
+ * service, so the next one starts with the ISR empty. Returns how many
+ * it ended (0 when there is no local APIC). */
+unsigned lapic_settle(void);
+
 #endif

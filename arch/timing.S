@@ -1,8 +1,8 @@
 /* The trigger side of every timed sample, and the instrument floor.
  * Timestamps follow Intel 324264 (docs/timing.md): a region opens with
- * lfence; rdtsc and closes with rdtscp; lfence. Each read is followed by
- * the same three instructions (shl, or, store/move), so the floor covers
- * exactly the instrument's own cost. */
+ * lfence; rdtsc and closes with lfence; rdtsc; lfence. Each read is
+ * followed by the same three instructions (shl, or, store/move), so the
+ * floor covers exactly the instrument's own cost. */
 #include "arch/timing.h"
 
 	.text
@@ -10,6 +10,18 @@
 	.globl tsc_floor_sample
 tsc_floor_sample:
 	TSC_OPEN_TO %r8
+	TSC_CLOSE
+	subq %r8, %rax
+	ret
+
+/* uint64_t tsc_instrument_probe(void): the handler's two timestamps,
+ * back to back inside an open/close pair. Less the floor, it is what the
+ * timestamps add to a round trip through the timed handlers. */
+	.globl tsc_instrument_probe
+tsc_instrument_probe:
+	TSC_OPEN_TO %r8
+	TIMESTAMP_ENTRY
+	TIMESTAMP_EXIT
 	TSC_CLOSE
 	subq %r8, %rax
 	ret
@@ -55,19 +67,39 @@ int_samples:
 	.endr
 
 
-/* Self-IPI samples. The trigger is the ICR (or SELF_IPI) write; then
- * interrupts are enabled and a bounded loop waits for the handler to set
- * irq_arrived. The interrupt lands somewhere in that loop, and resume is
- * read right after it, so a sample carries at most one loop iteration
- * more than an INT n one. A timed-out sample leaves irq_arrived 0. */
-.macro WAIT_FOR_ARRIVAL
-	movl $IPI_WAIT_SPINS, %r11d
+/* The wait for an interrupt a sample has triggered, or that a timer or a
+ * device raises. Interrupts are on for exactly one instruction boundary
+ * per iteration: STI holds them off until the instruction after it has
+ * run (SDM vol. 3 §6.8.3), so a pending interrupt is taken after the NOP
+ * and returns to the CLI, and the resume read follows the CLI at once.
+ * So entry carries STI and NOP after the trigger, exit carries CLI before
+ * the resume read, every time (README "Reading the figures"). \before
+ * runs at the top of every iteration. R11 holds the deadline; RAX the
+ * resume read on leaving; irq_arrived 0 on leaving means it timed out. */
+.macro WAIT_WINDOW before=NOTHING_HERE
+1:	\before
 	sti
-1:	cmpl $0, irq_arrived(%rip)
+	nop			/* a pending interrupt is taken after this */
+	cli			/* ... and returns here */
+	TSC_CLOSE
+	cmpl $0, irq_arrived(%rip)
 	jne 2f
-	decl %r11d
-	jnz 1b
-2:	cli
+	cmpq %r11, %rax
+	jb 1b
+2:
+.endm
+
+.macro NOTHING_HERE
+.endm
+
+/* R11 = now + wait_budget_ticks: the wait's bound, in TSC time, read
+ * before the timed region opens. Clobbers RAX and RDX. */
+.macro WAIT_DEADLINE
+	rdtsc
+	shlq $32, %rdx
+	orq %rdx, %rax
+	addq wait_budget_ticks(%rip), %rax
+	movq %rax, %r11
 .endm
 
 /* void ipi_sample_mmio(struct irq_sample *out, volatile uint32_t *icr,
@@ -78,61 +110,49 @@ ipi_sample_mmio:
 	movq %rsi, %r9
 	movl %edx, %r10d
 	movl $0, irq_arrived(%rip)
+	WAIT_DEADLINE
 	TSC_OPEN_TO SAMPLE_TRIGGER(%rdi)
-	movl %r10d, (%r9)
-	WAIT_FOR_ARRIVAL
-	TSC_CLOSE
+	movl %r10d, (%r9)		/* the trigger */
+	WAIT_WINDOW
 	movq %rax, SAMPLE_RESUME(%rdi)
 	ret
 
 /* void ipi_sample_msr(struct irq_sample *out, uint32_t msr, uint64_t value):
  * x2APIC ICR or SELF_IPI. WRMSR to them is not serialising; Intel wants
- * mfence; lfence first (docs/controllers.md), done before the trigger timestamp so
- * the ordering cost is not billed to the interrupt. */
+ * mfence; lfence first (docs/controllers.md), done before the trigger
+ * timestamp so the ordering cost is not billed to the interrupt. WRMSR
+ * takes its value in EDX:EAX, which the trigger read has just used, so
+ * entry carries the two moves that load them. */
 	.globl ipi_sample_msr
 ipi_sample_msr:
-	movl %esi, %r9d
+	movl %esi, %ecx
 	movq %rdx, %r10
+	movq %rdx, %rsi
+	shrq $32, %rsi			/* the value's high half */
 	movl $0, irq_arrived(%rip)
+	WAIT_DEADLINE
 	mfence
 	TSC_OPEN_TO SAMPLE_TRIGGER(%rdi)
-	movl %r9d, %ecx
 	movl %r10d, %eax
-	movq %r10, %rdx
-	shrq $32, %rdx
-	wrmsr
-	WAIT_FOR_ARRIVAL
-	TSC_CLOSE
+	movl %esi, %edx
+	wrmsr				/* the trigger */
+	WAIT_WINDOW
 	movq %rax, SAMPLE_RESUME(%rdi)
 	ret
 
-/* void wait_sample(struct irq_sample *out): R8 holds the latest loop read,
- * R9 the one before, so whichever side of a loop read the interrupt lands
- * on, one of them precedes the handler's entry timestamp. */
+/* void wait_sample(struct irq_sample *out): for interrupts no instruction
+ * raises. Each iteration reads the TSC just before its window, so the
+ * trigger is that read: the last one before the interrupt was taken. */
+.macro READ_BEFORE_WINDOW
+	TSC_OPEN_TO %r8
+.endm
 	.text
 	.globl wait_sample
 wait_sample:
-	TSC_OPEN_TO %r8
-	movq %r8, %r9
-	movl $IPI_WAIT_SPINS, %r11d
-	sti
-1:	lfence
-	rdtsc
-	shlq $32, %rdx
-	orq %rdx, %rax
-	movq %r8, %r9
-	movq %rax, %r8
-	cmpl $0, irq_arrived(%rip)
-	jne 2f
-	decl %r11d
-	jnz 1b
-2:	cli
-	TSC_CLOSE
+	WAIT_DEADLINE
+	WAIT_WINDOW READ_BEFORE_WINDOW
+	movq %r8, SAMPLE_TRIGGER(%rdi)
 	movq %rax, SAMPLE_RESUME(%rdi)
-	cmpq irq_timing+TIMING_ENTRY(%rip), %r8
-	jb 3f
-	movq %r9, %r8
-3:	movq %r8, SAMPLE_TRIGGER(%rdi)
 	ret
 
 /* uint32_t gap_loop(uint64_t *gaps, uint32_t want, uint64_t threshold,

@@ -21,8 +21,6 @@
 
 #define INT_SAMPLE_STRIDE 64
 #define INT_TRIGGER_STRIDE 4
-/* Loop iterations a self-IPI sample waits before it counts as lost. */
-#define IPI_WAIT_SPINS 1000000
 
 #ifdef __ASSEMBLER__
 /* Opening read of a timed region into \reg: LFENCE keeps RDTSC from
@@ -49,6 +47,20 @@
 	orq %rdx, %rax
 .endm
 
+/* The handler's entry timestamp: a closing read, because it ends the
+ * region the trigger opened. Clobbers RAX and RDX, which the frame has
+ * already saved. */
+.macro TIMESTAMP_ENTRY
+	TSC_CLOSE
+	movq %rax, irq_timing+TIMING_ENTRY(%rip)
+.endm
+
+/* The handler's exit timestamp: an opening read, because it starts the
+ * region that resume closes. */
+.macro TIMESTAMP_EXIT
+	TSC_OPEN_TO irq_timing+TIMING_EXIT(%rip)
+.endm
+
 #else
 
 #include <stddef.h>
@@ -71,6 +83,8 @@ _Static_assert(offsetof(struct irq_sample, trigger) == SAMPLE_TRIGGER, "sample")
 _Static_assert(offsetof(struct irq_sample, resume) == SAMPLE_RESUME, "sample");
 
 uint64_t tsc_floor_sample(void);	/* back-to-back open/close reads */
+uint64_t tsc_instrument_probe(void);	/* the same around the handler's
+					 * two timestamps */
 uint64_t tsc_nop_probe_short(void);	/* the same around 64 NOPs */
 uint64_t tsc_nop_probe_long(void);	/* ... and around 1088 NOPs */
 
@@ -84,6 +98,16 @@ int_sample_fn int_sample_for(uint8_t vector);
 uint32_t int_registers_intact(uint8_t vector);
 /* A bare INT n. */
 void int_trigger(uint8_t vector);
+
+/* How long a sample waits for its interrupt: long against any source's
+ * period (microseconds), so only a lost interrupt reaches it, even on a
+ * busy host under plain TCG. */
+#define WAIT_BUDGET_MS 250
+
+/* How long, in TSC ticks, a sample waits for its interrupt before it
+ * counts as lost (arch/timing.c sets a bound until the runner knows the
+ * TSC frequency). */
+extern uint64_t wait_budget_ticks;
 
 /* One timed self-IPI, through xAPIC MMIO or an x2APIC MSR. */
 void ipi_sample_mmio(struct irq_sample *out, volatile uint32_t *icr,

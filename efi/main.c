@@ -151,7 +151,8 @@ static void scheme_catalog(struct report_context *ctx,
 			.description = s->description,
 			.seed = s->seed,
 			.stub_bytes = s->stub_bytes,
-			.code_bytes = (uint32_t)(s->code_end - s->code_start),
+			.code_bytes = (uint32_t)(s->code[HANDLER_TIMED].code_end -
+						 s->code[HANDLER_TIMED].code_start),
 			.data_bytes = s->data_bytes,
 		};
 	}

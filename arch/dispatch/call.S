@@ -9,29 +9,33 @@
 #include "arch/dispatch/irq.h"
 #include "arch/dispatch/schemes.h"
 
-	GATE_TABLE call_gates
-	.section .text.irqlab.scheme.call, "ax"
+.macro SCHEME_BODY id, timed
+	GATE_TABLE \id\()_gates
+	.section .text.irqlab.scheme.\id, "ax"
 	.balign CALL_STRIDE
-	.globl call_code, call_code_end
-call_code:
+	.globl \id\()_code, \id\()_code_end
+\id\()_code:
 	vector = FIRST_IRQ_VECTOR
 	.rept IRQ_VECTORS
-0:	call call_common	/* pushes 0b + 5 into FRAME_ERROR */
+0:	call \id\()_common	/* pushes 0b + 5 into FRAME_ERROR */
 	.org 0b + CALL_STRIDE, 0xcc
 	GATE_TABLE_ENTRY 0b
 	vector = vector + 1
 	.endr
 
-call_common:
+\id\()_common:
 	subq $8, %rsp			/* FRAME_VECTOR */
 	SAVE_GPRS
 	movq FRAME_ERROR(%rsp), %rax	/* return address: stub + 5 */
-	leaq call_code + 5(%rip), %rcx
+	leaq \id\()_code + 5(%rip), %rcx
 	subq %rcx, %rax
 	shrq $CALL_STRIDE_SHIFT, %rax
 	addq $FIRST_IRQ_VECTOR, %rax
 	movq %rax, FRAME_VECTOR(%rsp)
-	DISPATCH_TAIL
-call_code_end:
+	DISPATCH_TAIL \timed
+\id\()_code_end:
+.endm
+
+	SCHEME_TWICE SCHEME_BODY, call
 
 	.section .note.GNU-stack, "", @progbits

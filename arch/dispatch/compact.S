@@ -7,11 +7,12 @@
 #include "arch/dispatch/irq.h"
 #include "arch/dispatch/schemes.h"
 
-	GATE_TABLE compact_gates
-	.section .text.irqlab.scheme.compact, "ax"
+.macro SCHEME_BODY id, timed
+	GATE_TABLE \id\()_gates
+	.section .text.irqlab.scheme.\id, "ax"
 	.balign COMPACT_CHUNK
-	.globl compact_code, compact_code_end
-compact_code:
+	.globl \id\()_code, \id\()_code_end
+\id\()_code:
 	vector = FIRST_IRQ_VECTOR
 	.rept IRQ_VECTORS / COMPACT_PER_CHUNK
 2:
@@ -23,11 +24,11 @@ compact_code:
 	GATE_TABLE_ENTRY 0b
 	vector = vector + 1
 	.endr
-1:	jmp compact_common
+1:	jmp \id\()_common
 	.org 2b + COMPACT_CHUNK, 0xcc
 	.endr
 
-compact_common:
+\id\()_common:
 	addq $-0x80, (%rsp)		/* now ~vector, as in the seed */
 	subq $8, %rsp			/* FRAME_VECTOR */
 	SAVE_GPRS
@@ -35,7 +36,10 @@ compact_common:
 	notq %rax
 	movzbl %al, %eax
 	movq %rax, FRAME_VECTOR(%rsp)
-	DISPATCH_TAIL
-compact_code_end:
+	DISPATCH_TAIL \timed
+\id\()_code_end:
+.endm
+
+	SCHEME_TWICE SCHEME_BODY, compact
 
 	.section .note.GNU-stack, "", @progbits

@@ -7,23 +7,27 @@
 #include "arch/dispatch/irq.h"
 #include "arch/dispatch/schemes.h"
 
-	GATE_TABLE cs_selector_gates
+.macro SCHEME_BODY id, timed
+	GATE_TABLE \id\()_gates
 	.rept IRQ_VECTORS
-	GATE_TABLE_ENTRY cs_selector_entry
+	GATE_TABLE_ENTRY \id\()_entry
 	.endr
 
-	.section .text.irqlab.scheme.cs_selector, "ax"
+	.section .text.irqlab.scheme.\id, "ax"
 	.balign 16
-	.globl cs_selector_code, cs_selector_code_end
-cs_selector_code:
-cs_selector_entry:
+	.globl \id\()_code, \id\()_code_end
+\id\()_code:
+\id\()_entry:
 	pushq $0			/* FRAME_ERROR */
 	subq $8, %rsp			/* FRAME_VECTOR */
 	SAVE_GPRS
 	movl %cs, %eax			/* selector = vector * 8, RPL 0 */
 	shrl $3, %eax
 	movq %rax, FRAME_VECTOR(%rsp)
-	DISPATCH_TAIL
-cs_selector_code_end:
+	DISPATCH_TAIL \timed
+\id\()_code_end:
+.endm
+
+	SCHEME_TWICE SCHEME_BODY, cs_selector
 
 	.section .note.GNU-stack, "", @progbits

@@ -7,21 +7,25 @@
 #include "arch/dispatch/irq.h"
 #include "arch/dispatch/schemes.h"
 
-	GATE_TABLE direct_gates
-	.section .text.irqlab.scheme.direct, "ax"
+.macro SCHEME_BODY id, timed
+	GATE_TABLE \id\()_gates
+	.section .text.irqlab.scheme.\id, "ax"
 	.balign DIRECT_STRIDE
-	.globl direct_code, direct_code_end
-direct_code:
+	.globl \id\()_code, \id\()_code_end
+\id\()_code:
 	vector = FIRST_IRQ_VECTOR
 	.rept IRQ_VECTORS
 0:	pushq $0		/* FRAME_ERROR: external vectors have none */
 	pushq $vector		/* FRAME_VECTOR: a constant here */
 	SAVE_GPRS
-	DISPATCH_TAIL
+	DISPATCH_TAIL \timed
 	.org 0b + DIRECT_STRIDE, 0xcc
 	GATE_TABLE_ENTRY 0b
 	vector = vector + 1
 	.endr
-direct_code_end:
+\id\()_code_end:
+.endm
+
+	SCHEME_TWICE SCHEME_BODY, direct
 
 	.section .note.GNU-stack, "", @progbits

@@ -8,12 +8,13 @@
 #include "arch/dispatch/irq.h"
 #include "arch/dispatch/schemes.h"
 
-	GATE_TABLE int3_byte_gates
-	.section .text.irqlab.scheme.int3_byte, "ax"
+.macro SCHEME_BODY id, timed
+	GATE_TABLE \id\()_gates
+	.section .text.irqlab.scheme.\id, "ax"
 	.balign 16
-	.globl int3_byte_code, int3_byte_code_end, int3_byte_bp_entry
-int3_byte_code:
-int3_byte_stubs:
+	.globl \id\()_code, \id\()_code_end, \id\()_bp_entry
+\id\()_code:
+\id\()_stubs:
 	vector = FIRST_IRQ_VECTOR
 	.rept IRQ_VECTORS
 0:	int3
@@ -22,28 +23,31 @@ int3_byte_stubs:
 	GATE_TABLE_ENTRY 0b
 	vector = vector + 1
 	.endr
-int3_byte_stubs_end:
+\id\()_stubs_end:
 
 	.balign 16
-int3_byte_bp_entry:
+\id\()_bp_entry:
 	/* #BP frame: RIP, CS, RFLAGS, RSP, SS */
 	pushq %rax
 	pushq %rcx			/* rcx, rax, RIP, CS, RFLAGS, RSP, SS */
 	movq 16(%rsp), %rax		/* the byte after some INT3 */
-	leaq int3_byte_stubs + 1(%rip), %rcx
+	leaq \id\()_stubs + 1(%rip), %rcx
 	cmpq %rcx, %rax
 	jb 1f
-	leaq int3_byte_stubs_end(%rip), %rcx
+	leaq \id\()_stubs_end(%rip), %rcx
 	cmpq %rcx, %rax
 	jae 1f				/* a #BP from anywhere else */
 	movzbl (%rax), %eax		/* the vector byte */
 	movq 40(%rsp), %rcx		/* the interrupt's own frame */
 	UNWIND_TO_INTERRUPT_FRAME
 	SAVE_GPRS
-	DISPATCH_TAIL
+	DISPATCH_TAIL \timed
 1:	popq %rcx
 	popq %rax
 	jmp exception_stubs + VECTOR_BP * EXCEPTION_STUB_STRIDE
-int3_byte_code_end:
+\id\()_code_end:
+.endm
+
+	SCHEME_TWICE SCHEME_BODY, int3_byte
 
 	.section .note.GNU-stack, "", @progbits

@@ -11,38 +11,39 @@
 
 #ifdef __ASSEMBLER__
 
-/* Entry timestamp: a closing read, because it ends the region the
- * trigger opened. Clobbers RAX, RCX, RDX, which the frame has already
- * saved. */
-.macro TIMESTAMP_ENTRY
-	TSC_CLOSE
-	movq %rax, irq_timing+TIMING_ENTRY(%rip)
-.endm
-
-/* Exit timestamp: an opening read, because it starts the region that
- * resume closes. */
-.macro TIMESTAMP_EXIT
-	TSC_OPEN_TO irq_timing+TIMING_EXIT(%rip)
-.endm
-
 .macro NOTHING
 .endm
 
 /* Every scheme ends here once FRAME_VECTOR holds the vector: the entry
- * timestamp, the C dispatch, the exit timestamp and the return. An entry
- * variant (variants.S) adds its own work after saving the registers
- * (\entry) and before restoring them (\exit), so each lands in the
- * metric it costs. */
-.macro DISPATCH_TAIL entry=NOTHING, exit=NOTHING
+ * timestamp, the C dispatch, the exit timestamp and the return; with
+ * \timed 0, the same without the two timestamps. An entry variant
+ * (variants.S) adds its own work after saving the registers (\entry) and
+ * before restoring them (\exit), so each lands in the metric it costs. */
+.macro DISPATCH_TAIL timed=1, entry=NOTHING, exit=NOTHING
 	\entry
+	.if \timed
 	TIMESTAMP_ENTRY
+	.endif
 	movq %rsp, %rdi		/* struct irq_frame * */
 	cld			/* the SysV ABI wants DF clear in C */
 	call irq_dispatch
+	.if \timed
 	TIMESTAMP_EXIT
+	.endif
 	\exit
 	RESTORE_GPRS_AND_DROP_SLOTS
 	iretq
+.endm
+
+/* Every scheme is assembled twice from one body, a macro taking the
+ * symbol prefix and \timed: NAME_..., whose handlers take the entry and
+ * exit timestamps, and NAME_bare_..., whose handlers take none. Entry
+ * and exit are timed through the first; the round trip through the
+ * second, so it carries none of the instrument (README "Reading the
+ * figures"). */
+.macro SCHEME_TWICE body, name
+	\body \name, 1
+	\body \name\()_bare, 0
 .endm
 
 /* push-jmp style: the stub pushed its vector as a sign-extended imm8 into

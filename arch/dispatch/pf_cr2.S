@@ -12,18 +12,19 @@
 #include "arch/dispatch/irq.h"
 #include "arch/dispatch/schemes.h"
 
-	GATE_TABLE pf_cr2_gates
+.macro SCHEME_BODY id, timed
+	GATE_TABLE \id\()_gates
 	vector = FIRST_IRQ_VECTOR
 	.rept IRQ_VECTORS
 	GATE_TABLE_ENTRY (PF_GATE_BASE + vector)
 	vector = vector + 1
 	.endr
 
-	.section .text.irqlab.scheme.pf_cr2, "ax"
+	.section .text.irqlab.scheme.\id, "ax"
 	.balign 16
-	.globl pf_cr2_code, pf_cr2_code_end, pf_cr2_pf_entry
-pf_cr2_code:
-pf_cr2_pf_entry:
+	.globl \id\()_code, \id\()_code_end, \id\()_pf_entry
+\id\()_code:
+\id\()_pf_entry:
 	/* #PF frame: error, RIP, CS, RFLAGS, RSP, SS */
 	cmpq $PF_GATE_BASE, 8(%rsp)	/* RIP inside the gate page? */
 	jb 1f				/* unsigned: below it is a real #PF */
@@ -33,8 +34,11 @@ pf_cr2_pf_entry:
 	movq 48(%rsp), %rcx		/* the interrupt's own frame */
 	UNWIND_TO_INTERRUPT_FRAME
 	SAVE_GPRS
-	DISPATCH_TAIL
+	DISPATCH_TAIL \timed
 1:	jmp exception_stubs + VECTOR_PF * EXCEPTION_STUB_STRIDE
-pf_cr2_code_end:
+\id\()_code_end:
+.endm
+
+	SCHEME_TWICE SCHEME_BODY, pf_cr2
 
 	.section .note.GNU-stack, "", @progbits

@@ -6,26 +6,30 @@
 #include "arch/dispatch/irq.h"
 #include "arch/dispatch/schemes.h"
 
-	GATE_TABLE push_jmp_gates
-	.section .text.irqlab.scheme.push_jmp, "ax"
+.macro SCHEME_BODY id, timed
+	GATE_TABLE \id\()_gates
+	.section .text.irqlab.scheme.\id, "ax"
 	.balign PUSH_JMP_STRIDE
-	.globl push_jmp_code, push_jmp_code_end
-push_jmp_code:
+	.globl \id\()_code, \id\()_code_end
+\id\()_code:
 	vector = FIRST_IRQ_VECTOR
 	.rept IRQ_VECTORS
 0:	.byte 0x6a, vector	/* push imm8 into FRAME_ERROR: always 2 bytes,
 				 * sign-extended for vectors >= 128 */
-	jmp push_jmp_common
+	jmp \id\()_common
 	.org 0b + PUSH_JMP_STRIDE, 0xcc
 	GATE_TABLE_ENTRY 0b
 	vector = vector + 1
 	.endr
 
-push_jmp_common:
+\id\()_common:
 	subq $8, %rsp			/* FRAME_VECTOR */
 	SAVE_GPRS
 	VECTOR_FROM_PUSHED_BYTE		/* undo the push's sign extension */
-	DISPATCH_TAIL
-push_jmp_code_end:
+	DISPATCH_TAIL \timed
+\id\()_code_end:
+.endm
+
+	SCHEME_TWICE SCHEME_BODY, push_jmp
 
 	.section .note.GNU-stack, "", @progbits

@@ -10,10 +10,11 @@
 int schemes_own_paging;
 
 /* Each scheme's assembly file provides NAME_gates, NAME_code and
- * NAME_code_end. */
+ * NAME_code_end, and the same as NAME_bare_... (SCHEME_TWICE). */
 #define SCHEME_SYMBOLS(id)                                                  \
-	extern const uint64_t id##_gates[];                                 \
-	extern const char id##_code[], id##_code_end[]
+	extern const uint64_t id##_gates[], id##_bare_gates[];              \
+	extern const char id##_code[], id##_code_end[];                     \
+	extern const char id##_bare_code[], id##_bare_code_end[]
 SCHEME_SYMBOLS(direct);
 SCHEME_SYMBOLS(push_jmp);
 SCHEME_SYMBOLS(push_jmp_ibt);
@@ -23,11 +24,15 @@ SCHEME_SYMBOLS(cs_selector);
 SCHEME_SYMBOLS(pf_cr2);
 SCHEME_SYMBOLS(int3_byte);
 #undef SCHEME_SYMBOLS
-#define SCHEME_CODE(id) .gates = id##_gates, .code_start = id##_code, \
-			.code_end = id##_code_end
+#define SCHEME_CODE_VIA(id, entry, bare_entry)                              \
+	.code = { { id##_gates, id##_code, id##_code_end, entry },          \
+		  { id##_bare_gates, id##_bare_code, id##_bare_code_end,    \
+		    bare_entry } }
+#define SCHEME_CODE(id) SCHEME_CODE_VIA(id, 0, 0)
 
 extern const char exception_stubs[];
-extern const char pf_cr2_pf_entry[], int3_byte_bp_entry[];
+extern const char pf_cr2_pf_entry[], pf_cr2_bare_pf_entry[];
+extern const char int3_byte_bp_entry[], int3_byte_bare_bp_entry[];
 
 static void restore_exception_gate(uint8_t vector)
 {
@@ -63,10 +68,6 @@ static const char *pf_cr2_unsupported(void)
 	       "made not-present";
 }
 
-static void pf_cr2_prepare(void) { idt_set_gate(VECTOR_PF, pf_cr2_pf_entry, 0); }
-static void pf_cr2_finish(void) { restore_exception_gate(VECTOR_PF); }
-static void int3_byte_prepare(void) { idt_set_gate(VECTOR_BP, int3_byte_bp_entry, 0); }
-static void int3_byte_finish(void) { restore_exception_gate(VECTOR_BP); }
 
 static const char *fred_unsupported(void)
 {
@@ -140,9 +141,8 @@ const struct dispatch_scheme dispatch_schemes[] = {
 			       "vector from RIP",
 		.seed = "001",
 		.unsupported = pf_cr2_unsupported,
-		SCHEME_CODE(pf_cr2),
-		.prepare = pf_cr2_prepare,
-		.finish = pf_cr2_finish,
+		SCHEME_CODE_VIA(pf_cr2, pf_cr2_pf_entry, pf_cr2_bare_pf_entry),
+		.exception_vector = VECTOR_PF,
 		.stub_bytes = 0,
 	},
 	{
@@ -150,9 +150,9 @@ const struct dispatch_scheme dispatch_schemes[] = {
 		.description = "CC xx stubs; #BP reads the vector byte and "
 			       "unwinds to the interrupt frame",
 		.seed = "001",
-		SCHEME_CODE(int3_byte),
-		.prepare = int3_byte_prepare,
-		.finish = int3_byte_finish,
+		SCHEME_CODE_VIA(int3_byte, int3_byte_bp_entry,
+				int3_byte_bare_bp_entry),
+		.exception_vector = VECTOR_BP,
 		.stub_bytes = INT3_BYTE_STRIDE,
 	},
 	{
@@ -173,30 +173,35 @@ const size_t dispatch_scheme_count =
 	sizeof(dispatch_schemes) / sizeof(dispatch_schemes[0]);
 const struct dispatch_scheme *const dispatch_baseline = &dispatch_schemes[0];
 
-void scheme_install(const struct dispatch_scheme *s, uint8_t vector)
+void scheme_install(const struct dispatch_scheme *s, uint8_t vector,
+		    enum handler_kind kind)
 {
 	idt_set_gate_selector(vector,
 			      (const void *)(uintptr_t)
-				      s->gates[vector - FIRST_IRQ_VECTOR],
+				      s->code[kind].gates[vector - FIRST_IRQ_VECTOR],
 			      0, s->selector ? s->selector(vector) : SEL_KERNEL_CS);
 }
 
-void scheme_take_over(const struct dispatch_scheme *s)
+void scheme_take_over(const struct dispatch_scheme *s, enum handler_kind kind)
 {
 	unsigned v;
 
 	if (s->prepare)
 		s->prepare();
+	if (s->exception_vector)
+		idt_set_gate(s->exception_vector, s->code[kind].exception_entry, 0);
 	for (v = FIRST_IRQ_VECTOR; v < 256; v++)
-		scheme_install(s, (uint8_t)v);
+		scheme_install(s, (uint8_t)v, kind);
 }
 
 void scheme_rest(const struct dispatch_scheme *used)
 {
 	unsigned v;
 
+	if (used && used->exception_vector)
+		restore_exception_gate(used->exception_vector);
 	if (used && used->finish)
 		used->finish();
 	for (v = FIRST_IRQ_VECTOR; v < 256; v++)
-		scheme_install(dispatch_baseline, (uint8_t)v);
+		scheme_install(dispatch_baseline, (uint8_t)v, HANDLER_TIMED);
 }

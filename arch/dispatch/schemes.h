@@ -28,23 +28,41 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Which of a scheme's two assemblies (SCHEME_TWICE in irq.h) the gates
+ * reach: handlers with the entry and exit timestamps, or without. */
+enum handler_kind {
+	HANDLER_TIMED = 0,
+	HANDLER_BARE = 1,
+	HANDLER_KINDS
+};
+
+/* One assembly of a scheme. */
+struct scheme_code {
+	const uint64_t *gates;	/* IRQ_VECTORS gate targets */
+	const char *code_start, *code_end;
+	/* The #PF or #BP entry the scheme reaches its common path through
+	 * (exception_vector), or NULL. */
+	const void *exception_entry;
+};
+
 struct dispatch_scheme {
 	const char *name;
 	const char *description;
 	const char *seed;	/* the mailing-list thread(s) it comes from */
 	/* NULL when the scheme can run here, else why not. */
 	const char *(*unsupported)(void);
-	/* IRQ_VECTORS gate targets, from the scheme's assembly file. */
-	const uint64_t *gates;
+	struct scheme_code code[HANDLER_KINDS];
+	/* The exception whose gate points at code[].exception_entry while
+	 * the scheme is in, or 0. */
+	uint8_t exception_vector;
 	/* The gate's code selector; NULL means irqlab's kernel CS. */
 	uint16_t (*selector)(uint8_t vector);
-	/* One-time set-up beyond the gates (descriptors, #PF/#BP entry),
-	 * and its undoing; either may be NULL. */
+	/* One-time set-up beyond the gates (descriptors), and its undoing;
+	 * either may be NULL. */
 	void (*prepare)(void);
 	void (*finish)(void);
-	/* Footprint: the scheme's code, its per-vector stub, and the data
-	 * it adds (descriptors). */
-	const char *code_start, *code_end;
+	/* Footprint (of the timed assembly): the per-vector stub, and the
+	 * data the scheme adds (descriptors). */
 	uint32_t stub_bytes;
 	uint32_t data_bytes;
 	/* The scheme the in-handler fault self-test runs under: one whose
@@ -58,10 +76,11 @@ extern const size_t dispatch_scheme_count;
  * installed between rows. */
 extern const struct dispatch_scheme *const dispatch_baseline;
 /* Points the gate of `vector` at the scheme's entry for it. */
-void scheme_install(const struct dispatch_scheme *s, uint8_t vector);
+void scheme_install(const struct dispatch_scheme *s, uint8_t vector,
+		    enum handler_kind kind);
 
 /* Prepares the scheme and points every interrupt gate at it. */
-void scheme_take_over(const struct dispatch_scheme *s);
+void scheme_take_over(const struct dispatch_scheme *s, enum handler_kind kind);
 
 /* Undoes what `used` prepared (NULL: nothing) and puts the baseline's
  * gates back: the state between rows. */

@@ -73,14 +73,20 @@
 	movl %eax, %gs
 .endm
 
-.macro VARIANT_HANDLER name, entry, exit
+/* variant_NAME takes the entry and exit timestamps, variant_NAME_bare
+ * none (SCHEME_TWICE in irq.h says why). */
+.macro VARIANT_HANDLER_BODY name, timed, entry, exit
 	.balign 16
 	.globl variant_\name
 variant_\name:
 	pushq $0		/* FRAME_ERROR */
 	pushq $VARIANT_VECTOR	/* FRAME_VECTOR */
 	SAVE_GPRS
-	DISPATCH_TAIL \entry, \exit
+	DISPATCH_TAIL \timed, \entry, \exit
+.endm
+.macro VARIANT_HANDLER name, entry, exit
+	VARIANT_HANDLER_BODY \name, 1, \entry, \exit
+	VARIANT_HANDLER_BODY \name\()_bare, 0, \entry, \exit
 .endm
 
 	.section .text.irqlab.variants, "ax"

@@ -4,9 +4,17 @@
 #include "arch/desc.h"
 #include "arch/dispatch/irq.h"
 
-extern const char variant_none[], variant_seg_mov32[], variant_seg_mov16[],
-	variant_seg_conditional[], variant_gs_swapgs[], variant_gs_wrgsbase[],
-	variant_gs_selector_near[], variant_gs_selector_far[];
+/* variants.S: each handler, and its _bare twin without timestamps. */
+#define VARIANT_SYMBOLS(id) extern const char id[], id##_bare[]
+VARIANT_SYMBOLS(variant_none);
+VARIANT_SYMBOLS(variant_seg_mov32);
+VARIANT_SYMBOLS(variant_seg_mov16);
+VARIANT_SYMBOLS(variant_seg_conditional);
+VARIANT_SYMBOLS(variant_gs_swapgs);
+VARIANT_SYMBOLS(variant_gs_wrgsbase);
+VARIANT_SYMBOLS(variant_gs_selector_near);
+VARIANT_SYMBOLS(variant_gs_selector_far);
+#undef VARIANT_SYMBOLS
 
 #define CACHE_LINE 64
 
@@ -42,7 +50,8 @@ static void flush_gdt_lines(void)
 	mfence();
 }
 
-#define VARIANT(n, d, s, h) .name = n, .description = d, .seed = s, .handler = h
+#define VARIANT(n, d, s, h)                                                 \
+	.name = n, .description = d, .seed = s, .handler = { h, h##_bare }
 const struct entry_variant entry_variants[] = {
 	{ VARIANT("none", "the dedicated handler alone (baseline)", "-",
 		  variant_none) },
@@ -76,17 +85,18 @@ const size_t entry_variant_count =
 	sizeof(entry_variants) / sizeof(entry_variants[0]);
 
 void cache_target_for(const struct dispatch_scheme *s, uint8_t vector,
-		      struct cache_target *t)
+		      enum handler_kind kind, struct cache_target *t)
 {
+	const struct scheme_code *code = &s->code[kind];
 	const char *target = (const char *)(uintptr_t)
-		s->gates[vector - FIRST_IRQ_VECTOR];
+		code->gates[vector - FIRST_IRQ_VECTOR];
 	uint16_t sel = s->selector ? s->selector(vector) : SEL_KERNEL_CS;
 
 	t->idt_line = idt_gate_entry(vector);
 	/* pf-cr2's gates point into an unmapped page: its code is the #PF
 	 * entry at the start of the scheme's code. */
-	t->code_line = target >= s->code_start && target < s->code_end ?
-			       target : s->code_start;
+	t->code_line = target >= code->code_start && target < code->code_end ?
+			       target : code->code_start;
 	t->gdt_line = gdt_entry(sel / 8);
 }
 

@@ -14,7 +14,7 @@ struct entry_variant {
 	const char *name;
 	const char *description;
 	const char *seed;
-	const void *handler;			/* for VARIANT_VECTOR */
+	const void *handler[HANDLER_KINDS];	/* for VARIANT_VECTOR */
 	const char *(*unsupported)(void);	/* NULL: always runs */
 	void (*prepare)(void);			/* may be NULL */
 	void (*finish)(void);			/* may be NULL */
@@ -47,7 +47,7 @@ extern const struct cache_state cache_states[];
 extern const size_t cache_state_count;
 
 void cache_target_for(const struct dispatch_scheme *s, uint8_t vector,
-		      struct cache_target *t);
+		      enum handler_kind kind, struct cache_target *t);
 /* A buffer larger than the last-level cache, for the thrash state. */
 void cache_set_thrash_buffer(uint8_t *buffer, uint64_t bytes);
 

@@ -86,6 +86,7 @@ const char *metric_name(unsigned metric)
 		[METRIC_ENTRY] = "entry",
 		[METRIC_EXIT] = "exit",
 		[METRIC_ROUND_TRIP] = "round_trip",
+		[METRIC_ROUND_TRIP_TIMED] = "round_trip_timed",
 	};
 	return name_or_unknown(names, METRIC_COUNT, metric);
 }

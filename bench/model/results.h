@@ -41,10 +41,14 @@ enum exp_status {
 	EXP_STATUS_COUNT
 };
 
+/* README "Reading the figures" says where each timestamp sits. */
 enum metric_id {
-	METRIC_ENTRY = 0,      /* trigger -> handler's first timestamp */
-	METRIC_EXIT = 1,       /* handler's last timestamp -> resumed code */
-	METRIC_ROUND_TRIP = 2, /* trigger -> resumed code */
+	METRIC_ENTRY = 0,      /* trigger -> handler's entry timestamp */
+	METRIC_EXIT = 1,       /* handler's exit timestamp -> resumed code */
+	METRIC_ROUND_TRIP = 2, /* trigger -> resumed code, through handlers
+				* that take no timestamps */
+	METRIC_ROUND_TRIP_TIMED = 3, /* the same through the handlers that
+				      * take the entry and exit timestamps */
 	METRIC_COUNT
 };
 
@@ -81,6 +85,8 @@ struct experiment_result {
 				 * 1 xAPIC, 2 x2APIC */
 	char reason[RESULTS_REASON_LEN];	/* for skipped / failed */
 	uint32_t delivered;	/* interrupts the handler counted */
+	uint32_t extra;		/* a periodic source's ticks beyond one per
+				 * sample, not in `delivered` */
 	/* Correctness checks done before timing: vectors delivered and
 	 * reported as themselves, and interrupts after which every general
 	 * register and RFLAGS were intact. */
@@ -138,6 +144,9 @@ struct run_result {
 	uint8_t clock_kind;	/* enum clock_kind */
 	/* Back-to-back fenced reads: its min is the floor taken off figures. */
 	struct sample_stats floor;
+	/* The same around the timed handler's two timestamps: less the
+	 * floor, what they add to METRIC_ROUND_TRIP_TIMED. */
+	struct sample_stats instrument;
 	uint32_t n_experiments;
 	struct experiment_result exp[RESULTS_MAX_EXPERIMENTS];
 	uint32_t n_primitives;

@@ -149,6 +149,7 @@ static const struct field run_fields[] = {
 	STRING(struct run_result, fence_note),
 	ENUM(struct run_result, clock_kind, CLOCK_KIND_COUNT),
 	STATS(struct run_result, floor),
+	STATS(struct run_result, instrument),
 };
 
 static const struct field experiment_fields[] = {
@@ -162,6 +163,7 @@ static const struct field experiment_fields[] = {
 	ENUM(struct experiment_result, apic_mode, 3),
 	STRING(struct experiment_result, reason),
 	VAR(struct experiment_result, delivered),
+	VAR(struct experiment_result, extra),
 	VAR(struct experiment_result, vectors_verified),
 	VAR(struct experiment_result, register_checks),
 	VAR(struct experiment_result, discarded),
@@ -169,8 +171,9 @@ static const struct field experiment_fields[] = {
 	STATS(struct experiment_result, metric[METRIC_ENTRY]),
 	STATS(struct experiment_result, metric[METRIC_EXIT]),
 	STATS(struct experiment_result, metric[METRIC_ROUND_TRIP]),
+	STATS(struct experiment_result, metric[METRIC_ROUND_TRIP_TIMED]),
 };
-_Static_assert(METRIC_COUNT == 3, "experiment_fields lists every metric");
+_Static_assert(METRIC_COUNT == 4, "experiment_fields lists every metric");
 
 static const struct field primitive_fields[] = {
 	STRING(struct primitive_result, name),

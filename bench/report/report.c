@@ -102,6 +102,7 @@ static void json_experiment(struct json_writer *w, const struct run_result *r,
 	else
 		json_string(w, e->reason);
 	json_kv_uint(w, "delivered", e->delivered);
+	json_kv_uint(w, "extra_ticks", e->extra);
 	json_kv_uint(w, "vectors_verified", e->vectors_verified);
 	json_kv_uint(w, "register_checks", e->register_checks);
 	json_kv_uint(w, "discarded", e->discarded);
@@ -582,6 +583,12 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 				    "discarded, counted, and taken again");
 	json_key(&w, "floor");
 	json_raw_stats(&w, &r->floor);
+	json_kv_string(&w, "round_trip",
+		       "through handlers that take no timestamps; "
+		       "round_trip_timed goes through the timed ones, and "
+		       "exceeds it by instrument_in_handler");
+	json_key(&w, "instrument_in_handler");
+	json_figures(&w, &r->instrument, r->floor.min);
 	json_end_object(&w);
 
 	json_key(&w, "config");
@@ -792,6 +799,10 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 		  "median %llu), subtracted from every figure below\n",
 		  (unsigned long long)floor, r->floor.count,
 		  (unsigned long long)r->floor.median);
+	tb_printf(tb, "instrument %lld inside a handler (its two timestamps, "
+		  "median, net of the floor): round_trip goes through handlers "
+		  "without them, round_trip_timed through those with them\n",
+		  (long long)net_of_floor(r->instrument.median, floor));
 	tb_printf(tb, "samples    %u per experiment after %u warm-up (cold: %u, "
 		  "thrash: %u); %u blocks per primitive\n", r->config.samples,
 		  r->config.warmup, r->config.cold_samples,

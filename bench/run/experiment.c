@@ -104,22 +104,41 @@ static int check_registers(struct experiment_run *x, uint8_t vector)
 	return 0;
 }
 
-/* Installs what the row measures and checks it is correct. */
-static int set_up_and_check(struct experiment_run *x)
+/* Points the row's vector (or every vector) at its handlers of one kind. */
+static void install(struct experiment_run *x, enum handler_kind kind)
 {
 	const struct plan_row *p = x->plan;
 
 	if (p->entry) {
-		if (p->entry->prepare)
-			p->entry->prepare();
-		idt_set_gate(VARIANT_VECTOR, p->entry->handler, 0);
-		return check_registers(x, VARIANT_VECTOR);
+		idt_set_gate(VARIANT_VECTOR, p->entry->handler[kind], 0);
+		return;
 	}
-	scheme_take_over(p->scheme);
+	scheme_take_over(p->scheme, kind);
 	if (p->cache)
-		cache_target_for(p->scheme, p->vector, &x->target);
+		cache_target_for(p->scheme, p->vector, kind, &x->target);
+}
+
+/* Every vector reaches the handlers of this kind as itself, and the
+ * interrupted code's registers survive them. */
+static int check(struct experiment_run *x, enum handler_kind kind)
+{
+	const struct plan_row *p = x->plan;
+
+	install(x, kind);
+	if (p->entry)
+		return check_registers(x, VARIANT_VECTOR);
 	return sweep_vectors(x) || check_registers(x, p->vector) ||
 	       check_registers(x, HIGH_CHECK_VECTOR);
+}
+
+/* Installs what the row measures and checks both kinds of handler. */
+static int set_up_and_check(struct experiment_run *x)
+{
+	const struct plan_row *p = x->plan;
+
+	if (p->entry && p->entry->prepare)
+		p->entry->prepare();
+	return check(x, HANDLER_BARE) || check(x, HANDLER_TIMED);
 }
 
 static void before_sample(const struct experiment_run *x)
@@ -130,39 +149,33 @@ static void before_sample(const struct experiment_run *x)
 		x->plan->entry->before_sample();
 }
 
-/* Runs under guard_run: an exception here abandons this function. */
-static void measure(void *arg)
+/* One pass: warm-up, then the row's samples in noise batches, through
+ * handlers of one kind. The timed handlers give entry, exit and their own
+ * round trip; the bare ones the round trip with no instrument inside.
+ * Returns -1 when the row must stop (x->why says why). */
+static int take_samples(struct experiment_run *x, enum handler_kind kind)
 {
-	struct experiment_run *x = arg;
 	const struct plan_row *p = x->plan;
-	uint64_t *entry = x->buf->metric[METRIC_ENTRY];
-	uint64_t *exit = x->buf->metric[METRIC_EXIT];
-	uint64_t *round_trip = x->buf->metric[METRIC_ROUND_TRIP];
+	uint64_t **m = x->buf->metric;
 	struct irq_sample s;
 	uint32_t i, kept;
 
-	if (set_up_and_check(x)) {
-		x->check_failed = 1;
-		return;
-	}
-	if (p->source->start)
-		p->source->start(p->source, p->vector);
-	x->started = 1;
-	irq_reset_counts();
+	install(x, kind);
 	for (i = 0; i < x->config->warmup; i++) {
 		irq_arrived = 0;
 		p->source->fire(p->vector, &s);
 	}
-	if (p->inject == INJECT_IN_LOOP)
+	if (kind == HANDLER_TIMED && p->inject == INJECT_IN_LOOP)
 		cpu_ud2();
-	if (p->inject == INJECT_IN_HANDLER)
+	if (kind == HANDLER_TIMED && p->inject == INJECT_IN_HANDLER)
 		irq_fault_once = 1;
 	for (kept = 0; kept < p->samples;) {
 		uint32_t batch = p->samples - kept < NOISE_BATCH ?
 					 p->samples - kept : NOISE_BATCH;
 		uint64_t noise = noise_snapshot();
 
-		if (p->inject_smi && kept == 0 && !x->out->discarded)
+		if (p->inject_smi && kind == HANDLER_TIMED && kept == 0 &&
+		    !x->out->discarded)
 			noise_inject_smi();	/* the self-test's fake SMI */
 		for (i = kept; i < kept + batch; i++) {
 			before_sample(x);
@@ -172,13 +185,17 @@ static void measure(void *arg)
 				x->timed_out = 1;
 				fmt_snprintf(x->why, sizeof(x->why),
 					     "sample %u: the interrupt on vector %u "
-					     "did not arrive within %u polls", i,
-					     p->vector, IPI_WAIT_SPINS);
-				return;
+					     "did not arrive within %u ms", i,
+					     p->vector, WAIT_BUDGET_MS);
+				return -1;
 			}
-			entry[i] = irq_timing.entry - s.trigger;
-			exit[i] = s.resume - irq_timing.exit;
-			round_trip[i] = s.resume - s.trigger;
+			if (kind == HANDLER_BARE) {
+				m[METRIC_ROUND_TRIP][i] = s.resume - s.trigger;
+				continue;
+			}
+			m[METRIC_ENTRY][i] = irq_timing.entry - s.trigger;
+			m[METRIC_EXIT][i] = s.resume - irq_timing.exit;
+			m[METRIC_ROUND_TRIP_TIMED][i] = s.resume - s.trigger;
 		}
 		if (noise_snapshot() != noise) {
 			/* An SMI or NMI landed in this batch: take it again. */
@@ -189,12 +206,31 @@ static void measure(void *arg)
 					     "%u batches disturbed by SMIs or "
 					     "NMIs: the machine is too noisy",
 					     x->out->discarded_batches);
-				return;
+				return -1;
 			}
 			continue;
 		}
 		kept += batch;
 	}
+	return 0;
+}
+
+/* Runs under guard_run: an exception here abandons this function. */
+static void measure(void *arg)
+{
+	struct experiment_run *x = arg;
+	const struct plan_row *p = x->plan;
+
+	if (set_up_and_check(x)) {
+		x->check_failed = 1;
+		return;
+	}
+	if (p->source->start)
+		p->source->start(p->source, p->vector);
+	x->started = 1;
+	irq_reset_counts();
+	if (take_samples(x, HANDLER_TIMED) == 0)
+		(void)take_samples(x, HANDLER_BARE);
 }
 
 /* Puts the machine back as the next experiment expects it. */
@@ -272,6 +308,14 @@ void experiment_run(const struct plan_row *p, struct run_result *r,
 	faulted = guard_run(measure, &x, &fault);
 	tear_down(p, &x);
 	irq_ack = IRQ_ACK_NONE;
+	if (faulted || x.check_failed || x.timed_out) {
+		unsigned ended = lapic_settle();
+
+		if (ended)
+			log_printf("experiment %s: %u interrupt(s) left in "
+				   "service, EOI'd for the next row\n",
+				   p->name, ended);
+	}
 
 	if (faulted) {
 		e->status = EXP_FAILED;
@@ -290,12 +334,19 @@ void experiment_run(const struct plan_row *p, struct run_result *r,
 	}
 
 	e->delivered = irq_delivered[p->vector];
-	expected = c->warmup + p->samples + e->discarded;
+	/* Both passes: warm-up and samples each. */
+	expected = HANDLER_KINDS * (c->warmup + p->samples) + e->discarded;
 	for (v = 0; v < 256; v++)
 		if (v != p->vector)
 			others += irq_delivered[v];
 	for (k = 0; k < METRIC_COUNT; k++)
 		stats_compute(b->metric[k], p->samples, &e->metric[k]);
+	/* A periodic timer may tick again while its handler runs: those
+	 * ticks are counted as extra, not as a failure. */
+	if (p->source->periodic && e->delivered > expected) {
+		e->extra = e->delivered - expected;
+		e->delivered = expected;
+	}
 	if (e->delivered != expected)
 		fail(e, "delivered %u interrupts on vector %u, expected %u",
 		     e->delivered, p->vector, expected);

@@ -20,6 +20,11 @@ void bench_measure_floor(struct run_result *r, const struct irqlab_config *c,
 	for (i = 0; i < c->floor_samples; i++)
 		b->floor[i] = tsc_floor_sample();
 	stats_compute(b->floor, c->floor_samples, &r->floor);
+	for (i = 0; i < c->warmup && i < c->floor_samples; i++)
+		(void)tsc_instrument_probe();
+	for (i = 0; i < c->floor_samples; i++)
+		b->floor[i] = tsc_instrument_probe();
+	stats_compute(b->floor, c->floor_samples, &r->instrument);
 }
 
 /* The plan, run row by row. A row that needs an APIC mode not yet tried
@@ -32,7 +37,10 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 	static struct plan_row plan[PLAN_MAX_ROWS];
 	size_t n = plan_build(plan, PLAN_MAX_ROWS, c), i;
 
-	log_printf("plan: %u rows\n", (unsigned)n);
+	if (r->tsc_hz)
+		wait_budget_ticks = r->tsc_hz / 1000 * WAIT_BUDGET_MS;
+	log_printf("plan: %u rows; a sample waits at most %u ms for its "
+		   "interrupt\n", (unsigned)n, WAIT_BUDGET_MS);
 	for (i = 0; i < n; i++) {
 		const struct plan_row *p = &plan[i];
 		enum lapic_mode mode = (enum lapic_mode)p->mode;

@@ -10,7 +10,8 @@
 #include "bench/model/results.h"
 #include "bench/run/buffers.h"
 
-/* Measures the instrument floor into r->floor. */
+/* Measures the instrument floor into r->floor, and the handler's two
+ * timestamps inside it into r->instrument. */
 void bench_measure_floor(struct run_result *r, const struct irqlab_config *c,
 			 struct bench_buffers *b);
 

@@ -244,10 +244,18 @@ static void fire_hpet_level(uint8_t vector, struct irq_sample *s)
 
 static void level_stop(const struct irq_source *src)
 {
+	unsigned pin = hpet_gsi - ioapic.gsi_base;
+
 	(void)src;
+	/* However the row ended: the comparator off and its level dropped,
+	 * the pin masked, and Remote IRR clear, so the next level row finds
+	 * the line as the first one did. */
 	hpet_disarm(&hpet, hpet_timer);
-	ioapic_mask(&ioapic, hpet_gsi - ioapic.gsi_base);
+	hpet_clear(&hpet, hpet_timer);
 	ioapic_set_access(&ioapic, IOAPIC_UNCACHED, 1);
+	ioapic_mask(&ioapic, pin);
+	if (ioapic_read(&ioapic, IOAPIC_REDIR(pin)) & IOAPIC_RTE_REMOTE_IRR)
+		ioapic_level_eoi(&ioapic, pin, level_line.vector);
 }
 
 /* --- the XT-PIC path: PIT -> 8259 -> LINT0 as ExtINT ------------------- */
@@ -297,7 +305,8 @@ const struct irq_source irq_sources[] = {
 	  .fire = fire_lapic_oneshot, .stop = lapic_timer_stop },
 	{ .name = "lapic-periodic", .modes = SOURCE_EITHER_APIC,
 	  .ack = SOURCE_ACK_LAPIC, .start = lapic_periodic_start,
-	  .fire = fire_wait, .stop = lapic_timer_stop, .gap_timer = 1 },
+	  .fire = fire_wait, .stop = lapic_timer_stop, .gap_timer = 1,
+	  .periodic = 1 },
 	{ .name = "lapic-tscdeadline", .modes = SOURCE_EITHER_APIC,
 	  .ack = SOURCE_ACK_LAPIC, .unsupported = tsc_deadline_unsupported,
 	  .start = tsc_deadline_start, .fire = fire_tsc_deadline,

@@ -38,6 +38,9 @@ struct irq_source {
 	uint8_t instruction;
 	/* The periodic timer the gap method interrupts its loop with. */
 	uint8_t gap_timer;
+	/* Keeps ticking on its own: a tick during its handler is one more
+	 * interrupt than samples taken. */
+	uint8_t periodic;
 	/* Seed 004's last row: timed again with the caches thrashed. */
 	uint8_t also_thrashed;
 	const char *(*unsupported)(const struct irq_source *s);
