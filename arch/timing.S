@@ -155,6 +155,14 @@ wait_sample:
 	movq %rax, SAMPLE_RESUME(%rdi)
 	ret
 
+/* void irq_window(void): interrupts on for one instruction boundary. */
+	.globl irq_window
+irq_window:
+	sti
+	nop
+	cli
+	ret
+
 /* uint32_t gap_loop(uint64_t *gaps, uint32_t want, uint64_t threshold,
  *                   uint64_t iterations)
  * Ingo Molnar's method (seed 000): back-to-back fenced TSC reads with

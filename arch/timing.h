@@ -96,6 +96,9 @@ int_sample_fn int_sample_for(uint8_t vector);
  * and returns a bit per register (bit 15 for RFLAGS)
  * that did not come back intact. */
 uint32_t int_registers_intact(uint8_t vector);
+/* Takes whatever interrupt is pending, through one instruction boundary
+ * with interrupts on (sti; nop; cli). */
+void irq_window(void);
 /* A bare INT n. */
 void int_trigger(uint8_t vector);
 

@@ -85,8 +85,8 @@ struct experiment_result {
 				 * 1 xAPIC, 2 x2APIC */
 	char reason[RESULTS_REASON_LEN];	/* for skipped / failed */
 	uint32_t delivered;	/* interrupts the handler counted */
-	uint32_t extra;		/* a periodic source's ticks beyond one per
-				 * sample, not in `delivered` */
+	uint32_t extra;		/* a repeating source's interrupts beyond
+				 * one per sample, not in `delivered` */
 	/* Correctness checks done before timing: vectors delivered and
 	 * reported as themselves, and interrupts after which every general
 	 * register and RFLAGS were intact. */

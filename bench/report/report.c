@@ -102,7 +102,7 @@ static void json_experiment(struct json_writer *w, const struct run_result *r,
 	else
 		json_string(w, e->reason);
 	json_kv_uint(w, "delivered", e->delivered);
-	json_kv_uint(w, "extra_ticks", e->extra);
+	json_kv_uint(w, "extra_interrupts", e->extra);
 	json_kv_uint(w, "vectors_verified", e->vectors_verified);
 	json_kv_uint(w, "register_checks", e->register_checks);
 	json_kv_uint(w, "discarded", e->discarded);

@@ -286,6 +286,7 @@ static void pic8259_stop(const struct irq_source *src)
 #define LEVEL_ROW(n, access, flush, modes_, thrashed)                        \
 	{ .name = n, .modes = modes_, .ack = SOURCE_ACK_LEVEL_LINE,          \
 	  .io_access = access, .io_flush = flush, .also_thrashed = thrashed, \
+	  .repeats = 1,                                                      \
 	  .unsupported = level_unsupported, .start = level_start,            \
 	  .fire = fire_hpet_level, .stop = level_stop }
 
@@ -306,7 +307,7 @@ const struct irq_source irq_sources[] = {
 	{ .name = "lapic-periodic", .modes = SOURCE_EITHER_APIC,
 	  .ack = SOURCE_ACK_LAPIC, .start = lapic_periodic_start,
 	  .fire = fire_wait, .stop = lapic_timer_stop, .gap_timer = 1,
-	  .periodic = 1 },
+	  .repeats = 1 },
 	{ .name = "lapic-tscdeadline", .modes = SOURCE_EITHER_APIC,
 	  .ack = SOURCE_ACK_LAPIC, .unsupported = tsc_deadline_unsupported,
 	  .start = tsc_deadline_start, .fire = fire_tsc_deadline,

@@ -38,9 +38,11 @@ struct irq_source {
 	uint8_t instruction;
 	/* The periodic timer the gap method interrupts its loop with. */
 	uint8_t gap_timer;
-	/* Keeps ticking on its own: a tick during its handler is one more
-	 * interrupt than samples taken. */
-	uint8_t periodic;
+	/* May raise its vector again before a sample's wait closes: a
+	 * periodic timer ticking during its own handler, or a level line an
+	 * emulator sends again at the EOI. Those are counted as extra
+	 * interrupts, not failures. */
+	uint8_t repeats;
 	/* Seed 004's last row: timed again with the caches thrashed. */
 	uint8_t also_thrashed;
 	const char *(*unsupported)(const struct irq_source *s);
