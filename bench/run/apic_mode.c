@@ -3,6 +3,7 @@
 #include "arch/dispatch/irq.h"
 #include "arch/exceptions.h"
 #include "arch/lib/log.h"
+#include "arch/timing.h"
 
 /* Why each mode is not available, once tried (NULL: it is). */
 static const char *mode_unavailable[3];
@@ -67,6 +68,27 @@ uint8_t source_ack_now(const struct irq_source *src)
 	return IRQ_ACK_NONE;
 }
 
+/* Interrupt windows a drain opens: one per vector class that could be
+ * pending is more than enough. */
+#define DRAIN_WINDOWS 16
+
+/* Lets in whatever the local APIC still holds pending from a source just
+ * stopped (a periodic tick, a level line sent again before its pin was
+ * masked) and ends it with a plain EOI, so the next check or row sees
+ * only its own interrupts. They are counted where they land. */
+void drain_pending_interrupts(void)
+{
+	uint8_t ack = irq_ack;
+	unsigned i;
+
+	irq_ack = apic_mode_active() == LAPIC_X2APIC ? IRQ_ACK_X2APIC_EOI :
+		  apic_mode_active() == LAPIC_XAPIC ? IRQ_ACK_XAPIC_EOI :
+						      IRQ_ACK_NONE;
+	for (i = 0; i < DRAIN_WINDOWS; i++)
+		irq_window();
+	irq_ack = ack;
+}
+
 struct mode_switch {
 	enum lapic_mode mode;
 	const char *why;
@@ -98,6 +120,9 @@ void apic_mode_switch(enum lapic_mode mode)
 	mode_unavailable[mode] = m.why;
 	if (!mode_unavailable[mode])
 		mode_active = mode;
+	/* Whatever the old mode left pending is taken now, not by the
+	 * first row of the new one. */
+	drain_pending_interrupts();
 	log_printf("local APIC: %s %s%s\n", lapic_name(mode),
 		   mode_unavailable[mode] ? "unavailable: " : "enabled",
 		   mode_unavailable[mode] ? mode_unavailable[mode] : "");

@@ -24,6 +24,10 @@ void apic_mode_switch(enum lapic_mode mode);
 int source_runs_now(const struct irq_source *src);
 const char *source_mode_reason(const struct irq_source *src);
 
+/* Lets in whatever the local APIC still holds pending from a source just
+ * stopped and ends it with a plain EOI. */
+void drain_pending_interrupts(void);
+
 /* How the dispatch acknowledges `src` in the active mode. */
 uint8_t source_ack_now(const struct irq_source *src);
 

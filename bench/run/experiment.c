@@ -17,9 +17,6 @@
  * the configured vector and on 255, whose push imm8 sign-extends. */
 #define REGISTER_CHECKS_PER_VECTOR 256
 #define HIGH_CHECK_VECTOR 255
-/* Interrupt windows a drain opens: one per vector class that could be
- * pending is more than enough. */
-#define DRAIN_WINDOWS 16
 
 struct experiment_run {
 	const struct plan_row *plan;
@@ -40,12 +37,14 @@ static int check_one_vector(struct experiment_run *x, uint8_t v)
 	uint32_t got = irq_delivered[v], others = 0;
 	unsigned u;
 
+	/* The APIC's spurious vector is no delivery of anyone's (SDM vol. 3
+	 * §11.9): it is counted, never a failure. */
 	for (u = 0; u < 256; u++)
-		if (u != v)
+		if (u != v && u != APIC_SPURIOUS_VECTOR)
 			others += irq_delivered[u];
 	/* Exactly one interrupt, on `v`; a source that repeats may raise
 	 * it again before its wait closes, on the same vector. */
-	if (!irq_arrived || irq_last_vector != v || others || got == 0 ||
+	if (!irq_arrived || others || got == 0 ||
 	    (got > 1 && !src->repeats)) {
 		fmt_snprintf(x->why, sizeof(x->why),
 			     "%s on vector %u: %u interrupt(s) on it, %u on "
@@ -56,23 +55,6 @@ static int check_one_vector(struct experiment_run *x, uint8_t v)
 	}
 	x->out->vectors_verified++;
 	return 0;
-}
-
-/* Lets in whatever the local APIC still holds pending from a source just
- * stopped (a periodic tick, a level line sent again before its pin was
- * masked) and ends it with a plain EOI, so the next check or row sees
- * only its own interrupts. They are counted where they land. */
-static void drain_pending(void)
-{
-	uint8_t ack = irq_ack;
-	unsigned i;
-
-	irq_ack = apic_mode_active() == LAPIC_X2APIC ? IRQ_ACK_X2APIC_EOI :
-		  apic_mode_active() == LAPIC_XAPIC ? IRQ_ACK_XAPIC_EOI :
-						      IRQ_ACK_NONE;
-	for (i = 0; i < DRAIN_WINDOWS; i++)
-		irq_window();
-	irq_ack = ack;
 }
 
 /* Every vector must reach the dispatcher as itself: all of 32-255 by
@@ -108,7 +90,7 @@ static int sweep_vectors(struct experiment_run *x)
 		bad = check_one_vector(x, vector);
 		if (src->stop)
 			src->stop(src);
-		drain_pending();
+		drain_pending_interrupts();
 		if (bad)
 			return -1;
 	}
@@ -270,7 +252,7 @@ static void tear_down(const struct plan_row *p, const struct experiment_run *x)
 	if (x->started && p->source->stop)
 		p->source->stop(p->source);
 	if (x->started)
-		drain_pending();
+		drain_pending_interrupts();
 	if (p->entry && p->entry->finish)
 		p->entry->finish();
 	scheme_rest(p->scheme);
@@ -370,8 +352,11 @@ void experiment_run(const struct plan_row *p, struct run_result *r,
 	/* Both passes: warm-up and samples each. */
 	expected = HANDLER_KINDS * (c->warmup + p->samples) + e->discarded;
 	for (v = 0; v < 256; v++)
-		if (v != p->vector)
+		if (v != p->vector && v != APIC_SPURIOUS_VECTOR)
 			others += irq_delivered[v];
+	if (irq_delivered[APIC_SPURIOUS_VECTOR])
+		log_printf("experiment %s: %u spurious interrupt(s), not counted\n",
+			   p->name, irq_delivered[APIC_SPURIOUS_VECTOR]);
 	for (k = 0; k < METRIC_COUNT; k++)
 		stats_compute(b->metric[k], p->samples, &e->metric[k]);
 	/* A source that repeats (sources.h) may raise its vector again
@@ -384,8 +369,7 @@ void experiment_run(const struct plan_row *p, struct run_result *r,
 		fail(e, "delivered %u interrupts on vector %u, expected %u",
 		     e->delivered, p->vector, expected);
 	else if (others)
-		fail(e, "%u interrupts arrived on other vectors (%u spurious)",
-		     others, irq_delivered[APIC_SPURIOUS_VECTOR]);
+		fail(e, "%u interrupts arrived on other vectors", others);
 	else if (p->source->modes != SOURCE_NO_APIC &&
 		 lapic_check_quiet(x.why, sizeof(x.why)))
 		fail(e, "%s", x.why);

@@ -93,6 +93,7 @@ void gap_run(const struct plan_row *p, struct run_result *r,
 		out->status = EXP_FAILED;
 		fault_describe(&fault, out->reason, sizeof(out->reason));
 	}
+	drain_pending_interrupts();
 	irq_ack = IRQ_ACK_NONE;
 	scheme_rest(scheme);
 	if (out->status == EXP_FAILED)
