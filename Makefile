@@ -45,7 +45,7 @@ UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 IMAGE      := $(BUILD)/irqlab.img
 
-.PHONY: all efi image run test unit-test deps usb collect fuzz clean
+.PHONY: all efi image run test unit-test deps usb collect fuzz fuzz-smoke clean
 
 all: efi
 
@@ -91,16 +91,25 @@ unit-test: $(UNIT_BINS)
 test: deps efi image $(UNIT_BINS)
 	tests/run.sh $(UNIT_BINS)
 
-# Coverage-guided fuzzing of phase C's parsers (clang + libFuzzer).
+# Coverage-guided fuzzing (clang + libFuzzer, with ASan and UBSan): one
+# harness per parser, built from the same sources as the firmware. Each
+# keeps its seed corpus in tests/fuzz/corpus/<harness>/; what it learns
+# goes to build/fuzz-corpus/<harness>/. `make fuzz-smoke` is CI's short run.
 FUZZ_SECONDS ?= 60
-$(BUILD)/fuzz_handoff: tests/fuzz/fuzz_handoff.c $(PURE_SRCS)
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS  := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(PURE_SRCS) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	clang -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. \
-		-fsanitize=fuzzer,address,undefined $^ -o $@
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		$< $(PURE_SRCS) -o $@
 
-fuzz: $(BUILD)/fuzz_handoff
-	@mkdir -p $(BUILD)/fuzz-corpus
-	$(BUILD)/fuzz_handoff -max_total_time=$(FUZZ_SECONDS) $(BUILD)/fuzz-corpus
+fuzz: $(FUZZ_BINS)
+	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BINS)
+
+fuzz-smoke:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
 
 usb: image
 	image/usb.sh $(IMAGE) $(DEVICE)

@@ -35,7 +35,7 @@ struct handoff_found {
 		uint8_t data[RECORD_MAX_BYTES];
 		UINTN len;
 		uint8_t oversize;	/* larger than any record can be */
-	} rec[HANDOFF_MAX_RECORDS * 4];
+	} rec[HANDOFF_SCAN_RECORDS];
 };
 
 /* Reads every irqlab variable. Returns how many there are. */

@@ -114,7 +114,9 @@ int fmt_vsnprintf(char *buf, size_t size, const char *f, va_list ap)
 			const char *s = va_arg(ap, const char *);
 			if (!s)
 				s = "(null)";
-			for (n = 0; s[n] && (precision < 0 || (int)n < precision); n++)
+			/* The precision first: "%.*s" may point into text that
+			 * has no NUL after the bytes it names. */
+			for (n = 0; (precision < 0 || (int)n < precision) && s[n]; n++)
 				;
 			emit_padded(&o, s, n, width, left, ' ');
 			break;

@@ -15,6 +15,9 @@
 #define HANDOFF_MAX_RECORDS (HANDOFF_MAX_BYTES / RECORD_MAX_BYTES)
 #define RECORD_MAX_PAYLOAD (RECORD_MAX_BYTES - RECORD_HEADER_BYTES)
 #define HANDOFF_MAX_BLOB (HANDOFF_MAX_RECORDS * RECORD_MAX_PAYLOAD)
+/* How many variables under irqlab's GUID phase C reads and judges: room
+ * for a few stale runs beside the current one. */
+#define HANDOFF_SCAN_RECORDS (HANDOFF_MAX_RECORDS * 4)
 
 uint32_t crc32_update(uint32_t crc, const void *data, size_t len);
 uint32_t crc32(const void *data, size_t len);

@@ -25,8 +25,9 @@ const char *clock_kind_unit(unsigned kind)
 		[CLOCK_TSC_TICKS] = "TSC ticks",
 		[CLOCK_ICOUNT] = "instructions (QEMU -icount path length, not cycles)",
 		[CLOCK_TCG_NOISE] = "TCG host-time noise (not cycles)",
-		[CLOCK_EMULATOR] = "emulator TSC ticks (an instruction count "
-				   "under Bochs: path length, not cycles)",
+		[CLOCK_EMULATOR] = ("emulator TSC ticks (an instruction "
+				    "count under Bochs: path length, not "
+				    "cycles)"),
 	};
 	return name_or_unknown(units, CLOCK_KIND_COUNT, kind);
 }

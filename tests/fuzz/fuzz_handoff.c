@@ -2,8 +2,10 @@
  * variable store (another tool's leftovers, a half-written record, flash
  * rot) must be refused cleanly, never crash or be shown as results.
  * Two modes, chosen by the first byte:
- *  - even: the rest is cut into up to 16 raw records at positions it
- *    chooses itself (exercises the record checks);
+ *  - even: the rest is cut into as many raw records as phase C reads (up
+ *    to HANDOFF_SCAN_RECORDS, of any length up to twice a record's, so
+ *    oversize ones too) at positions it chooses itself (exercises the
+ *    record checks);
  *  - odd: the rest is a results blob, encoded into valid records, one of
  *    which may be dropped; reassembly must give back exactly the blob, or
  *    refuse when a record is missing (exercises reassembly). */
@@ -49,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static uint8_t blob[HANDOFF_MAX_BLOB];
 	static char text[64 * 1024];
 	static struct run_result r;
-	struct handoff_item items[HANDOFF_MAX_RECORDS];
+	static struct handoff_item items[HANDOFF_SCAN_RECORDS];
 	size_t n = 0, pos = 0, blob_len;
 	uint64_t run_id;
 
@@ -59,8 +61,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	pos = size ? 1 : 0;
 	/* Each record: a 2-byte length, then that many bytes. */
-	while (n < HANDOFF_MAX_RECORDS && pos + 2 <= size) {
-		size_t len = (size_t)(data[pos] | data[pos + 1] << 8) % (RECORD_MAX_BYTES + 1);
+	while (n < HANDOFF_SCAN_RECORDS && pos + 2 <= size) {
+		size_t len = (size_t)(data[pos] | data[pos + 1] << 8) %
+			     (2 * RECORD_MAX_BYTES + 1);
 
 		pos += 2;
 		if (len > size - pos)

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -63,12 +64,27 @@ static void text_buf_flags_overflow(void **state)
 	assert_true(strlen(data) < sizeof(data));
 }
 
+/* "%.*s" reads no byte past its precision: config errors quote a key out
+ * of the config text, which has no NUL after it (found by the config
+ * fuzzer: ASan sees the read past this exact-size buffer). */
+static void precision_stops_reading(void **state)
+{
+	char *key = malloc(3), out[16];
+
+	(void)state;
+	memcpy(key, "abc", 3);	/* no NUL */
+	assert_int_equal(fmt_snprintf(out, sizeof(out), "[%.*s]", 3, key), 5);
+	assert_string_equal(out, "[abc]");
+	free(key);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(conversions_match_libc),
 		cmocka_unit_test(truncation_terminates_and_reports_length),
 		cmocka_unit_test(text_buf_flags_overflow),
+		cmocka_unit_test(precision_stops_reading),
 	};
 
 	return cmocka_run_group_tests_name("fmt", tests, NULL, NULL);

@@ -1,0 +1,13 @@
+/* libFuzzer harness for the ACPI HPET table parser. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/model/acpi.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct hpet_info h;
+
+	hpet_parse(data, size, &h);
+	return 0;
+}
