@@ -68,25 +68,85 @@ static void *alloc_pages(UINTN bytes)
 	return (void *)(uintptr_t)a;
 }
 
+/* What reading irqlab.cfg found wrong: errors stop the run in phase A,
+ * warnings go into the results. */
+static struct {
+	char errors[2048], warnings[1024];
+	struct config_problems p;
+} config_read;
+
+/* A problem list that filled its buffer says so, with the full count. */
+static void log_problems(const char *kind, const struct text_buf *tb,
+			 unsigned count)
+{
+	log_printf("config: %u %s in %s:\n%s", count, kind, CONFIG_PATH, tb->data);
+	if (tb->overflow)
+		log_printf("config: (the list above is cut short; %u %s in all)\n",
+			   count, kind);
+}
+
+/* Reads irqlab.cfg whole, or refuses it: a file over CONFIG_MAX_BYTES is
+ * an error, never read in part. */
 static void load_config(EFI_FILE_HANDLE root, struct irqlab_config *c)
 {
-	static char text[4096], errors[1024];
-	struct text_buf eb;
+	static char text[CONFIG_MAX_BYTES + 1], described[1024];
+	struct config_problems *p = &config_read.p;
+	struct text_buf tb;
 	INTN n;
 
 	config_defaults(c);
-	n = root ? files_read(root, CONFIG_PATH, text, sizeof(text) - 1) : -1;
+	config_problems_init(p, config_read.errors, sizeof(config_read.errors),
+			     config_read.warnings, sizeof(config_read.warnings));
+	n = root ? files_read(root, CONFIG_PATH, text, sizeof(text)) : -1;
 	if (n < 0) {
 		log_printf("config: %s not found, using defaults\n", CONFIG_PATH);
 		return;
 	}
-	tb_init(&eb, errors, sizeof(errors));
-	if (config_parse(c, text, (size_t)n, &eb))
-		log_printf("config: problems in %s (lines ignored):\n%s",
-			   CONFIG_PATH, errors);
-	tb_init(&eb, errors, sizeof(errors));
-	config_describe(c, &eb);
-	log_printf("config: %s\n", errors);
+	if (n > CONFIG_MAX_BYTES) {
+		tb_printf(&p->errors, "the file is larger than %u bytes: refused "
+			  "whole, not read in part\n", CONFIG_MAX_BYTES);
+		p->n_errors++;
+	} else {
+		config_parse(c, text, (size_t)n, p);
+	}
+	if (p->n_warnings)
+		log_problems("warning(s)", &p->warnings, p->n_warnings);
+	if (p->n_errors)
+		log_problems("error(s)", &p->errors, p->n_errors);
+	tb_init(&tb, described, sizeof(described));
+	config_describe(c, &tb);
+	log_printf("config: %s\n", described);
+}
+
+#define STOP_COUNTDOWN_SECONDS 10
+
+/* Ends a run that cannot measure where a person sees it: the reason on
+ * screen and serial, a countdown that a key cuts short, then power off.
+ * Never a silent return to the firmware's next boot option. */
+static void stop_visibly(const char *why)
+{
+	EFI_EVENT timer = NULL, events[2];
+	unsigned left;
+
+	log_printf("\nirqlab will not measure: %s\n", why);
+	if (!EFI_ERROR(uefi_call_wrapper(BS->CreateEvent, 5, EVT_TIMER, 0, NULL,
+					 NULL, &timer)) &&
+	    !EFI_ERROR(uefi_call_wrapper(BS->SetTimer, 3, timer, TimerPeriodic,
+					 10000000))) {	/* 1 s, in 100 ns */
+		events[0] = ST->ConIn->WaitForKey;
+		events[1] = timer;
+		for (left = STOP_COUNTDOWN_SECONDS; left > 0; left--) {
+			UINTN index = 1;
+
+			log_printf("irqlab: powering off in %u s; press a key to "
+				   "power off now\n", left);
+			uefi_call_wrapper(BS->WaitForEvent, 3, 2, events, &index);
+			if (index == 0)
+				break;
+		}
+	}
+	uefi_call_wrapper(RT->ResetSystem, 4, EfiResetShutdown, EFI_SUCCESS, 0,
+			  NULL);
 }
 
 static uint64_t current_run_id(void)
@@ -682,7 +742,7 @@ static EFI_STATUS phase_a(EFI_FILE_HANDLE root)
 	EFI_STATUS st;
 
 	if (allocate_run()) {
-		log_printf("phase A: cannot allocate the run's buffers\n");
+		stop_visibly("phase A cannot allocate the run's buffers");
 		return EFI_OUT_OF_RESOURCES;
 	}
 	r = run.result;
@@ -691,6 +751,8 @@ static EFI_STATUS phase_a(EFI_FILE_HANDLE root)
 		.run_index = series.next ? series.next : 1,
 	};
 	r->config = run.config;
+	config_warnings_note(&config_read.p, r->config_warnings,
+			     sizeof(r->config_warnings));
 	platform_identify(ST, &r->machine, platform);
 	allocate_thrash_buffer(r->machine.llc_bytes);
 	save_acpi_tables(root, platform);
@@ -716,6 +778,8 @@ static EFI_STATUS phase_a(EFI_FILE_HANDLE root)
 	if (EFI_ERROR(st)) {
 		log_printf("phase A: ExitBootServices failed (0x%llx)\n",
 			   (unsigned long long)st);
+		stop_visibly("the firmware did not let irqlab take the machine "
+			     "over (ExitBootServices failed)");
 		return st;
 	}
 	phase_b();
@@ -735,7 +799,12 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 
 	root = files_open_root(image);
 	load_config(root, &run.config);
+	/* Records from an earlier run are kept whatever the config says. */
 	if (phase_c(root, &run.config))
 		return EFI_SUCCESS;
+	if (config_read.p.n_errors)
+		stop_visibly("\\EFI\\irqlab\\irqlab.cfg has the errors listed "
+			     "above; fix them, or delete the file to run with "
+			     "the defaults");
 	return phase_a(root);
 }

@@ -23,6 +23,9 @@
 #                    as its argument (the boot tests corrupt records so).
 #   OVMF_CODE / OVMF_VARS  the 4 MB build: its variable store is 256 KiB
 #                    (the 2 MB build's 56 KiB is tight, docs/uefi-variables.md).
+#   SECURE_BOOT=1    boot OVMF's Secure Boot build with Microsoft's keys
+#                    enrolled (needs SMM), to see what a user with Secure
+#                    Boot on sees: the firmware refuses irqlab, unsigned.
 #   TPM=auto         an emulated TPM (swtpm) when installed. Debian's OVMF
 #                    probes for a TPM at 0xFED40000 and, finding none,
 #                    busy-waits out its timeouts on the ACPI PM timer:
@@ -46,6 +49,14 @@ OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
 MEMORY=${MEMORY:-512M}
 TPM=${TPM:-auto}
 MAX_BOOTS=${MAX_BOOTS:-12}
+SECURE_BOOT=${SECURE_BOOT:-}
+machine_args=(-machine "$MACHINE")
+if [ -n "$SECURE_BOOT" ]; then
+	OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.ms.fd
+	OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.ms.fd
+	machine_args=(-machine "$MACHINE,smm=on"
+		      -global driver=cfi.pflash01,property=secure,value=on)
+fi
 
 export MTOOLS_SKIP_CHECK=1
 mkdir -p "$RUN_DIR" "$RESULTS_DIR"
@@ -87,12 +98,30 @@ stop_tpm() {
 }
 trap stop_tpm EXIT
 
+# What UEFI's image verification prints when Secure Boot refuses an image
+# (OVMF: "Access Denied" for irqlab, "Security Violation" for the shell).
+REFUSED='Access Denied|Security Violation'
+
+# Ends QEMU as soon as the firmware has refused the image: it would only
+# try the next boot option and then sit until the boot timeout.
+watch_for_refusal() {
+	while sleep 1; do
+		if grep -qaE "$REFUSED" "$1" 2>/dev/null; then
+			pkill -f -- "file:$1" || true
+			return
+		fi
+	done
+}
+
 boot() {
-	local n=$1 log=$RUN_DIR/boot$1.log rc=0
+	local n=$1 log=$RUN_DIR/boot$1.log rc=0 watcher
 	local start=$SECONDS
 	start_tpm
+	: >"$log"
+	watch_for_refusal "$log" &
+	watcher=$!
 	timeout --foreground "$BOOT_TIMEOUT" qemu-system-x86_64 \
-		-machine "$MACHINE" "${accel_args[@]}" -cpu "$CPU" -m "$MEMORY" \
+		"${machine_args[@]}" "${accel_args[@]}" -cpu "$CPU" -m "$MEMORY" \
 		"${tpm_args[@]}" \
 		-smp 1 -no-reboot -display none -monitor none \
 		-serial "file:$log" -net none \
@@ -101,8 +130,17 @@ boot() {
 		-drive "if=none,id=esp,format=raw,file=$disk" \
 		-device ide-hd,drive=esp,bootindex=1 \
 		</dev/null || rc=$?
+	kill "$watcher" 2>/dev/null || true
+	wait "$watcher" 2>/dev/null || true
 	stop_tpm
 	echo "boot $n: $((SECONDS - start)) s, QEMU exit $rc, serial log $log"
+	if grep -qaE "$REFUSED" "$log"; then
+		echo "irqlab: the firmware refused to start irqlab: Secure Boot is" \
+		     "on, and irqlab is not signed (\"$(grep -aoE "$REFUSED" "$log" |
+		     head -n 1)\" in $log). Turn Secure Boot off in the firmware" \
+		     "setup for the run, or enrol the image (shim/MOK)." >&2
+		return 1
+	fi
 	if [ $rc -eq 124 ]; then
 		echo "irqlab: boot $n hung for ${BOOT_TIMEOUT}s; see $log" >&2
 		return 1
@@ -123,6 +161,7 @@ status() {
 
 boot 1
 if ! status "$RUN_DIR/boot1.log" handed-over >/dev/null; then
+	tr -d '\r' <"$RUN_DIR/boot1.log" | grep -a 'irqlab will not measure' >&2 || true
 	echo "irqlab: boot 1 did not hand results over; see $RUN_DIR/boot1.log" >&2
 	exit 1
 fi

@@ -66,9 +66,17 @@ static int parse_u64(const char *s, size_t n, uint64_t *out)
 	return 1;
 }
 
-static int apply(struct irqlab_config *c, const char *key, size_t klen,
-		 const char *val, size_t vlen, unsigned line,
-		 struct text_buf *errors)
+void config_problems_init(struct config_problems *p, char *errors,
+			  size_t errors_cap, char *warnings, size_t warnings_cap)
+{
+	tb_init(&p->errors, errors, errors_cap);
+	tb_init(&p->warnings, warnings, warnings_cap);
+	p->n_errors = p->n_warnings = 0;
+}
+
+static void apply(struct irqlab_config *c, const char *key, size_t klen,
+		  const char *val, size_t vlen, unsigned line,
+		  struct config_problems *p)
 {
 	size_t i;
 	uint32_t n;
@@ -83,40 +91,54 @@ static int apply(struct irqlab_config *c, const char *key, size_t klen,
 			for (n = 0; n <= k->max; n++)
 				if (token_eq(val, vlen, k->choices[n])) {
 					config_set(c, k, n);
-					return 0;
+					return;
 				}
-			tb_printf(errors, "line %u: bad value '%.*s' for %.*s\n",
+			tb_printf(&p->errors, "line %u: bad value '%.*s' for %.*s\n",
 				  line, (int)vlen, val, (int)klen, key);
-			return 1;
+			p->n_errors++;
+			return;
 		}
 		if (!parse_u64(val, vlen, &v) || v < k->min || v > k->max) {
-			tb_printf(errors,
+			tb_printf(&p->errors,
 				  "line %u: %.*s must be a number from %u to %u\n",
 				  line, (int)klen, key, k->min, k->max);
-			return 1;
+			p->n_errors++;
+			return;
 		}
 		config_set(c, k, (uint32_t)v);
-		return 0;
+		return;
 	}
-	tb_printf(errors, "line %u: unknown key '%.*s'\n", line, (int)klen, key);
-	return 1;
+	tb_printf(&p->warnings, "line %u: unknown key '%.*s' ignored\n", line,
+		  (int)klen, key);
+	p->n_warnings++;
 }
 
-int config_parse(struct irqlab_config *c, const char *text, size_t len,
-		 struct text_buf *errors)
+unsigned config_parse(struct irqlab_config *c, const char *text, size_t len,
+		      struct config_problems *p)
 {
 	size_t pos = 0;
 	unsigned line = 0;
-	int problems = 0;
 
 	while (pos < len) {
 		size_t start = pos, end, eq, k0, k1, v0, v1;
 
 		line++;
-		while (pos < len && text[pos] != '\n')
+		while (pos < len && text[pos] != '\n' && text[pos] != '\0')
 			pos++;
+		if (pos < len && text[pos] == '\0') {
+			tb_printf(&p->errors, "line %u: a NUL byte: this is not "
+				  "a text file\n", line);
+			p->n_errors++;
+			break;
+		}
 		end = pos;
 		pos++; /* past the newline */
+		if (end - start > CONFIG_MAX_LINE) {
+			tb_printf(&p->errors, "line %u: longer than %u bytes\n",
+				  line, CONFIG_MAX_LINE);
+			p->n_errors++;
+			continue;
+		}
 		for (eq = start; eq < end && text[eq] != '#'; eq++)
 			;
 		end = eq; /* drop the comment */
@@ -127,8 +149,9 @@ int config_parse(struct irqlab_config *c, const char *text, size_t len,
 		if (k0 == end)
 			continue; /* blank or comment-only */
 		if (eq == end) {
-			tb_printf(errors, "line %u: expected key = value\n", line);
-			problems++;
+			tb_printf(&p->errors, "line %u: expected key = value\n",
+				  line);
+			p->n_errors++;
 			continue;
 		}
 		for (k1 = eq; k1 > k0 && is_space(text[k1 - 1]); k1--)
@@ -137,10 +160,9 @@ int config_parse(struct irqlab_config *c, const char *text, size_t len,
 			;
 		for (v1 = end; v1 > v0 && is_space(text[v1 - 1]); v1--)
 			;
-		problems += apply(c, text + k0, k1 - k0, text + v0, v1 - v0,
-				  line, errors);
+		apply(c, text + k0, k1 - k0, text + v0, v1 - v0, line, p);
 	}
-	return problems;
+	return p->n_errors;
 }
 
 const char *config_value_name(const struct config_key *k, uint32_t v,
@@ -162,4 +184,33 @@ void config_describe(const struct irqlab_config *c, struct text_buf *tb)
 			  config_value_name(&config_keys[i],
 					    config_get(c, &config_keys[i]),
 					    number, sizeof(number)));
+}
+
+void config_warnings_note(const struct config_problems *p, char *out,
+			  size_t cap)
+{
+	struct text_buf tb;
+	const char *line = p->warnings.data;
+	unsigned shown = 0;
+
+	tb_init(&tb, out, cap);
+	while (line && *line && shown < p->n_warnings) {
+		size_t len = 0, before = tb.len;
+
+		while (line[len] && line[len] != '\n')
+			len++;
+		/* Room for this line and for the note of what does not fit. */
+		if (tb.len + len + 20 >= cap)
+			break;
+		tb_printf(&tb, "%s%.*s", shown ? "; " : "", (int)len, line);
+		if (tb.overflow) {
+			tb.len = before;
+			break;
+		}
+		shown++;
+		line += len + (line[len] == '\n');
+	}
+	if (shown < p->n_warnings)
+		tb_printf(&tb, "%s(and %u more)", shown ? "; " : "",
+			  p->n_warnings - shown);
 }

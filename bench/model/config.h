@@ -14,6 +14,10 @@
 
 #define CONFIG_MAX_SAMPLES 1000000u
 #define CONFIG_MAX_RUNS 10
+/* A config file is read whole or refused: one larger than this is not a
+ * configuration anyone wrote by hand. */
+#define CONFIG_MAX_BYTES 16384
+#define CONFIG_MAX_LINE 256
 
 enum finish_action {
 	FINISH_SHUTDOWN = 0,	/* QEMU exits; a real machine powers off */
@@ -86,12 +90,28 @@ static inline void config_set(struct irqlab_config *c,
 
 void config_defaults(struct irqlab_config *c);
 
-/* Applies the text on top of what `c` holds. Problems (unknown keys, bad
- * numbers, out-of-range values) are described one per line in `errors`;
- * the offending line is ignored and the rest still applies. Returns the
- * number of problems. */
-int config_parse(struct irqlab_config *c, const char *text, size_t len,
-		 struct text_buf *errors);
+/* What a config file got wrong, one line each. Errors (a bad value, a line
+ * that is not "key = value", an overlong line, a NUL byte) stop the run
+ * before it measures; warnings (an unknown key) are reported and the key
+ * ignored. The counts are exact even when a text buffer fills up. */
+struct config_problems {
+	struct text_buf errors;
+	struct text_buf warnings;
+	unsigned n_errors, n_warnings;
+};
+
+void config_problems_init(struct config_problems *p, char *errors,
+			  size_t errors_cap, char *warnings, size_t warnings_cap);
+
+/* Applies the text on top of what `c` holds; a line with a problem
+ * changes nothing. Returns the number of errors. */
+unsigned config_parse(struct irqlab_config *c, const char *text, size_t len,
+		      struct config_problems *p);
+
+/* The warnings as one line ("line 3: ...; line 9: ..."), cut with the
+ * count of the rest when `cap` is too small: never silently. */
+void config_warnings_note(const struct config_problems *p, char *out,
+			  size_t cap);
 
 /* "key=value key=value ...", every key, choices by name. */
 void config_describe(const struct irqlab_config *c, struct text_buf *tb);

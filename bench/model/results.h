@@ -11,6 +11,7 @@
 #define RESULTS_MAX_EXPERIMENTS 128
 #define RESULTS_NAME_LEN 40
 #define RESULTS_REASON_LEN 128
+#define RESULTS_WARNINGS_LEN 240
 #define RESULTS_MAX_PRIMITIVES 24
 #define PRIMITIVE_BLOCK_REPS 1024
 
@@ -131,6 +132,9 @@ struct run_result {
 	uint8_t run_index;	/* 1 .. config.runs */
 	struct machine_info machine;
 	struct irqlab_config config;	/* every key, as the run used it */
+	/* What irqlab.cfg had that was ignored (unknown keys), "" if nothing:
+	 * fits one string-table entry of the handoff. */
+	char config_warnings[RESULTS_WARNINGS_LEN];
 	uint64_t tsc_hz;
 	uint8_t tsc_method;	/* enum tsc_method */
 	/* An independent calibration against a timer, as a cross-check of

@@ -605,6 +605,11 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 			json_kv_uint(&w, k->name, config_get(&r->config, k));
 	}
 	json_end_object(&w);
+	json_key(&w, "config_warnings");
+	if (r->config_warnings[0])
+		json_string(&w, r->config_warnings);
+	else
+		json_null(&w);
 
 	json_schemes(&w, ctx);
 
@@ -809,7 +814,10 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 		  r->config.thrash_samples, r->config.primitive_blocks);
 	tb_puts(tb, "config     ");
 	config_describe(&r->config, tb);
-	tb_puts(tb, "\n\n");
+	tb_puts(tb, "\n");
+	if (r->config_warnings[0])
+		tb_printf(tb, "           warnings: %s\n", r->config_warnings);
+	tb_puts(tb, "\n");
 
 	tb_printf(tb, "%-38s %-12s %-23s %4s %-7s %-10s", "experiment",
 		  "scheme", "source", "vec", "status", "metric");

@@ -35,6 +35,7 @@ GAP_SAMPLES = 700
 CONFIG = ("samples = %d\nwarmup = %d\nprimitive_blocks = %d\n"
           "cold_samples = %d\nthrash_samples = %d\ngap_samples = %d\n"
           "selftest_fault = 1\nselftest_smi = 1\n"
+          "colour = blue   # an unknown key: a warning in the results\n"
           % (SAMPLES, WARMUP, PRIMITIVE_BLOCKS, COLD_SAMPLES, THRASH_SAMPLES,
              GAP_SAMPLES))
 
@@ -46,7 +47,7 @@ PASSES = 2
 
 
 def run(name, icount, after_boot1=None, cpu="max", machine="q35",
-        config=None):
+        config=None, extra_env=None):
     """One two-boot cycle. Returns (exit code, run dir, results dir)."""
     run_dir = os.path.join(BUILD, name)
     results = os.path.join(run_dir, "results")
@@ -61,6 +62,7 @@ def run(name, icount, after_boot1=None, cpu="max", machine="q35",
                MACHINE=machine)
     if after_boot1:
         env["AFTER_BOOT1"] = after_boot1
+    env.update(extra_env or {})
     with open(os.path.join(run_dir, "run.log"), "w") as log:
         rc = subprocess.run([os.path.join(ROOT, "image", "run.sh"), IMAGE],
                             env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -131,7 +133,8 @@ def expected_config():
     config overrides some."""
     with open(os.path.join(ROOT, "image", "irqlab.cfg")) as f:
         values = config_values(f.read())
-    values.update(config_values(CONFIG))
+    values.update((k, v) for k, v in config_values(CONFIG).items()
+                  if k in values)
     return values
 
 
@@ -498,6 +501,12 @@ def check_icount_run(name, rc, run_dir, results):
     check("%s: config reached the guest, every key in the results" % name,
           doc["config"] == expected_config(),
           "%s\n   expected %s" % (doc["config"], expected_config()))
+    with open(os.path.join(results, folders[0], "summary.txt")) as f:
+        summary = f.read()
+    check("%s: an unknown key is a warning in results.json and summary.txt, "
+          "and the run goes on" % name,
+          "unknown key 'colour' ignored" in (doc.get("config_warnings") or "")
+          and "warnings: line" in summary, str(doc.get("config_warnings")))
 
     e = experiment(doc, "int-direct")
     if check("%s: INT n experiment present and ok" % name,
@@ -681,6 +690,31 @@ def main():
               == [[{"run": "1", "runs": "3"}], [{"run": "2", "runs": "3"}]]
               and varstore.irqlab_records(
                   os.path.join(run_dir, "vars.fd")) == [])
+
+    # A config with an error stops in phase A, visibly: every problem on
+    # screen and serial, a countdown, power off; nothing is measured.
+    rc, run_dir, results = run("bad-config", "",
+                               config="samples = lots\nruns = 2\nshade = 3\n")
+    log = serial(run_dir, 1)
+    check("bad-config: the run stops in phase A with every problem said, "
+          "then powers off by itself",
+          rc != 0 and "irqlab will not measure" in log
+          and "line 1: samples must be a number" in log
+          and "line 3: unknown key 'shade' ignored" in log
+          and "powering off in" in log
+          and not statuses(run_dir, 1, "handed-over")
+          and "exiting boot services" not in log, log[-800:])
+
+    # Secure Boot on, as on many a stranger's machine: the firmware refuses
+    # the unsigned image, and the runner says so instead of "hung".
+    rc, run_dir, results = run("secure-boot", "", config=small,
+                               extra_env={"SECURE_BOOT": "1",
+                                          "BOOT_TIMEOUT": "120"})
+    with open(os.path.join(run_dir, "run.log")) as f:
+        log = f.read()
+    check("secure-boot: the runner names Secure Boot when the firmware "
+          "refuses the image", rc != 0 and "Secure Boot is on" in log
+          and "Access Denied" in log and "hung" not in log, log[-600:])
 
     corrupt = "%s --corrupt" % os.path.join(HERE, "varstore.py")
     rc, run_dir, results = run("corrupt", "", after_boot1=corrupt,

@@ -9,14 +9,16 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char errors[1024], described[1024];
+	static char errors[1024], warnings[1024], described[1024];
+	struct config_problems p;
 	struct irqlab_config c;
-	struct text_buf eb, db;
+	struct text_buf db;
 	size_t i;
 
 	config_defaults(&c);
-	tb_init(&eb, errors, sizeof(errors));
-	config_parse(&c, (const char *)data, size, &eb);
+	config_problems_init(&p, errors, sizeof(errors), warnings,
+			     sizeof(warnings));
+	config_parse(&c, (const char *)data, size, &p);
 	for (i = 0; i < config_key_count; i++) {
 		uint32_t v = config_get(&c, &config_keys[i]);
 

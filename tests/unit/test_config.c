@@ -10,15 +10,16 @@
 
 #include "bench/model/config.h"
 
-static char errors[1024];
+static char errors[1024], warnings[1024];
+static struct config_problems problems;
 
+/* Returns the number of errors; `problems` has the rest. */
 static int parse(struct irqlab_config *c, const char *text)
 {
-	struct text_buf eb;
-
 	config_defaults(c);
-	tb_init(&eb, errors, sizeof(errors));
-	return config_parse(c, text, strlen(text), &eb);
+	config_problems_init(&problems, errors, sizeof(errors), warnings,
+			     sizeof(warnings));
+	return (int)config_parse(c, text, strlen(text), &problems);
 }
 
 static void defaults_without_a_file(void **state)
@@ -57,12 +58,14 @@ static void bad_lines_are_reported_and_skipped(void **state)
 	(void)state;
 	assert_int_equal(parse(&c, "samples = lots\nbogus = 1\nint_vector = 3\n"
 				   "no equals sign\nfinish = reboot\nwarmup = 7\n"
-				   "samples = 99999999999999999999999\n"), 6);
+				   "samples = 99999999999999999999999\n"), 5);
+	assert_int_equal(problems.n_warnings, 1);	/* the unknown key */
 	assert_int_equal(c.samples, 10000);
 	assert_int_equal(c.int_vector, 0x40);
 	assert_int_equal(c.warmup, 7);	/* good lines still apply */
 	assert_non_null(strstr(errors, "line 1: samples must be a number from 1 to 1000000"));
-	assert_non_null(strstr(errors, "line 2: unknown key 'bogus'"));
+	assert_non_null(strstr(warnings, "line 2: unknown key 'bogus' ignored"));
+	assert_null(strstr(errors, "bogus"));
 	assert_non_null(strstr(errors, "line 3: int_vector must be a number from 32 to 254"));
 	assert_non_null(strstr(errors, "line 4: expected key = value"));
 	assert_non_null(strstr(errors, "line 5: bad value 'reboot' for finish"));
@@ -96,8 +99,10 @@ static void the_shipped_file_lists_every_key_at_its_default(void **state)
 	text[n] = '\0';
 	config_defaults(&d);
 	memset(&c, 0xa5, sizeof(c));
-	assert_int_equal(config_parse(&c, text, n, &(struct text_buf){
-					      errors, sizeof(errors), 0, 0 }), 0);
+	config_problems_init(&problems, errors, sizeof(errors), warnings,
+			     sizeof(warnings));
+	assert_int_equal(config_parse(&c, text, n, &problems), 0);
+	assert_int_equal(problems.n_warnings, 0);
 	for (i = 0; i < config_key_count; i++) {
 		char line[64];
 
@@ -128,6 +133,63 @@ static void describe_names_every_key(void **state)
 	assert_non_null(strstr(out, "samples=10000"));
 }
 
+/* The adversarial pass's file: 4083 bytes of comments, then two keys.
+ * Read whole, both apply; nothing is cut at 4095 bytes. */
+static void a_long_file_is_read_to_its_end(void **state)
+{
+	static char text[CONFIG_MAX_BYTES];
+	struct irqlab_config c;
+	size_t n = 0;
+
+	(void)state;
+	/* 4083 bytes of comment lines, 80 to a line. */
+	for (n = 0; n < 4083; n++)
+		text[n] = n % 80 == 79 || n == 4082 ? '\n' : '#';
+	strcpy(text + n, "samples = 100000\nruns = 2\n");
+	assert_true(strlen(text) > 4095);
+	assert_int_equal(parse(&c, text), 0);
+	assert_int_equal(c.samples, 100000);
+	assert_int_equal(c.runs, 2);
+}
+
+/* Lines that are not text, or too long to be a setting, are errors. */
+static void binary_and_overlong_lines_are_errors(void **state)
+{
+	static char text[CONFIG_MAX_LINE + 64];
+	struct irqlab_config c;
+
+	(void)state;
+	config_defaults(&c);
+	config_problems_init(&problems, errors, sizeof(errors), warnings,
+			     sizeof(warnings));
+	assert_int_equal(config_parse(&c, "samples = 5\0runs = 2\n", 22,
+				      &problems), 1);
+	assert_non_null(strstr(errors, "NUL byte"));
+	memset(text, 'x', sizeof(text) - 1);
+	memcpy(text, "samples = 7 #", 13);
+	text[sizeof(text) - 1] = '\0';
+	assert_int_equal(parse(&c, text), 1);
+	assert_int_equal(c.samples, 10000);	/* the long line changed nothing */
+	assert_non_null(strstr(errors, "longer than 256 bytes"));
+}
+
+/* Warnings reach the results as one line, cut with a count, never
+ * silently. */
+static void warnings_note_is_whole_or_counted(void **state)
+{
+	struct irqlab_config c;
+	char note[64];
+
+	(void)state;
+	assert_int_equal(parse(&c, "colour = blue\nshape = round\n"
+				   "size = 3\nsamples = 20\n"), 0);
+	assert_int_equal(problems.n_warnings, 3);
+	config_warnings_note(&problems, note, sizeof(note));
+	assert_non_null(strstr(note, "line 1: unknown key 'colour' ignored"));
+	assert_non_null(strstr(note, "(and 2 more)"));
+	assert_true(strlen(note) < sizeof(note));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -137,6 +199,9 @@ int main(void)
 		cmocka_unit_test(limits_are_inclusive),
 		cmocka_unit_test(the_shipped_file_lists_every_key_at_its_default),
 		cmocka_unit_test(describe_names_every_key),
+		cmocka_unit_test(a_long_file_is_read_to_its_end),
+		cmocka_unit_test(binary_and_overlong_lines_are_errors),
+		cmocka_unit_test(warnings_note_is_whole_or_counted),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);
