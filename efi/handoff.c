@@ -104,6 +104,36 @@ const char *handoff_store(const uint8_t *blob, size_t len, uint64_t run_id,
 	return 0;
 }
 
+/* "IrqlabRecordNN", as record_name writes it. */
+static int is_record_name(const CHAR16 *name)
+{
+	CHAR16 expected[32];
+	unsigned i;
+
+	if (!(name[12] >= L'0' && name[12] <= L'9' && name[13] >= L'0' &&
+	      name[13] <= L'9'))
+		return 0;
+	record_name(expected, (unsigned)(name[12] - L'0') * 10 +
+				      (unsigned)(name[13] - L'0'));
+	for (i = 0; expected[i]; i++)
+		if (name[i] != expected[i])
+			return 0;
+	return name[i] == 0;
+}
+
+static void note_foreign(struct handoff_found *found, const CHAR16 *name)
+{
+	char *out;
+	unsigned i;
+
+	if (found->n_foreign++ >= HANDOFF_FOREIGN_NAMES)
+		return;
+	out = found->foreign[found->n_foreign - 1];
+	for (i = 0; name[i] && i < sizeof(found->foreign[0]) - 1; i++)
+		out[i] = name[i] >= 0x20 && name[i] < 0x7f ? (char)name[i] : '?';
+	out[i] = '\0';
+}
+
 uint32_t handoff_find(struct handoff_found *found)
 {
 	/* Other software's names can be long, and GetNextVariableName can
@@ -112,6 +142,7 @@ uint32_t handoff_find(struct handoff_found *found)
 	EFI_GUID guid;
 
 	found->n = 0;
+	found->n_foreign = 0;
 	name[0] = 0;
 	for (;;) {
 		UINTN size = sizeof(name), len;
@@ -131,6 +162,13 @@ uint32_t handoff_find(struct handoff_found *found)
 		}
 		if (CompareGuid(&guid, &irqlab_guid) != 0)
 			continue;
+		/* Only names irqlab writes are its records. Anything else under
+		 * its GUID is another tool's: reported, never read, never
+		 * deleted, and never a reason not to measure. */
+		if (!is_record_name(name)) {
+			note_foreign(found, name);
+			continue;
+		}
 		if (found->n >= sizeof(found->rec) / sizeof(found->rec[0]))
 			break;
 		for (i = 0; i < 31 && name[i]; i++) {

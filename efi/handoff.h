@@ -26,7 +26,9 @@ const char *handoff_precheck(char *why, size_t cap);
 const char *handoff_store(const uint8_t *blob, size_t len, uint64_t run_id,
 			  char *why, size_t cap);
 
-/* Phase C (boot services). */
+/* Phase C (boot services). Foreign names kept for the report. */
+#define HANDOFF_FOREIGN_NAMES 4
+
 struct handoff_found {
 	uint32_t n;
 	struct {
@@ -36,6 +38,9 @@ struct handoff_found {
 		UINTN len;
 		uint8_t oversize;	/* larger than any record can be */
 	} rec[HANDOFF_SCAN_RECORDS];
+	/* Variables under irqlab's GUID that are not its records. */
+	uint32_t n_foreign;
+	char foreign[HANDOFF_FOREIGN_NAMES][64];
 };
 
 /* Reads every irqlab variable. Returns how many there are. */

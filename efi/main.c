@@ -364,7 +364,14 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 		log_printf("phase C: out of memory\n");
 		return 0;
 	}
-	if (handoff_find(found) == 0)
+	handoff_find(found);
+	for (i = 0; i < found->n_foreign && i < HANDOFF_FOREIGN_NAMES; i++)
+		log_printf("phase C: variable %s under irqlab's GUID is not one "
+			   "of its records: left alone\n", found->foreign[i]);
+	if (found->n_foreign > HANDOFF_FOREIGN_NAMES)
+		log_printf("phase C: and %u more such variables, left alone\n",
+			   found->n_foreign - HANDOFF_FOREIGN_NAMES);
+	if (found->n == 0)
 		return 0;
 
 	log_printf("phase C: %u handoff record(s) found\n", found->n);

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # qemu-backports.sh: x2APIC under TCG needs QEMU >= 8.1. Debian 12 ships
-# 7.2; its backports suite has a newer one. As root on Debian 12, adds the
-# backports suite -- from the same mirror and keyring this machine's apt
-# already uses -- and installs QEMU from it. Elsewhere it only reports.
+# 7.2; its backports suite has a newer one, and virt-fw-vars (python3-
+# virt-firmware), which the boot tests use to plant variables in an OVMF
+# store. As root on Debian 12, adds the backports suite -- from the same
+# mirror and keyring this machine's apt already uses -- and installs both
+# from it. Elsewhere it only reports.
 set -euo pipefail
 
 version=$(qemu-system-x86_64 --version 2>/dev/null |
 	sed -n 's/^QEMU emulator version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
 read -r major minor <<<"${version:-0 0}"
-if [ "$major" -gt 8 ] || { [ "$major" -eq 8 ] && [ "$minor" -ge 1 ]; }; then
+if { [ "$major" -gt 8 ] || { [ "$major" -eq 8 ] && [ "$minor" -ge 1 ]; }; } &&
+   command -v virt-fw-vars >/dev/null; then
 	exit 0
 fi
 . /etc/os-release
@@ -47,8 +50,9 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 # Not fatal: without it the x2APIC rows are skipped, with their reason.
 if ! { apt-get update -qq &&
-       apt-get install -y -qq -t bookworm-backports qemu-system-x86 >/dev/null; }; then
-	echo "irqlab: could not install QEMU from bookworm-backports; x2APIC rows will be skipped" >&2
+       apt-get install -y -qq -t bookworm-backports qemu-system-x86 \
+		python3-virt-firmware >/dev/null; }; then
+	echo "irqlab: could not install QEMU and virt-fw-vars from bookworm-backports; x2APIC rows and the foreign-variable test will be skipped" >&2
 	exit 0
 fi
 qemu-system-x86_64 --version | head -n 1

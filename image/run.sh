@@ -19,6 +19,8 @@
 #   RUN_DIR=build/run   disk, variable store and serial logs of this run.
 #   RESULTS_DIR=results where the result folders are copied.
 #   MAX_BOOTS=12     boots before giving up (runs = N needs N + 1).
+#   BEFORE_BOOT1=CMD run before the first boot with the variable store's
+#                    path as its argument (the boot tests plant variables).
 #   AFTER_BOOT1=CMD  run between the boots with the variable store's path
 #                    as its argument (the boot tests corrupt records so).
 #   OVMF_CODE / OVMF_VARS  the 4 MB build: its variable store is 256 KiB
@@ -159,6 +161,9 @@ status() {
 		grep .
 }
 
+if [ -n "${BEFORE_BOOT1:-}" ]; then
+	$BEFORE_BOOT1 "$vars"
+fi
 boot 1
 if ! status "$RUN_DIR/boot1.log" handed-over >/dev/null; then
 	tr -d '\r' <"$RUN_DIR/boot1.log" | grep -a 'irqlab will not measure' >&2 || true

@@ -12,6 +12,7 @@ Prints one line per check and ends with "boot: N passed, N failed"."""
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -47,7 +48,7 @@ PASSES = 2
 
 
 def run(name, icount, after_boot1=None, cpu="max", machine="q35",
-        config=None, extra_env=None):
+        config=None, extra_env=None, before_boot1=None):
     """One two-boot cycle. Returns (exit code, run dir, results dir)."""
     run_dir = os.path.join(BUILD, name)
     results = os.path.join(run_dir, "results")
@@ -62,6 +63,8 @@ def run(name, icount, after_boot1=None, cpu="max", machine="q35",
                MACHINE=machine)
     if after_boot1:
         env["AFTER_BOOT1"] = after_boot1
+    if before_boot1:
+        env["BEFORE_BOOT1"] = before_boot1
     env.update(extra_env or {})
     with open(os.path.join(run_dir, "run.log"), "w") as log:
         rc = subprocess.run([os.path.join(ROOT, "image", "run.sh"), IMAGE],
@@ -704,6 +707,35 @@ def main():
           and "powering off in" in log
           and not statuses(run_dir, 1, "handed-over")
           and "exiting boot services" not in log, log[-800:])
+
+    # Another tool's variable under irqlab's GUID, its name longer than a
+    # record's: once it made every boot rerun phase C and never measure.
+    # Now it is reported, left alone, and the run measures.
+    foreign_name = "IrqlabSomeOtherToolLeftThisVariableHere"
+    if shutil.which("virt-fw-vars"):
+        plant = os.path.join(BUILD, "foreign.json")
+        os.makedirs(BUILD, exist_ok=True)
+        with open(plant, "w") as f:
+            json.dump({"version": 2, "variables": [{
+                "name": foreign_name, "guid": str(varstore.IRQLAB_GUID),
+                "attr": 7, "data": "68656c6c6f"}]}, f)
+        rc, run_dir, results = run(
+            "foreign-variable", "", config=small,
+            before_boot1="virt-fw-vars --set-json %s --inplace" % plant)
+        folders = result_folders(results)
+        left = [v.name for v in varstore.variables(open(
+            os.path.join(run_dir, "vars.fd"), "rb").read())
+            if v.live and v.guid == varstore.IRQLAB_GUID]
+        check("foreign-variable: a foreign variable under irqlab's GUID is "
+              "reported, left alone, and the run measures",
+              rc == 0 and len(folders) == 1
+              and not folders[0].endswith("-discarded")
+              and statuses(run_dir, 1, "handed-over")
+              and "is not one of its records: left alone" in serial(run_dir, 1)
+              and left == [foreign_name], "%s %s %s" % (rc, folders, left))
+    else:
+        print("skip  foreign-variable: virt-fw-vars (python3-virt-firmware, "
+              "from bookworm-backports) is not installed")
 
     # Secure Boot on, as on many a stranger's machine: the firmware refuses
     # the unsigned image, and the runner says so instead of "hung".
