@@ -182,16 +182,21 @@ void scheme_install(const struct dispatch_scheme *s, uint8_t vector,
 			      0, s->selector ? s->selector(vector) : SEL_KERNEL_CS);
 }
 
-void scheme_take_over(const struct dispatch_scheme *s, enum handler_kind kind)
+void scheme_install_all(const struct dispatch_scheme *s, enum handler_kind kind)
 {
 	unsigned v;
 
-	if (s->prepare)
-		s->prepare();
 	if (s->exception_vector)
 		idt_set_gate(s->exception_vector, s->code[kind].exception_entry, 0);
 	for (v = FIRST_IRQ_VECTOR; v < 256; v++)
 		scheme_install(s, (uint8_t)v, kind);
+}
+
+void scheme_take_over(const struct dispatch_scheme *s, enum handler_kind kind)
+{
+	if (s->prepare)
+		s->prepare();
+	scheme_install_all(s, kind);
 }
 
 void scheme_rest(const struct dispatch_scheme *used)

@@ -79,6 +79,11 @@ extern const struct dispatch_scheme *const dispatch_baseline;
 void scheme_install(const struct dispatch_scheme *s, uint8_t vector,
 		    enum handler_kind kind);
 
+/* Points every interrupt gate (and the exception the scheme reaches its
+ * common path through) at its handlers of one kind; the scheme must be
+ * prepared already. */
+void scheme_install_all(const struct dispatch_scheme *s, enum handler_kind kind);
+
 /* Prepares the scheme and points every interrupt gate at it. */
 void scheme_take_over(const struct dispatch_scheme *s, enum handler_kind kind);
 

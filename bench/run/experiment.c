@@ -126,7 +126,7 @@ static void install(struct experiment_run *x, enum handler_kind kind)
 		idt_set_gate(VARIANT_VECTOR, p->entry->handler[kind], 0);
 		return;
 	}
-	scheme_take_over(p->scheme, kind);
+	scheme_install_all(p->scheme, kind);
 	if (p->cache)
 		cache_target_for(p->scheme, p->vector, kind, &x->target);
 }
@@ -144,13 +144,16 @@ static int check(struct experiment_run *x, enum handler_kind kind)
 	       check_registers(x, HIGH_CHECK_VECTOR);
 }
 
-/* Installs what the row measures and checks both kinds of handler. */
+/* Prepares what the row measures, once (tear_down undoes it once), and
+ * checks both kinds of handler; each pass then only swaps the gates. */
 static int set_up_and_check(struct experiment_run *x)
 {
 	const struct plan_row *p = x->plan;
 
 	if (p->entry && p->entry->prepare)
 		p->entry->prepare();
+	if (p->scheme && p->scheme->prepare)
+		p->scheme->prepare();
 	return check(x, HANDLER_BARE) || check(x, HANDLER_TIMED);
 }
 
