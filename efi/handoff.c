@@ -4,6 +4,8 @@
 #include "efi/handoff.h"
 
 #include "arch/lib/fmt.h"
+#include "arch/lib/le.h"
+#include "bench/model/varstore.h"
 #include "arch/lib/log.h"
 
 /* irqlab's own vendor GUID: no other software's variables are touched. */
@@ -31,47 +33,270 @@ static void record_name(CHAR16 *out, unsigned seq)
 	out[i] = 0;
 }
 
-static const char *store_room(UINT64 needed, char *why, size_t cap)
+/* The store's free space and largest variable, as QueryVariableInfo
+ * gives them now: before ExitBootServices EDK2 counts the space deleted
+ * variables hold as free, since a boot-time write may reclaim it; at
+ * runtime it does not (docs/uefi-variables.md). */
+static const char *query_store(UINT64 *remaining, UINT64 *max_variable,
+			       char *why, size_t cap)
 {
-	UINT64 max_storage = 0, remaining = 0, max_variable = 0;
+	UINT64 max_storage = 0;
 	EFI_STATUS st;
 
+	*remaining = *max_variable = 0;
 	if (RT->Hdr.Revision < UEFI_2_0_REVISION) {
 		fmt_snprintf(why, cap, "firmware predates QueryVariableInfo");
 		return why;
 	}
 	st = uefi_call_wrapper(RT->QueryVariableInfo, 4, HANDOFF_ATTRIBUTES,
-			       &max_storage, &remaining, &max_variable);
+			       &max_storage, remaining, max_variable);
 	if (EFI_ERROR(st)) {
 		fmt_snprintf(why, cap, "QueryVariableInfo failed (0x%llx)",
 			     (unsigned long long)st);
 		return why;
 	}
-	if (max_variable < RECORD_MAX_BYTES) {
+	if (*max_variable < RECORD_MAX_BYTES) {
 		fmt_snprintf(why, cap,
 			     "variables are limited to %llu bytes, a record needs %u",
-			     (unsigned long long)max_variable, RECORD_MAX_BYTES);
-		return why;
-	}
-	if (remaining < needed + HANDOFF_STORE_RESERVE) {
-		fmt_snprintf(why, cap,
-			     "store has %llu bytes free; %llu needed plus a %u-byte reserve",
-			     (unsigned long long)remaining,
-			     (unsigned long long)needed, HANDOFF_STORE_RESERVE);
+			     (unsigned long long)*max_variable, RECORD_MAX_BYTES);
 		return why;
 	}
 	return 0;
 }
 
-const char *handoff_precheck(char *why, size_t cap)
+uint64_t handoff_room_needed(size_t blob_len)
 {
-	return store_room(HANDOFF_MAX_BYTES +
-			  HANDOFF_MAX_RECORDS * HANDOFF_VARIABLE_OVERHEAD,
-			  why, cap);
+	return blob_len +
+	       records_needed(blob_len) *
+		       (uint64_t)(RECORD_HEADER_BYTES + HANDOFF_VARIABLE_OVERHEAD) +
+	       HANDOFF_STORE_RESERVE;
+}
+
+static const char *too_little_room(UINT64 remaining, UINT64 needed,
+				   const char *view, char *why, size_t cap)
+{
+	fmt_snprintf(why, cap,
+		     "the variable store has %llu bytes free%s; a run needs %llu "
+		     "(its results in records, plus a %u-byte reserve)",
+		     (unsigned long long)remaining, view,
+		     (unsigned long long)needed, HANDOFF_STORE_RESERVE);
+	return why;
+}
+
+/* "IrqlabProbeNN": the variables phase A writes and deletes to make the
+ * firmware reclaim. Boot-time only, never records. */
+static void probe_name(CHAR16 *out, unsigned seq)
+{
+	static const CHAR16 prefix[] = L"IrqlabProbe";
+	unsigned i;
+
+	for (i = 0; prefix[i]; i++)
+		out[i] = prefix[i];
+	out[i++] = (CHAR16)(L'0' + seq / 10);
+	out[i++] = (CHAR16)(L'0' + seq % 10);
+	out[i] = 0;
+}
+
+#define PROBE_MAX_VARIABLES 64
+#define PROBE_CHUNK_BYTES (32 * 1024)
+/* Left free beyond the rule for what the firmware itself writes
+ * between phase A and phase B. */
+#define PROBE_SLACK (2 * 1024)
+
+static void delete_probes(void)
+{
+	unsigned seq;
+
+	for (seq = 0; seq < PROBE_MAX_VARIABLES; seq++) {
+		CHAR16 name[16];
+
+		probe_name(name, seq);
+		uefi_call_wrapper(RT->SetVariable, 5, name, &irqlab_guid,
+				  EFI_VARIABLE_NON_VOLATILE |
+					  EFI_VARIABLE_BOOTSERVICE_ACCESS,
+				  0, NULL);
+	}
+}
+
+/* EFI_FIRMWARE_VOLUME_BLOCK2_PROTOCOL (PI spec vol. 3, §3.4.2); only
+ * GetPhysicalAddress is called. */
+static EFI_GUID fvb2_guid = {
+	0x8f644fa9, 0xe850, 0x4db1,
+	{ 0x9c, 0xe2, 0x0b, 0x44, 0x69, 0x8e, 0x8d, 0xa4 }
+};
+
+struct fvb2 {
+	void *get_attributes, *set_attributes;
+	EFI_STATUS(EFIAPI *get_physical_address)(struct fvb2 *self,
+						 EFI_PHYSICAL_ADDRESS *address);
+};
+
+#define FV_LENGTH_OFFSET 32
+
+/* The variable store as the firmware keeps it in flash, read through the
+ * memory-mapped firmware volume. Returns 0 and fills `u`, or -1 when no
+ * volume holds a store irqlab can read. */
+static int read_store_usage(struct varstore_usage *u)
+{
+	EFI_HANDLE *handles = NULL;
+	UINTN n = 0, i;
+	int found = -1;
+
+	if (EFI_ERROR(uefi_call_wrapper(BS->LocateHandleBuffer, 5, ByProtocol,
+					&fvb2_guid, NULL, &n, &handles)))
+		return -1;
+	for (i = 0; i < n && found; i++) {
+		struct fvb2 *fvb = NULL;
+		EFI_PHYSICAL_ADDRESS base = 0;
+		const uint8_t *fv;
+
+		if (EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, handles[i],
+						&fvb2_guid, (void **)&fvb)) ||
+		    EFI_ERROR(uefi_call_wrapper(fvb->get_physical_address, 2,
+						fvb, &base)) ||
+		    base == 0)
+			continue;
+		fv = (const uint8_t *)(uintptr_t)base;
+		if (varstore_read(fv, (size_t)le_get(fv + FV_LENGTH_OFFSET, 8),
+				  u) == VARSTORE_OK)
+			found = 0;
+	}
+	uefi_call_wrapper(BS->FreePool, 1, handles);
+	return found;
+}
+
+/* Writes probe variables of `chunk` bytes until more than `bytes` are
+ * written. Returns 0, or the status of a write the firmware refused. */
+static EFI_STATUS write_probes(UINT64 bytes, UINT64 chunk)
+{
+	static uint8_t zeros[PROBE_CHUNK_BYTES];
+	UINT64 written = 0;
+	unsigned seq;
+
+	for (seq = 0; written <= bytes && seq < PROBE_MAX_VARIABLES; seq++) {
+		UINT64 data = bytes + 1 - written < chunk ? bytes + 1 - written
+							 : chunk;
+		CHAR16 name[16];
+		EFI_STATUS st;
+
+		probe_name(name, seq);
+		st = uefi_call_wrapper(RT->SetVariable, 5, name, &irqlab_guid,
+				       EFI_VARIABLE_NON_VOLATILE |
+					       EFI_VARIABLE_BOOTSERVICE_ACCESS,
+				       (UINTN)data, zeros);
+		if (EFI_ERROR(st))
+			return st;
+		written += data;
+	}
+	return EFI_SUCCESS;
+}
+
+/* Before ExitBootServices EDK2 reclaims the store when a write does not
+ * fit in the free space at its end: deleted variables are dropped and the
+ * rest compacted. At runtime it never does, and only that end counts; a
+ * write-and-delete leaves its own deleted space there (measured on OVMF,
+ * docs/uefi-variables.md). So phase A reads where the store ends; if the
+ * end is too small, one probe write just larger than it makes the
+ * firmware reclaim, the probe is deleted, and the store is read again. */
+static const char *reclaim_seen(struct handoff_room *room,
+				const struct varstore_usage *before,
+				UINT64 chunk, char *why, size_t cap)
+{
+	struct varstore_usage after;
+	EFI_STATUS st;
+
+	room->end_free_before = varstore_end_free(before);
+	room->end_free = room->end_free_before;
+	if (room->end_free >= room->needed)
+		return 0;
+	room->probe_bytes = room->end_free + 1;
+	st = write_probes(room->probe_bytes, chunk);
+	delete_probes();
+	if (EFI_ERROR(st)) {
+		fmt_snprintf(why, cap, "the firmware refused a boot-time write "
+			     "while reclaiming the variable store (0x%llx)",
+			     (unsigned long long)st);
+		return why;
+	}
+	room->reclaimed = 1;
+	if (read_store_usage(&after)) {
+		fmt_snprintf(why, cap, "the variable store could not be read "
+			     "again after reclaiming it");
+		return why;
+	}
+	room->end_free = varstore_end_free(&after);
+	if (room->end_free < room->needed)
+		return too_little_room(room->end_free, room->needed,
+				       " at its end even after a reclaim",
+				       why, cap);
+	return 0;
+}
+
+/* Where the store cannot be read, only rounds of write-and-delete of P
+ * bytes, P over half the free space R, make sure: after the first
+ * reclaim each round reclaims again, and the end keeps R - P. */
+static const char *reclaim_blind(struct handoff_room *room, UINT64 remaining,
+				 UINT64 chunk, char *why, size_t cap)
+{
+	UINT64 target = room->needed + PROBE_SLACK;
+	unsigned round;
+
+	if (remaining < 2 * target) {
+		fmt_snprintf(why, cap,
+			     "irqlab cannot read this firmware's variable store, "
+			     "and with %llu bytes free it cannot make sure that the "
+			     "%llu a run needs are free at runtime (it needs twice "
+			     "that to force a reclaim blind)",
+			     (unsigned long long)remaining,
+			     (unsigned long long)room->needed);
+		return why;
+	}
+	room->probe_bytes = remaining / 2 + PROBE_SLACK;
+	room->rounds = 2;
+	for (round = 0; round < room->rounds; round++) {
+		EFI_STATUS st = write_probes(room->probe_bytes, chunk);
+
+		delete_probes();
+		if (EFI_ERROR(st)) {
+			fmt_snprintf(why, cap, "the firmware refused a boot-time "
+				     "write while reclaiming the store (0x%llx)",
+				     (unsigned long long)st);
+			return why;
+		}
+	}
+	room->reclaimed = 1;
+	return 0;
+}
+
+const char *handoff_make_room(struct handoff_room *room, char *why, size_t cap)
+{
+	struct varstore_usage usage;
+	UINT64 remaining, max_variable, chunk;
+
+	*room = (struct handoff_room){ .needed = handoff_room_needed(HANDOFF_MAX_BLOB) };
+	delete_probes();	/* left by a run that stopped mid-probe */
+	if (query_store(&remaining, &max_variable, why, cap))
+		return why;
+	room->free_boot = remaining;
+	room->max_variable = max_variable;
+	if (remaining < room->needed)
+		return too_little_room(remaining, room->needed,
+				       ", counting what deleted variables hold",
+				       why, cap);
+	chunk = max_variable > 2 * HANDOFF_VARIABLE_OVERHEAD
+			? max_variable - 2 * HANDOFF_VARIABLE_OVERHEAD
+			: RECORD_MAX_BYTES;
+	if (chunk > PROBE_CHUNK_BYTES)
+		chunk = PROBE_CHUNK_BYTES;
+	if (read_store_usage(&usage) == 0) {
+		room->store_seen = 1;
+		return reclaim_seen(room, &usage, chunk, why, cap);
+	}
+	return reclaim_blind(room, remaining, chunk, why, cap);
 }
 
 const char *handoff_store(const uint8_t *blob, size_t len, uint64_t run_id,
-			  char *why, size_t cap)
+			  uint64_t *free_at_runtime, char *why, size_t cap)
 {
 	static uint8_t record[RECORD_MAX_BYTES];
 	size_t total = records_needed(len);
@@ -83,9 +308,16 @@ const char *handoff_store(const uint8_t *blob, size_t len, uint64_t run_id,
 		return why;
 	}
 	/* All or nothing: check room for every record before the first. */
-	if (store_room(len + total * (RECORD_HEADER_BYTES +
-				      HANDOFF_VARIABLE_OVERHEAD), why, cap))
-		return why;
+	{
+		UINT64 remaining, max_variable;
+
+		if (query_store(&remaining, &max_variable, why, cap))
+			return why;
+		*free_at_runtime = remaining;
+		if (remaining < handoff_room_needed(len))
+			return too_little_room(remaining, handoff_room_needed(len),
+					       " at runtime", why, cap);
+	}
 	for (seq = 0; seq < total; seq++) {
 		CHAR16 name[32];
 		size_t n = record_encode(record, run_id, (uint16_t)seq, blob, len);

@@ -17,14 +17,33 @@
  * variable header (~60 bytes) plus the UCS-2 name, rounded up. */
 #define HANDOFF_VARIABLE_OVERHEAD 128
 
-/* Phase A: whether the store can take a full-size handoff. Returns NULL
- * or the reason it cannot. */
-const char *handoff_precheck(char *why, size_t cap);
+/* The one budget rule, phase A's and phase B's: what the store must have
+ * free to take a blob of `blob_len` bytes. Phase A asks it for the
+ * largest blob there can be, phase B for the one it has. */
+uint64_t handoff_room_needed(size_t blob_len);
+
+/* What phase A found in the store and did to it. */
+struct handoff_room {
+	uint64_t free_boot;	/* QueryVariableInfo before ExitBootServices */
+	uint64_t max_variable;
+	uint64_t needed;	/* handoff_room_needed(HANDOFF_MAX_BLOB) */
+	uint8_t store_seen;	/* the store's bytes could be read */
+	uint8_t reclaimed;	/* probes made the firmware reclaim */
+	uint64_t end_free_before, end_free;	/* at its end: what runtime can use */
+	uint64_t probe_bytes;	/* written and deleted (per round, when blind) */
+	uint32_t rounds;	/* blind rounds */
+};
+
+/* Phase A: makes sure phase B will find room for a full-size handoff,
+ * reclaiming space deleted variables hold while boot services can
+ * (docs/uefi-variables.md). Returns NULL, or why a run's results could
+ * not be kept, in which case phase A must not measure. */
+const char *handoff_make_room(struct handoff_room *room, char *why, size_t cap);
 
 /* Phase B (runtime services only). Returns NULL on success or why the
- * results were not persisted. */
+ * results were not persisted; says what the store had free. */
 const char *handoff_store(const uint8_t *blob, size_t len, uint64_t run_id,
-			  char *why, size_t cap);
+			  uint64_t *free_at_runtime, char *why, size_t cap);
 
 /* Phase C (boot services). Foreign names kept for the report. */
 #define HANDOFF_FOREIGN_NAMES 4

@@ -495,7 +495,8 @@ static void persist_and_reset(void)
 {
 	struct run_result *r = run.result;
 	size_t len = results_encode(r, run.blob, HANDOFF_MAX_BLOB);
-	char why[160];
+	uint64_t store_free = 0;
+	char why[200];
 	const char *err;
 
 	fpu_state_for_firmware();
@@ -504,7 +505,8 @@ static void persist_and_reset(void)
 			     HANDOFF_MAX_BLOB);
 		err = why;
 	} else {
-		err = handoff_store(run.blob, len, r->run_id, why, sizeof(why));
+		err = handoff_store(run.blob, len, r->run_id, &store_free, why,
+				    sizeof(why));
 	}
 	if (!err) {
 		log_printf("phase B: run %u of %u, %llu bytes handed over in "
@@ -512,9 +514,10 @@ static void persist_and_reset(void)
 			   r->config.runs, (unsigned long long)len,
 			   (unsigned long long)records_needed(len));
 		log_status(STATUS_HANDED_OVER, "run=%u runs=%u bytes=%llu "
-			   "records=%llu", r->run_index, r->config.runs,
-			   (unsigned long long)len,
-			   (unsigned long long)records_needed(len));
+			   "records=%llu store_free=%llu", r->run_index,
+			   r->config.runs, (unsigned long long)len,
+			   (unsigned long long)records_needed(len),
+			   (unsigned long long)store_free);
 		uefi_call_wrapper(RT->ResetSystem, 4, EfiResetWarm, EFI_SUCCESS,
 				  0, NULL);
 	} else {
@@ -745,7 +748,8 @@ static EFI_STATUS phase_a(EFI_FILE_HANDLE root)
 {
 	struct run_result *r;
 	struct platform *platform = &run.platform;
-	char why[160];
+	struct handoff_room room;
+	char why[200];
 	EFI_STATUS st;
 
 	if (allocate_run()) {
@@ -776,9 +780,37 @@ static EFI_STATUS phase_a(EFI_FILE_HANDLE root)
 	log_printf("phase A: TSC %llu Hz (%s); figures will be %s\n",
 		   (unsigned long long)r->tsc_hz, tsc_method_name(r->tsc_method),
 		   clock_kind_unit(r->clock_kind));
-	if (handoff_precheck(why, sizeof(why)))
-		log_printf("phase A: WARNING: %s; results will go to serial "
-			   "only\n", why);
+	/* A run whose results cannot be kept is worse than none. */
+	if (handoff_make_room(&room, why, sizeof(why))) {
+		log_status(STATUS_STORE, "ok=0 free=%llu end_free=%llu needed=%llu",
+			   (unsigned long long)room.free_boot,
+			   (unsigned long long)room.end_free,
+			   (unsigned long long)room.needed);
+		stop_visibly(why);
+		return EFI_OUT_OF_RESOURCES;
+	}
+	if (room.store_seen)
+		log_printf("phase A: variable store: %llu bytes free at its end, "
+			   "where runtime writes go; a run needs %llu%s\n",
+			   (unsigned long long)room.end_free_before,
+			   (unsigned long long)room.needed,
+			   room.reclaimed ? "; a probe write made the firmware "
+					    "reclaim deleted space" : "");
+	if (room.reclaimed && room.store_seen)
+		log_printf("phase A: variable store: %llu bytes free at its end "
+			   "after the reclaim\n", (unsigned long long)room.end_free);
+	if (!room.store_seen)
+		log_printf("phase A: variable store not readable; %llu bytes free "
+			   "counting deleted variables; %u blind round(s) of %llu "
+			   "bytes reclaimed it; a run needs %llu\n",
+			   (unsigned long long)room.free_boot, room.rounds,
+			   (unsigned long long)room.probe_bytes,
+			   (unsigned long long)room.needed);
+	log_status(STATUS_STORE, "ok=1 seen=%u end_free=%llu reclaimed=%u "
+		   "end_free_after=%llu needed=%llu",
+		   room.store_seen, (unsigned long long)room.end_free_before,
+		   room.reclaimed, (unsigned long long)room.end_free,
+		   (unsigned long long)room.needed);
 
 	log_printf("phase A: exiting boot services\n");
 	st = exit_boot_services();

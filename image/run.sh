@@ -25,6 +25,9 @@
 #                    as its argument (the boot tests corrupt records so).
 #   OVMF_CODE / OVMF_VARS  the 4 MB build: its variable store is 256 KiB
 #                    (the 2 MB build's 56 KiB is tight, docs/uefi-variables.md).
+#   VARS_FILE=FILE   a variable store used in place and kept, as a machine
+#                    keeps its own from run to run: created from OVMF_VARS
+#                    when missing (the store-cycle test reuses one).
 #   SECURE_BOOT=1    boot OVMF's Secure Boot build with Microsoft's keys
 #                    enrolled (needs SMM), to see what a user with Secure
 #                    Boot on sees: the firmware refuses irqlab, unsigned.
@@ -65,7 +68,12 @@ mkdir -p "$RUN_DIR" "$RESULTS_DIR"
 disk=$RUN_DIR/disk.img
 vars=$RUN_DIR/vars.fd
 cp "$image" "$disk"
-cp "$OVMF_VARS" "$vars"	# a writable copy: the handoff lives here
+if [ -n "${VARS_FILE:-}" ]; then
+	[ -f "$VARS_FILE" ] || cp "$OVMF_VARS" "$VARS_FILE"
+	vars=$VARS_FILE
+else
+	cp "$OVMF_VARS" "$vars"	# a writable copy: the handoff lives here
+fi
 if [ -n "$CONFIG" ]; then
 	mcopy -o -i "$disk@@1M" "$CONFIG" ::/EFI/irqlab/irqlab.cfg
 fi

@@ -11,6 +11,7 @@ typedef void (*log_sink)(const char *text);
  *   irqlab-status: EVENT key=value ...
  * The events, defined once: */
 #define LOG_STATUS_PREFIX "irqlab-status:"
+#define STATUS_STORE "store"	/* phase A: the variable store's room, made or not */
 #define STATUS_HANDED_OVER "handed-over"	/* phase B: records written, resetting */
 #define STATUS_SERIAL_ONLY "serial-only"	/* phase B: the store could not take them */
 #define STATUS_RUN_KEPT "run-kept"	/* phase C: a run of a series kept on the ESP */

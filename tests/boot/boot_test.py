@@ -490,6 +490,7 @@ def check_icount_run(name, rc, run_dir, results):
           and doc.get("schema_version") == 1)
     check("%s: summary.txt written" % name, os.path.getsize(
         os.path.join(results, folders[0], "summary.txt")) > 0)
+    check_store_agrees(name, run_dir)
     clock = doc["clock"]
     check("%s: figures labelled as icount instructions, not cycles" % name,
           clock["kind"] == "icount" and not clock["figures_are_cycles"]
@@ -594,6 +595,58 @@ def check_every_row_ends_well(label, rc, run_dir, results):
     check("%s: every row ok or skipped with a reason (%d rows)"
           % (label, len(rows)), not bad, str(bad))
     return doc
+
+
+OVMF_2M = {"OVMF_CODE": "/usr/share/OVMF/OVMF_CODE.fd",
+           "OVMF_VARS": "/usr/share/OVMF/OVMF_VARS.fd", "TPM": "off"}
+STORE_CYCLES = 10
+
+
+def check_store_agrees(label, run_dir):
+    """Phase A reads the store's end from the flash; phase B's runtime
+    QueryVariableInfo must find the same free space."""
+    room = statuses(run_dir, 1, "store")
+    handed = statuses(run_dir, 1, "handed-over")
+    return check("%s: phase A's reading of the store's end equals what "
+                 "QueryVariableInfo says at runtime" % label,
+                 room and handed and room[-1].get("seen") == "1"
+                 and room[-1]["end_free_after"] == handed[-1]["store_free"],
+                 "%s %s" % (room, handed))
+
+
+def store_cycles(tiny):
+    """Ten runs on one 2 MB store, as a machine keeps its own: each run is
+    kept, or refused in phase A with its reason, never lost in phase B.
+    Before the second, other software's deleted variables leave the store's
+    end too small, so phase A must make the firmware reclaim."""
+    store = os.path.join(BUILD, "store-2m", "vars.fd")
+    subprocess.run(["rm", "-rf", os.path.dirname(store)], check=True)
+    fill = "%s --fill 24000 deleted" % os.path.join(HERE, "varstore.py")
+    outcomes = []
+    for n in range(1, STORE_CYCLES + 1):
+        label = "store-2m/cycle-%d" % n
+        rc, run_dir, results = run(
+            label, "", config=tiny, before_boot1=fill if n == 2 else None,
+            extra_env=dict(OVMF_2M, VARS_FILE=store))
+        room = statuses(run_dir, 1, "store")
+        kept = rc == 0 and len(result_folders(results)) == 1
+        refused = (rc != 0 and room and room[-1]["ok"] == "0"
+                   and "exiting boot services" not in serial(run_dir, 1))
+        lost = statuses(run_dir, 1, "serial-only")
+        outcomes.append("kept" if kept else "refused" if refused else
+                        "LOST" if lost else "failed (rc %d)" % rc)
+        if kept:
+            check_store_agrees(label, run_dir)
+        if n == 2:
+            check("store-2m: with the store's end too small, phase A made the "
+                  "firmware reclaim, and the run was kept",
+                  kept and room and room[-1]["reclaimed"] == "1"
+                  and int(room[-1]["end_free"]) < int(room[-1]["needed"])
+                  <= int(room[-1]["end_free_after"]), str(room))
+    check("store-2m: %d runs on one 2 MB store: each kept or refused up "
+          "front, none lost" % STORE_CYCLES,
+          all(o in ("kept", "refused") for o in outcomes)
+          and outcomes.count("kept") >= STORE_CYCLES - 1, str(outcomes))
 
 
 def main():
@@ -747,6 +800,22 @@ def main():
     check("secure-boot: the runner names Secure Boot when the firmware "
           "refuses the image", rc != 0 and "Secure Boot is on" in log
           and "Access Denied" in log and "hung" not in log, log[-600:])
+
+    store_cycles(tiny)
+
+    # A store nearly full of other software's live variables: phase A
+    # refuses, visibly, before measuring anything.
+    rc, run_dir, results = run(
+        "store-full", "", config=tiny, extra_env={"TPM": "off"},
+        before_boot1="%s --fill 20000 live" % os.path.join(HERE, "varstore.py"))
+    log = serial(run_dir, 1)
+    room = statuses(run_dir, 1, "store")
+    check("store-full: a store too full for the results is refused in phase "
+          "A, on screen, before anything is measured",
+          rc != 0 and room and room[-1]["ok"] == "0"
+          and "irqlab will not measure: the variable store has" in log
+          and "powering off in" in log
+          and "exiting boot services" not in log, log[-600:])
 
     corrupt = "%s --corrupt" % os.path.join(HERE, "varstore.py")
     rc, run_dir, results = run("corrupt", "", after_boot1=corrupt,

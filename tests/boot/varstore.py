@@ -18,6 +18,10 @@ PLAIN_STORE = uuid.UUID("ddcf3616-3275-4164-98b6-fe85707ffe7d")
 START_ID = 0x55AA
 VAR_ADDED = 0x3F
 VAR_ADDED_IN_DELETE_TRANSITION = 0x3E
+VAR_DELETED = 0x3D          # VAR_ADDED with VAR_DELETED's bit cleared
+# Not irqlab's: the filler stands for other software's variables.
+FILL_GUID = uuid.UUID("0b6e5233-a65c-44c9-9407-d9ab83bfc8bd")
+FILL_CHUNK = 0x2000 - 256   # under the 2 MB build's largest variable
 
 
 class Variable:
@@ -58,6 +62,46 @@ def variables(image):
         off = (data_at + data_size + 3) & ~3
 
 
+def store_end(image):
+    """(offset where the used part of the store ends, offset of its end,
+    header size, authenticated?)"""
+    store = struct.unpack_from("<H", image, 0x30)[0]
+    signature = uuid.UUID(bytes_le=bytes(image[store:store + 16]))
+    size = struct.unpack_from("<I", image, store + 16)[0]
+    auth = signature == AUTH_STORE
+    used = store + 28
+    for v in variables(image):
+        used = (v.data_offset + len(v.data) + 3) & ~3
+    return used, store + size, 60 if auth else 32, auth
+
+
+def fill(path, leave, state):
+    """Appends variables under FILL_GUID, live or deleted, until `leave`
+    bytes stay free at the store's end: a store other software has used,
+    as a stranger's machine has one."""
+    with open(path, "r+b") as f:
+        image = bytearray(f.read())
+        at, end, header, auth = store_end(image)
+        seq = 0
+        while end - at - leave > header + 64:
+            name = ("IrqlabTestFill%02d" % seq).encode("utf-16-le") + b"\0\0"
+            room = end - at - leave - header - len(name)
+            data = min(FILL_CHUNK, room) & ~3
+            if auth:
+                h = struct.pack("<HBBIQ16sIII16s", START_ID, state, 0, 7, 0,
+                                bytes(16), 0, len(name), data,
+                                FILL_GUID.bytes_le)
+            else:
+                h = struct.pack("<HBBIII16s", START_ID, state, 0, 7,
+                                len(name), data, FILL_GUID.bytes_le)
+            var = h + name + bytes(data)
+            image[at:at + len(var)] = var
+            at = (at + len(var) + 3) & ~3
+            seq += 1
+        f.seek(0)
+        f.write(image)
+
+
 def irqlab_records(path, live_only=True):
     with open(path, "rb") as f:
         image = f.read()
@@ -79,6 +123,10 @@ def corrupt_records(path):
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--corrupt":
         corrupt_records(sys.argv[2])
+    elif len(sys.argv) == 5 and sys.argv[1] == "--fill":
+        # --fill LEAVE live|deleted STORE
+        fill(sys.argv[4], int(sys.argv[2]),
+             VAR_ADDED if sys.argv[3] == "live" else VAR_DELETED)
     else:
         for v in irqlab_records(sys.argv[1], live_only=False):
             print("%-16s state 0x%02x %s %d bytes" %
