@@ -3,6 +3,8 @@
 
 #include "efi/files.h"
 
+#include "arch/lib/fmt.h"
+
 #define PATH_MAX_CHARS 128
 
 static void widen(CHAR16 *out, const char *in)
@@ -90,37 +92,116 @@ INTN files_read(EFI_FILE_HANDLE root, const char *path, void *buf, UINTN cap)
 	return (INTN)total;
 }
 
+/* Bytes the volume has free, or -1 when the firmware does not say. */
+static INT64 free_space(EFI_FILE_HANDLE root)
+{
+	EFI_FILE_SYSTEM_INFO *info = LibFileSystemInfo(root);
+	INT64 bytes;
+
+	if (!info)
+		return -1;
+	bytes = (INT64)info->FreeSpace;
+	FreePool(info);
+	return bytes;
+}
+
+/* Renames an open file within its directory (UEFI spec §13.5.14,
+ * EFI_FILE_PROTOCOL.SetInfo with a new FileName). */
+static int rename_to(EFI_FILE_HANDLE f, const char *name)
+{
+	EFI_FILE_INFO *info = LibFileInfo(f), *renamed;
+	UINTN size, i, n;
+	int rc;
+
+	if (!info)
+		return -1;
+	for (n = 0; name[n]; n++)
+		;
+	size = SIZE_OF_EFI_FILE_INFO + (n + 1) * sizeof(CHAR16);
+	renamed = AllocatePool(size);
+	if (!renamed) {
+		FreePool(info);
+		return -1;
+	}
+	CopyMem(renamed, info, SIZE_OF_EFI_FILE_INFO);
+	renamed->Size = size;
+	for (i = 0; i <= n; i++)
+		renamed->FileName[i] = (CHAR16)(unsigned char)name[i];
+	rc = EFI_ERROR(uefi_call_wrapper(f->SetInfo, 4, f, &GenericFileInfo,
+					 size, renamed)) ? -1 : 0;
+	FreePool(renamed);
+	FreePool(info);
+	return rc;
+}
+
+static const char *last_name(const char *path)
+{
+	const char *last = path;
+
+	for (; *path; path++)
+		if (*path == '\\')
+			last = path + 1;
+	return last;
+}
+
+/* What a FAT volume needs beyond the data: a cluster of slack, a
+ * directory entry, room for the temporary copy's own cluster. */
+#define WRITE_SLACK_BYTES (64 * 1024)
+
 const char *files_write_verified(EFI_FILE_HANDLE root, const char *path,
 				 const void *data, UINTN len, void *scratch)
 {
 	const UINT64 rw = EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE;
+	char temp[PATH_MAX_CHARS];
 	EFI_FILE_HANDLE f;
+	EFI_STATUS st;
 	UINTN n = len, i;
 	INTN back;
+	INT64 room = free_space(root);
 
-	/* A file left by an interrupted earlier attempt is replaced whole. */
-	f = open_file(root, path, rw);
+	/* Never a 0-byte or partial file under the final name: the data goes
+	 * to a temporary name, is read back, and only then renamed. */
+	if (room >= 0 && (UINT64)room < len + WRITE_SLACK_BYTES)
+		return "disk full";
+	fmt_snprintf(temp, sizeof(temp), "%s.tmp", path);
+	f = open_file(root, temp, rw);
 	if (f)
-		uefi_call_wrapper(f->Delete, 1, f);
-	f = open_file(root, path, rw | EFI_FILE_MODE_CREATE);
+		uefi_call_wrapper(f->Delete, 1, f);	/* an earlier attempt's */
+	f = open_file(root, temp, rw | EFI_FILE_MODE_CREATE);
 	if (!f)
 		return "cannot create";
-	if (EFI_ERROR(uefi_call_wrapper(f->Write, 3, f, &n, (void *)data)) ||
-	    n != len) {
-		uefi_call_wrapper(f->Close, 1, f);
-		return "write failed";
-	}
-	if (EFI_ERROR(uefi_call_wrapper(f->Flush, 1, f))) {
-		uefi_call_wrapper(f->Close, 1, f);
-		return "flush failed";
+	st = uefi_call_wrapper(f->Write, 3, f, &n, (void *)data);
+	if (!EFI_ERROR(st) && n == len)
+		st = uefi_call_wrapper(f->Flush, 1, f);
+	if (EFI_ERROR(st) || n != len) {
+		uefi_call_wrapper(f->Delete, 1, f);
+		return st == EFI_VOLUME_FULL ? "disk full" : "write failed";
 	}
 	uefi_call_wrapper(f->Close, 1, f);
 
-	back = files_read(root, path, scratch, len + 1);
-	if (back != (INTN)len)
-		return "read-back length differs";
-	for (i = 0; i < len; i++)
+	back = files_read(root, temp, scratch, len + 1);
+	for (i = 0; back == (INTN)len && i < len; i++)
 		if (((const uint8_t *)data)[i] != ((const uint8_t *)scratch)[i])
-			return "read-back content differs";
+			break;
+	f = open_file(root, temp, rw);
+	if (!f)
+		return "the written copy vanished";
+	if (back != (INTN)len || i != len) {
+		uefi_call_wrapper(f->Delete, 1, f);
+		return back != (INTN)len ? "read-back length differs"
+					 : "read-back content differs";
+	}
+	/* Replace the final name only now. */
+	{
+		EFI_FILE_HANDLE old = open_file(root, path, rw);
+
+		if (old)
+			uefi_call_wrapper(old->Delete, 1, old);
+	}
+	if (rename_to(f, last_name(path))) {
+		uefi_call_wrapper(f->Close, 1, f);
+		return "rename failed";
+	}
+	uefi_call_wrapper(f->Close, 1, f);
 	return NULL;
 }

@@ -8,8 +8,10 @@
 EFI_FILE_HANDLE files_open_root(EFI_HANDLE image);
 /* Creates every directory along `path`. Returns 0 or -1. */
 int files_mkdir_p(EFI_FILE_HANDLE root, const char *path);
-/* Replaces the file with `data`, then reads it back into `scratch` (at
- * least len bytes) and compares. Returns NULL or what went wrong. */
+/* Writes `data` under a temporary name, reads it back into `scratch` (at
+ * least len bytes) and compares, and only then replaces the file: the
+ * final name never holds a partial copy. Returns NULL or what went
+ * wrong ("disk full" when the volume lacks the room). */
 const char *files_write_verified(EFI_FILE_HANDLE root, const char *path,
 				 const void *data, UINTN len, void *scratch);
 /* Reads up to cap bytes. Returns the length read, or -1. */

@@ -302,6 +302,11 @@ const char *handoff_store(const uint8_t *blob, size_t len, uint64_t run_id,
 	size_t total = records_needed(len);
 	unsigned seq;
 
+	if (handoff_first_name + total > HANDOFF_NAME_LIMIT) {
+		fmt_snprintf(why, cap, "records that cannot be deleted hold the "
+			     "names up to IrqlabRecord%02u", handoff_first_name - 1);
+		return why;
+	}
 	if (total == 0) {
 		fmt_snprintf(why, cap, "results need %llu bytes, over the %u-byte limit",
 			     (unsigned long long)len, HANDOFF_MAX_BLOB);
@@ -323,7 +328,7 @@ const char *handoff_store(const uint8_t *blob, size_t len, uint64_t run_id,
 		size_t n = record_encode(record, run_id, (uint16_t)seq, blob, len);
 		EFI_STATUS st;
 
-		record_name(name, seq);
+		record_name(name, handoff_first_name + seq);
 		/* Each name is written once per boot (efi-pstore's rule). */
 		st = uefi_call_wrapper(RT->SetVariable, 5, name, &irqlab_guid,
 				       HANDOFF_ATTRIBUTES, n, record);
@@ -409,6 +414,8 @@ uint32_t handoff_find(struct handoff_found *found)
 				name[i] < 0x80 ? (char)name[i] : '?';
 		}
 		found->rec[found->n].name[i] = 0;
+		found->rec[found->n].chosen = 0;
+		found->rec[found->n].undeletable = 0;
 		found->rec[found->n].name_ascii[i] = '\0';
 		len = sizeof(found->rec[found->n].data);
 		st = uefi_call_wrapper(RT->GetVariable, 5, name, &guid,
@@ -421,21 +428,45 @@ uint32_t handoff_find(struct handoff_found *found)
 	return found->n;
 }
 
-uint32_t handoff_delete(const struct handoff_found *found)
+unsigned handoff_first_name;
+
+static int delete_record(struct handoff_found *found, uint32_t i)
+{
+	EFI_STATUS st = uefi_call_wrapper(RT->SetVariable, 5,
+					  found->rec[i].name, &irqlab_guid,
+					  HANDOFF_ATTRIBUTES, 0, NULL);
+
+	if (!EFI_ERROR(st) || st == EFI_NOT_FOUND)
+		return 0;
+	log_printf("could not delete %s (0x%llx)\n", found->rec[i].name_ascii,
+		   (unsigned long long)st);
+	found->rec[i].undeletable = 1;
+	return -1;
+}
+
+uint32_t handoff_delete(struct handoff_found *found)
 {
 	uint32_t i, failed = 0;
 
-	for (i = 0; i < found->n; i++) {
-		EFI_STATUS st = uefi_call_wrapper(
-			RT->SetVariable, 5, (CHAR16 *)found->rec[i].name,
-			&irqlab_guid, HANDOFF_ATTRIBUTES, 0, NULL);
-
-		if (EFI_ERROR(st) && st != EFI_NOT_FOUND) {
-			log_printf("could not delete %s (0x%llx)\n",
-				   found->rec[i].name_ascii,
-				   (unsigned long long)st);
+	for (i = 0; i < found->n; i++)
+		if (delete_record(found, i))
 			failed++;
-		}
+	return failed;
+}
+
+uint32_t handoff_delete_chosen(struct handoff_found *found)
+{
+	uint32_t i, kept = 0, failed = 0;
+
+	for (i = 0; i < found->n; i++) {
+		if (found->rec[i].chosen && delete_record(found, i) == 0)
+			continue;
+		if (found->rec[i].chosen)
+			failed++;
+		if (kept != i)
+			found->rec[kept] = found->rec[i];
+		kept++;
 	}
+	found->n = kept;
 	return failed;
 }

@@ -44,6 +44,8 @@ const char *handoff_make_room(struct handoff_room *room, char *why, size_t cap);
  * results were not persisted; says what the store had free. */
 const char *handoff_store(const uint8_t *blob, size_t len, uint64_t run_id,
 			  uint64_t *free_at_runtime, char *why, size_t cap);
+/* Record names run from 00 to 99. */
+#define HANDOFF_NAME_LIMIT 100
 
 /* Phase C (boot services). Foreign names kept for the report. */
 #define HANDOFF_FOREIGN_NAMES 4
@@ -56,6 +58,8 @@ struct handoff_found {
 		uint8_t data[RECORD_MAX_BYTES];
 		UINTN len;
 		uint8_t oversize;	/* larger than any record can be */
+		uint8_t chosen;		/* for handoff_delete_chosen */
+		uint8_t undeletable;	/* a deletion failed */
 	} rec[HANDOFF_SCAN_RECORDS];
 	/* Variables under irqlab's GUID that are not its records. */
 	uint32_t n_foreign;
@@ -64,7 +68,16 @@ struct handoff_found {
 
 /* Reads every irqlab variable. Returns how many there are. */
 uint32_t handoff_find(struct handoff_found *found);
-/* Deletes every variable found. Returns how many deletions failed. */
-uint32_t handoff_delete(const struct handoff_found *found);
+/* Deletes every variable found. Returns how many deletions failed, and
+ * marks those undeletable. */
+uint32_t handoff_delete(struct handoff_found *found);
+/* Deletes the chosen ones only and drops them from `found`; those that
+ * cannot be deleted stay, marked undeletable. Returns how many. */
+uint32_t handoff_delete_chosen(struct handoff_found *found);
+
+/* The first record name phase B may use: past every name a record that
+ * could not be deleted still holds, so an old record is never
+ * overwritten or mixed in. 0 when none is held. */
+extern unsigned handoff_first_name;
 
 #endif

@@ -293,13 +293,12 @@ static void run_blob_path(uint64_t run_id, unsigned index, char *out,
 	fmt_snprintf(out, cap, "%s\\run-%u.bin", dir, index);
 }
 
-/* A run of a series that is not the last: its blob goes to the ESP and
- * its records away, and the next run is measured. Returns NULL or why
- * that could not be done. */
-static const char *keep_intermediate_run(EFI_FILE_HANDLE root,
-					 const struct run_result *r,
-					 const uint8_t *blob, size_t len,
-					 char *scratch)
+/* The run's blob beside its files, as run-<index>.bin: the series reads
+ * earlier runs back from it, and a later boot recognises the run's
+ * records by it. A final run writes it last, after its other files. */
+static const char *write_run_blob(EFI_FILE_HANDLE root,
+				  const struct run_result *r,
+				  const uint8_t *blob, size_t len, char *scratch)
 {
 	char dir[96], path[128];
 
@@ -310,6 +309,97 @@ static const char *keep_intermediate_run(EFI_FILE_HANDLE root,
 		return "cannot create the results folder";
 	run_blob_path(r->run_id, r->run_index, path, sizeof(path));
 	return files_write_verified(root, path, blob, len, scratch);
+}
+
+/* Whether the run a record belongs to is already on the ESP: a
+ * run-<k>.bin in its folder with the blob's length and CRC. */
+static int run_on_esp(EFI_FILE_HANDLE root, const struct record_view *v,
+		      uint8_t *scratch)
+{
+	unsigned k;
+
+	for (k = 1; k <= CONFIG_MAX_RUNS; k++) {
+		char path[128];
+		INTN len;
+
+		run_blob_path(v->run_id, k, path, sizeof(path));
+		len = files_read(root, path, scratch, HANDOFF_MAX_BLOB + 1);
+		if (len == (INTN)v->blob_len &&
+		    crc32(scratch, (size_t)len) == v->blob_crc)
+			return 1;
+	}
+	return 0;
+}
+
+/* Records that cannot be deleted are set aside: reported, dropped from
+ * what phase C works on, and their names left to them, since phase B
+ * writes its records past every name they hold. Returns how many. */
+static uint32_t set_aside_undeletable(struct handoff_found *found)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < found->n; i++) {
+		const char *name = found->rec[i].name_ascii;
+		unsigned seq = (unsigned)(name[12] - '0') * 10 +
+			       (unsigned)(name[13] - '0');
+
+		found->rec[i].chosen = found->rec[i].undeletable;
+		if (!found->rec[i].undeletable)
+			continue;
+		n++;
+		log_printf("phase C: %s cannot be deleted: set aside, never read "
+			   "into a run; records are written past it\n", name);
+		if (seq + 1 > handoff_first_name)
+			handoff_first_name = seq + 1;
+	}
+	/* Dropped from `found` only: they were tried already. */
+	for (i = 0; i < found->n; i++)
+		if (found->rec[i].chosen) {
+			found->rec[i] = found->rec[--found->n];
+			i--;
+		}
+	return n;
+}
+
+/* A boot killed while it deleted records leaves some of a run whose files
+ * are written and verified. They are recognised by run id, length and
+ * CRC against the run's blob on the ESP, and deleted, saying so; any that
+ * cannot be deleted are set aside. */
+static void forget_runs_on_esp(EFI_FILE_HANDLE root,
+			       struct handoff_found *found, uint8_t *scratch)
+{
+	uint64_t run_id = 0;
+	uint32_t crc = 0, i, n = 0, failed;
+	int on_esp = 0;
+
+	for (i = 0; i < found->n && root; i++) {
+		struct record_view v;
+
+		found->rec[i].chosen = 0;
+		if (found->rec[i].oversize ||
+		    record_decode(found->rec[i].data, found->rec[i].len, &v) !=
+			    RECORD_OK)
+			continue;
+		if (v.run_id != run_id || v.blob_crc != crc || i == 0) {
+			run_id = v.run_id;
+			crc = v.blob_crc;
+			on_esp = run_on_esp(root, &v, scratch);
+		}
+		if (on_esp) {
+			found->rec[i].chosen = 1;
+			n++;
+		}
+	}
+	if (n == 0)
+		return;
+	for (i = 0; i < found->n; i++)
+		if (found->rec[i].chosen)
+			log_printf("phase C: %s belongs to a run already on the ESP "
+				   "(same run id, length and CRC)\n",
+				   found->rec[i].name_ascii);
+	failed = handoff_delete_chosen(found);
+	log_printf("phase C: %u such record(s) deleted\n", n - failed);
+	set_aside_undeletable(found);
 }
 
 /* The earlier runs of the series `r` ends, read back from the ESP. */
@@ -373,6 +463,9 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 			   found->n_foreign - HANDOFF_FOREIGN_NAMES);
 	if (found->n == 0)
 		return 0;
+	forget_runs_on_esp(root, found, (uint8_t *)scratch);
+	if (found->n == 0)
+		return 0;
 
 	log_printf("phase C: %u handoff record(s) found\n", found->n);
 	for (i = 0; i < found->n; i++)
@@ -398,7 +491,7 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 		}
 	}
 	if (have_run && r->run_index < r->config.runs) {
-		err = keep_intermediate_run(root, r, blob, blob_len, scratch);
+		err = write_run_blob(root, r, blob, blob_len, scratch);
 		if (!err && !handoff_delete(found)) {
 			log_printf("phase C: run %u of %u kept on the ESP; "
 				   "measuring run %u\n", r->run_index,
@@ -444,6 +537,9 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 		folder_for(run_id, "", dir, sizeof(dir));
 		err = write_result_files(root, dir, r, &ctx, scratch, why,
 					 sizeof(why));
+		/* Last: its presence says every file above was verified. */
+		if (!err)
+			err = write_run_blob(root, r, blob, blob_len, scratch);
 	} else {
 		/* Nothing presentable: leave a note of what was discarded. */
 		struct text_buf tb;
@@ -465,10 +561,16 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 		/* Keep the records: a later boot can try again. */
 		log_printf("phase C: results NOT written (%s); records kept\n", err);
 	} else {
-		uint32_t failed = handoff_delete(found);
+		uint32_t n = found->n, failed = handoff_delete(found);
 
-		log_printf("phase C: %u record(s) deleted%s\n", found->n - failed,
+		log_printf("phase C: %u record(s) deleted%s\n", n - failed,
 			   failed ? ", some deletions failed" : "");
+		set_aside_undeletable(found);
+		if (!have_run && failed == n) {
+			/* Only records that will not go: never a boot loop. */
+			log_printf("phase C: nothing else pending; measuring\n");
+			return 0;
+		}
 		log_printf("results in %s\n", dir);
 		log_status(STATUS_RESULTS, "folder=%s", last_component(dir));
 		log_write("\n");

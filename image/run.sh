@@ -28,6 +28,8 @@
 #   VARS_FILE=FILE   a variable store used in place and kept, as a machine
 #                    keeps its own from run to run: created from OVMF_VARS
 #                    when missing (the store-cycle test reuses one).
+#   DISK_FILE=FILE   the same for the disk: the ESP and its results kept
+#                    from run to run.
 #   SECURE_BOOT=1    boot OVMF's Secure Boot build with Microsoft's keys
 #                    enrolled (needs SMM), to see what a user with Secure
 #                    Boot on sees: the firmware refuses irqlab, unsigned.
@@ -67,7 +69,12 @@ export MTOOLS_SKIP_CHECK=1
 mkdir -p "$RUN_DIR" "$RESULTS_DIR"
 disk=$RUN_DIR/disk.img
 vars=$RUN_DIR/vars.fd
-cp "$image" "$disk"
+if [ -n "${DISK_FILE:-}" ]; then
+	[ -f "$DISK_FILE" ] || cp "$image" "$DISK_FILE"
+	disk=$DISK_FILE
+else
+	cp "$image" "$disk"
+fi
 if [ -n "${VARS_FILE:-}" ]; then
 	[ -f "$VARS_FILE" ] || cp "$OVMF_VARS" "$VARS_FILE"
 	vars=$VARS_FILE

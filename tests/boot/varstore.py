@@ -102,6 +102,21 @@ def fill(path, leave, state):
         f.write(image)
 
 
+def drop_records(path, count):
+    """Marks the first `count` live irqlab records deleted, in place: what
+    a boot killed while it deleted them leaves."""
+    with open(path, "r+b") as f:
+        image = bytearray(f.read())
+        header = 60 if store_end(image)[3] else 32
+        for v in variables(image):
+            if count and v.guid == IRQLAB_GUID and v.live:
+                name_size = (len(v.name) + 1) * 2
+                image[v.data_offset - name_size - header + 2] = VAR_DELETED
+                count -= 1
+        f.seek(0)
+        f.write(image)
+
+
 def irqlab_records(path, live_only=True):
     with open(path, "rb") as f:
         image = f.read()
@@ -123,6 +138,8 @@ def corrupt_records(path):
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--corrupt":
         corrupt_records(sys.argv[2])
+    elif len(sys.argv) == 4 and sys.argv[1] == "--drop":
+        drop_records(sys.argv[3], int(sys.argv[2]))
     elif len(sys.argv) == 5 and sys.argv[1] == "--fill":
         # --fill LEAVE live|deleted STORE
         fill(sys.argv[4], int(sys.argv[2]),
