@@ -649,6 +649,93 @@ def store_cycles(tiny):
           and outcomes.count("kept") >= STORE_CYCLES - 1, str(outcomes))
 
 
+def kill_mid_deletion(tiny):
+    """A boot killed while it deleted the records of a run whose files it
+    had written: the next boot recognises the rest as that run's and
+    deletes them, and measures, never calling them an incomplete run."""
+    d = os.path.join(BUILD, "kill-mid-deletion")
+    subprocess.run(["rm", "-rf", d], check=True)
+    keep = {"VARS_FILE": os.path.join(d, "vars.fd"),
+            "DISK_FILE": os.path.join(d, "disk.img"), "TPM": "off"}
+    rc1, first, _ = run("kill-mid-deletion/first", "", config=tiny,
+                        extra_env=keep)
+    store = os.path.join(first, "vars-after-boot1.fd")
+    if not check("kill-mid-deletion: the first run completed", rc1 == 0
+                 and os.path.exists(store), "run.sh exit %d" % rc1):
+        return
+    shutil.copy(store, keep["VARS_FILE"])
+    varstore.drop_records(keep["VARS_FILE"], 5)
+    left = len(varstore.irqlab_records(keep["VARS_FILE"]))
+    rc2, second, results = run("kill-mid-deletion/next", "", config=tiny,
+                               extra_env=keep)
+    log = serial(second, 1)
+    folders = result_folders(results)
+    check("kill-mid-deletion: the next boot recognises the %d records left "
+          "as a run already on the ESP, deletes them, and measures" % left,
+          rc2 == 0 and left > 0
+          and log.count("belongs to a run already on the ESP") == left
+          and "%d such record(s) deleted" % left in log
+          and "no complete run" not in log
+          and not any(f.endswith("-discarded") for f in folders)
+          and len(folders) == 2
+          and varstore.irqlab_records(keep["VARS_FILE"]) == [],
+          "rc %d, folders %s, log %s" % (rc2, folders, log[:1500]))
+
+
+def undeletable_record(tiny):
+    """A record the firmware will not delete (time-based authenticated
+    attributes): set aside, never read into a run, never a boot loop; the
+    run writes its records past its name."""
+    if not shutil.which("virt-fw-vars"):
+        print("skip  undeletable-record: virt-fw-vars is not installed")
+        return
+    plant = os.path.join(BUILD, "undeletable.json")
+    os.makedirs(BUILD, exist_ok=True)
+    with open(plant, "w") as f:
+        json.dump({"version": 2, "variables": [{
+            "name": "IrqlabRecord07", "guid": str(varstore.IRQLAB_GUID),
+            "attr": 0x27, "data": "68656c6c6f"}]}, f)
+    rc, run_dir, results = run(
+        "undeletable-record", "", config=tiny, extra_env={"TPM": "off"},
+        before_boot1="virt-fw-vars --set-json %s --inplace" % plant)
+    written = [v.name for v in varstore.irqlab_records(
+        os.path.join(run_dir, "vars-after-boot1.fd"))]
+    left = [v.name for v in varstore.irqlab_records(
+        os.path.join(run_dir, "vars.fd"))]
+    folders = [f for f in result_folders(results)
+               if not f.endswith("-discarded")]
+    aside = "IrqlabRecord07 cannot be deleted: set aside"
+    check("undeletable-record: set aside in both boots, the run measured "
+          "and kept, its records named past it",
+          rc == 0 and len(folders) == 1
+          and aside in serial(run_dir, 1) and aside in serial(run_dir, 2)
+          and "nothing else pending; measuring" in serial(run_dir, 1)
+          and written[0] == "IrqlabRecord07"
+          and all(n > "IrqlabRecord07" for n in written[1:])
+          and left == ["IrqlabRecord07"],
+          "rc %d, folders %s, written %s, left %s" % (rc, folders, written,
+                                                      left))
+
+
+def full_esp(tiny):
+    """No room on the ESP for the files: phase C says "disk full", keeps
+    the records, and leaves no 0-byte or partial file behind."""
+    rc, run_dir, results = run(
+        "esp-full", "", config=tiny, extra_env={"TPM": "off"},
+        after_boot1="%s" % os.path.join(HERE, "esp_fill.py"))
+    log = serial(run_dir, 2)
+    listing = subprocess.run(
+        ["mdir", "-/", "-b", "-i", os.path.join(run_dir, "disk.img") + "@@1M",
+         "::/EFI/irqlab"], capture_output=True, text=True,
+        env=dict(os.environ, MTOOLS_SKIP_CHECK="1")).stdout
+    check("esp-full: phase C says disk full, keeps the records, and leaves "
+          "no 0-byte or partial file",
+          rc != 0 and "disk full" in log and "records kept" in log
+          and varstore.irqlab_records(os.path.join(run_dir, "vars.fd"))
+          and "results.json" not in listing and ".tmp" not in listing,
+          "rc %d\n%s\n%s" % (rc, log[-600:], listing))
+
+
 def main():
     if not os.path.exists(IMAGE):
         print("missing %s: run make image first" % IMAGE)
@@ -816,6 +903,10 @@ def main():
           and "irqlab will not measure: the variable store has" in log
           and "powering off in" in log
           and "exiting boot services" not in log, log[-600:])
+
+    kill_mid_deletion(tiny)
+    undeletable_record(tiny)
+    full_esp(tiny)
 
     corrupt = "%s --corrupt" % os.path.join(HERE, "varstore.py")
     rc, run_dir, results = run("corrupt", "", after_boot1=corrupt,
