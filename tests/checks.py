@@ -2,6 +2,7 @@
 each ends with "<suite>: N passed, N failed", which tests/run.sh adds up."""
 
 import sys
+import threading
 
 
 class Checks:
@@ -9,8 +10,13 @@ class Checks:
         self.suite = suite
         self.passed = 0
         self.failed = 0
+        self.lock = threading.Lock()   # boot tests run two QEMUs at once
 
     def __call__(self, name, ok, detail=""):
+        with self.lock:
+            return self.count(name, ok, detail)
+
+    def count(self, name, ok, detail):
         if ok:
             self.passed += 1
             print("ok    %s" % name)
