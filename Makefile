@@ -63,9 +63,19 @@ $(BUILD)/irqlab.so: $(EFI_OBJS)
 	ld $(EFI_LDFLAGS) $(EFI_CRT0) $(EFI_OBJS) -L$(EFI_LIB) -lefi -lgnuefi \
 		$(LIBGCC) -o $@
 
-$(BUILD)/irqlab.efi: $(BUILD)/irqlab.so
+%.efi: %.so
 	objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
 		-j .rela -j .reloc --target=efi-app-x86_64 --subsystem=10 $< $@
+
+# The one-time-boot test's "installed OS": a disk that boots first.
+$(BUILD)/other-disk.so: tests/boot/other_disk.c
+	@mkdir -p $(dir $@)
+	$(CC) $(EFI_CFLAGS) -c $< -o $(BUILD)/other-disk.o
+	ld $(EFI_LDFLAGS) $(EFI_CRT0) $(BUILD)/other-disk.o -L$(EFI_LIB) \
+		-lefi -lgnuefi $(LIBGCC) -o $@
+
+$(BUILD)/other-disk.img: $(BUILD)/other-disk.efi image/mkimage.sh
+	image/mkimage.sh $@ $(BUILD)/other-disk.efi
 
 # The exact bytes every entry path executes, for review (xv6-style).
 $(BUILD)/irqlab-entry.lst: $(ENTRY_OBJS)
@@ -88,7 +98,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(PURE_SRCS) $(wildcard tests/unit/*.h)
 
 unit-test: $(UNIT_BINS)
 
-test: deps efi image $(UNIT_BINS)
+test: deps efi image $(UNIT_BINS) $(BUILD)/other-disk.img
 	tests/run.sh $(UNIT_BINS)
 
 # Coverage-guided fuzzing (clang + libFuzzer, with ASan and UBSan): one

@@ -846,6 +846,52 @@ static void save_acpi_tables(EFI_FILE_HANDLE root, const struct platform *p)
 		log_printf("phase A: could not save the SMBIOS table\n");
 }
 
+/* Brings the resets back to the boot option irqlab was started from,
+ * even when that was a one-time choice in the firmware's boot menu:
+ * BootNext is used for the next boot only, and BootOrder and the
+ * Boot#### options stay untouched (UEFI spec §3.1.2, §3.3). */
+static void come_back_here(struct run_result *r)
+{
+	const UINT32 attributes = EFI_VARIABLE_NON_VOLATILE |
+				  EFI_VARIABLE_BOOTSERVICE_ACCESS |
+				  EFI_VARIABLE_RUNTIME_ACCESS;
+	UINT16 current = 0;
+	UINTN size = sizeof(current);
+
+	if (EFI_ERROR(uefi_call_wrapper(RT->GetVariable, 5, L"BootCurrent",
+					&EfiGlobalVariable, NULL, &size,
+					&current)) ||
+	    size != sizeof(current)) {
+		r->boot_return = BOOT_RETURN_NO_BOOT_CURRENT;
+		log_printf("phase A: the firmware does not say which boot option "
+			   "started irqlab (no BootCurrent). After the reset, boot "
+			   "the stick again: the results wait in the variable "
+			   "store until irqlab runs once more.\n");
+		return;
+	}
+	r->boot_current = current;
+	if (EFI_ERROR(uefi_call_wrapper(RT->SetVariable, 5, L"BootNext",
+					&EfiGlobalVariable, attributes,
+					sizeof(current), &current))) {
+		r->boot_return = BOOT_RETURN_REFUSED;
+		log_printf("phase A: the firmware refused BootNext. After the "
+			   "reset, boot the stick again: the results wait in the "
+			   "variable store until irqlab runs once more.\n");
+		return;
+	}
+	r->boot_return = BOOT_RETURN_BOOT_NEXT;
+	log_printf("phase A: BootNext = Boot%04X, the option irqlab started "
+		   "from: the reset comes back here (BootOrder untouched)\n",
+		   current);
+}
+
+/* A run that will not go ahead must not bring the next boot back here. */
+static void forget_boot_next(void)
+{
+	uefi_call_wrapper(RT->SetVariable, 5, L"BootNext", &EfiGlobalVariable,
+			  0, 0, NULL);
+}
+
 static EFI_STATUS phase_a(EFI_FILE_HANDLE root)
 {
 	struct run_result *r;
@@ -882,8 +928,12 @@ static EFI_STATUS phase_a(EFI_FILE_HANDLE root)
 	log_printf("phase A: TSC %llu Hz (%s); figures will be %s\n",
 		   (unsigned long long)r->tsc_hz, tsc_method_name(r->tsc_method),
 		   clock_kind_unit(r->clock_kind));
+	/* BootNext is written before the store's room is measured, so the
+	 * room is what phase B will find. */
+	come_back_here(r);
 	/* A run whose results cannot be kept is worse than none. */
 	if (handoff_make_room(&room, why, sizeof(why))) {
+		forget_boot_next();
 		log_status(STATUS_STORE, "ok=0 free=%llu end_free=%llu needed=%llu",
 			   (unsigned long long)room.free_boot,
 			   (unsigned long long)room.end_free,
@@ -917,6 +967,7 @@ static EFI_STATUS phase_a(EFI_FILE_HANDLE root)
 	log_printf("phase A: exiting boot services\n");
 	st = exit_boot_services();
 	if (EFI_ERROR(st)) {
+		forget_boot_next();
 		log_printf("phase A: ExitBootServices failed (0x%llx)\n",
 			   (unsigned long long)st);
 		stop_visibly("the firmware did not let irqlab take the machine "

@@ -30,6 +30,13 @@
 #                    when missing (the store-cycle test reuses one).
 #   DISK_FILE=FILE   the same for the disk: the ESP and its results kept
 #                    from run to run.
+#   OTHER_DISK=IMG   a second disk, first in the boot order: the machine's
+#                    installed OS. irqlab's disk then boots second.
+#   ONE_TIME_BOOT=1  with OTHER_DISK: as a user picking the stick once in
+#                    the firmware's boot menu. Boot 0 lets the firmware
+#                    make its boot options (and boots the other disk); the
+#                    runner then sets BootNext to irqlab's option, so only
+#                    boot 1 starts irqlab by choice. The rest is irqlab's.
 #   SECURE_BOOT=1    boot OVMF's Secure Boot build with Microsoft's keys
 #                    enrolled (needs SMM), to see what a user with Secure
 #                    Boot on sees: the firmware refuses irqlab, unsigned.
@@ -130,6 +137,16 @@ watch_for_refusal() {
 	done
 }
 
+disk_args=(-drive "if=none,id=esp,format=raw,file=$disk"
+	   -device ide-hd,drive=esp,bootindex=1)
+if [ -n "${OTHER_DISK:-}" ]; then
+	cp "$OTHER_DISK" "$RUN_DIR/other.img"
+	disk_args=(-drive "if=none,id=other,format=raw,file=$RUN_DIR/other.img"
+		   -device ide-hd,drive=other,bus=ide.0,serial=OTHER-OS,bootindex=1
+		   -drive "if=none,id=esp,format=raw,file=$disk"
+		   -device ide-hd,drive=esp,bus=ide.1,serial=IRQLAB-ESP,bootindex=2)
+fi
+
 boot() {
 	local n=$1 log=$RUN_DIR/boot$1.log rc=0 watcher
 	local start=$SECONDS
@@ -144,8 +161,7 @@ boot() {
 		-serial "file:$log" -net none \
 		-drive "if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE" \
 		-drive "if=pflash,format=raw,unit=1,file=$vars" \
-		-drive "if=none,id=esp,format=raw,file=$disk" \
-		-device ide-hd,drive=esp,bootindex=1 \
+		"${disk_args[@]}" \
 		</dev/null || rc=$?
 	kill "$watcher" 2>/dev/null || true
 	wait "$watcher" 2>/dev/null || true
@@ -176,6 +192,11 @@ status() {
 		grep .
 }
 
+if [ -n "${ONE_TIME_BOOT:-}" ]; then
+	boot 0
+	cp "$vars" "$RUN_DIR/vars-after-boot0.fd"
+	"$here/boot-next.py" "$vars" IRQLAB-ESP
+fi
 if [ -n "${BEFORE_BOOT1:-}" ]; then
 	$BEFORE_BOOT1 "$vars"
 fi
@@ -209,6 +230,7 @@ while [ -z "$folder" ]; do
 	fi
 done
 "$here/collect.sh" "$disk" "$RESULTS_DIR"
-echo "irqlab: results in $RESULTS_DIR/$folder"
-echo
 cat "$RESULTS_DIR/$folder/summary.txt"
+echo
+# Last, so it is what stays on screen.
+echo "irqlab: results in $RESULTS_DIR/$folder"

@@ -59,6 +59,16 @@ enum clock_kind clock_kind_decide(const char *hypervisor,
 	return CLOCK_TSC_TICKS;
 }
 
+const char *boot_return_name(unsigned how)
+{
+	static const char *const names[BOOT_RETURN_COUNT] = {
+		[BOOT_RETURN_BOOT_NEXT] = "boot-next",
+		[BOOT_RETURN_NO_BOOT_CURRENT] = "no-boot-current",
+		[BOOT_RETURN_REFUSED] = "boot-next-refused",
+	};
+	return name_or_unknown(names, BOOT_RETURN_COUNT, how);
+}
+
 const char *tsc_method_name(unsigned method)
 {
 	static const char *const names[TSC_METHOD_COUNT] = {

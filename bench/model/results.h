@@ -126,6 +126,18 @@ struct gap_result {
 	uint8_t hist[GAP_HIST_BYTES];	/* hist_encode of the gaps */
 };
 
+/* How the machine comes back to irqlab after its resets. A stick is
+ * mostly booted once, from the firmware's boot menu; BootNext, used for
+ * one boot only, set to BootCurrent brings the reset back to the same
+ * option without touching BootOrder (UEFI spec §3.1.2, §3.3). */
+enum boot_return {
+	BOOT_RETURN_BOOT_NEXT = 0,	/* BootNext = BootCurrent */
+	BOOT_RETURN_NO_BOOT_CURRENT,	/* the firmware did not say: the
+					 * stick must be booted again */
+	BOOT_RETURN_REFUSED,	/* SetVariable refused BootNext */
+	BOOT_RETURN_COUNT,
+};
+
 struct run_result {
 	uint64_t run_id;	/* also names the results folder; the first
 				 * run's, for every run of a series */
@@ -146,6 +158,8 @@ struct run_result {
 	/* How LFENCE was made (or found) dispatch-serialising. */
 	char fence_note[RESULTS_REASON_LEN];
 	uint8_t clock_kind;	/* enum clock_kind */
+	uint8_t boot_return;	/* enum boot_return */
+	uint16_t boot_current;	/* Boot#### the run was started from */
 	/* Back-to-back fenced reads: its min is the floor taken off figures. */
 	struct sample_stats floor;
 	/* The same around the timed handler's two timestamps: less the
@@ -171,6 +185,7 @@ enum clock_kind clock_kind_decide(const char *hypervisor,
 				  int tsc_counts_instructions);
 
 const char *clock_kind_name(unsigned kind);
+const char *boot_return_name(unsigned how);
 const char *clock_kind_unit(unsigned kind);
 const char *tsc_method_name(unsigned method);
 const char *exp_status_name(unsigned status);

@@ -149,6 +149,8 @@ static const struct field run_fields[] = {
 	FIXED(struct run_result, smi_count_watched, 1),
 	STRING(struct run_result, fence_note),
 	ENUM(struct run_result, clock_kind, CLOCK_KIND_COUNT),
+	ENUM(struct run_result, boot_return, BOOT_RETURN_COUNT),
+	FIXED(struct run_result, boot_current, 2),
 	STATS(struct run_result, floor),
 	STATS(struct run_result, instrument),
 };

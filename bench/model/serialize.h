@@ -11,7 +11,7 @@
 #include "bench/model/results.h"
 
 /* 5: every configuration key travels, its warnings, the ACPI OEM ID. */
-#define RESULTS_BLOB_VERSION 5
+#define RESULTS_BLOB_VERSION 6
 
 /* Returns the encoded length, or 0 when `cap` is too small. */
 size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap);

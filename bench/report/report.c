@@ -540,6 +540,14 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	}
 	json_end_object(&w);
 
+	json_key(&w, "boot_return");
+	json_begin_object(&w);
+	json_kv_string(&w, "how", boot_return_name(r->boot_return));
+	fmt_snprintf(text, sizeof(text), "Boot%04X", r->boot_current);
+	json_kv_string(&w, "boot_current",
+		       r->boot_return == BOOT_RETURN_NO_BOOT_CURRENT ? "" : text);
+	json_end_object(&w);
+
 	json_key(&w, "firmware");
 	json_begin_object(&w);
 	json_kv_string(&w, "vendor", m->fw_vendor);
@@ -784,6 +792,14 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 	uefi_revision_text(m->uefi_revision, text, sizeof(text));
 	tb_printf(tb, "firmware   %s revision 0x%x, UEFI %s\n", m->fw_vendor,
 		  m->fw_revision, text);
+	tb_printf(tb, "boot       %s\n",
+		  r->boot_return == BOOT_RETURN_BOOT_NEXT
+			  ? "BootNext was set to the option irqlab started from"
+		  : r->boot_return == BOOT_RETURN_NO_BOOT_CURRENT
+			  ? "the firmware did not name the boot option "
+			    "(no BootCurrent): the stick was booted again by hand"
+			  : "the firmware refused BootNext: the stick was booted "
+			    "again by hand");
 	tb_printf(tb, "clock      %s: figures are %s\n",
 		  clock_kind_name(r->clock_kind), clock_kind_unit(r->clock_kind));
 	tb_printf(tb, "TSC        %llu Hz (%s)", (unsigned long long)r->tsc_hz,

@@ -744,10 +744,47 @@ def full_esp(tiny):
           "rc %d\n%s\n%s" % (rc, log[-600:], listing))
 
 
+def one_time_boot(tiny):
+    """A stick booted once from the firmware's menu, the installed OS
+    first in BootOrder: irqlab's BootNext brings the reset back to it, so
+    phase C runs on the next boot anyway, and BootOrder stays as it was."""
+    other = os.path.join(ROOT, "build", "other-disk.img")
+    if not shutil.which("virt-fw-vars"):
+        print("skip  one-time-boot: virt-fw-vars is not installed")
+        return
+    rc, run_dir, results = run(
+        "one-time-boot", "", config=tiny,
+        extra_env={"TPM": "off", "OTHER_DISK": other, "ONE_TIME_BOOT": "1"})
+    before = varstore.boot_variables(os.path.join(run_dir,
+                                                  "vars-after-boot0.fd"))
+    after = varstore.boot_variables(os.path.join(run_dir, "vars.fd"))
+    doc, folders = load_results(results)
+    how = doc["boot_return"] if doc else None
+    check("one-time-boot: the other disk boots by default; irqlab started "
+          "once through BootNext came back by itself for phase C",
+          rc == 0 and doc is not None
+          and "the other disk booted" in serial(run_dir, 0)
+          and "the other disk booted" not in serial(run_dir, 2)
+          and statuses(run_dir, 2, "results")
+          and how == {"how": "boot-next",
+                      "boot_current": "Boot%04X" % int.from_bytes(
+                          varstore.boot_variables(os.path.join(
+                              run_dir, "vars-after-boot1.fd")).get(
+                              "BootNext", b"\xff\xff"), "little")},
+          "rc %d, %s, %s" % (rc, folders, how))
+    check("one-time-boot: BootOrder and the boot options are unchanged, and "
+          "BootNext is used up", before.get("BootOrder")
+          and {k: v for k, v in after.items() if k != "BootNext"}
+          == {k: v for k, v in before.items() if k != "BootNext"}
+          and "BootNext" not in after,
+          "before %s\nafter %s" % (sorted(before), sorted(after)))
+
+
 def store_and_esp(tiny):
     """The variable store and the ESP on a stranger's machine: plain TCG,
     the 2 MB and 4 MB stores, no TPM. They share no files with the other
     runs, so they run beside them on the second core."""
+    one_time_boot(tiny)
     store_cycles(tiny)
     kill_mid_deletion(tiny)
     undeletable_record(tiny)

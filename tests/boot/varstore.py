@@ -13,6 +13,7 @@ import sys
 import uuid
 
 IRQLAB_GUID = uuid.UUID("5f2b0c1e-8a4d-4c6b-9b1f-3e7a2d9c4f61")
+GLOBAL_GUID = uuid.UUID("8be4df61-93ca-11d2-aa0d-00e098032b8c")
 AUTH_STORE = uuid.UUID("aaf32c78-947b-439a-a180-2e144ec37792")
 PLAIN_STORE = uuid.UUID("ddcf3616-3275-4164-98b6-fe85707ffe7d")
 START_ID = 0x55AA
@@ -115,6 +116,16 @@ def drop_records(path, count):
                 count -= 1
         f.seek(0)
         f.write(image)
+
+
+def boot_variables(path):
+    """BootOrder, BootNext and every Boot#### as they are live in the
+    store: name -> data."""
+    with open(path, "rb") as f:
+        image = f.read()
+    return {v.name: v.data for v in variables(image)
+            if v.live and v.guid == GLOBAL_GUID and v.name.startswith("Boot")
+            and v.name != "BootCurrent"}
 
 
 def irqlab_records(path, live_only=True):
