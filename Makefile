@@ -124,8 +124,9 @@ fuzz-smoke:
 usb: image
 	image/usb.sh $(IMAGE) $(DEVICE)
 
+# make collect [DISK=image, device or mount point] [DEST=folder]
 collect:
-	image/collect.sh
+	image/collect.sh $(or $(DISK),build/run/disk.img) $(or $(DEST),results)
 
 clean:
 	rm -rf $(BUILD)

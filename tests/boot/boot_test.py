@@ -102,9 +102,10 @@ def statuses(run_dir, boot, event):
 
 
 def result_folders(results):
+    """The run folders collected (the ACPI tables' folder aside)."""
     if not os.path.isdir(results):
         return []
-    return sorted(os.listdir(results))
+    return sorted(f for f in os.listdir(results) if f != "acpi")
 
 
 def load_results(results):
@@ -755,6 +756,7 @@ def one_time_boot(tiny):
     rc, run_dir, results = run(
         "one-time-boot", "", config=tiny,
         extra_env={"TPM": "off", "OTHER_DISK": other, "ONE_TIME_BOOT": "1"})
+    collect_sources(run_dir)
     before = varstore.boot_variables(os.path.join(run_dir,
                                                   "vars-after-boot0.fd"))
     after = varstore.boot_variables(os.path.join(run_dir, "vars.fd"))
@@ -778,6 +780,67 @@ def one_time_boot(tiny):
           == {k: v for k, v in before.items() if k != "BootNext"}
           and "BootNext" not in after,
           "before %s\nafter %s" % (sorted(before), sorted(after)))
+
+
+def collect_sources(run_dir):
+    """make collect reads an image file, a block device and a mounted
+    stick alike, copies every run folder and acpi\\, and never
+    overwrites a folder already there."""
+    collect = os.path.join(ROOT, "image", "collect.sh")
+    disk = os.path.join(BUILD, "collect", "disk.img")
+    subprocess.run(["rm", "-rf", os.path.dirname(disk)], check=True)
+    os.makedirs(os.path.dirname(disk))
+    shutil.copy(os.path.join(run_dir, "disk.img"), disk)
+
+    def collect_from(source, label):
+        dest = os.path.join(BUILD, "collect", label)
+        first = subprocess.run([collect, source, dest], capture_output=True,
+                               text=True)
+        again = subprocess.run([collect, source, dest], capture_output=True,
+                               text=True)
+        got = sorted(os.listdir(dest)) if os.path.isdir(dest) else []
+        runs = [f for f in got if f != "acpi"]
+        check("collect from %s: every run folder and acpi\\ copied and "
+              "named; a second collect overwrites nothing" % label,
+              first.returncode == 0 and again.returncode == 0
+              and len(runs) == 1 and "acpi" in got
+              and os.path.exists(os.path.join(dest, runs[0], "results.json"))
+              and "copied %s" % runs[0] in first.stdout
+              and "not overwritten" in again.stdout,
+              first.stdout + first.stderr + again.stdout)
+
+    collect_from(disk, "image-file")
+    loop = subprocess.run(["losetup", "--find", "--show", "--partscan",
+                           "--read-only", disk], capture_output=True,
+                          text=True)
+    if loop.returncode != 0:
+        print("skip  collect from a block device and a mount point: "
+              "losetup failed (%s)" % loop.stderr.strip())
+        return
+    device = loop.stdout.strip()
+    try:
+        collect_from(device, "loop-device")
+    finally:
+        subprocess.run(["losetup", "-d", device])
+    mnt = os.path.join(BUILD, "collect", "mnt")
+    os.makedirs(mnt)
+    # the ESP starts 1 MiB in (image/mkimage.sh); partition device nodes
+    # need udev, which a container may lack
+    mounted = subprocess.run(["mount", "-o", "ro,loop,offset=1048576", disk,
+                              mnt], capture_output=True, text=True)
+    if mounted.returncode == 0:
+        try:
+            collect_from(mnt, "mount-point")
+        finally:
+            subprocess.run(["umount", mnt])
+        return
+    # No vfat here: the same tree, copied off the ESP, is what a mounted
+    # stick shows, and takes the same path through collect.sh.
+    print("note  mount failed (%s): collecting from the ESP's tree instead"
+          % mounted.stderr.strip().splitlines()[0])
+    subprocess.run(["mcopy", "-s", "-n", "-i", disk + "@@1M", "::/EFI", mnt],
+                   check=True, env=dict(os.environ, MTOOLS_SKIP_CHECK="1"))
+    collect_from(mnt, "mounted-tree")
 
 
 def store_and_esp(tiny):
