@@ -1,32 +1,57 @@
 #!/usr/bin/env bash
-# usb.sh IMAGE DEVICE: writes the irqlab disk image to a whole USB stick
-# (e.g. /dev/sdX), destroying what is on it. Refuses anything that is not
-# a removable whole disk, and asks before writing.
+# usb.sh IMAGE DEVICE: writes the irqlab disk image to a whole stick (e.g.
+# /dev/sdX), destroying what is on it, then moves the backup GPT header to
+# the end of the device. Asks before writing. Refuses:
+#   anything that is not a whole disk (a partition, a file);
+#   a disk that is neither removable nor on a USB transport (many USB SSDs
+#   and card readers report removable 0, but lsblk's TRAN says usb);
+#   the disk holding /, and any disk with a mounted partition.
+# USB_TEST_ALLOW_LOOP=1 also accepts loop devices: the tests write to one.
 set -euo pipefail
 
 image=${1:?usage: usb.sh IMAGE DEVICE}
 device=${2:-}
+refuse() { echo "irqlab: $device: $*; nothing written" >&2; exit 1; }
+
 if [ -z "$device" ]; then
-	echo "usage: make usb DEVICE=/dev/sdX   (lsblk -d -o NAME,RM,SIZE,MODEL lists sticks)" >&2
+	echo "usage: make usb DEVICE=/dev/sdX" >&2
+	echo "sticks here (lsblk -d -o NAME,RM,TRAN,SIZE,MODEL):" >&2
+	lsblk -d -o NAME,RM,TRAN,SIZE,MODEL >&2 || true
 	exit 2
 fi
-name=$(basename "$device")
-if [ ! -b "$device" ] || [ ! -e "/sys/block/$name" ]; then
-	echo "irqlab: $device is not a whole block device" >&2
-	exit 1
+[ -b "$device" ] || refuse "not a block device"
+device=$(realpath "$device")
+[ "$(lsblk -dno TYPE "$device")" != part ] ||
+	refuse "a partition: give the whole disk"
+type=$(lsblk -dno TYPE "$device")
+removable=$(lsblk -dno RM "$device" | tr -d ' ')
+transport=$(lsblk -dno TRAN "$device" | tr -d ' ')
+if [ "$type" = loop ] && [ -n "${USB_TEST_ALLOW_LOOP:-}" ]; then
+	transport=loop
+elif [ "$type" != disk ]; then
+	refuse "a $type device, not a whole disk"
+elif [ "$removable" != 1 ] && [ "$transport" != usb ]; then
+	refuse "neither removable nor on USB (transport: ${transport:-none})"
 fi
-if [ "$(cat "/sys/block/$name/removable")" != 1 ]; then
-	echo "irqlab: $device is not removable; refusing to overwrite it" >&2
-	exit 1
+root_source=$(findmnt -no SOURCE / 2>/dev/null || true)
+if [ -b "$root_source" ]; then
+	root_disk=/dev/$(lsblk -no PKNAME "$root_source" | head -n 1)
+	[ "$root_disk" != "$device" ] && [ "$root_source" != "$device" ] ||
+		refuse "it holds / (the running system)"
 fi
-if grep -q "^/dev/$name" /proc/mounts; then
-	echo "irqlab: $device has mounted partitions; unmount them first" >&2
-	exit 1
+if lsblk -nro MOUNTPOINT "$device" | grep -q .; then
+	refuse "mounted on $(lsblk -nro MOUNTPOINT "$device" | grep . |
+		tr '\n' ' ')- unmount it first"
 fi
-model=$(cat "/sys/block/$name/device/model" 2>/dev/null || echo unknown)
-size=$(($(cat "/sys/block/$name/size") / 2048))
-read -r -p "Erase $device ($model, $size MiB) and write irqlab? Type yes: " answer
-[ "$answer" = yes ] || { echo "not written"; exit 1; }
+
+model=$(lsblk -dno MODEL "$device" | sed 's/ *$//')
+size=$(lsblk -dno SIZE "$device" | tr -d ' ')
+echo "irqlab: $device: ${model:-unknown model}, $size, transport ${transport:-none}"
+read -r -p "Erase $device and write irqlab? Type yes: " answer
+[ "$answer" = yes ] || { echo "irqlab: not written"; exit 1; }
 dd if="$image" of="$device" bs=4M conv=fsync status=progress
+# The image's backup GPT header sits at the image's end, not the
+# device's: firmware and tools then warn of a damaged table.
+sfdisk --quiet --relocate gpt-bak-std "$device"
 sync
-echo "irqlab: written. Boot the target machine from $device (Secure Boot off)."
+echo "irqlab: written. Boot the target machine from $device once (Secure Boot off)."

@@ -843,11 +843,58 @@ def collect_sources(run_dir):
     collect_from(mnt, "mounted-tree")
 
 
+def usb_writer():
+    """make usb refuses what is not a whole removable or USB disk, and
+    leaves the backup GPT header at the end of the device it wrote."""
+    usb = os.path.join(ROOT, "image", "usb.sh")
+    stick = os.path.join(BUILD, "usb", "stick.img")
+    subprocess.run(["rm", "-rf", os.path.dirname(stick)], check=True)
+    os.makedirs(os.path.dirname(stick))
+    with open(stick, "wb") as f:
+        f.truncate(96 << 20)    # a stick larger than the 64 MiB image
+    refused = subprocess.run([usb, IMAGE, stick], input="yes\n",
+                             capture_output=True, text=True)
+    check("usb: a file is refused", refused.returncode != 0
+          and "not a block device" in refused.stderr, refused.stderr)
+    loop = subprocess.run(["losetup", "--find", "--show", stick],
+                          capture_output=True, text=True)
+    if loop.returncode != 0:
+        print("skip  usb: writing a loop device: losetup failed (%s)"
+              % loop.stderr.strip())
+        return
+    device = loop.stdout.strip()
+    try:
+        plain = subprocess.run([usb, IMAGE, device], input="yes\n",
+                               capture_output=True, text=True)
+        check("usb: a device that is not a whole disk (a loop device) is "
+              "refused", plain.returncode != 0
+              and "a loop device, not a whole disk" in plain.stderr,
+              plain.stderr)
+        no = subprocess.run([usb, IMAGE, device], input="no\n",
+                            capture_output=True, text=True,
+                            env=dict(os.environ, USB_TEST_ALLOW_LOOP="1"))
+        wrote = subprocess.run([usb, IMAGE, device], input="yes\n",
+                               capture_output=True, text=True,
+                               env=dict(os.environ, USB_TEST_ALLOW_LOOP="1"))
+        dump = subprocess.run(["sfdisk", "--dump", device],
+                              capture_output=True, text=True).stdout
+        last = re.search(r"last-lba: (\d+)", dump)
+        check("usb: asks first, shows the device, writes, and moves the "
+              "backup GPT header to the device's end",
+              no.returncode != 0 and "not written" in no.stdout
+              and wrote.returncode == 0 and "transport" in wrote.stdout
+              and last and int(last.group(1)) == (96 << 20) // 512 - 34,
+              "%s %s %s" % (wrote.stdout[-300:], wrote.stderr[-300:], dump))
+    finally:
+        subprocess.run(["losetup", "-d", device])
+
+
 def store_and_esp(tiny):
     """The variable store and the ESP on a stranger's machine: plain TCG,
     the 2 MB and 4 MB stores, no TPM. They share no files with the other
     runs, so they run beside them on the second core."""
     one_time_boot(tiny)
+    usb_writer()
     store_cycles(tiny)
     kill_mid_deletion(tiny)
     undeletable_record(tiny)
