@@ -29,8 +29,11 @@ FLOORS     := arch/lib arch arch/dispatch apic bench/model bench/run \
 EFI_C_SRCS := $(wildcard $(FLOORS:%=%/*.c))
 EFI_S_SRCS := $(wildcard $(FLOORS:%=%/*.S))
 # Objects keep their source's extension, so foo.c and foo.S can coexist.
+# The console font, made at build time from a Debian console font.
+FONT       := /usr/share/consolefonts/Lat15-Terminus16.psf.gz
+FONT_C     := $(BUILD)/gen/screen_font.c
 EFI_OBJS   := $(EFI_C_SRCS:%=$(BUILD)/efi-obj/%.o) \
-	      $(EFI_S_SRCS:%=$(BUILD)/efi-obj/%.o)
+	      $(EFI_S_SRCS:%=$(BUILD)/efi-obj/%.o) $(BUILD)/efi-obj/screen_font.o
 ENTRY_OBJS := $(EFI_S_SRCS:%=$(BUILD)/efi-obj/%.o)
 
 # The floors in plain C that also build on the host, whole folders: the
@@ -54,6 +57,16 @@ efi: $(BUILD)/irqlab.efi $(BUILD)/irqlab-entry.lst
 $(BUILD)/efi-obj/%.c.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
+
+$(FONT_C): $(FONT) image/font-to-c.py
+	@mkdir -p $(dir $@)
+	image/font-to-c.py $(FONT) $@
+
+$(BUILD)/efi-obj/screen_font.o: $(FONT_C) efi/screen_font.h
+	$(CC) $(EFI_CFLAGS) -c $< -o $@
+
+$(FONT):
+	@image/install-deps.sh
 
 $(BUILD)/efi-obj/%.S.o: %.S
 	@mkdir -p $(dir $@)

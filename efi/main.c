@@ -26,6 +26,8 @@
 #include "efi/console.h"
 #include "efi/files.h"
 #include "efi/handoff.h"
+#include "efi/progress.h"
+#include "efi/screen.h"
 #include "arch/lib/log.h"
 #include "efi/platform.h"
 
@@ -53,6 +55,7 @@ struct run_state {
 	UINTN map_cap, map_size, map_key, desc_size;
 	UINT32 desc_version;
 	struct platform platform;
+	struct screen screen;	/* the framebuffer phase B shows progress on */
 };
 
 static struct run_state run;
@@ -611,6 +614,7 @@ static void persist_and_reset(void)
 				    sizeof(why));
 	}
 	if (!err) {
+		progress_say("Results handed over; resetting.");
 		log_printf("phase B: run %u of %u, %llu bytes handed over in "
 			   "%llu record(s); resetting into phase C\n", r->run_index,
 			   r->config.runs, (unsigned long long)len,
@@ -626,6 +630,8 @@ static void persist_and_reset(void)
 		struct report_context ctx;
 		struct text_buf tb;
 
+		progress_say("The results could not be kept: they go to the serial "
+			     "port, and the machine powers off.");
 		log_printf("phase B: results NOT persisted: %s\n"
 			   "phase B: the results follow on serial only\n", err);
 		log_status(STATUS_SERIAL_ONLY, "reason=%s", err);
@@ -670,6 +676,14 @@ static void take_over_paging(void)
 		    paging_map_identity(&pg, d->PhysicalStart, end))
 			goto fail;
 	}
+	/* A framebuffer above 4 GiB need not be in the memory map. */
+	if (run.screen.usable &&
+	    (uint64_t)(uintptr_t)run.screen.base + run.screen.bytes > (4ull << 30) &&
+	    paging_map_identity(&pg, (uint64_t)(uintptr_t)run.screen.base &
+					     ~(uint64_t)(PAGE_SIZE - 1),
+				(uint64_t)(uintptr_t)run.screen.base +
+					run.screen.bytes))
+		goto fail;
 	paging_activate(&pg);
 	paging_taken_over = 1;
 	log_printf("phase B: own page tables, %llu of %llu pool pages used\n",
@@ -691,6 +705,7 @@ static void phase_b(void)
 	exceptions_set_fatal_hook(fatal_persist);
 	log_printf("phase B: own GDT/TSS/IDT loaded\n");
 	take_over_paging();
+	progress_start(&run.screen, run.result->tsc_hz);
 	schemes_own_paging = paging_taken_over;
 	pic8259_mask_all();
 	primitives_enable_fsgsbase();
@@ -931,6 +946,16 @@ static EFI_STATUS phase_a(EFI_FILE_HANDLE root)
 	/* BootNext is written before the store's room is measured, so the
 	 * room is what phase B will find. */
 	come_back_here(r);
+	screen_find(&run.screen);
+	r->progress_on_screen = run.screen.usable;
+	fmt_snprintf(r->display_note, sizeof(r->display_note), "%s",
+		     run.screen.why_not);
+	if (run.screen.usable)
+		log_printf("phase A: phase B shows its progress on the %ux%u "
+			   "framebuffer\n", run.screen.width, run.screen.height);
+	else
+		log_printf("phase A: phase B's progress goes to serial only: %s\n",
+			   run.screen.why_not);
 	/* A run whose results cannot be kept is worse than none. */
 	if (handoff_make_room(&room, why, sizeof(why))) {
 		forget_boot_next();

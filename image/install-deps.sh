@@ -3,8 +3,9 @@
 # run as root; otherwise prints the exact line to run.
 set -euo pipefail
 
+# console-setup-linux: the console font phase B draws progress with.
 packages=(gnu-efi ovmf mtools fdisk qemu-system-x86 swtpm libcmocka-dev
-	  gcc make binutils python3)
+	  gcc make binutils python3 console-setup-linux)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

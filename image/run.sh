@@ -37,6 +37,8 @@
 #                    make its boot options (and boots the other disk); the
 #                    runner then sets BootNext to irqlab's option, so only
 #                    boot 1 starts irqlab by choice. The rest is irqlab's.
+#   MONITOR=SOCKET   a QEMU monitor on that Unix socket (the boot tests take
+#                    screendumps through it), in place of none.
 #   SECURE_BOOT=1    boot OVMF's Secure Boot build with Microsoft's keys
 #                    enrolled (needs SMM), to see what a user with Secure
 #                    Boot on sees: the firmware refuses irqlab, unsigned.
@@ -137,6 +139,11 @@ watch_for_refusal() {
 	done
 }
 
+monitor_args=(-monitor none)
+if [ -n "${MONITOR:-}" ]; then
+	monitor_args=(-monitor "unix:$MONITOR,server=on,wait=off")
+fi
+
 disk_args=(-drive "if=none,id=esp,format=raw,file=$disk"
 	   -device ide-hd,drive=esp,bootindex=1)
 if [ -n "${OTHER_DISK:-}" ]; then
@@ -157,7 +164,7 @@ boot() {
 	timeout --foreground "$BOOT_TIMEOUT" qemu-system-x86_64 \
 		"${machine_args[@]}" "${accel_args[@]}" -cpu "$CPU" -m "$MEMORY" \
 		"${tpm_args[@]}" \
-		-smp 1 -no-reboot -display none -monitor none \
+		-smp 1 -no-reboot -display none "${monitor_args[@]}" \
 		-serial "file:$log" -net none \
 		-drive "if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE" \
 		-drive "if=pflash,format=raw,unit=1,file=$vars" \

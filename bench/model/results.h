@@ -160,6 +160,10 @@ struct run_result {
 	uint8_t clock_kind;	/* enum clock_kind */
 	uint8_t boot_return;	/* enum boot_return */
 	uint16_t boot_current;	/* Boot#### the run was started from */
+	/* Whether phase B showed its progress on the framebuffer, and if not,
+	 * why (it then went to serial only). */
+	uint8_t progress_on_screen;
+	char display_note[RESULTS_REASON_LEN];
 	/* Back-to-back fenced reads: its min is the floor taken off figures. */
 	struct sample_stats floor;
 	/* The same around the timed handler's two timestamps: less the

@@ -151,6 +151,8 @@ static const struct field run_fields[] = {
 	ENUM(struct run_result, clock_kind, CLOCK_KIND_COUNT),
 	ENUM(struct run_result, boot_return, BOOT_RETURN_COUNT),
 	FIXED(struct run_result, boot_current, 2),
+	FIXED(struct run_result, progress_on_screen, 1),
+	STRING(struct run_result, display_note),
 	STATS(struct run_result, floor),
 	STATS(struct run_result, instrument),
 };

@@ -548,6 +548,13 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 		       r->boot_return == BOOT_RETURN_NO_BOOT_CURRENT ? "" : text);
 	json_end_object(&w);
 
+	json_key(&w, "display");
+	json_begin_object(&w);
+	json_key(&w, "progress_on_screen");
+	json_bool(&w, r->progress_on_screen);
+	json_kv_string(&w, "why_not", r->display_note);
+	json_end_object(&w);
+
 	json_key(&w, "firmware");
 	json_begin_object(&w);
 	json_kv_string(&w, "vendor", m->fw_vendor);
@@ -800,6 +807,9 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 			    "(no BootCurrent): the stick was booted again by hand"
 			  : "the firmware refused BootNext: the stick was booted "
 			    "again by hand");
+	if (!r->progress_on_screen)
+		tb_printf(tb, "display    progress went to serial only: %s\n",
+			  r->display_note);
 	tb_printf(tb, "clock      %s: figures are %s\n",
 		  clock_kind_name(r->clock_kind), clock_kind_unit(r->clock_kind));
 	tb_printf(tb, "TSC        %llu Hz (%s)", (unsigned long long)r->tsc_hz,

@@ -31,20 +31,50 @@ void bench_measure_floor(struct run_result *r, const struct irqlab_config *c,
  * switches to it first; the plan orders xAPIC before x2APIC. A row whose
  * mode did not come up is skipped with the mode's reason, or left out
  * where its source already reported that. */
+void (*bench_progress_hook)(const struct bench_progress *);
+static struct bench_progress progress;
+
+/* Counts the rows ended so far and tells the hook what runs next. */
+static void report_progress(const struct run_result *r, const char *next)
+{
+	uint32_t i, counts[EXP_STATUS_COUNT] = { 0 };
+
+	if (!bench_progress_hook)
+		return;
+	for (i = 0; i < r->n_experiments; i++)
+		counts[r->exp[i].status < EXP_STATUS_COUNT ? r->exp[i].status
+							    : EXP_FAILED]++;
+	for (i = 0; i < r->n_gaps; i++)
+		counts[r->gap[i].status < EXP_STATUS_COUNT ? r->gap[i].status
+							    : EXP_FAILED]++;
+	for (i = 0; i < r->n_primitives; i++)
+		counts[r->prim[i].status < EXP_STATUS_COUNT ? r->prim[i].status
+							     : EXP_FAILED]++;
+	progress.name = next;
+	progress.ok = counts[EXP_OK];
+	progress.skipped = counts[EXP_SKIPPED];
+	progress.failed = counts[EXP_FAILED] + counts[EXP_TIMEOUT];
+	bench_progress_hook(&progress);
+}
+
 void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 		   struct bench_buffers *b)
 {
 	static struct plan_row plan[PLAN_MAX_ROWS];
 	size_t n = plan_build(plan, PLAN_MAX_ROWS, c), i;
 
+	progress = (struct bench_progress){
+		.total = (uint32_t)(n + primitive_count) };
+
 	if (r->tsc_hz)
 		wait_budget_ticks = r->tsc_hz / 1000 * WAIT_BUDGET_MS;
 	log_printf("plan: %u rows; a sample waits at most %u ms for its "
 		   "interrupt\n", (unsigned)n, WAIT_BUDGET_MS);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++, progress.done++) {
 		const struct plan_row *p = &plan[i];
 		enum lapic_mode mode = (enum lapic_mode)p->mode;
 
+		report_progress(r, p->name);
 		if (mode != LAPIC_NONE && !apic_mode_tried(mode))
 			apic_mode_switch(mode);
 		if (mode != LAPIC_NONE && apic_mode_active() != mode &&
@@ -90,7 +120,11 @@ void bench_run_primitives(struct run_result *r, const struct irqlab_config *c,
 	for (i = 0; i < primitive_count && r->n_primitives < RESULTS_MAX_PRIMITIVES;
 	     i++) {
 		const struct primitive *p = &primitives[i];
-		struct primitive_result *out = &r->prim[r->n_primitives++];
+		struct primitive_result *out;
+
+		report_progress(r, p->name);
+		progress.done++;
+		out = &r->prim[r->n_primitives++];
 		struct primitive_run x = { p, b->floor, c->primitive_blocks };
 		const char *why = p->unsupported ? p->unsupported() : 0;
 		struct fault_info fault;
@@ -113,6 +147,8 @@ void bench_run_primitives(struct run_result *r, const struct irqlab_config *c,
 	}
 	sources_time_ioapic_sequences(r, b->floor, c->primitive_blocks);
 	log_printf("primitives: %u timed\n", r->n_primitives);
+	progress.done = progress.total;
+	report_progress(r, "");
 }
 
 

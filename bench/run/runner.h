@@ -23,6 +23,15 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 void bench_run_primitives(struct run_result *r, const struct irqlab_config *c,
 			  struct bench_buffers *b);
 
+/* How far the run is, for whoever shows progress: the phases plug a
+ * screen in here, since the runner cannot reach up to one. */
+struct bench_progress {
+	const char *name;	/* the row or primitive about to run; "" at the end */
+	uint32_t done, total;	/* steps done, steps planned */
+	uint32_t ok, skipped, failed;	/* rows ended so (timeouts are failures) */
+};
+extern void (*bench_progress_hook)(const struct bench_progress *);
+
 /* Decides what a TSC delta means here (see enum clock_kind). */
 enum clock_kind bench_detect_clock(const struct machine_info *m);
 

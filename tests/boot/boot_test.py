@@ -16,6 +16,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import threading
@@ -889,10 +890,82 @@ def usb_writer():
         subprocess.run(["losetup", "-d", device])
 
 
+# Phase B's progress page (efi/progress.c): its background, and the done
+# part of its bar, a colour nothing else on it has.
+PROGRESS_BACKGROUND = bytes((0, 0, 48))
+PROGRESS_BAR_DONE = bytes((0, 192, 0))
+
+
+def read_ppm(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    magic, size, _, pixels = data.split(b"\n", 3)
+    width, height = map(int, size.split())
+    return width, height, pixels
+
+
+def progress_screen():
+    """Screendumps every second through the QEMU monitor while phase B
+    measures: the screen shows the progress page, it changes, and the
+    bar advances, where it used to freeze on "exiting boot services"."""
+    name = "progress-screen"
+    shots = os.path.join(BUILD, name, "shots")
+    subprocess.run(["rm", "-rf", shots], check=True)
+    os.makedirs(shots)
+    sock = os.path.join(BUILD, name, "monitor.sock")
+    config = ("samples = 5000\nwarmup = 10\ncold_samples = 50\n"
+              "thrash_samples = 2\nprimitive_blocks = 20\n"
+              "gap_samples = 300\n")
+    done = threading.Event()
+    result = {}
+
+    def measure():
+        result["run"] = run(name, "", config=config,
+                            extra_env={"TPM": "off", "MONITOR": sock})
+        done.set()
+
+    runner = threading.Thread(target=measure)
+    runner.start()
+    n = 0
+    while not done.wait(1.0):
+        try:
+            with socket.socket(socket.AF_UNIX) as mon:
+                mon.settimeout(5)
+                mon.connect(sock)
+                mon.recv(4096)
+                mon.sendall(b"screendump %s\n" % os.path.join(
+                    shots, "shot-%03d.ppm" % n).encode())
+                mon.recv(4096)
+                n += 1
+        except OSError:
+            pass
+    runner.join()
+    rc, run_dir, results = result["run"]
+    pages = []
+    for shot in sorted(os.listdir(shots)):
+        try:
+            width, height, pixels = read_ppm(os.path.join(shots, shot))
+        except (OSError, ValueError):
+            continue
+        if pixels[:3] == PROGRESS_BACKGROUND:
+            bar = sum(1 for i in range(0, len(pixels), 3)
+                      if pixels[i:i + 3] == PROGRESS_BAR_DONE)
+            pages.append((shot, bar, pixels))
+    bars = [bar for _, bar, _ in pages]
+    check("progress-screen: the run completed, and %d screendumps show phase "
+          "B's progress page" % len(pages), rc == 0 and len(pages) >= 2,
+          "rc %d, %d shots, %d pages" % (rc, n, len(pages)))
+    check("progress-screen: the screen changes and the bar advances while "
+          "phase B measures", len(pages) >= 2
+          and len({p for _, _, p in pages}) >= 2
+          and bars == sorted(bars) and bars[-1] > bars[0], str(bars))
+
+
 def store_and_esp(tiny):
     """The variable store and the ESP on a stranger's machine: plain TCG,
     the 2 MB and 4 MB stores, no TPM. They share no files with the other
     runs, so they run beside them on the second core."""
+    progress_screen()
     one_time_boot(tiny)
     usb_writer()
     store_cycles(tiny)

@@ -1,0 +1,100 @@
+#include "efi/progress.h"
+
+#include "arch/cpu.h"
+#include "arch/lib/fmt.h"
+#include "arch/lib/log.h"
+#include "bench/run/runner.h"
+
+#define MARGIN 2	/* cells */
+#define ROW_TITLE 1
+#define ROW_WARNING 3
+#define ROW_STEP 5
+#define ROW_TIME 6
+#define ROW_COUNTS 7
+#define ROW_BAR 9
+#define ROW_SAY 11
+
+#define BACKGROUND SCREEN_RGB(0, 0, 48)
+#define TEXT SCREEN_RGB(224, 224, 224)
+#define WARNING SCREEN_RGB(255, 208, 64)
+#define BAR_DONE SCREEN_RGB(0, 192, 0)
+#define BAR_LEFT SCREEN_RGB(72, 72, 88)
+
+static struct {
+	const struct screen *screen;
+	uint64_t tsc_hz, start;
+} shown;
+
+static unsigned text_width(void)
+{
+	unsigned cols = screen_cols(shown.screen);
+
+	return cols > 2 * MARGIN ? cols - 2 * MARGIN : 0;
+}
+
+static void line(unsigned row, const char *text, uint32_t colour)
+{
+	screen_text(shown.screen, MARGIN, row, text_width(), text, colour,
+		    BACKGROUND);
+}
+
+/* m:ss from TSC ticks. */
+static void minutes(char *out, size_t cap, uint64_t ticks)
+{
+	uint64_t s = shown.tsc_hz ? ticks / shown.tsc_hz : 0;
+
+	fmt_snprintf(out, cap, "%llu:%02llu", (unsigned long long)(s / 60),
+		     (unsigned long long)(s % 60));
+}
+
+static void show(const struct bench_progress *p)
+{
+	uint64_t elapsed = tsc_close() - shown.start;
+	unsigned cw = screen_cell_width(shown.screen);
+	unsigned ch = screen_cell_height(shown.screen);
+	unsigned bar = text_width() * cw, done;
+	char text[160], gone[16], left[16];
+
+	minutes(gone, sizeof(gone), elapsed);
+	if (p->done && p->done < p->total)
+		minutes(left, sizeof(left),
+			elapsed / p->done * (p->total - p->done));
+	else
+		fmt_snprintf(left, sizeof(left), "%s", p->done ? "0:00" : "?");
+	if (p->name[0])
+		fmt_snprintf(text, sizeof(text), "step %u of %u: %s",
+			     p->done + 1, p->total, p->name);
+	else
+		fmt_snprintf(text, sizeof(text), "all %u steps done", p->total);
+	line(ROW_STEP, text, TEXT);
+	log_printf("progress: %s; ", text);
+	fmt_snprintf(text, sizeof(text), "elapsed %s, about %s left", gone, left);
+	line(ROW_TIME, text, TEXT);
+	log_printf("%s; ", text);
+	fmt_snprintf(text, sizeof(text), "ok %u   skipped %u   failed %u", p->ok,
+		     p->skipped, p->failed);
+	line(ROW_COUNTS, text, TEXT);
+	log_printf("%s\n", text);
+	done = p->total ? (unsigned)((uint64_t)bar * p->done / p->total) : 0;
+	screen_fill(shown.screen, MARGIN * cw, ROW_BAR * ch, done, ch, BAR_DONE);
+	screen_fill(shown.screen, MARGIN * cw + done, ROW_BAR * ch, bar - done, ch,
+		    BAR_LEFT);
+}
+
+void progress_start(const struct screen *s, uint64_t tsc_hz)
+{
+	shown.screen = s;
+	shown.tsc_hz = tsc_hz;
+	shown.start = tsc_close();
+	screen_fill(s, 0, 0, s->width, s->height, BACKGROUND);
+	line(ROW_TITLE, "irqlab: what an interrupt costs on entry and exit",
+	     TEXT);
+	line(ROW_WARNING, "Measuring. The machine resets by itself; do not "
+			  "power off.", WARNING);
+	bench_progress_hook = show;
+}
+
+void progress_say(const char *what)
+{
+	line(ROW_SAY, what, WARNING);
+}
