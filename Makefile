@@ -40,6 +40,7 @@ ENTRY_OBJS := $(EFI_S_SRCS:%=$(BUILD)/efi-obj/%.o)
 # ground floor, the data model and the report writers.
 HOST_FLOORS := arch/lib bench/model bench/report
 PURE_SRCS  := $(wildcard $(HOST_FLOORS:%=%/*.c))
+PURE_HDRS  := $(wildcard $(HOST_FLOORS:%=%/*.h))
 HOST_CFLAGS := -std=gnu11 -O1 -g $(WARNINGS) -fsanitize=address,undefined \
 	-DTEST_DATA_DIR=\"tests/unit/data\" -I. \
 	-fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -48,7 +49,7 @@ UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 IMAGE      := $(BUILD)/irqlab.img
 
-.PHONY: all efi image run test unit-test deps usb collect fuzz fuzz-smoke clean
+.PHONY: all efi image run test unit-test deps usb collect rescue fuzz fuzz-smoke clean
 
 all: efi
 
@@ -105,13 +106,13 @@ deps:
 run: deps efi image
 	image/run.sh $(IMAGE)
 
-$(BUILD)/tests/%: tests/unit/%.c $(PURE_SRCS) $(wildcard tests/unit/*.h)
+$(BUILD)/tests/%: tests/unit/%.c $(PURE_SRCS) $(PURE_HDRS) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) $< $(PURE_SRCS) -lcmocka -lm -o $@
 
 unit-test: $(UNIT_BINS)
 
-test: deps efi image $(UNIT_BINS) $(BUILD)/other-disk.img
+test: deps efi image $(UNIT_BINS) $(BUILD)/other-disk.img $(BUILD)/irqlab-rescue
 	tests/run.sh $(UNIT_BINS)
 
 # Coverage-guided fuzzing (clang + libFuzzer, with ASan and UBSan): one
@@ -122,7 +123,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS  := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(PURE_SRCS) $(wildcard tests/unit/*.h)
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(PURE_SRCS) $(PURE_HDRS) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	clang -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
@@ -133,6 +134,16 @@ fuzz: $(FUZZ_BINS)
 
 fuzz-smoke:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
+
+# Results left in the variable store, written on Linux (tools/rescue.c):
+# make rescue [SOURCE=/sys/firmware/efi/efivars] [DEST=results] [DELETE=1]
+$(BUILD)/irqlab-rescue: tools/rescue.c $(PURE_SRCS) $(PURE_HDRS)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) -std=gnu11 -O2 $(WARNINGS) -I. $< $(PURE_SRCS) -lm -o $@
+
+rescue: $(BUILD)/irqlab-rescue
+	$(BUILD)/irqlab-rescue $(if $(DELETE),--delete) \
+		$(or $(SOURCE),/sys/firmware/efi/efivars) $(or $(DEST),results)
 
 usb: image
 	image/usb.sh $(IMAGE) $(DEVICE)

@@ -12,9 +12,7 @@
 #include <stdint.h>
 
 struct primitive {
-	const char *name;
-	const char *description;
-	const char *seed;
+	const char *name;	/* its words are in bench/model/catalog.c */
 	const char *(*unsupported)(void);	/* NULL: always runs */
 	uint64_t (*block)(void);		/* NULL: never runs here */
 };

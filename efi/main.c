@@ -122,34 +122,47 @@ static void load_config(EFI_FILE_HANDLE root, struct irqlab_config *c)
 }
 
 #define STOP_COUNTDOWN_SECONDS 10
+#define FINISH_COUNTDOWN_SECONDS 120
 
-/* Ends a run that cannot measure where a person sees it: the reason on
- * screen and serial, a countdown that a key cuts short, then power off.
- * Never a silent return to the firmware's next boot option. */
-static void stop_visibly(const char *why)
+/* Waits for a key, counting down so an unattended run still ends, then
+ * powers off. The count is redrawn in place on the console. */
+static void power_off_after(unsigned seconds)
 {
 	EFI_EVENT timer = NULL, events[2];
+	EFI_INPUT_KEY key;
 	unsigned left;
 
-	log_printf("\nirqlab will not measure: %s\n", why);
 	if (!EFI_ERROR(uefi_call_wrapper(BS->CreateEvent, 5, EVT_TIMER, 0, NULL,
 					 NULL, &timer)) &&
 	    !EFI_ERROR(uefi_call_wrapper(BS->SetTimer, 3, timer, TimerPeriodic,
 					 10000000))) {	/* 1 s, in 100 ns */
 		events[0] = ST->ConIn->WaitForKey;
 		events[1] = timer;
-		for (left = STOP_COUNTDOWN_SECONDS; left > 0; left--) {
+		for (left = seconds; left > 0; left--) {
 			UINTN index = 1;
 
-			log_printf("irqlab: powering off in %u s; press a key to "
-				   "power off now\n", left);
+			log_printf("\rirqlab: press a key to power off (powering "
+				   "off in %3u s) ", left);
 			uefi_call_wrapper(BS->WaitForEvent, 3, 2, events, &index);
-			if (index == 0)
+			if (index == 0) {
+				uefi_call_wrapper(ST->ConIn->ReadKeyStroke, 2,
+						  ST->ConIn, &key);
 				break;
+			}
 		}
+		log_printf("\n");
 	}
 	uefi_call_wrapper(RT->ResetSystem, 4, EfiResetShutdown, EFI_SUCCESS, 0,
 			  NULL);
+}
+
+/* Ends a run that cannot measure where a person sees it: the reason on
+ * screen and serial, a countdown that a key cuts short, then power off.
+ * Never a silent return to the firmware's next boot option. */
+static void stop_visibly(const char *why)
+{
+	log_printf("\nirqlab will not measure: %s\n", why);
+	power_off_after(STOP_COUNTDOWN_SECONDS);
 }
 
 static uint64_t current_run_id(void)
@@ -164,15 +177,8 @@ static uint64_t current_run_id(void)
 
 static void finish(const struct irqlab_config *c)
 {
-	if (c->finish == FINISH_WAIT_KEY) {
-		EFI_INPUT_KEY key;
-		UINTN index;
-
-		log_printf("\nPress any key to power off.\n");
-		uefi_call_wrapper(BS->WaitForEvent, 3, 1,
-				  &ST->ConIn->WaitForKey, &index);
-		uefi_call_wrapper(ST->ConIn->ReadKeyStroke, 2, ST->ConIn, &key);
-	}
+	if (c->finish == FINISH_WAIT_KEY)
+		power_off_after(FINISH_COUNTDOWN_SECONDS);
 	uefi_call_wrapper(RT->ResetSystem, 4, EfiResetShutdown, EFI_SUCCESS, 0,
 			  NULL);
 }
@@ -199,43 +205,23 @@ static const char *last_component(const char *path)
 	return last;
 }
 
-/* The scheme table as the reports describe it. */
-static void scheme_catalog(struct report_context *ctx,
-			   const struct handoff_report *h)
+/* Each scheme's footprint in this binary, for the reports (they take
+ * the words from bench/model/catalog.c). */
+static void note_scheme_footprints(struct run_result *r)
 {
-	static struct scheme_entry entries[16];
-	size_t i, n = 0;
+	size_t i;
 
-	for (i = 0; i < dispatch_scheme_count && n < 16; i++, n++) {
+	for (i = 0; i < dispatch_scheme_count && r->n_schemes < RESULTS_MAX_SCHEMES;
+	     i++) {
 		const struct dispatch_scheme *s = &dispatch_schemes[i];
+		struct scheme_footprint *f = &r->scheme[r->n_schemes++];
 
-		entries[n] = (struct scheme_entry){
-			.name = s->name,
-			.description = s->description,
-			.seed = s->seed,
-			.stub_bytes = s->stub_bytes,
-			.code_bytes = (uint32_t)(s->code[HANDLER_TIMED].code_end -
-						 s->code[HANDLER_TIMED].code_start),
-			.data_bytes = s->data_bytes,
-		};
+		fmt_snprintf(f->name, sizeof(f->name), "%s", s->name);
+		f->stub_bytes = s->stub_bytes;
+		f->code_bytes = (uint32_t)(s->code[HANDLER_TIMED].code_end -
+					   s->code[HANDLER_TIMED].code_start);
+		f->data_bytes = s->data_bytes;
 	}
-	static struct primitive_entry prims[RESULTS_MAX_PRIMITIVES];
-	size_t np;
-
-	const char *names[8], *descriptions[8];
-	size_t ns, k;
-
-	for (np = 0; np < primitive_count && np < RESULTS_MAX_PRIMITIVES; np++)
-		prims[np] = (struct primitive_entry){ primitives[np].name,
-						      primitives[np].description,
-						      primitives[np].seed };
-	ns = sources_sequence_catalog(names, descriptions, 8);
-	for (k = 0; k < ns && np < RESULTS_MAX_PRIMITIVES; k++, np++)
-		prims[np] = (struct primitive_entry){ names[k], descriptions[k],
-						      "004" };
-	*ctx = (struct report_context){ .handoff = h, .schemes = entries,
-					.n_schemes = n, .primitives = prims,
-					.n_primitives = np };
 }
 
 static const char *write_result_files(EFI_FILE_HANDLE root, const char *dir,
@@ -439,6 +425,7 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 	struct handoff_found *found = alloc_pages(sizeof(*found));
 	struct handoff_item *items = alloc_pages(sizeof(*items) * 64);
 	struct handoff_report *report = alloc_pages(sizeof(*report));
+	struct report_catalog *catalog = alloc_pages(sizeof(*catalog));
 	struct run_result *r = alloc_pages(sizeof(*r));
 	const struct run_result *runs[CONFIG_MAX_RUNS + 1];
 	uint8_t *blob = alloc_pages(HANDOFF_MAX_BLOB);
@@ -453,7 +440,8 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 
 	if (!run.text)
 		run.text = alloc_pages(TEXT_BYTES);
-	if (!found || !items || !report || !r || !blob || !scratch || !run.text) {
+	if (!found || !items || !report || !catalog || !r || !blob || !scratch ||
+	    !run.text) {
 		log_printf("phase C: out of memory\n");
 		return 0;
 	}
@@ -511,25 +499,20 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 		err = NULL;
 	}
 
-	*report = (struct handoff_report){ 0 };
-	for (i = 0; i < found->n; i++) {
-		if (items[i].fate == FATE_USED) {
-			report->records_used++;
-			continue;
+	{
+		const char *names[HANDOFF_SCAN_RECORDS];
+
+		for (i = 0; i < found->n; i++) {
+			names[i] = found->rec[i].name_ascii;
+			if (found->rec[i].oversize)
+				fmt_snprintf(items[i].why, sizeof(items[i].why),
+					     "larger than a record");
 		}
-		if (report->n_discarded < REPORT_MAX_DISCARDS) {
-			typeof(report->discarded[0]) *d =
-				&report->discarded[report->n_discarded++];
-			fmt_snprintf(d->name, sizeof(d->name), "%s",
-				     found->rec[i].name_ascii);
-			d->fate = items[i].fate;
-			fmt_snprintf(d->why, sizeof(d->why), "%s",
-				     found->rec[i].oversize ? "larger than a record"
-							    : items[i].why);
-		}
+		handoff_report_fill(report, items, names, found->n);
 	}
 
-	scheme_catalog(&ctx, report);
+
+	report_context_build(&ctx, catalog, have_run ? r : NULL, report);
 	if (have_run && r->config.runs > 1) {
 		ctx.runs = runs;
 		ctx.n_runs = load_earlier_runs(root, r, runs, blob);
@@ -580,8 +563,15 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 		if (have_run) {
 			struct text_buf tb;
 
+			/* The whole summary to COM1, one screen to the console. */
 			tb_init(&tb, run.text, TEXT_BYTES);
 			report_summary(&tb, r, &ctx);
+			console_log_to_serial();
+			log_write(tb.data);
+			console_log_to_firmware();
+			uefi_call_wrapper(ST->ConOut->ClearScreen, 1, ST->ConOut);
+			tb_init(&tb, run.text, TEXT_BYTES);
+			report_end_screen(&tb, r, dir);
 			log_write(tb.data);
 		} else {
 			log_write(run.text);
@@ -627,6 +617,7 @@ static void persist_and_reset(void)
 		uefi_call_wrapper(RT->ResetSystem, 4, EfiResetWarm, EFI_SUCCESS,
 				  0, NULL);
 	} else {
+		static struct report_catalog catalog;
 		struct report_context ctx;
 		struct text_buf tb;
 
@@ -637,7 +628,7 @@ static void persist_and_reset(void)
 		log_status(STATUS_SERIAL_ONLY, "reason=%s", err);
 		log_write("\n");
 		tb_init(&tb, run.text, TEXT_BYTES);
-		scheme_catalog(&ctx, NULL);
+		report_context_build(&ctx, &catalog, r, NULL);
 		report_summary(&tb, r, &ctx);
 		log_write(tb.data);
 		uefi_call_wrapper(RT->ResetSystem, 4, EfiResetShutdown,
@@ -925,6 +916,7 @@ static EFI_STATUS phase_a(EFI_FILE_HANDLE root)
 		.run_index = series.next ? series.next : 1,
 	};
 	r->config = run.config;
+	note_scheme_footprints(r);
 	config_warnings_note(&config_read.p, r->config_warnings,
 			     sizeof(r->config_warnings));
 	platform_identify(ST, &r->machine, platform);

@@ -15,6 +15,10 @@
 #                    figures are host-time noise. Ignored with KVM.
 #   CONFIG=FILE      an irqlab.cfg to put on the ESP (the image carries
 #                    image/irqlab.cfg otherwise).
+#   FINISH=shutdown  the config's finish key, set for the run: a QEMU run
+#                    powers off at the end instead of waiting for a key.
+#                    FINISH=wait-key shows the end screen; FINISH= keeps
+#                    the config's own line.
 #   BOOT_TIMEOUT=180 seconds per boot before it counts as hung.
 #   RUN_DIR=build/run   disk, variable store and serial logs of this run.
 #   RESULTS_DIR=results where the result folders are copied.
@@ -66,6 +70,7 @@ MEMORY=${MEMORY:-512M}
 TPM=${TPM:-auto}
 MAX_BOOTS=${MAX_BOOTS:-12}
 SECURE_BOOT=${SECURE_BOOT:-}
+FINISH=${FINISH-shutdown}
 machine_args=(-machine "$MACHINE")
 if [ -n "$SECURE_BOOT" ]; then
 	OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.ms.fd
@@ -89,6 +94,19 @@ if [ -n "${VARS_FILE:-}" ]; then
 	vars=$VARS_FILE
 else
 	cp "$OVMF_VARS" "$vars"	# a writable copy: the handoff lives here
+fi
+# What phase C does at the end: a QEMU run powers off, unless FINISH says
+# otherwise (FINISH= keeps the config's own line).
+if [ -n "$FINISH" ]; then
+	base=$RUN_DIR/config-given.cfg
+	if [ -n "$CONFIG" ]; then
+		cp "$CONFIG" "$base"
+	else
+		mcopy -o -i "$disk@@1M" ::/EFI/irqlab/irqlab.cfg "$base"
+	fi
+	{ grep -v '^[[:space:]]*finish[[:space:]]*=' "$base" || true
+	  echo "finish = $FINISH"; } >"$RUN_DIR/config-on-esp.cfg"
+	CONFIG=$RUN_DIR/config-on-esp.cfg
 fi
 if [ -n "$CONFIG" ]; then
 	mcopy -o -i "$disk@@1M" "$CONFIG" ::/EFI/irqlab/irqlab.cfg

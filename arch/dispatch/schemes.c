@@ -85,49 +85,32 @@ static const char *call16_unsupported(void)
 const struct dispatch_scheme dispatch_schemes[] = {
 	{
 		.name = "direct",
-		.description = "a dedicated handler per vector; the vector is "
-			       "an immediate (the lower bound)",
-		.seed = "-",
 		SCHEME_CODE(direct),
 		.stub_bytes = DIRECT_STRIDE,
 	},
 	{
 		.name = "push-jmp",
-		.description = "push imm8; jmp common, 8 bytes a vector (Linux)",
-		.seed = "000 001",
 		.fault_selftest = 1,
 		SCHEME_CODE(push_jmp),
 		.stub_bytes = PUSH_JMP_STRIDE,
 	},
 	{
 		.name = "push-jmp-ibt",
-		.description = "endbr64; push imm8; jmp common, 16 bytes a "
-			       "vector (Linux with IBT)",
-		.seed = "-",
 		SCHEME_CODE(push_jmp_ibt),
 		.stub_bytes = PUSH_JMP_IBT_STRIDE,
 	},
 	{
 		.name = "compact",
-		.description = "7 stubs per 32-byte chunk, short jumps to one "
-			       "long jump (Linux 2.6.29)",
-		.seed = "001",
 		SCHEME_CODE(compact),
 		.stub_bytes = 4,
 	},
 	{
 		.name = "call",
-		.description = "call rel32 stubs, 5 bytes padded to 8; vector "
-			       "from the return address",
-		.seed = "001",
 		SCHEME_CODE(call),
 		.stub_bytes = CALL_STRIDE,
 	},
 	{
 		.name = "cs-selector",
-		.description = "no stubs: a code descriptor per vector, vector "
-			       "read from %cs",
-		.seed = "000 001",
 		SCHEME_CODE(cs_selector),
 		.selector = cs_selector_for,
 		.prepare = cs_selector_prepare,
@@ -137,9 +120,6 @@ const struct dispatch_scheme dispatch_schemes[] = {
 	},
 	{
 		.name = "pf-cr2",
-		.description = "gates into a not-present page; #PF decodes the "
-			       "vector from RIP",
-		.seed = "001",
 		.unsupported = pf_cr2_unsupported,
 		SCHEME_CODE_VIA(pf_cr2, pf_cr2_pf_entry, pf_cr2_bare_pf_entry),
 		.exception_vector = VECTOR_PF,
@@ -147,9 +127,6 @@ const struct dispatch_scheme dispatch_schemes[] = {
 	},
 	{
 		.name = "int3-byte",
-		.description = "CC xx stubs; #BP reads the vector byte and "
-			       "unwinds to the interrupt frame",
-		.seed = "001",
 		SCHEME_CODE_VIA(int3_byte, int3_byte_bp_entry,
 				int3_byte_bare_bp_entry),
 		.exception_vector = VECTOR_BP,
@@ -157,14 +134,10 @@ const struct dispatch_scheme dispatch_schemes[] = {
 	},
 	{
 		.name = "fred",
-		.description = "FRED event delivery (CR4.FRED, ERETS)",
-		.seed = "-",
 		.unsupported = fred_unsupported,
 	},
 	{
 		.name = "call16",
-		.description = "hpa's 4- and 3-byte 66 E8 call stubs",
-		.seed = "001",
 		.unsupported = call16_unsupported,
 	},
 };

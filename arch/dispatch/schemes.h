@@ -46,9 +46,7 @@ struct scheme_code {
 };
 
 struct dispatch_scheme {
-	const char *name;
-	const char *description;
-	const char *seed;	/* the mailing-list thread(s) it comes from */
+	const char *name;	/* its words are in bench/model/catalog.c */
 	/* NULL when the scheme can run here, else why not. */
 	const char *(*unsupported)(void);
 	struct scheme_code code[HANDLER_KINDS];

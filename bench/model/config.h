@@ -50,7 +50,7 @@ enum finish_action {
 	 * APIC's spurious vector */                                        \
 	X(int_vector, 0x40, 32, 254, NULL)                                  \
 	/* what phase C does once the files are written */                  \
-	X(finish, FINISH_SHUTDOWN, 0, 1, config_finish_names)               \
+	X(finish, FINISH_WAIT_KEY, 0, 1, config_finish_names)               \
 	/* adds rows that raise #UD mid-run, to show an exception fails     \
 	 * only its own row */                                              \
 	X(selftest_fault, 0, 0, 1, NULL)                                    \

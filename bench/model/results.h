@@ -138,6 +138,16 @@ enum boot_return {
 	BOOT_RETURN_COUNT,
 };
 
+/* A dispatch scheme's footprint in this build: carried in the handoff,
+ * since only the binary that ran knows its code's size. */
+#define RESULTS_MAX_SCHEMES 16
+struct scheme_footprint {
+	char name[RESULTS_NAME_LEN];
+	uint32_t stub_bytes;	/* one vector's stub */
+	uint32_t code_bytes;	/* all of the scheme's timed code */
+	uint32_t data_bytes;	/* descriptors it adds */
+};
+
 struct run_result {
 	uint64_t run_id;	/* also names the results folder; the first
 				 * run's, for every run of a series */
@@ -175,6 +185,8 @@ struct run_result {
 	struct primitive_result prim[RESULTS_MAX_PRIMITIVES];
 	uint32_t n_gaps;
 	struct gap_result gap[RESULTS_MAX_GAPS];
+	uint32_t n_schemes;
+	struct scheme_footprint scheme[RESULTS_MAX_SCHEMES];
 };
 
 /* The experiment of that name, or NULL. */

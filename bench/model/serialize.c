@@ -90,9 +90,9 @@ static void put_str(struct writer *w, const char *s, size_t field_size)
 /* --- the layout ----------------------------------------------------------
  *
  * One description of the handoff, walked by both the encoder and the
- * decoder: a run is its header fields, then three lists (experiments,
- * primitives, gap rows), each a one-byte count and that many items of
- * their own fields. */
+ * decoder: a run is its header fields, then four lists (experiments,
+ * primitives, gap rows, scheme footprints), each a one-byte count and
+ * that many items of their own fields. */
 
 enum wire {
 	WIRE_FIXED,	/* `bytes` little-endian bytes */
@@ -198,6 +198,13 @@ static const struct field gap_fields[] = {
 	FIELD_OF(struct gap_result, hist, WIRE_BYTES, 0, 0),
 };
 
+static const struct field scheme_fields[] = {
+	STRING(struct scheme_footprint, name),
+	VAR(struct scheme_footprint, stub_bytes),
+	VAR(struct scheme_footprint, code_bytes),
+	VAR(struct scheme_footprint, data_bytes),
+};
+
 #define FIELDS(table) table, sizeof(table) / sizeof(table[0])
 
 struct list {
@@ -219,6 +226,9 @@ static const struct list run_lists[] = {
 	{ offsetof(struct run_result, n_gaps),
 	  offsetof(struct run_result, gap), sizeof(struct gap_result),
 	  RESULTS_MAX_GAPS, FIELDS(gap_fields) },
+	{ offsetof(struct run_result, n_schemes),
+	  offsetof(struct run_result, scheme), sizeof(struct scheme_footprint),
+	  RESULTS_MAX_SCHEMES, FIELDS(scheme_fields) },
 };
 
 /* A C integer field of 1, 2, 4 or 8 bytes. */
@@ -320,7 +330,7 @@ static int encodable(const struct run_result *r)
 
 	if (r->n_experiments > RESULTS_MAX_EXPERIMENTS ||
 	    r->n_primitives > RESULTS_MAX_PRIMITIVES ||
-	    r->n_gaps > RESULTS_MAX_GAPS)
+	    r->n_gaps > RESULTS_MAX_GAPS || r->n_schemes > RESULTS_MAX_SCHEMES)
 		return 0;
 	for (i = 0; i < r->n_gaps; i++)
 		if (r->gap[i].hist_len > GAP_HIST_BYTES)

@@ -1,5 +1,6 @@
 #include "bench/report/report.h"
 
+#include "bench/model/catalog.h"
 #include "bench/model/histogram.h"
 #include "bench/report/json.h"
 #include "bench/report/seeds.h"
@@ -668,6 +669,163 @@ static void summary_milli(char *out, size_t cap, int64_t milli, int decimals)
 	fmt_snprintf(out, cap, "%s%llu.%0*llu", milli < 0 ? "-" : "",
 		     (unsigned long long)(mag / 1000), decimals,
 		     (unsigned long long)(mag % 1000 / divisor[decimals]));
+}
+
+static int str_has(const char *s, char c)
+{
+	for (; *s; s++)
+		if (*s == c)
+			return 1;
+	return 0;
+}
+
+void report_context_build(struct report_context *ctx,
+			  struct report_catalog *store,
+			  const struct run_result *r,
+			  const struct handoff_report *h)
+{
+	size_t i, n = 0, np = 0;
+
+	for (i = 0; r && i < r->n_schemes && n < RESULTS_MAX_SCHEMES; i++) {
+		const struct scheme_footprint *f = &r->scheme[i];
+		const struct catalog_entry *c =
+			catalog_find(catalog_schemes, catalog_scheme_count,
+				     f->name);
+
+		store->schemes[n++] = (struct scheme_entry){
+			.name = f->name,
+			.description = c ? c->description : "",
+			.seed = c ? c->seed : "-",
+			.stub_bytes = f->stub_bytes,
+			.code_bytes = f->code_bytes,
+			.data_bytes = f->data_bytes,
+		};
+	}
+	for (i = 0; i < catalog_primitive_count && np < RESULTS_MAX_PRIMITIVES;
+	     i++, np++)
+		store->primitives[np] = (struct primitive_entry){
+			catalog_primitives[i].name,
+			catalog_primitives[i].description,
+			catalog_primitives[i].seed };
+	*ctx = (struct report_context){ .handoff = h, .schemes = store->schemes,
+					.n_schemes = n,
+					.primitives = store->primitives,
+					.n_primitives = np };
+}
+
+void handoff_report_fill(struct handoff_report *h,
+			 const struct handoff_item *items,
+			 const char *const *names, size_t n)
+{
+	size_t i;
+
+	*h = (struct handoff_report){ 0 };
+	for (i = 0; i < n; i++) {
+		if (items[i].fate == FATE_USED) {
+			h->records_used++;
+			continue;
+		}
+		if (h->n_discarded < REPORT_MAX_DISCARDS) {
+			typeof(h->discarded[0]) *d = &h->discarded[h->n_discarded++];
+
+			fmt_snprintf(d->name, sizeof(d->name), "%s", names[i]);
+			d->fate = items[i].fate;
+			fmt_snprintf(d->why, sizeof(d->why), "%s", items[i].why);
+		}
+	}
+}
+
+/* A row's round trip for the end screen: the median net of the floor,
+ * with its overhead against the same source's direct row, or the status
+ * when it did not end ok. */
+static void end_screen_cell(char *out, size_t cap, const struct run_result *r,
+			    const char *source, const char *scheme)
+{
+	const struct experiment_result *e = NULL, *direct = NULL;
+	uint32_t i;
+
+	for (i = 0; i < r->n_experiments; i++) {
+		const struct experiment_result *x = &r->exp[i];
+
+		/* the plain row, not a variant's nor a repeat in another
+		 * APIC mode ("name@x2apic") */
+		if (!str_eq(x->source, source) || x->variant[0] ||
+		    str_has(x->name, '@'))
+			continue;
+		if (str_eq(x->scheme, scheme))
+			e = x;
+		if (str_eq(x->scheme, "direct"))
+			direct = x;
+	}
+	if (!e) {
+		fmt_snprintf(out, cap, "-");
+	} else if (e->status != EXP_OK) {
+		fmt_snprintf(out, cap, "%s", exp_status_name(e->status));
+	} else {
+		int64_t rt = net_of_floor(e->metric[METRIC_ROUND_TRIP].median,
+					  r->floor.min);
+
+		if (direct && direct != e && direct->status == EXP_OK)
+			fmt_snprintf(out, cap, "%lld (%+lld)", (long long)rt,
+				     (long long)(rt - net_of_floor(
+					     direct->metric[METRIC_ROUND_TRIP].median,
+					     r->floor.min)));
+		else
+			fmt_snprintf(out, cap, "%lld", (long long)rt);
+	}
+}
+
+void report_end_screen(struct text_buf *tb, const struct run_result *r,
+		       const char *folder)
+{
+	/* The self-IPI the headline shows: the first of these that ran. */
+	static const char *const ipis[] = { "ipi-self-xapic",
+					    "ipi-self-x2apic-selfipi" };
+	const char *schemes[16], *ipi = ipis[0];
+	uint32_t i, k, n = 0, counts[EXP_STATUS_COUNT] = { 0 };
+
+	for (i = 0; i < r->n_experiments; i++) {
+		const struct experiment_result *e = &r->exp[i];
+
+		counts[e->status < EXP_STATUS_COUNT ? e->status : EXP_FAILED]++;
+		if (str_eq(e->source, "int") && !e->variant[0] && n < 16)
+			schemes[n++] = e->scheme;
+	}
+	for (k = 0; k < sizeof(ipis) / sizeof(ipis[0]); k++) {
+		const struct experiment_result *e = NULL;
+
+		for (i = 0; i < r->n_experiments && !e; i++)
+			if (str_eq(r->exp[i].source, ipis[k]) &&
+			    r->exp[i].status == EXP_OK)
+				e = &r->exp[i];
+		if (e) {
+			ipi = ipis[k];
+			break;
+		}
+	}
+	char name[32];
+
+	run_folder_name(r->run_id, name, sizeof(name));
+	tb_printf(tb, "irqlab: run %s done\n", name);
+	tb_printf(tb, "machine  %.35s %.33s\n", r->machine.system_vendor,
+		  r->machine.system_product);
+	tb_printf(tb, "cpu      %.70s\n", r->machine.brand);
+	tb_printf(tb, "clock    %.12s: figures are %.52s\n",
+		  clock_kind_name(r->clock_kind), clock_kind_unit(r->clock_kind));
+	tb_printf(tb, "rows     %u ok, %u skipped, %u failed\n", counts[EXP_OK],
+		  counts[EXP_SKIPPED], counts[EXP_FAILED] + counts[EXP_TIMEOUT]);
+	tb_printf(tb, "\nround trip, median, net of the floor (+ over direct)\n");
+	tb_printf(tb, "%-18s %-28s %-.30s\n", "scheme", "INT n", ipi);
+	for (i = 0; i < n && i < END_SCREEN_LINES - 13; i++) {
+		char a[32], b[32];
+
+		end_screen_cell(a, sizeof(a), r, "int", schemes[i]);
+		end_screen_cell(b, sizeof(b), r, ipi, schemes[i]);
+		tb_printf(tb, "%-18.18s %-28.28s %-.30s\n", schemes[i], a, b);
+	}
+	tb_printf(tb, "\nresults  %.60s\\\n", folder);
+	tb_printf(tb, "         results.json and summary.txt: every row, "
+		  "every figure\n");
 }
 
 void report_discards(struct text_buf *tb, const struct handoff_report *h)

@@ -24,8 +24,14 @@ struct handoff_report {
 	} discarded[REPORT_MAX_DISCARDS];
 };
 
-/* What the binary knows about each dispatch scheme, which the handoff
- * need not carry: phase C is the same binary as phase B. */
+/* The report of what handoff_select decided about each record, whose
+ * names are `names`. */
+void handoff_report_fill(struct handoff_report *h,
+			 const struct handoff_item *items,
+			 const char *const *names, size_t n);
+
+/* A dispatch scheme as the reports describe it: its words from the
+ * catalog, its footprint from the run. */
 struct scheme_entry {
 	const char *name;
 	const char *description;
@@ -56,6 +62,20 @@ struct report_context {
 	size_t n_runs;
 };
 
+/* Room for the catalog a report context points into. */
+struct report_catalog {
+	struct scheme_entry schemes[RESULTS_MAX_SCHEMES];
+	struct primitive_entry primitives[RESULTS_MAX_PRIMITIVES];
+};
+
+/* The context phase C and the rescue tool both report with: each scheme
+ * the run carries a footprint of, in words from bench/model/catalog.c,
+ * and every primitive. `h` and `store` must outlive `ctx`. */
+void report_context_build(struct report_context *ctx,
+			  struct report_catalog *store,
+			  const struct run_result *r,
+			  const struct handoff_report *h);
+
 const char *record_fate_name(unsigned fate);
 
 /* Both return 0 on success, -1 if the buffer was too small. */
@@ -63,6 +83,16 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 		const struct report_context *ctx);
 int report_summary(struct text_buf *tb, const struct run_result *r,
 		   const struct report_context *ctx);
+/* The end screen: what a person reads at the machine, within 80 x 25
+ * (END_SCREEN_COLS x END_SCREEN_LINES, a line left for the prompt): the
+ * machine, the clock and its unit, the counts, each scheme's round trip
+ * and its overhead against `direct` for INT n and one self-IPI, and the
+ * folder the files are in. */
+#define END_SCREEN_COLS 79
+#define END_SCREEN_LINES 24
+void report_end_screen(struct text_buf *tb, const struct run_result *r,
+		       const char *folder);
+
 /* The part of the summary about discarded records alone, for a boot that
  * found records but no complete run to write. */
 void report_discards(struct text_buf *tb, const struct handoff_report *h);

@@ -65,10 +65,6 @@ struct run_result;
 void sources_time_ioapic_sequences(struct run_result *r, uint64_t *blocks,
 				   uint32_t n_blocks);
 
-/* Names and descriptions of those rows, for the reports. */
-size_t sources_sequence_catalog(const char **names, const char **descriptions,
-				size_t cap);
-
 /* Vectors a self-IPI or external source is checked on: both ends, both
  * sides of the imm8 sign boundary, and a few between. */
 extern const uint8_t source_check_vectors[7];

@@ -148,6 +148,7 @@ def expected_config():
         values = config_values(f.read())
     values.update((k, v) for k, v in config_values(CONFIG).items()
                   if k in values)
+    values["finish"] = "shutdown"   # the runner's (image/run.sh, FINISH)
     return values
 
 
@@ -758,6 +759,7 @@ def one_time_boot(tiny):
         "one-time-boot", "", config=tiny,
         extra_env={"TPM": "off", "OTHER_DISK": other, "ONE_TIME_BOOT": "1"})
     collect_sources(run_dir)
+    rescue(run_dir, results)
     before = varstore.boot_variables(os.path.join(run_dir,
                                                   "vars-after-boot0.fd"))
     after = varstore.boot_variables(os.path.join(run_dir, "vars.fd"))
@@ -959,6 +961,39 @@ def progress_screen():
           "phase B measures", len(pages) >= 2
           and len({p for _, _, p in pages}) >= 2
           and bars == sorted(bars) and bars[-1] > bars[0], str(bars))
+
+
+def rescue(run_dir, results):
+    """Records stranded in the store after boot 1, as Linux's efivarfs
+    shows them: irqlab-rescue writes the same files phase C wrote, and
+    deletes the records only when asked."""
+    tool = os.path.join(ROOT, "build", "irqlab-rescue")
+    efivars = os.path.join(BUILD, "rescue", "efivars")
+    out = os.path.join(BUILD, "rescue", "results")
+    subprocess.run(["rm", "-rf", os.path.dirname(efivars)], check=True)
+    varstore.export_records(os.path.join(run_dir, "vars-after-boot1.fd"),
+                            efivars)
+    stranded = sorted(os.listdir(efivars))
+    kept = subprocess.run([tool, efivars, out], capture_output=True,
+                          text=True)
+    folders = result_folders(results)
+    same = bool(folders) and all(
+        open(os.path.join(results, folders[0], f), "rb").read()
+        == open(os.path.join(out, folders[0], f), "rb").read()
+        for f in ("results.json", "summary.txt", "run-1.bin")
+        if os.path.exists(os.path.join(out, folders[0], f)))
+    check("rescue: %d stranded records give byte for byte the results.json, "
+          "summary.txt and run-1.bin phase C wrote; kept unless asked"
+          % len(stranded), kept.returncode == 0 and len(stranded) > 1
+          and same and os.path.exists(os.path.join(out, folders[0],
+                                                   "results.json"))
+          and sorted(os.listdir(efivars)) == stranded,
+          kept.stdout + kept.stderr)
+    gone = subprocess.run([tool, "--delete", efivars, out + "-2"],
+                          capture_output=True, text=True)
+    check("rescue --delete: the records go once the files are verified",
+          gone.returncode == 0 and os.listdir(efivars) == []
+          and "wrote and verified" in gone.stdout, gone.stdout + gone.stderr)
 
 
 def store_and_esp(tiny):

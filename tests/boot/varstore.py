@@ -8,6 +8,7 @@ header (authenticated or plain, as the store's signature GUID says), the
 UCS-2 name and the data. A variable is live while its State is VAR_ADDED,
 or VAR_ADDED with the in-deleted-transition bit cleared."""
 
+import os
 import struct
 import sys
 import uuid
@@ -128,6 +129,15 @@ def boot_variables(path):
             and v.name != "BootCurrent"}
 
 
+def export_records(path, folder):
+    """Writes each live irqlab record as efivarfs shows it: a file named
+    <name>-<guid> holding 4 bytes of attributes, then the data."""
+    os.makedirs(folder, exist_ok=True)
+    for v in irqlab_records(path):
+        with open(os.path.join(folder, "%s-%s" % (v.name, v.guid)), "wb") as f:
+            f.write(struct.pack("<I", 7) + v.data)
+
+
 def irqlab_records(path, live_only=True):
     with open(path, "rb") as f:
         image = f.read()
@@ -149,6 +159,8 @@ def corrupt_records(path):
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--corrupt":
         corrupt_records(sys.argv[2])
+    elif len(sys.argv) == 4 and sys.argv[1] == "--export":
+        export_records(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 4 and sys.argv[1] == "--drop":
         drop_records(sys.argv[3], int(sys.argv[2]))
     elif len(sys.argv) == 5 and sys.argv[1] == "--fill":

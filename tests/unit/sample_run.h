@@ -75,6 +75,13 @@ static inline void sample_run(struct run_result *r, unsigned n_experiments)
 		p->block = sample_stats(1024 * (i + 1) + 20);
 		p->block.count = 200;
 	}
+	r->n_schemes = 2;
+	strcpy(r->scheme[0].name, "direct");
+	r->scheme[0].stub_bytes = 16;
+	r->scheme[0].code_bytes = 4096;
+	strcpy(r->scheme[1].name, "cs-selector");
+	r->scheme[1].code_bytes = 300;
+	r->scheme[1].data_bytes = 1792;
 }
 
 #endif

@@ -215,6 +215,53 @@ static void icount_figures_are_not_called_cycles(void **state)
 	assert_non_null(strstr(out, "verdict: not judged (figures are not cycles here) (claim: reading %cs"));
 }
 
+/* The end screen fits 80 x 25 and shows the headline: each scheme's
+ * round trip and its overhead against direct, for INT n and a self-IPI. */
+static void end_screen_fits_and_heads_with_the_schemes(void **state)
+{
+	static const char *const schemes[] = { "direct", "push-jmp", "compact",
+					       "call", "cs-selector", "pf-cr2",
+					       "int3-byte", "push-jmp-ibt",
+					       "fred", "call16" };
+	static struct run_result r;
+	struct text_buf tb;
+	const char *line;
+	unsigned i, lines = 0;
+
+	(void)state;
+	sample_run(&r, 20);
+	for (i = 0; i < 20; i++) {
+		struct experiment_result *e = &r.exp[i];
+
+		strcpy(e->scheme, schemes[i % 10]);
+		strcpy(e->source, i < 10 ? "int" : "ipi-self-xapic");
+		e->variant[0] = '\0';
+		e->status = i % 10 == 8 ? EXP_SKIPPED : EXP_OK;
+		/* round trip medians: 100 + 10 * scheme for INT, + 1000 for IPIs */
+		e->metric[METRIC_ROUND_TRIP].median =
+			20 + 100 + 10 * (i % 10) + (i < 10 ? 0 : 1000);
+	}
+	tb_init(&tb, out, sizeof(out));
+	report_end_screen(&tb, &r, "\\EFI\\irqlab\\results\\20261130-054701");
+	for (line = out; *line; lines++) {
+		const char *end = strchr(line, '\n');
+
+		assert_non_null(end);
+		assert_true(end - line <= END_SCREEN_COLS);
+		line = end + 1;
+	}
+	assert_true(lines <= END_SCREEN_LINES);
+	/* floor min 20: direct 100, push-jmp 110 (+10); IPI 1100, 1110 (+10) */
+	assert_non_null(strstr(out, "direct             100"));
+	assert_non_null(strstr(out, "push-jmp           110 (+10)"));
+	assert_non_null(strstr(out, "1110 (+10)"));
+	assert_non_null(strstr(out, "fred               skipped"));
+	assert_non_null(strstr(out, "ipi-self-xapic"));
+	assert_non_null(strstr(out, "results  \\EFI\\irqlab\\results\\20261130-054701"));
+	assert_non_null(strstr(out, "rows     18 ok, 2 skipped, 0 failed"));
+	assert_non_null(strstr(out, "irqlab: run 20261130-054701 done"));
+}
+
 static void summary_has_the_figures_as_rows(void **state)
 {
 	static struct run_result r;
@@ -279,6 +326,7 @@ int main(void)
 		cmocka_unit_test(results_json_is_valid_and_complete),
 		cmocka_unit_test(icount_figures_are_not_called_cycles),
 		cmocka_unit_test(summary_has_the_figures_as_rows),
+		cmocka_unit_test(end_screen_fits_and_heads_with_the_schemes),
 		cmocka_unit_test(a_too_small_buffer_is_reported),
 	};
 

@@ -1,0 +1,89 @@
+#include "bench/model/catalog.h"
+
+#include "arch/lib/fmt.h"
+
+const struct catalog_entry catalog_schemes[] = {
+	{ "direct",
+	  "a dedicated handler per vector; the vector is "
+	  "an immediate (the lower bound)",
+	  "-" },
+	{ "push-jmp",
+	  "push imm8; jmp common, 8 bytes a vector (Linux)",
+	  "000 001" },
+	{ "push-jmp-ibt",
+	  "endbr64; push imm8; jmp common, 16 bytes a "
+	  "vector (Linux with IBT)",
+	  "-" },
+	{ "compact",
+	  "7 stubs per 32-byte chunk, short jumps to one "
+	  "long jump (Linux 2.6.29)",
+	  "001" },
+	{ "call",
+	  "call rel32 stubs, 5 bytes padded to 8; vector "
+	  "from the return address",
+	  "001" },
+	{ "cs-selector",
+	  "no stubs: a code descriptor per vector, vector "
+	  "read from %cs",
+	  "000 001" },
+	{ "pf-cr2",
+	  "gates into a not-present page; #PF decodes the "
+	  "vector from RIP",
+	  "001" },
+	{ "int3-byte",
+	  "CC xx stubs; #BP reads the vector byte and "
+	  "unwinds to the interrupt frame",
+	  "001" },
+	{ "fred",
+	  "FRED event delivery (CR4.FRED, ERETS)",
+	  "-" },
+	{ "call16",
+	  "hpa's 4- and 3-byte 66 E8 call stubs",
+	  "001" },
+};
+const size_t catalog_scheme_count =
+	sizeof(catalog_schemes) / sizeof(catalog_schemes[0]);
+
+const struct catalog_entry catalog_primitives[] = {
+	{ "push-imm", "push $imm (seed 000 TEST1)", "000" },
+	{ "push-cs", "push %cs (seed 000 TEST2 as written)", "000" },
+	{ "cs-push", "mov %cs,%eax; push %rax (TEST2 in long mode)", "000" },
+	{ "cs-vector", "derive the vector from %cs (seed 000 TEST3)", "000" },
+	{ "ds-mov32", "movl $SEL,%eax; movl %eax,%ds (FreeBSD)", "002" },
+	{ "ds-mov16", "movw $SEL,%ax; movw %ax,%ds (66 prefix)", "002" },
+	{ "ds-conditional", "compare DS, reload only if different", "002" },
+	{ "gs-selector", "load a per-CPU selector into %gs (i386-pda)", "003" },
+	{ "swapgs", "swapgs", "003" },
+	{ "wrgsbase", "wrgsbase", "003" },
+	{ "wrmsr-gsbase", "wrmsr GS_BASE (C000_0101)", "003" },
+	{ "iretq-self", "iretq to the next instruction, frame built each time",
+	  "-" },
+	{ "ioapic-seq-uncached",
+	  "IO-APIC mask, unmask, EOI: IOREGSEL every "
+	  "access, flush reads", "004" },
+	{ "ioapic-seq-uncached-nf",
+	  "the same without the flush reads", "004" },
+	{ "ioapic-seq-index-cached",
+	  "IOREGSEL written only when it changes, "
+	  "flush reads", "004" },
+	{ "ioapic-seq-index-cached-nf",
+	  "the same without the flush reads", "004" },
+	{ "ioapic-seq-value-cached",
+	  "reads from a shadow copy, index cached, "
+	  "flush reads", "004" },
+	{ "ioapic-seq-value-cached-nf",
+	  "the same without the flush reads", "004" },
+};
+const size_t catalog_primitive_count =
+	sizeof(catalog_primitives) / sizeof(catalog_primitives[0]);
+
+const struct catalog_entry *catalog_find(const struct catalog_entry *table,
+					 size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (str_eq(table[i].name, name))
+			return &table[i];
+	return NULL;
+}

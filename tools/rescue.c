@@ -1,0 +1,225 @@
+/* irqlab-rescue: results left in the variable store, written as files on
+ * any Linux machine. When the machine did not come back to the stick
+ * after phase B (docs/run.md), irqlab's records wait in the store; Linux
+ * shows them in efivarfs. This reads them, from there or from a folder of
+ * copies, and writes the same results.json and summary.txt phase C
+ * would: the same decoder and writers, the same catalog. It deletes the
+ * records only when asked, and only after the files are read back.
+ *
+ *   irqlab-rescue [--delete] SOURCE [DEST]
+ *     SOURCE  /sys/firmware/efi/efivars, or a folder of copies of its
+ *             IrqlabRecordNN-<guid> files (4 bytes of attributes, then
+ *             the record, as efivarfs shows them)
+ *     DEST    where the run's folder goes (default: results) */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench/model/records.h"
+#include "bench/model/serialize.h"
+#include "bench/report/report.h"
+
+#define GUID "5f2b0c1e-8a4d-4c6b-9b1f-3e7a2d9c4f61"
+#define ATTRIBUTE_BYTES 4	/* efivarfs prefixes each file with them */
+#define TEXT_BYTES (256 * 1024)
+
+struct found {
+	char path[512];
+	char name[32];
+	uint8_t data[RECORD_MAX_BYTES + 1];
+	size_t len;
+};
+
+static struct found found[HANDOFF_SCAN_RECORDS];
+static struct handoff_item items[HANDOFF_SCAN_RECORDS];
+static uint8_t blob[HANDOFF_MAX_BLOB];
+static struct run_result run;
+static char text[TEXT_BYTES], back[TEXT_BYTES + 1];
+
+/* "IrqlabRecordNN-<guid>": irqlab's records, and nothing else. */
+static int is_record(const char *file, char *name)
+{
+	if (strncmp(file, "IrqlabRecord", 12) || file[12] < '0' ||
+	    file[12] > '9' || file[13] < '0' || file[13] > '9' ||
+	    strcmp(file + 14, "-" GUID))
+		return 0;
+	memcpy(name, file, 14);
+	name[14] = '\0';
+	return 1;
+}
+
+static size_t find_records(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	if (!d) {
+		fprintf(stderr, "irqlab-rescue: cannot read %s: %s\n", dir,
+			strerror(errno));
+		exit(1);
+	}
+	while ((e = readdir(d)) && n < HANDOFF_SCAN_RECORDS) {
+		struct found *f = &found[n];
+		uint8_t raw[ATTRIBUTE_BYTES + RECORD_MAX_BYTES + 1];
+		FILE *in;
+		size_t len;
+
+		if (!is_record(e->d_name, f->name))
+			continue;
+		snprintf(f->path, sizeof(f->path), "%s/%s", dir, e->d_name);
+		in = fopen(f->path, "rb");
+		if (!in)
+			continue;
+		len = fread(raw, 1, sizeof(raw), in);
+		fclose(in);
+		f->len = len > ATTRIBUTE_BYTES ? len - ATTRIBUTE_BYTES : 0;
+		if (f->len > RECORD_MAX_BYTES)
+			f->len = 0;	/* larger than a record: corrupt */
+		memcpy(f->data, raw + ATTRIBUTE_BYTES, f->len);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* Writes and reads back one file; returns 0 when they match. */
+static int write_verified(const char *path, const void *data, size_t len)
+{
+	FILE *out = fopen(path, "wb");
+	size_t got;
+
+	if (!out || fwrite(data, 1, len, out) != len || fclose(out)) {
+		fprintf(stderr, "irqlab-rescue: cannot write %s\n", path);
+		return -1;
+	}
+	out = fopen(path, "rb");
+	got = out ? fread(back, 1, len + 1, out) : 0;
+	if (out)
+		fclose(out);
+	if (got != len || memcmp(back, data, len)) {
+		fprintf(stderr, "irqlab-rescue: %s reads back different\n", path);
+		return -1;
+	}
+	printf("irqlab-rescue: wrote and verified %s (%zu bytes)\n", path, len);
+	return 0;
+}
+
+/* efivarfs files are immutable until their flag is cleared. */
+static int delete_record(const char *path)
+{
+	int fd = open(path, O_RDONLY), flags;
+
+	if (fd >= 0) {
+		if (ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 &&
+		    (flags & FS_IMMUTABLE_FL)) {
+			flags &= ~FS_IMMUTABLE_FL;
+			ioctl(fd, FS_IOC_SETFLAGS, &flags);
+		}
+		close(fd);
+	}
+	return unlink(path);
+}
+
+int main(int argc, char **argv)
+{
+	static struct handoff_report report;
+	static struct report_catalog catalog;
+	const char *names[HANDOFF_SCAN_RECORDS];
+	const char *source, *dest = "results";
+	struct report_context ctx;
+	struct text_buf tb;
+	char dir[512], folder[32], path[600];
+	size_t n, i, blob_len = 0;
+	uint64_t run_id = 0;
+	int delete = 0, arg = 1;
+	enum decode_status ds;
+
+	if (arg < argc && !strcmp(argv[arg], "--delete")) {
+		delete = 1;
+		arg++;
+	}
+	if (arg >= argc) {
+		fprintf(stderr, "usage: irqlab-rescue [--delete] SOURCE [DEST]\n");
+		return 2;
+	}
+	source = argv[arg++];
+	if (arg < argc)
+		dest = argv[arg];
+	n = find_records(source);
+	if (!n) {
+		printf("irqlab-rescue: no irqlab records in %s\n", source);
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		items[i] = (struct handoff_item){ .data = found[i].data,
+						  .len = found[i].len };
+		names[i] = found[i].name;
+	}
+	if (!handoff_select(items, n, blob, sizeof(blob), &blob_len, &run_id)) {
+		handoff_report_fill(&report, items, names, n);
+		tb_init(&tb, text, sizeof(text));
+		tb_printf(&tb, "irqlab-rescue: %zu records, but no complete run.\n",
+			  n);
+		report_discards(&tb, &report);
+		fputs(tb.data, stdout);
+		return 1;
+	}
+	ds = results_decode(blob, blob_len, &run);
+	if (ds != DECODE_OK || run.run_id != run_id) {
+		fprintf(stderr, "irqlab-rescue: the run's blob does not decode (%s)\n",
+			ds != DECODE_OK ? decode_status_name(ds) : "run id differs");
+		return 1;
+	}
+	handoff_report_fill(&report, items, names, n);
+	report_context_build(&ctx, &catalog, &run, &report);
+	run_folder_name(run.run_id, folder, sizeof(folder));
+	snprintf(dir, sizeof(dir), "%s/%s", dest, folder);
+	mkdir(dest, 0755);
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "irqlab-rescue: cannot create %s\n", dir);
+		return 1;
+	}
+	if (run.config.runs > 1)
+		printf("irqlab-rescue: run %u of a series of %u: the earlier runs "
+		       "are on the stick (run-<k>.bin); these files hold this run "
+		       "alone\n", run.run_index, run.config.runs);
+	tb_init(&tb, text, sizeof(text));
+	if (report_json(&tb, &run, &ctx)) {
+		fprintf(stderr, "irqlab-rescue: results.json too large\n");
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	if (write_verified(path, tb.data, tb.len))
+		return 1;
+	tb_init(&tb, text, sizeof(text));
+	if (report_summary(&tb, &run, &ctx)) {
+		fprintf(stderr, "irqlab-rescue: summary.txt too large\n");
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/summary.txt", dir);
+	if (write_verified(path, tb.data, tb.len))
+		return 1;
+	snprintf(path, sizeof(path), "%s/run-%u.bin", dir, run.run_index);
+	if (write_verified(path, blob, blob_len))
+		return 1;
+	if (!delete) {
+		printf("irqlab-rescue: %zu record(s) left in %s (--delete removes "
+		       "them)\n", n, source);
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		if (delete_record(found[i].path))
+			fprintf(stderr, "irqlab-rescue: could not delete %s: %s\n",
+				found[i].path, strerror(errno));
+		else
+			printf("irqlab-rescue: deleted %s\n", found[i].name);
+	return 0;
+}
