@@ -103,8 +103,13 @@ image: $(IMAGE)
 deps:
 	@image/install-deps.sh
 
+# make run EMULATOR=bochs: under Bochs instead (docs/emulators.md).
 run: deps efi image
+ifeq ($(EMULATOR),bochs)
+	image/bochs.sh $(IMAGE)
+else
 	image/run.sh $(IMAGE)
+endif
 
 $(BUILD)/tests/%: tests/unit/%.c $(PURE_SRCS) $(PURE_HDRS) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)

@@ -595,6 +595,19 @@ static void persist_and_reset(void)
 	const char *err;
 
 	fpu_state_for_firmware();
+	if (r->config.serial_results) {
+		static struct report_catalog catalog;
+		struct report_context ctx;
+		struct text_buf tb;
+
+		report_context_build(&ctx, &catalog, r, NULL);
+		tb_init(&tb, run.text, TEXT_BYTES);
+		if (!report_json(&tb, r, &ctx)) {
+			log_printf("irqlab-results-json-begin\n");
+			log_write(tb.data);
+			log_printf("\nirqlab-results-json-end\n");
+		}
+	}
 	if (len == 0) {
 		fmt_snprintf(why, sizeof(why), "results do not fit %u bytes",
 			     HANDOFF_MAX_BLOB);

@@ -41,6 +41,8 @@
 #                    make its boot options (and boots the other disk); the
 #                    runner then sets BootNext to irqlab's option, so only
 #                    boot 1 starts irqlab by choice. The rest is irqlab's.
+#   VGA=none         a machine without a display adapter (QEMU's -vga):
+#                    OVMF then offers no GOP, and progress stays on serial.
 #   MONITOR=SOCKET   a QEMU monitor on that Unix socket (the boot tests take
 #                    screendumps through it), in place of none.
 #   SECURE_BOOT=1    boot OVMF's Secure Boot build with Microsoft's keys
@@ -158,6 +160,9 @@ watch_for_refusal() {
 }
 
 monitor_args=(-monitor none)
+if [ -n "${VGA:-}" ]; then
+	monitor_args+=(-vga "$VGA")
+fi
 if [ -n "${MONITOR:-}" ]; then
 	monitor_args=(-monitor "unix:$MONITOR,server=on,wait=off")
 fi

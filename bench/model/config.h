@@ -56,7 +56,10 @@ enum finish_action {
 	X(selftest_fault, 0, 0, 1, NULL)                                    \
 	/* makes int-direct's first batch look disturbed by an SMI, to show \
 	 * it is discarded and counted */                                   \
-	X(selftest_smi, 0, 0, 1, NULL)
+	X(selftest_smi, 0, 0, 1, NULL)                                      \
+	/* phase B prints results.json on COM1 too: for emulators whose     \
+	 * reset never reaches phase C (Bochs, docs/emulators.md) */        \
+	X(serial_results, 0, 0, 1, NULL)
 
 struct irqlab_config {
 #define CONFIG_FIELD(key, dflt, lo, hi, choices) uint32_t key;

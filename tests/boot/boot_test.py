@@ -906,6 +906,26 @@ def read_ppm(path):
     return width, height, pixels
 
 
+def no_display(tiny):
+    """No display adapter, so no GOP: progress stays on serial, and the
+    results say why."""
+    rc, run_dir, results = run("no-display", "", config=tiny,
+                               extra_env={"TPM": "off", "VGA": "none"})
+    doc, folders = load_results(results)
+    display = doc["display"] if doc else None
+    summary = ""
+    if doc:
+        with open(os.path.join(results, folders[0], "summary.txt")) as f:
+            summary = f.read()
+    check("no-display: progress goes to serial only, and results.json and "
+          "summary.txt say why", rc == 0 and display is not None
+          and display["progress_on_screen"] is False
+          and "no Graphics Output Protocol" in display["why_not"]
+          and "progress went to serial only" in summary
+          and "progress: step 1 of" in serial(run_dir, 1),
+          "rc %d, %s" % (rc, display))
+
+
 def progress_screen():
     """Screendumps every second through the QEMU monitor while phase B
     measures: the screen shows the progress page, it changes, and the
@@ -996,14 +1016,72 @@ def rescue(run_dir, results):
           and "wrote and verified" in gone.stdout, gone.stdout + gone.stderr)
 
 
+def bochs_binary():
+    """BOCHS, else bochs on the PATH; None when neither."""
+    path = os.environ.get("BOCHS") or shutil.which("bochs")
+    return path if path and os.access(path, os.X_OK) else None
+
+
+def bochs_runs(tiny):
+    """Bochs, a second emulator (docs/emulators.md): phases A and B under
+    three of its CPU models, results cut from the serial log. Every row
+    ends ok or skipped with a reason; wildcat_lake has x2APIC and the
+    TSC-deadline timer, which QEMU's TCG cannot offer."""
+    bochs = bochs_binary()
+    if not bochs:
+        print("skip  bochs: no Bochs here (set BOCHS, or put bochs on PATH)")
+        return
+    for model in ("wildcat_lake", "ryzen", "core2_penryn_t9600"):
+        label = "bochs-" + model
+        run_dir = os.path.join(BUILD, label)
+        subprocess.run(["rm", "-rf", run_dir], check=True)
+        os.makedirs(run_dir)
+        config = os.path.join(run_dir, "irqlab.cfg")
+        with open(config, "w") as f:
+            f.write(tiny)
+        with open(os.path.join(run_dir, "run.log"), "w") as log:
+            rc = subprocess.run(
+                [os.path.join(ROOT, "image", "bochs.sh"), IMAGE],
+                env=dict(os.environ, BOCHS=bochs, BOCHS_CPU=model,
+                         RUN_DIR=run_dir, CONFIG=config, TIMEOUT="400"),
+                stdout=log, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL).returncode
+        doc = None
+        if rc == 0:
+            with open(os.path.join(run_dir, "results.json")) as f:
+                doc = json.load(f)
+        if not check("%s: phases A and B ran, results.json from serial"
+                     % label, doc is not None, "bochs.sh exit %d, see %s"
+                     % (rc, run_dir)):
+            continue
+        rows = (doc["experiments"] + doc["primitives"]["rows"]
+                + doc["gap_method"]["rows"])
+        bad = [(e.get("name") or e.get("scheme"), e["status"], e["reason"])
+               for e in rows if e["status"] not in ("ok", "skipped")
+               or (e["status"] == "skipped" and not e["reason"])]
+        check("%s: every row ok or skipped with a reason (%d rows)"
+              % (label, len(rows)), rows and not bad, str(bad[:5]))
+        check("%s: figures labelled an emulator's instruction counts, never "
+              "cycles" % label, doc["clock"]["kind"] == "emulator"
+              and not doc["clock"]["figures_are_cycles"], str(doc["clock"]))
+        if model == "wildcat_lake":
+            ok = {e["name"] for e in doc["experiments"] if e["status"] == "ok"}
+            check("%s: the TSC-deadline timer and the x2APIC rows run here"
+                  % label, {"lapic-tscdeadline-direct",
+                            "ipi-self-x2apic-selfipi-direct"} <= ok,
+                  str(sorted(ok)[:10]))
+
+
 def store_and_esp(tiny):
     """The variable store and the ESP on a stranger's machine: plain TCG,
     the 2 MB and 4 MB stores, no TPM. They share no files with the other
     runs, so they run beside them on the second core."""
     progress_screen()
+    no_display(tiny)
     one_time_boot(tiny)
     usb_writer()
     store_cycles(tiny)
+    bochs_runs(tiny)
     kill_mid_deletion(tiny)
     undeletable_record(tiny)
     full_esp(tiny)
