@@ -145,6 +145,34 @@ PRIMITIVE wrmsr_gsbase
 	subq %r8, %rax
 	ret
 
+/* LKGS (FRED's companion, seed 003's question again): loads a selector
+ * into GS and its descriptor's base into IA32_KERNEL_GS_BASE, the base
+ * swapgs would bring in, leaving GS.base alone: the selector reload
+ * without the swapgs around it. Bytes F2 0F 00 F6 (lkgs %si: rdtsc
+ * takes %eax), for assemblers that predate it. KERNEL_GS_BASE and GS are
+ * put back after. */
+PRIMITIVE lkgs
+	movl $MSR_KERNEL_GS_BASE, %ecx
+	rdmsr
+	movl %eax, %r9d
+	movl %edx, %r10d
+	movl $SEL_PERCPU, %esi
+	TSC_OPEN_TO %r8
+	.rept PRIMITIVE_REPS
+	.byte 0xf2, 0x0f, 0x00, 0xf6
+	.endr
+	TSC_CLOSE
+	subq %r8, %rax
+	movq %rax, %r11
+	movl %r9d, %eax
+	movl %r10d, %edx
+	movl $MSR_KERNEL_GS_BASE, %ecx
+	wrmsr
+	movl $SEL_KERNEL_DS, %eax
+	movl %eax, %gs
+	movq %r11, %rax
+	ret
+
 /* IRETQ to the next instruction; the five-slot frame is built each time
  * (six instructions), as an interrupt return would find it built. */
 PRIMITIVE iretq_self

@@ -13,6 +13,7 @@ PRIMITIVE_FN(gs_selector);
 PRIMITIVE_FN(swapgs);
 PRIMITIVE_FN(wrgsbase);
 PRIMITIVE_FN(wrmsr_gsbase);
+PRIMITIVE_FN(lkgs);
 PRIMITIVE_FN(iretq_self);
 #undef PRIMITIVE_FN
 
@@ -33,6 +34,12 @@ static const char *wrgsbase_unsupported(void)
 				 "wrgsbase would be #UD";
 }
 
+static const char *lkgs_unsupported(void)
+{
+	return cpu_has(X86_FEATURE_LKGS) ? 0 : "CPUID.(7,1):EAX[18] (LKGS) is "
+					       "0 on this CPU";
+}
+
 static const char *push_cs_unsupported(void)
 {
 	return "push %cs (0E) is #UD in 64-bit mode; see cs-push";
@@ -50,6 +57,7 @@ const struct primitive primitives[] = {
 	{ "swapgs", 0, prim_swapgs },
 	{ "wrgsbase", wrgsbase_unsupported, prim_wrgsbase },
 	{ "wrmsr-gsbase", 0, prim_wrmsr_gsbase },
+	{ "lkgs", lkgs_unsupported, prim_lkgs },
 	{ "iretq-self", 0, prim_iretq_self },
 };
 

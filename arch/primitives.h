@@ -5,6 +5,7 @@
 
 #define PRIMITIVE_REPS 1024	/* per timed block, as in seed 000 */
 #define MSR_GS_BASE 0xc0000101
+#define MSR_KERNEL_GS_BASE 0xc0000102
 
 #ifndef __ASSEMBLER__
 

@@ -56,6 +56,8 @@ const struct catalog_entry catalog_primitives[] = {
 	{ "swapgs", "swapgs", "003" },
 	{ "wrgsbase", "wrgsbase", "003" },
 	{ "wrmsr-gsbase", "wrmsr GS_BASE (C000_0101)", "003" },
+	{ "lkgs", "lkgs: a GS selector whose base goes to KERNEL_GS_BASE "
+	  "(FRED's LKGS)", "003" },
 	{ "iretq-self", "iretq to the next instruction, frame built each time",
 	  "-" },
 	{ "ioapic-seq-uncached",

@@ -278,6 +278,11 @@ def check_primitives(name, doc):
           push_cs.get("status") == "skipped"
           and "#UD in 64-bit mode" in push_cs.get("reason", ""),
           str(push_cs))
+    lkgs = rows.get("lkgs", {})
+    check("%s: LKGS is skipped with its CPUID bit where the CPU lacks it"
+          % name, lkgs.get("status") == "skipped"
+          and "CPUID.(7,1):EAX[18] (LKGS) is 0" in lkgs.get("reason", ""),
+          str(lkgs))
 
 
 # Instructions each entry variant adds on entry and on exit (variants.S).
@@ -1070,6 +1075,11 @@ def bochs_runs(tiny):
                   % label, {"lapic-tscdeadline-direct",
                             "ipi-self-x2apic-selfipi-direct"} <= ok,
                   str(sorted(ok)[:10]))
+            lkgs = {p["name"]: p for p in doc["primitives"]["rows"]}.get(
+                "lkgs", {})
+            check("%s: LKGS runs: one instruction a repetition" % label,
+                  lkgs.get("status") == "ok"
+                  and round(lkgs.get("median_per_rep", 0)) == 1, str(lkgs))
 
 
 def store_and_esp(tiny):
