@@ -73,6 +73,27 @@
 	movl %eax, %gs
 .endm
 
+/* The FRED-era form (seed 003 again): LKGS loads the per-CPU selector
+ * and puts its descriptor's base in KERNEL_GS_BASE, which swapgs then
+ * brings in; on exit swapgs puts the interrupted base back and LKGS
+ * reloads the interrupted selector without touching GS.base. lkgs %ax is
+ * F2 0F 00 F0, as bytes for assemblers that predate it. */
+.macro LKGS_AX
+	.byte 0xf2, 0x0f, 0x00, 0xf0
+.endm
+.macro GS_LKGS_ENTRY
+	movl %gs, %eax
+	movl %eax, variant_saved_gs(%rip)
+	movl $SEL_PERCPU, %eax
+	LKGS_AX
+	swapgs
+.endm
+.macro GS_LKGS_EXIT
+	swapgs
+	movl variant_saved_gs(%rip), %eax
+	LKGS_AX
+.endm
+
 /* variant_NAME takes the entry and exit timestamps, variant_NAME_bare
  * none (SCHEME_TWICE in irq.h says why). */
 .macro VARIANT_HANDLER_BODY name, timed, entry, exit
@@ -97,6 +118,7 @@ VARIANT_HANDLER seg_conditional, SEG_CONDITIONAL, NOTHING
 VARIANT_HANDLER gs_swapgs, GS_SWAPGS, GS_SWAPGS
 VARIANT_HANDLER gs_wrgsbase, GS_WRGSBASE_ENTRY, GS_WRGSBASE_EXIT
 VARIANT_HANDLER gs_selector_near, GS_SELECTOR_NEAR_ENTRY, GS_SELECTOR_EXIT
+VARIANT_HANDLER gs_lkgs, GS_LKGS_ENTRY, GS_LKGS_EXIT
 VARIANT_HANDLER gs_selector_far, GS_SELECTOR_FAR_ENTRY, GS_SELECTOR_EXIT
 
 	.data

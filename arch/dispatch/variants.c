@@ -12,6 +12,7 @@ VARIANT_SYMBOLS(variant_seg_mov16);
 VARIANT_SYMBOLS(variant_seg_conditional);
 VARIANT_SYMBOLS(variant_gs_swapgs);
 VARIANT_SYMBOLS(variant_gs_wrgsbase);
+VARIANT_SYMBOLS(variant_gs_lkgs);
 VARIANT_SYMBOLS(variant_gs_selector_near);
 VARIANT_SYMBOLS(variant_gs_selector_far);
 #undef VARIANT_SYMBOLS
@@ -33,6 +34,12 @@ static const char *no_fsgsbase(void)
 {
 	return read_cr4() & CR4_FSGSBASE ? 0 :
 	       "CPUID.(7,0):EBX[0] (FSGSBASE) is 0: wrgsbase would be #UD";
+}
+
+static const char *no_lkgs(void)
+{
+	return cpu_has(X86_FEATURE_LKGS) ? 0 :
+	       "CPUID.(7,1):EAX[18] (LKGS) is 0 on this CPU";
 }
 
 /* The far per-CPU descriptor lives only while its variants run. */
@@ -68,6 +75,10 @@ const struct entry_variant entry_variants[] = {
 	  .unsupported = no_fsgsbase },
 	{ VARIANT("gs-selector", "load a per-CPU selector into GS, restore on "
 				 "exit", "003", variant_gs_selector_near) },
+	{ VARIANT("gs-lkgs", "lkgs the per-CPU selector, swapgs its base in; "
+		  "swapgs and lkgs back on exit (FRED's LKGS)", "003",
+		  variant_gs_lkgs),
+	  .unsupported = no_lkgs },
 	{ VARIANT("gs-selector-packed-cold", "gs-selector, its descriptor in "
 		  "the CS line; GDT lines flushed", "003",
 		  variant_gs_selector_near),

@@ -311,6 +311,11 @@ def check_variants(name, doc):
               and e["register_checks"] == PASSES * 256
               and c.get("entry_median_over") == entry
               and c.get("exit_median_over") == exit_, "%s %s" % (e, c))
+    lkgs = experiment(doc, "int-direct+gs-lkgs")
+    check("%s: the LKGS entry variant is skipped with its CPUID bit" % name,
+          lkgs is not None and lkgs["status"] == "skipped"
+          and "CPUID.(7,1):EAX[18] (LKGS) is 0" in (lkgs["reason"] or ""),
+          str(lkgs))
     for state, samples in CACHE_STATES.items():
         rows = [experiment(doc, "int-%s+%s" % (s, state)) for s in SCHEMES_RUN]
         check("%s: every scheme ran %s with its sample count" % (name, state),
@@ -1080,6 +1085,14 @@ def bochs_runs(tiny):
             check("%s: LKGS runs: one instruction a repetition" % label,
                   lkgs.get("status") == "ok"
                   and round(lkgs.get("median_per_rep", 0)) == 1, str(lkgs))
+            row = experiment(doc, "int-direct+gs-lkgs")
+            over = {c["experiment"]: c for c in doc["against_baseline"]}.get(
+                "int-direct+gs-lkgs", {})
+            check("%s: the LKGS entry variant keeps every register, and its "
+                  "exit is 3 instructions longer (swapgs, mov, lkgs)" % label,
+                  row is not None and row["status"] == "ok"
+                  and row["register_checks"] == PASSES * 256
+                  and over.get("exit_median_over") == 3, "%s %s" % (row, over))
 
 
 def store_and_esp(tiny):
