@@ -11,20 +11,7 @@
 
 #include "bench/model/acpi.h"
 #include "bench/model/results.h"
-
-static size_t load(const char *name, uint8_t *buf, size_t cap)
-{
-	char path[256];
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "%s/%s", TEST_DATA_DIR, name);
-	f = fopen(path, "rb");
-	assert_non_null(f);
-	n = fread(buf, 1, cap, f);
-	fclose(f);
-	return n;
-}
+#include "tests/unit/fixture.h"
 
 /* Makes the checksum right again after a test edits a table. */
 static void fix_checksum(uint8_t *t)
@@ -42,7 +29,7 @@ static void fix_checksum(uint8_t *t)
 static void q35_madt(void **state)
 {
 	uint8_t t[512];
-	size_t n = load("qemu-q35-APIC.bin", t, sizeof(t));
+	size_t n = load_fixture("qemu-q35-APIC.bin", t, sizeof(t));
 	struct madt_info m;
 	uint16_t flags;
 
@@ -73,7 +60,7 @@ static void q35_madt(void **state)
 static void pc_madt(void **state)
 {
 	uint8_t t[512];
-	size_t n = load("qemu-pc-APIC.bin", t, sizeof(t));
+	size_t n = load_fixture("qemu-pc-APIC.bin", t, sizeof(t));
 	struct madt_info m;
 	uint16_t flags;
 
@@ -86,7 +73,7 @@ static void pc_madt(void **state)
 static void q35_hpet(void **state)
 {
 	uint8_t t[128];
-	size_t n = load("qemu-q35-HPET.bin", t, sizeof(t));
+	size_t n = load_fixture("qemu-q35-HPET.bin", t, sizeof(t));
 	struct hpet_info h;
 
 	(void)state;
@@ -103,17 +90,17 @@ static void fadt_pm_timer(void **state)
 	int ext = -1;
 
 	(void)state;
-	load("qemu-q35-FACP.bin", t, sizeof(t));
+	load_fixture("qemu-q35-FACP.bin", t, sizeof(t));
 	assert_int_equal(acpi_pm_timer_port((void *)t, &ext), 0x608);
 	assert_int_equal(ext, 0);	/* 24-bit counter */
-	load("qemu-pc-FACP.bin", t, sizeof(t));
+	load_fixture("qemu-pc-FACP.bin", t, sizeof(t));
 	assert_int_equal(acpi_pm_timer_port((void *)t, &ext), 0xb008);
 }
 
 static void truncated_tables_are_refused(void **state)
 {
 	uint8_t t[512];
-	size_t n = load("qemu-q35-APIC.bin", t, sizeof(t)), cut;
+	size_t n = load_fixture("qemu-q35-APIC.bin", t, sizeof(t)), cut;
 	struct madt_info m;
 	struct hpet_info h;
 
@@ -122,7 +109,7 @@ static void truncated_tables_are_refused(void **state)
 		assert_int_not_equal(madt_parse(t, cut, &m), ACPI_OK);
 	assert_int_equal(madt_parse(t, 20, &m), ACPI_TOO_SHORT);
 	assert_int_equal(madt_parse(t, n - 1, &m), ACPI_BAD_LENGTH);
-	n = load("qemu-q35-HPET.bin", t, sizeof(t));
+	n = load_fixture("qemu-q35-HPET.bin", t, sizeof(t));
 	assert_int_equal(hpet_parse(t, n - 1, &h), ACPI_BAD_LENGTH);
 	/* a length field shorter than the fixed part */
 	t[4] = 40;
@@ -133,7 +120,7 @@ static void truncated_tables_are_refused(void **state)
 static void bad_checksum_and_signature(void **state)
 {
 	uint8_t t[512];
-	size_t n = load("qemu-q35-APIC.bin", t, sizeof(t));
+	size_t n = load_fixture("qemu-q35-APIC.bin", t, sizeof(t));
 	struct madt_info m;
 	struct hpet_info h;
 
@@ -147,7 +134,7 @@ static void bad_checksum_and_signature(void **state)
 static void malformed_entries_stop_the_walk(void **state)
 {
 	uint8_t t[512];
-	size_t n = load("qemu-q35-APIC.bin", t, sizeof(t));
+	size_t n = load_fixture("qemu-q35-APIC.bin", t, sizeof(t));
 	struct madt_info m;
 
 	(void)state;
@@ -159,12 +146,12 @@ static void malformed_entries_stop_the_walk(void **state)
 	assert_int_equal(madt_parse(t, n, &m), ACPI_BAD_ENTRY);
 	assert_int_equal(m.lapic_count, 1);
 
-	n = load("qemu-q35-APIC.bin", t, sizeof(t));
+	n = load_fixture("qemu-q35-APIC.bin", t, sizeof(t));
 	t[53] = 0;	/* a zero length would loop forever */
 	fix_checksum(t);
 	assert_int_equal(madt_parse(t, n, &m), ACPI_BAD_ENTRY);
 
-	n = load("qemu-q35-APIC.bin", t, sizeof(t));
+	n = load_fixture("qemu-q35-APIC.bin", t, sizeof(t));
 	t[n - 5] = 200;	/* the last entry runs past the end */
 	fix_checksum(t);
 	assert_int_equal(madt_parse(t, n, &m), ACPI_BAD_ENTRY);
@@ -173,7 +160,7 @@ static void malformed_entries_stop_the_walk(void **state)
 static void the_64_bit_lapic_override_wins(void **state)
 {
 	uint8_t t[512];
-	size_t n = load("qemu-q35-APIC.bin", t, sizeof(t));
+	size_t n = load_fixture("qemu-q35-APIC.bin", t, sizeof(t));
 	static const uint8_t entry[12] = { 5, 12, 0, 0, 0x00, 0x00, 0xe0, 0xfe,
 					   0x01, 0x00, 0x00, 0x00 };
 	struct madt_info m;
@@ -205,8 +192,8 @@ static void tables_are_found_through_the_xsdt(void **state)
 	unsigned i;
 
 	(void)state;
-	load("qemu-q35-APIC.bin", madt, sizeof(madt));
-	load("qemu-q35-HPET.bin", hpet, sizeof(hpet));
+	load_fixture("qemu-q35-APIC.bin", madt, sizeof(madt));
+	load_fixture("qemu-q35-HPET.bin", hpet, sizeof(hpet));
 	memcpy(xsdt, "XSDT", 4);
 	xsdt[4] = sizeof(xsdt);
 	memcpy(xsdt + 36, &a, 8);
@@ -236,7 +223,7 @@ static void emulators_are_told_from_hardware(void **state)
 	char oem[7];
 
 	(void)state;
-	load("qemu-q35-APIC.bin", t, sizeof(t));
+	load_fixture("qemu-q35-APIC.bin", t, sizeof(t));
 	memcpy(oem, ((const struct acpi_sdt_header *)t)->oem_id, 6);
 	oem[6] = '\0';
 	assert_string_equal(oem, "BOCHS ");

@@ -9,22 +9,12 @@
 #include <cmocka.h>
 
 #include "bench/model/smbios.h"
-
-static size_t load(uint8_t *buf, size_t cap)
-{
-	FILE *f = fopen(TEST_DATA_DIR "/qemu-q35-SMBIOS.bin", "rb");
-	size_t n;
-
-	assert_non_null(f);
-	n = fread(buf, 1, cap, f);
-	fclose(f);
-	return n;
-}
+#include "tests/unit/fixture.h"
 
 static void qemu_system_information(void **state)
 {
 	uint8_t t[1024];
-	size_t n = load(t, sizeof(t));
+	size_t n = load_fixture("qemu-q35-SMBIOS.bin", t, sizeof(t));
 	struct smbios_system s;
 
 	(void)state;
@@ -38,7 +28,7 @@ static void qemu_system_information(void **state)
 static void truncated_tables_never_overrun(void **state)
 {
 	uint8_t t[1024];
-	size_t n = load(t, sizeof(t)), cut;
+	size_t n = load_fixture("qemu-q35-SMBIOS.bin", t, sizeof(t)), cut;
 	struct smbios_system s;
 
 	(void)state;
@@ -52,7 +42,7 @@ static void truncated_tables_never_overrun(void **state)
 static void a_zero_length_structure_is_refused(void **state)
 {
 	uint8_t t[1024];
-	size_t n = load(t, sizeof(t));
+	size_t n = load_fixture("qemu-q35-SMBIOS.bin", t, sizeof(t));
 	struct smbios_system s;
 
 	(void)state;

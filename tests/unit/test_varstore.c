@@ -12,25 +12,15 @@
 #include <cmocka.h>
 
 #include "bench/model/varstore.h"
+#include "tests/unit/fixture.h"
 
 #define STORE_AT 72	/* the firmware volume header's length */
-
-static size_t load(uint8_t *buf, size_t cap)
-{
-	FILE *f = fopen(TEST_DATA_DIR "/ovmf-2m-VARS-used.bin", "rb");
-	size_t n;
-
-	assert_non_null(f);
-	n = fread(buf, 1, cap, f);
-	fclose(f);
-	return n;
-}
 
 static uint8_t image[64 * 1024];
 
 static void a_used_store_is_read_to_its_end(void **state)
 {
-	size_t n = load(image, sizeof(image));
+	size_t n = load_fixture("ovmf-2m-VARS-used.bin", image, sizeof(image));
 	struct varstore_usage u;
 
 	(void)state;
@@ -46,7 +36,7 @@ static void a_used_store_is_read_to_its_end(void **state)
 
 static void a_blank_store_is_all_free(void **state)
 {
-	size_t n = load(image, sizeof(image));
+	size_t n = load_fixture("ovmf-2m-VARS-used.bin", image, sizeof(image));
 	struct varstore_usage u;
 
 	(void)state;
@@ -58,7 +48,7 @@ static void a_blank_store_is_all_free(void **state)
 
 static void other_volumes_and_formats_are_refused(void **state)
 {
-	size_t n = load(image, sizeof(image));
+	size_t n = load_fixture("ovmf-2m-VARS-used.bin", image, sizeof(image));
 	struct varstore_usage u;
 
 	(void)state;
@@ -74,7 +64,7 @@ static void other_volumes_and_formats_are_refused(void **state)
 
 static void a_variable_past_the_store_is_refused(void **state)
 {
-	size_t n = load(image, sizeof(image));
+	size_t n = load_fixture("ovmf-2m-VARS-used.bin", image, sizeof(image));
 	struct varstore_usage u;
 
 	(void)state;
@@ -85,7 +75,7 @@ static void a_variable_past_the_store_is_refused(void **state)
 
 static void truncated_volumes_never_overrun(void **state)
 {
-	size_t n = load(image, sizeof(image)), cut;
+	size_t n = load_fixture("ovmf-2m-VARS-used.bin", image, sizeof(image)), cut;
 	struct varstore_usage u;
 
 	(void)state;
