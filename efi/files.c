@@ -134,7 +134,7 @@ static int rename_to(EFI_FILE_HANDLE f, const char *name)
 	return rc;
 }
 
-static const char *last_name(const char *path)
+const char *files_last_component(const char *path)
 {
 	const char *last = path;
 
@@ -198,7 +198,7 @@ const char *files_write_verified(EFI_FILE_HANDLE root, const char *path,
 		if (old)
 			uefi_call_wrapper(old->Delete, 1, old);
 	}
-	if (rename_to(f, last_name(path))) {
+	if (rename_to(f, files_last_component(path))) {
 		uefi_call_wrapper(f->Close, 1, f);
 		return "rename failed";
 	}

@@ -14,6 +14,8 @@ int files_mkdir_p(EFI_FILE_HANDLE root, const char *path);
  * wrong ("disk full" when the volume lacks the room). */
 const char *files_write_verified(EFI_FILE_HANDLE root, const char *path,
 				 const void *data, UINTN len, void *scratch);
+/* What follows the last backslash of a path. */
+const char *files_last_component(const char *path);
 /* Reads up to cap bytes. Returns the length read, or -1. */
 INTN files_read(EFI_FILE_HANDLE root, const char *path, void *buf, UINTN cap);
 

@@ -21,9 +21,9 @@ static EFI_GUID irqlab_guid = {
 	(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS |  \
 	 EFI_VARIABLE_RUNTIME_ACCESS)
 
-static void record_name(CHAR16 *out, unsigned seq)
+/* PREFIX then two digits: the names of irqlab's variables. */
+static void numbered_name(CHAR16 *out, const CHAR16 *prefix, unsigned seq)
 {
-	static const CHAR16 prefix[] = L"IrqlabRecord";
 	unsigned i;
 
 	for (i = 0; prefix[i]; i++)
@@ -31,6 +31,12 @@ static void record_name(CHAR16 *out, unsigned seq)
 	out[i++] = (CHAR16)(L'0' + seq / 10);
 	out[i++] = (CHAR16)(L'0' + seq % 10);
 	out[i] = 0;
+}
+
+/* "IrqlabRecordNN": the handoff's records. */
+static void record_name(CHAR16 *out, unsigned seq)
+{
+	numbered_name(out, L"IrqlabRecord", seq);
 }
 
 /* The store's free space and largest variable, as QueryVariableInfo
@@ -87,14 +93,7 @@ static const char *too_little_room(UINT64 remaining, UINT64 needed,
  * firmware reclaim. Boot-time only, never records. */
 static void probe_name(CHAR16 *out, unsigned seq)
 {
-	static const CHAR16 prefix[] = L"IrqlabProbe";
-	unsigned i;
-
-	for (i = 0; prefix[i]; i++)
-		out[i] = prefix[i];
-	out[i++] = (CHAR16)(L'0' + seq / 10);
-	out[i++] = (CHAR16)(L'0' + seq % 10);
-	out[i] = 0;
+	numbered_name(out, L"IrqlabProbe", seq);
 }
 
 #define PROBE_MAX_VARIABLES 64

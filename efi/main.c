@@ -194,17 +194,6 @@ static void folder_for(uint64_t run_id, const char *suffix, char *out,
 	fmt_snprintf(out, cap, "%s\\%s%s", RESULTS_ROOT, name, suffix);
 }
 
-/* What follows the last backslash of a path. */
-static const char *last_component(const char *path)
-{
-	const char *last = path;
-
-	for (; *path; path++)
-		if (*path == '\\')
-			last = path + 1;
-	return last;
-}
-
 /* Each scheme's footprint in this binary, for the reports (they take
  * the words from bench/model/catalog.c). */
 static void note_scheme_footprints(struct run_result *r)
@@ -229,14 +218,6 @@ static const char *write_result_files(EFI_FILE_HANDLE root, const char *dir,
 				      const struct report_context *ctx,
 				      char *scratch, char *why, size_t cap)
 {
-	static const struct {
-		const char *file;
-		int (*render)(struct text_buf *, const struct run_result *,
-			      const struct report_context *);
-	} outputs[] = {
-		{ "results.json", report_json },
-		{ "summary.txt", report_summary },
-	};
 	struct text_buf tb;
 	unsigned i;
 
@@ -244,17 +225,18 @@ static const char *write_result_files(EFI_FILE_HANDLE root, const char *dir,
 		fmt_snprintf(why, cap, "cannot create %s", dir);
 		return why;
 	}
-	for (i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++) {
+	for (i = 0; i < report_output_count; i++) {
+		const struct report_output *o = &report_outputs[i];
 		char path[128];
 		const char *err;
 
 		tb_init(&tb, run.text, TEXT_BYTES);
-		if (outputs[i].render(&tb, r, ctx)) {
-			fmt_snprintf(why, cap, "%s does not fit %u bytes",
-				     outputs[i].file, TEXT_BYTES);
+		if (o->render(&tb, r, ctx)) {
+			fmt_snprintf(why, cap, "%s does not fit %u bytes", o->file,
+				     TEXT_BYTES);
 			return why;
 		}
-		fmt_snprintf(path, sizeof(path), "%s\\%s", dir, outputs[i].file);
+		fmt_snprintf(path, sizeof(path), "%s\\%s", dir, o->file);
 		err = files_write_verified(root, path, tb.data, tb.len, scratch);
 		if (err) {
 			fmt_snprintf(why, cap, "%s: %s", path, err);
@@ -325,29 +307,28 @@ static int run_on_esp(EFI_FILE_HANDLE root, const struct record_view *v,
  * writes its records past every name they hold. Returns how many. */
 static uint32_t set_aside_undeletable(struct handoff_found *found)
 {
-	uint32_t i, n = 0;
+	uint32_t i, kept = 0;
 
 	for (i = 0; i < found->n; i++) {
 		const char *name = found->rec[i].name_ascii;
 		unsigned seq = (unsigned)(name[12] - '0') * 10 +
 			       (unsigned)(name[13] - '0');
 
-		found->rec[i].chosen = found->rec[i].undeletable;
-		if (!found->rec[i].undeletable)
+		if (!found->rec[i].undeletable) {
+			if (kept != i)
+				found->rec[kept] = found->rec[i];
+			kept++;
 			continue;
-		n++;
+		}
+		/* Dropped from `found` only: it was tried already. */
 		log_printf("phase C: %s cannot be deleted: set aside, never read "
 			   "into a run; records are written past it\n", name);
 		if (seq + 1 > handoff_first_name)
 			handoff_first_name = seq + 1;
 	}
-	/* Dropped from `found` only: they were tried already. */
-	for (i = 0; i < found->n; i++)
-		if (found->rec[i].chosen) {
-			found->rec[i] = found->rec[--found->n];
-			i--;
-		}
-	return n;
+	i = found->n - kept;
+	found->n = kept;
+	return i;
 }
 
 /* A boot killed while it deleted records leaves some of a run whose files
@@ -558,7 +539,7 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 			return 0;
 		}
 		log_printf("results in %s\n", dir);
-		log_status(STATUS_RESULTS, "folder=%s", last_component(dir));
+		log_status(STATUS_RESULTS, "folder=%s", files_last_component(dir));
 		log_write("\n");
 		if (have_run) {
 			struct text_buf tb;
@@ -590,17 +571,16 @@ static void persist_and_reset(void)
 {
 	struct run_result *r = run.result;
 	size_t len = results_encode(r, run.blob, HANDOFF_MAX_BLOB);
+	static struct report_catalog catalog;
+	struct report_context ctx;
+	struct text_buf tb;
 	uint64_t store_free = 0;
 	char why[200];
 	const char *err;
 
 	fpu_state_for_firmware();
+	report_context_build(&ctx, &catalog, r, NULL);
 	if (r->config.serial_results) {
-		static struct report_catalog catalog;
-		struct report_context ctx;
-		struct text_buf tb;
-
-		report_context_build(&ctx, &catalog, r, NULL);
 		tb_init(&tb, run.text, TEXT_BYTES);
 		if (!report_json(&tb, r, &ctx)) {
 			log_printf("irqlab-results-json-begin\n");
@@ -630,10 +610,6 @@ static void persist_and_reset(void)
 		uefi_call_wrapper(RT->ResetSystem, 4, EfiResetWarm, EFI_SUCCESS,
 				  0, NULL);
 	} else {
-		static struct report_catalog catalog;
-		struct report_context ctx;
-		struct text_buf tb;
-
 		progress_say("The results could not be kept: they go to the serial "
 			     "port, and the machine powers off.");
 		log_printf("phase B: results NOT persisted: %s\n"
@@ -641,7 +617,6 @@ static void persist_and_reset(void)
 		log_status(STATUS_SERIAL_ONLY, "reason=%s", err);
 		log_write("\n");
 		tb_init(&tb, run.text, TEXT_BYTES);
-		report_context_build(&ctx, &catalog, r, NULL);
 		report_summary(&tb, r, &ctx);
 		log_write(tb.data);
 		uefi_call_wrapper(RT->ResetSystem, 4, EfiResetShutdown,

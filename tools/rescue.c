@@ -191,22 +191,19 @@ int main(int argc, char **argv)
 		printf("irqlab-rescue: run %u of a series of %u: the earlier runs "
 		       "are on the stick (run-<k>.bin); these files hold this run "
 		       "alone\n", run.run_index, run.config.runs);
-	tb_init(&tb, text, sizeof(text));
-	if (report_json(&tb, &run, &ctx)) {
-		fprintf(stderr, "irqlab-rescue: results.json too large\n");
-		return 1;
+	/* The files phase C writes, rendered the same way. */
+	for (i = 0; i < report_output_count; i++) {
+		const struct report_output *o = &report_outputs[i];
+
+		tb_init(&tb, text, sizeof(text));
+		if (o->render(&tb, &run, &ctx)) {
+			fprintf(stderr, "irqlab-rescue: %s too large\n", o->file);
+			return 1;
+		}
+		snprintf(path, sizeof(path), "%s/%s", dir, o->file);
+		if (write_verified(path, tb.data, tb.len))
+			return 1;
 	}
-	snprintf(path, sizeof(path), "%s/results.json", dir);
-	if (write_verified(path, tb.data, tb.len))
-		return 1;
-	tb_init(&tb, text, sizeof(text));
-	if (report_summary(&tb, &run, &ctx)) {
-		fprintf(stderr, "irqlab-rescue: summary.txt too large\n");
-		return 1;
-	}
-	snprintf(path, sizeof(path), "%s/summary.txt", dir);
-	if (write_verified(path, tb.data, tb.len))
-		return 1;
 	snprintf(path, sizeof(path), "%s/run-%u.bin", dir, run.run_index);
 	if (write_verified(path, blob, blob_len))
 		return 1;

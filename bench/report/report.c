@@ -679,6 +679,13 @@ static int str_has(const char *s, char c)
 	return 0;
 }
 
+const struct report_output report_outputs[] = {
+	{ "results.json", report_json },
+	{ "summary.txt", report_summary },
+};
+const size_t report_output_count =
+	sizeof(report_outputs) / sizeof(report_outputs[0]);
+
 void report_context_build(struct report_context *ctx,
 			  struct report_catalog *store,
 			  const struct run_result *r,

@@ -83,6 +83,16 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 		const struct report_context *ctx);
 int report_summary(struct text_buf *tb, const struct run_result *r,
 		   const struct report_context *ctx);
+/* The files of a run's folder, in the order they are written: phase C
+ * and the rescue tool both walk this list. */
+struct report_output {
+	const char *file;
+	int (*render)(struct text_buf *tb, const struct run_result *r,
+		      const struct report_context *ctx);
+};
+extern const struct report_output report_outputs[];
+extern const size_t report_output_count;
+
 /* The end screen: what a person reads at the machine, within 80 x 25
  * (END_SCREEN_COLS x END_SCREEN_LINES, a line left for the prompt): the
  * machine, the clock and its unit, the counts, each scheme's round trip
