@@ -4,9 +4,9 @@
  * reclaims the space deleted variables hold, so only the bytes after the
  * last variable can take phase B's records. QueryVariableInfo before
  * ExitBootServices cannot tell: it counts deleted space as free, since a
- * boot-time write reclaims it (docs/uefi-variables.md). The layout is
- * EDK2's (MdeModulePkg/Include/Guid/VariableFormat.h): a firmware volume
- * whose file system is the NV data GUID, a variable store header, then
+ * boot-time write reclaims it. The layout is EDK2's, described in
+ * docs/uefi-variables.md ("The store's layout"): a firmware volume whose
+ * file system is the NV data GUID, a variable store header, then
  * variables that each begin with 0x55AA and are 4-byte aligned. Other
  * firmware stores are reported unrecognised. */
 #ifndef IRQLAB_BENCH_MODEL_VARSTORE_H
