@@ -101,6 +101,15 @@ static inline uint64_t read_cr3(void)
 
 #define CR4_LA57 (1ull << 12)	/* 5-level paging (SDM vol. 3 §2.5) */
 #define CR4_FSGSBASE (1ull << 16)	/* RD/WR FS/GS BASE allowed */
+#define CR4_FRED (1ull << 32)	/* FRED event delivery (docs/long-mode.md) */
+
+/* FRED's MSRs (docs/long-mode.md "FRED"): the stack for each of the four
+ * stack levels, the level each exception is delivered at (2 bits per
+ * vector 0-31), and the entry page with the current stack level in bits
+ * 1:0, the red zone in 8:6 and the interrupts' stack level in 10:9. */
+#define MSR_FRED_RSP0 0x1cc
+#define MSR_FRED_STKLVLS 0x1d0
+#define MSR_FRED_CONFIG 0x1d4
 
 static inline uint64_t read_cr4(void)
 {

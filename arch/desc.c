@@ -59,6 +59,11 @@ static void set_tss_descriptor(uint64_t base, uint32_t limit)
 	gdt[SEL_TSS / 8 + 1] = base >> 32;
 }
 
+uint64_t ist_stack_top(unsigned ist)
+{
+	return tss.ist[ist - 1];
+}
+
 void gdt_install(void *ist_stacks)
 {
 	struct table_pointer p = { sizeof(gdt) - 1, (uint64_t)(uintptr_t)gdt };

@@ -30,6 +30,9 @@
  * `ist_stacks` points at IST_COUNT * IST_STACK_BYTES bytes. */
 void gdt_install(void *ist_stacks);
 
+/* The top of IST stack `ist` (1-based), which FRED's stack levels reuse. */
+uint64_t ist_stack_top(unsigned ist);
+
 /* An interrupt gate (IF cleared on entry, SDM §6.12.1.3) at DPL 0, with
  * irqlab's kernel CS or another code selector. */
 void idt_set_gate(uint8_t vector, const void *handler, uint8_t ist);

@@ -29,7 +29,6 @@ exception_common:
 	movq %rsp, %rdi		/* struct irq_frame * */
 	cld
 	call exception_dispatch
-	RESTORE_GPRS_AND_DROP_SLOTS
-	iretq
+	IDT_RETURN
 
 	.section .note.GNU-stack, "", @progbits

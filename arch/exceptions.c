@@ -53,6 +53,29 @@ static const char *const exception_names[EXCEPTION_VECTORS] = {
 	"(24)", "(25)", "(26)", "(27)", "#HV", "#VC", "#SX", "(31)",
 };
 
+/* The faulting context, on the log. Under FRED the CS and SS slots also
+ * carry the stack level and the event information (arch/frame.h), so
+ * they are printed whole. */
+static void log_registers(const struct irq_frame *f)
+{
+	log_printf("registers: RAX %llx RBX %llx RCX %llx RDX %llx RSI %llx "
+		   "RDI %llx RBP %llx RSP %llx\n",
+		   (unsigned long long)f->rax, (unsigned long long)f->rbx,
+		   (unsigned long long)f->rcx, (unsigned long long)f->rdx,
+		   (unsigned long long)f->rsi, (unsigned long long)f->rdi,
+		   (unsigned long long)f->rbp, (unsigned long long)f->rsp);
+	log_printf("registers: R8 %llx R9 %llx R10 %llx R11 %llx R12 %llx "
+		   "R13 %llx R14 %llx R15 %llx\n",
+		   (unsigned long long)f->r8, (unsigned long long)f->r9,
+		   (unsigned long long)f->r10, (unsigned long long)f->r11,
+		   (unsigned long long)f->r12, (unsigned long long)f->r13,
+		   (unsigned long long)f->r14, (unsigned long long)f->r15);
+	log_printf("registers: RIP %llx CS %llx RFLAGS %llx SS %llx CR4 %llx\n",
+		   (unsigned long long)f->rip, (unsigned long long)f->cs,
+		   (unsigned long long)f->rflags, (unsigned long long)f->ss,
+		   (unsigned long long)read_cr4());
+}
+
 void exception_dispatch(struct irq_frame *f)
 {
 	struct fault_info fi = {
@@ -72,6 +95,7 @@ void exception_dispatch(struct irq_frame *f)
 		/* Abandon the experiment: return into guard_recover on the
 		 * guard's stack with interrupts still disabled. */
 		last_fault = fi;
+		log_registers(f);
 		f->rip = (uint64_t)(uintptr_t)guard_recover;
 		f->cs = SEL_KERNEL_CS;
 		f->rsp = guard_saved_rsp;
@@ -85,6 +109,7 @@ void exception_dispatch(struct irq_frame *f)
 		   (unsigned long long)fi.error_code,
 		   (unsigned long long)fi.rip, (unsigned long long)fi.cr2,
 		   (unsigned long long)f->rsp);
+	log_registers(f);
 	if (!in_fatal && fatal_hook) {
 		in_fatal = 1;
 		fatal_hook(&fi);

@@ -35,6 +35,16 @@
 /* Bytes the entry stub and CPU pushed before the general registers. */
 #define FRAME_GPR_BYTES	FRAME_VECTOR
 
+/* FRED's frame (docs/long-mode.md "FRED") is this one from FRAME_ERROR
+ * up: the CPU pushes an error code for every event, so the entry only
+ * pushes the vector slot. Above SS it adds the event data and a zero
+ * quadword, which C never reads. The CS and SS slots carry more than the
+ * selector: CS bits 17:16 the stack level, SS bits 18:16 the STI, #DB and
+ * NMI state, and SS bits 63:32 the event information, of which these two
+ * bytes name the event. */
+#define FRAME_FRED_VECTOR	(FRAME_SS + 4)	/* bits 39:32 */
+#define FRAME_FRED_TYPE		(FRAME_SS + 6)	/* bits 51:48, low nibble */
+
 #ifdef __ASSEMBLER__
 
 /* Saves the general registers below an already-pushed vector slot; the
@@ -57,9 +67,8 @@
 	push %r15	/* FRAME_R15 */
 .endm
 
-/* Restores the general registers and drops the vector and error slots,
- * leaving RSP at the CPU's frame, ready for iretq. */
-.macro RESTORE_GPRS_AND_DROP_SLOTS
+/* Restores the general registers, leaving RSP at FRAME_VECTOR. */
+.macro RESTORE_GPRS
 	pop %r15
 	pop %r14
 	pop %r13
@@ -75,7 +84,27 @@
 	pop %rcx
 	pop %rbx
 	pop %rax
+.endm
+
+/* Restores the general registers and drops the vector and error slots,
+ * leaving RSP at the CPU's frame, ready for iretq. */
+.macro RESTORE_GPRS_AND_DROP_SLOTS
+	RESTORE_GPRS
 	add $16, %rsp	/* FRAME_VECTOR and FRAME_ERROR */
+.endm
+
+/* The return from an IDT-delivered frame. */
+.macro IDT_RETURN
+	RESTORE_GPRS_AND_DROP_SLOTS
+	iretq
+.endm
+
+/* The return from a FRED-delivered frame: ERETS (F2 0F 01 CA, spelled
+ * out for assemblers that predate it) skips the error code itself. */
+.macro FRED_RETURN
+	RESTORE_GPRS
+	add $8, %rsp	/* FRAME_VECTOR */
+	.byte 0xf2, 0x0f, 0x01, 0xca
 .endm
 
 #else

@@ -18,8 +18,9 @@
  * timestamp, the C dispatch, the exit timestamp and the return; with
  * \timed 0, the same without the two timestamps. An entry variant
  * (variants.S) adds its own work after saving the registers (\entry) and
- * before restoring them (\exit), so each lands in the metric it costs. */
-.macro DISPATCH_TAIL timed=1, entry=NOTHING, exit=NOTHING
+ * before restoring them (\exit), so each lands in the metric it costs.
+ * \return is how the frame was delivered: IDT_RETURN or FRED_RETURN. */
+.macro DISPATCH_TAIL timed=1, entry=NOTHING, exit=NOTHING, return=IDT_RETURN
 	\entry
 	.if \timed
 	TIMESTAMP_ENTRY
@@ -31,8 +32,7 @@
 	TIMESTAMP_EXIT
 	.endif
 	\exit
-	RESTORE_GPRS_AND_DROP_SLOTS
-	iretq
+	\return
 .endm
 
 /* Every scheme is assembled twice from one body, a macro taking the

@@ -69,11 +69,60 @@ static const char *pf_cr2_unsupported(void)
 }
 
 
+/* fred.S: an entry page per kind, and no gates. */
+extern const char fred_page[], fred_bare_page[];
+extern const char fred_code[], fred_code_end[];
+extern const char fred_bare_code[], fred_bare_code_end[];
+
 static const char *fred_unsupported(void)
 {
 	if (!cpu_has(X86_FEATURE_FRED))
 		return "CPUID.(7,1):EAX[17] (FRED) is 0 on this CPU";
-	return "the CPU has FRED, but irqlab's FRED entry is not built yet";
+	return 0;
+}
+
+/* The events that may come on a broken stack take the stacks their IDT
+ * gates take through the IST (exceptions_install): NMI at stack level 1,
+ * #DF at 2, #MC at 3, each level's RSP MSR pointing at that IST stack.
+ * Everything else stays on the interrupted stack at level 0, as the IDT
+ * schemes' frames do. RSP0 only serves events in ring 3. */
+static void fred_prepare(void)
+{
+	static const struct {
+		uint8_t vector, level;
+	} raised[] = {
+		{ VECTOR_NMI, IST_NMI },
+		{ VECTOR_DF, IST_DOUBLE_FAULT },
+		{ VECTOR_MC, IST_MACHINE_CHECK },
+	};
+	uint64_t levels = 0;
+	unsigned i;
+
+	wrmsr(MSR_FRED_RSP0, 0);
+	for (i = 0; i < sizeof(raised) / sizeof(raised[0]); i++) {
+		/* The RSP MSRs take 64-byte aligned stacks. */
+		wrmsr(MSR_FRED_RSP0 + raised[i].level,
+		      ist_stack_top(raised[i].level) & ~63ull);
+		levels |= (uint64_t)raised[i].level << (2 * raised[i].vector);
+	}
+	wrmsr(MSR_FRED_STKLVLS, levels);
+}
+
+/* The entry page of the kind's handlers, with stack level 0, no red
+ * zone and interrupts at level 0 in the low bits; then FRED on. */
+static void fred_install(enum handler_kind kind)
+{
+	const char *page = kind == HANDLER_TIMED ? fred_page : fred_bare_page;
+
+	wrmsr(MSR_FRED_CONFIG, (uint64_t)(uintptr_t)page);
+	write_cr4(read_cr4() | CR4_FRED);
+}
+
+/* FRED off: the IDT, whose gates scheme_rest puts back, serves again. */
+static void fred_finish(void)
+{
+	write_cr4(read_cr4() & ~CR4_FRED);
+	wrmsr(MSR_FRED_CONFIG, 0);
 }
 
 static const char *call16_unsupported(void)
@@ -135,6 +184,12 @@ const struct dispatch_scheme dispatch_schemes[] = {
 	{
 		.name = "fred",
 		.unsupported = fred_unsupported,
+		.code = { { 0, fred_code, fred_code_end, 0 },
+			  { 0, fred_bare_code, fred_bare_code_end, 0 } },
+		.install = fred_install,
+		.prepare = fred_prepare,
+		.finish = fred_finish,
+		.stub_bytes = 0,
 	},
 	{
 		.name = "call16",
@@ -159,6 +214,10 @@ void scheme_install_all(const struct dispatch_scheme *s, enum handler_kind kind)
 {
 	unsigned v;
 
+	if (s->install) {
+		s->install(kind);
+		return;
+	}
 	if (s->exception_vector)
 		idt_set_gate(s->exception_vector, s->code[kind].exception_entry, 0);
 	for (v = FIRST_IRQ_VECTOR; v < 256; v++)

@@ -20,6 +20,9 @@
  * 32-bit immediate for the assembler's compare. */
 #define PF_GATE_BASE (-4096)
 
+/* fred: events in ring 0 enter this far into the entry page. */
+#define FRED_RING0_ENTRY 256
+
 /* The one vector the entry-path variants (variants.S) handle. */
 #define VARIANT_VECTOR 0x41
 
@@ -38,7 +41,7 @@ enum handler_kind {
 
 /* One assembly of a scheme. */
 struct scheme_code {
-	const uint64_t *gates;	/* IRQ_VECTORS gate targets */
+	const uint64_t *gates;	/* IRQ_VECTORS gate targets; NULL for fred */
 	const char *code_start, *code_end;
 	/* The #PF or #BP entry the scheme reaches its common path through
 	 * (exception_vector), or NULL. */
@@ -53,6 +56,9 @@ struct dispatch_scheme {
 	/* The exception whose gate points at code[].exception_entry while
 	 * the scheme is in, or 0. */
 	uint8_t exception_vector;
+	/* For a scheme without gates (fred): takes every event through the
+	 * handlers of one kind, in place of pointing gates at them. */
+	void (*install)(enum handler_kind kind);
 	/* The gate's code selector; NULL means irqlab's kernel CS. */
 	uint16_t (*selector)(uint8_t vector);
 	/* One-time set-up beyond the gates (descriptors), and its undoing;

@@ -99,8 +99,10 @@ void cache_target_for(const struct dispatch_scheme *s, uint8_t vector,
 		      enum handler_kind kind, struct cache_target *t)
 {
 	const struct scheme_code *code = &s->code[kind];
-	const char *target = (const char *)(uintptr_t)
-		code->gates[vector - FIRST_IRQ_VECTOR];
+	/* fred has no gates: every event takes its one entry. */
+	const char *target = code->gates ?
+		(const char *)(uintptr_t)code->gates[vector - FIRST_IRQ_VECTOR] :
+		code->code_start;
 	uint16_t sel = s->selector ? s->selector(vector) : SEL_KERNEL_CS;
 
 	t->idt_line = idt_gate_entry(vector);
