@@ -49,7 +49,8 @@ UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 IMAGE      := $(BUILD)/irqlab.img
 
-.PHONY: all efi image run test unit-test deps usb collect rescue fuzz fuzz-smoke clean
+.PHONY: all efi image run test unit-test deps usb collect rescue fuzz fuzz-smoke \
+	bochs-exact clean
 
 all: efi
 
@@ -156,6 +157,12 @@ usb: image
 # make collect [DISK=image, device or mount point] [DEST=folder]
 collect:
 	image/collect.sh $(or $(DISK),build/run/disk.img) $(or $(DEST),results)
+
+# A Bochs whose TSC counts every instruction, built from a Bochs source
+# snapshot, for the cross-check with QEMU -icount (docs/emulators.md):
+# make bochs-exact BOCHS_SOURCE=bochs-<commit>-src.tar.xz
+bochs-exact:
+	image/build-bochs.sh $(BOCHS_SOURCE) $(BUILD)/bochs-exact
 
 clean:
 	rm -rf $(BUILD)

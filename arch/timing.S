@@ -26,27 +26,27 @@ tsc_instrument_probe:
 	subq %r8, %rax
 	ret
 
-/* The NOP probes tell QEMU -icount apart: there the TSC advances one tick
- * per instruction, so the two differ by exactly NOP_PROBE_DIFFERENCE. */
-	.globl tsc_nop_probe_short
-tsc_nop_probe_short:
+/* The NOP probes tell a TSC that counts instructions apart (QEMU -icount,
+ * Bochs): there every read agrees, 1024 more NOPs read exactly
+ * NOP_PROBE_DIFFERENCE more, and NOP_PROBE_FEW NOPs read exactly that
+ * many more than back-to-back reads. The last fails on a Bochs built
+ * with handler chaining, whose TSC moves only where a chain of traces
+ * ends, so a short stretch reads stale (docs/emulators.md). */
+.macro NOP_PROBE name, nops
+	.globl \name
+\name:
 	TSC_OPEN_TO %r8
-	.rept 64
+	.rept \nops
 	nop
 	.endr
 	TSC_CLOSE
 	subq %r8, %rax
 	ret
+.endm
 
-	.globl tsc_nop_probe_long
-tsc_nop_probe_long:
-	TSC_OPEN_TO %r8
-	.rept 64 + NOP_PROBE_DIFFERENCE
-	nop
-	.endr
-	TSC_CLOSE
-	subq %r8, %rax
-	ret
+	NOP_PROBE tsc_nop_probe_few, NOP_PROBE_FEW
+	NOP_PROBE tsc_nop_probe_short, 64
+	NOP_PROBE tsc_nop_probe_long, 64 + NOP_PROBE_DIFFERENCE
 
 /* void int_sample_<n>(struct irq_sample *out), one per vector from
  * FIRST_IRQ_VECTOR, each INT_SAMPLE_STRIDE bytes: INT n takes its vector

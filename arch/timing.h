@@ -10,6 +10,8 @@
 
 /* The two NOP probes of arch/timing.S differ by this many NOPs. */
 #define NOP_PROBE_DIFFERENCE 1024
+/* ... and the short one has this many more than back-to-back reads. */
+#define NOP_PROBE_FEW 8
 
 /* struct irq_timing: the handler's two timestamps (arch/dispatch/irq.h) */
 #define TIMING_ENTRY 0	/* first timestamp where the vector is known */
@@ -85,6 +87,7 @@ _Static_assert(offsetof(struct irq_sample, resume) == SAMPLE_RESUME, "sample");
 uint64_t tsc_floor_sample(void);	/* back-to-back open/close reads */
 uint64_t tsc_instrument_probe(void);	/* the same around the handler's
 					 * two timestamps */
+uint64_t tsc_nop_probe_few(void);	/* the same around 8 NOPs */
 uint64_t tsc_nop_probe_short(void);	/* the same around 64 NOPs */
 uint64_t tsc_nop_probe_long(void);	/* ... and around 1088 NOPs */
 

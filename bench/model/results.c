@@ -15,6 +15,7 @@ const char *clock_kind_name(unsigned kind)
 		[CLOCK_ICOUNT] = "icount",
 		[CLOCK_TCG_NOISE] = "tcg-noise",
 		[CLOCK_EMULATOR] = "emulator",
+		[CLOCK_EMULATOR_COARSE] = "emulator-coarse",
 	};
 	return name_or_unknown(names, CLOCK_KIND_COUNT, kind);
 }
@@ -28,6 +29,13 @@ const char *clock_kind_unit(unsigned kind)
 		[CLOCK_EMULATOR] = ("emulator TSC ticks (an instruction "
 				    "count under Bochs: path length, not "
 				    "cycles)"),
+		[CLOCK_EMULATOR_COARSE] = ("emulator TSC ticks that do not "
+					   "count each instruction (Bochs "
+					   "with handler chaining advances "
+					   "them where a chain of traces "
+					   "ends): round trips come near the "
+					   "path length, entry and exit do "
+					   "not; never cycles"),
 	};
 	return name_or_unknown(units, CLOCK_KIND_COUNT, kind);
 }
@@ -55,7 +63,8 @@ enum clock_kind clock_kind_decide(const char *hypervisor,
 	 * family that Bochs and QEMU's firmware write: an emulator that
 	 * does not say so in CPUID, whose TSC is no clock. */
 	if (starts_with(acpi_oem_id, "BOCHS") || starts_with(acpi_oem_id, "BXPC"))
-		return CLOCK_EMULATOR;
+		return tsc_counts_instructions ? CLOCK_EMULATOR :
+						 CLOCK_EMULATOR_COARSE;
 	return CLOCK_TSC_TICKS;
 }
 

@@ -21,7 +21,10 @@ enum clock_kind {
 	CLOCK_ICOUNT = 1,    /* QEMU -icount shift=0: one tick per instruction */
 	CLOCK_TCG_NOISE = 2, /* plain TCG: host time, never cycles */
 	CLOCK_EMULATOR = 3,  /* another emulator (Bochs): its TSC counts
-			      * instructions, never cycles */
+			      * every instruction, never cycles */
+	CLOCK_EMULATOR_COARSE = 4, /* the same emulator, whose TSC does not
+				    * count every instruction (Bochs with
+				    * handler chaining, docs/emulators.md) */
 	CLOCK_KIND_COUNT
 };
 

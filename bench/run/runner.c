@@ -157,12 +157,16 @@ enum clock_kind bench_detect_clock(const struct machine_info *m)
 	uint64_t first_short = 0, first_long = 0;
 	int exact = 1, trial;
 
-	/* Where the TSC counts instructions (QEMU -icount shift=0, Bochs)
-	 * every trial agrees, and 1024 more NOPs read exactly 1024 more
-	 * ticks. */
+	/* Where the TSC counts every instruction (QEMU -icount shift=0, an
+	 * exact-count Bochs) every trial agrees, 1024 more NOPs read exactly
+	 * 1024 more ticks, and a few NOPs exactly that many more than
+	 * back-to-back reads (arch/timing.S). */
 	for (trial = 0; trial < 8; trial++) {
 		uint64_t s = tsc_nop_probe_short(), l = tsc_nop_probe_long();
+		uint64_t bare = tsc_floor_sample(), few = tsc_nop_probe_few();
 
+		if (few - bare != NOP_PROBE_FEW)
+			exact = 0;
 		if (trial == 0) {
 			first_short = s;
 			first_long = l;

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# build-bochs.sh SOURCE.tar.xz OUT: builds Bochs from a source snapshot
+# for exact instruction counts (docs/emulators.md "Two Bochs builds").
+#
+# Bochs' TSC is its instruction counter, but a build with handler
+# chaining or trace linking (both switched on by
+# --enable-all-optimizations) advances it only when a chain of traces
+# returns to the CPU loop, so rdtsc inside a chain reads a stale count.
+# This build leaves both off: every instruction ticks, as QEMU's
+# -icount does. It is slower (about 25%) and takes about 2.5 minutes on
+# two cores. OUT gets bin/bochs and share/ (the snapshot's OVMF and VGA
+# BIOS), the layout image/bochs.sh expects.
+set -euo pipefail
+source_tarball=$(realpath "$1")
+out=$(realpath -m "$2")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+tar xJf "$source_tarball" -C "$work"
+cd "$work"/*/
+./configure --enable-x86-64 --enable-fred --enable-cet --enable-avx \
+	--enable-evex --enable-pci --enable-cpu-level=6 --with-nogui \
+	--disable-docbook --enable-repeat-speedups --enable-fast-function-calls \
+	--disable-handlers-chaining --disable-trace-linking >configure.log
+grep -q '^#define BX_SUPPORT_HANDLERS_CHAINING_SPEEDUPS 0' config.h
+grep -q '^#define BX_ENABLE_TRACE_LINKING 0' config.h
+make -j"$(nproc)" >make.log 2>&1
+mkdir -p "$out/bin" "$out/share"
+cp bochs "$out/bin/bochs"
+cp bios/OVMF/OVMF-pure-efi.fd bios/VGABIOS-lgpl/VGABIOS-lgpl-latest.bin \
+	"$out/share/"
+echo "build-bochs.sh: $out/bin/bochs (exact instruction counts)"
