@@ -50,7 +50,7 @@ UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 IMAGE      := $(BUILD)/irqlab.img
 
 .PHONY: all efi image run test unit-test deps usb collect rescue fuzz fuzz-smoke \
-	bochs-exact clean
+	bochs-exact compare clean
 
 all: efi
 
@@ -96,8 +96,30 @@ $(BUILD)/other-disk.img: $(BUILD)/other-disk.efi image/mkimage.sh
 $(BUILD)/irqlab-entry.lst: $(ENTRY_OBJS)
 	objdump -d -r $(ENTRY_OBJS) > $@
 
-$(IMAGE): $(BUILD)/irqlab.efi image/mkimage.sh image/irqlab.cfg
-	image/mkimage.sh $@ $(BUILD)/irqlab.efi image/irqlab.cfg
+$(IMAGE): $(BUILD)/irqlab.efi image/mkimage.sh image/irqlab.cfg \
+	  $(BUILD)/report-template.html
+	image/mkimage.sh $@ $(BUILD)/irqlab.efi image/irqlab.cfg \
+		$(BUILD)/report-template.html
+
+# The report pages (web/): the charting library comes from npm at the
+# versions web/package-lock.json pins, installed under $(BUILD), and is
+# inlined with the page's scripts into one self-contained template.
+WEB_MODULES := $(BUILD)/web/node_modules/.package-lock.json
+WEB_SOURCES := $(wildcard web/*.js web/*.css) web/inline.py
+
+$(WEB_MODULES): web/package.json web/package-lock.json
+	@mkdir -p $(BUILD)/web
+	cp web/package.json web/package-lock.json $(BUILD)/web/
+	cd $(BUILD)/web && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(BUILD)/%-template.html: web/%.html $(WEB_SOURCES) $(WEB_MODULES)
+	python3 web/inline.py $< $(BUILD)/web/node_modules $@
+
+# make compare RUNS="results/<run> results/<run> ..." [OUT=compare.html]
+compare: $(BUILD)/compare-template.html
+	python3 tools/compare.py --template $(BUILD)/compare-template.html \
+		--out $(or $(OUT),compare.html) $(RUNS)
 
 image: $(IMAGE)
 
@@ -147,8 +169,9 @@ $(BUILD)/irqlab-rescue: tools/rescue.c $(PURE_SRCS) $(PURE_HDRS)
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -std=gnu11 -O2 $(WARNINGS) -I. $< $(PURE_SRCS) -lm -o $@
 
-rescue: $(BUILD)/irqlab-rescue
+rescue: $(BUILD)/irqlab-rescue $(BUILD)/report-template.html
 	$(BUILD)/irqlab-rescue $(if $(DELETE),--delete) \
+		--template $(BUILD)/report-template.html \
 		$(or $(SOURCE),/sys/firmware/efi/efivars) $(or $(DEST),results)
 
 usb: image

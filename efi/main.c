@@ -32,9 +32,11 @@
 #include "efi/platform.h"
 
 #define CONFIG_PATH "\\EFI\\irqlab\\irqlab.cfg"
+/* The report page's template, written there by `make image` (web/). */
+#define REPORT_TEMPLATE_PATH "\\EFI\\irqlab\\report.tpl"
 #define RESULTS_ROOT "\\EFI\\irqlab\\results"
 #define ACPI_COPY_DIR "\\EFI\\irqlab\\acpi"
-#define TEXT_BYTES (256 * 1024)	/* one rendered report */
+#define TEXT_BYTES REPORT_TEXT_BYTES
 /* Room for descriptors the ExitBootServices dance itself may add. */
 #define MEMORY_MAP_SLACK_DESCRIPTORS 16
 
@@ -230,8 +232,16 @@ static const char *write_result_files(EFI_FILE_HANDLE root, const char *dir,
 		char path[128];
 		const char *err;
 
+		int rc;
+
 		tb_init(&tb, run.text, TEXT_BYTES);
-		if (o->render(&tb, r, ctx)) {
+		rc = o->render(&tb, r, ctx);
+		if (rc == REPORT_NOT_WRITTEN) {
+			log_printf("%s not written: no report template (%s) on "
+				   "the ESP\n", o->file, REPORT_TEMPLATE_PATH);
+			continue;
+		}
+		if (rc) {
 			fmt_snprintf(why, cap, "%s does not fit %u bytes", o->file,
 				     TEXT_BYTES);
 			return why;
@@ -411,6 +421,7 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 	const struct run_result *runs[CONFIG_MAX_RUNS + 1];
 	uint8_t *blob = alloc_pages(HANDOFF_MAX_BLOB);
 	char *scratch = alloc_pages(TEXT_BYTES + 1);
+	char *html_template = alloc_pages(REPORT_TEMPLATE_BYTES);
 	char dir[96], why[160];
 	struct report_context ctx;
 	const char *err = NULL;
@@ -494,6 +505,15 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 
 
 	report_context_build(&ctx, catalog, have_run ? r : NULL, report);
+	if (root && html_template) {
+		INTN len = files_read(root, REPORT_TEMPLATE_PATH, html_template,
+				      REPORT_TEMPLATE_BYTES);
+
+		if (len > 0) {
+			ctx.html_template = html_template;
+			ctx.html_template_len = (size_t)len;
+		}
+	}
 	if (have_run && r->config.runs > 1) {
 		ctx.runs = runs;
 		ctx.n_runs = load_earlier_runs(root, r, runs, blob);

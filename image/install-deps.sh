@@ -4,8 +4,10 @@
 set -euo pipefail
 
 # console-setup-linux: the console font phase B draws progress with.
+# nodejs and npm: the report pages' charting library (web/); chromium:
+# the browser their test opens them in.
 packages=(gnu-efi ovmf mtools fdisk qemu-system-x86 swtpm libcmocka-dev
-	  gcc make binutils python3 console-setup-linux)
+	  gcc make binutils python3 console-setup-linux nodejs npm chromium)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# mkimage.sh IMAGE EFI [CONFIG]
+# mkimage.sh IMAGE EFI [CONFIG [REPORT_TEMPLATE]]
 # A GPT disk with one FAT32 EFI system partition holding
-# \EFI\BOOT\BOOTX64.EFI (and \EFI\irqlab\irqlab.cfg when given). Built
+# \EFI\BOOT\BOOTX64.EFI (and \EFI\irqlab\irqlab.cfg, and the report
+# page's template \EFI\irqlab\report.tpl, when given). Built
 # with sfdisk and mtools on a plain file: no root, no loop devices.
 set -euo pipefail
 
 image=$1
 efi=$2
 config=${3:-}
+report_template=${4:-}
 size_mib=${IMAGE_SIZE_MIB:-64}	# FAT32 needs >= 65525 clusters: 64 MiB is ample
 
 export MTOOLS_SKIP_CHECK=1
@@ -23,4 +25,7 @@ mmd -i "$part" ::/EFI ::/EFI/BOOT ::/EFI/irqlab
 mcopy -i "$part" "$efi" ::/EFI/BOOT/BOOTX64.EFI
 if [ -n "$config" ]; then
 	mcopy -i "$part" "$config" ::/EFI/irqlab/irqlab.cfg
+fi
+if [ -n "$report_template" ]; then
+	mcopy -i "$part" "$report_template" ::/EFI/irqlab/report.tpl
 fi

@@ -28,7 +28,6 @@
 
 #define GUID "5f2b0c1e-8a4d-4c6b-9b1f-3e7a2d9c4f61"
 #define ATTRIBUTE_BYTES 4	/* efivarfs prefixes each file with them */
-#define TEXT_BYTES (256 * 1024)
 
 struct found {
 	char path[512];
@@ -41,7 +40,8 @@ static struct found found[HANDOFF_SCAN_RECORDS];
 static struct handoff_item items[HANDOFF_SCAN_RECORDS];
 static uint8_t blob[HANDOFF_MAX_BLOB];
 static struct run_result run;
-static char text[TEXT_BYTES], back[TEXT_BYTES + 1];
+static char text[REPORT_TEXT_BYTES], back[REPORT_TEXT_BYTES + 1];
+static char html_template[REPORT_TEMPLATE_BYTES];
 
 /* "IrqlabRecordNN-<guid>": irqlab's records, and nothing else. */
 static int is_record(const char *file, char *name)
@@ -142,12 +142,19 @@ int main(int argc, char **argv)
 	int delete = 0, arg = 1;
 	enum decode_status ds;
 
-	if (arg < argc && !strcmp(argv[arg], "--delete")) {
-		delete = 1;
-		arg++;
+	const char *template_path = NULL;
+
+	for (; arg < argc && argv[arg][0] == '-'; arg++) {
+		if (!strcmp(argv[arg], "--delete"))
+			delete = 1;
+		else if (!strcmp(argv[arg], "--template") && arg + 1 < argc)
+			template_path = argv[++arg];
+		else
+			break;
 	}
 	if (arg >= argc) {
-		fprintf(stderr, "usage: irqlab-rescue [--delete] SOURCE [DEST]\n");
+		fprintf(stderr, "usage: irqlab-rescue [--delete] [--template "
+			"report-template.html] SOURCE [DEST]\n");
 		return 2;
 	}
 	source = argv[arg++];
@@ -180,6 +187,18 @@ int main(int argc, char **argv)
 	}
 	handoff_report_fill(&report, items, names, n);
 	report_context_build(&ctx, &catalog, &run, &report);
+	if (template_path) {
+		FILE *f = fopen(template_path, "rb");
+
+		ctx.html_template_len = f ? fread(html_template, 1,
+						  sizeof(html_template), f) : 0;
+		if (f)
+			fclose(f);
+		ctx.html_template = ctx.html_template_len ? html_template : NULL;
+		if (!ctx.html_template)
+			fprintf(stderr, "irqlab-rescue: cannot read %s: no "
+				"report.html\n", template_path);
+	}
 	run_folder_name(run.run_id, folder, sizeof(folder));
 	snprintf(dir, sizeof(dir), "%s/%s", dest, folder);
 	mkdir(dest, 0755);
@@ -195,8 +214,13 @@ int main(int argc, char **argv)
 	for (i = 0; i < report_output_count; i++) {
 		const struct report_output *o = &report_outputs[i];
 
+		int rc;
+
 		tb_init(&tb, text, sizeof(text));
-		if (o->render(&tb, &run, &ctx)) {
+		rc = o->render(&tb, &run, &ctx);
+		if (rc == REPORT_NOT_WRITTEN)
+			continue;
+		if (rc) {
 			fprintf(stderr, "irqlab-rescue: %s too large\n", o->file);
 			return 1;
 		}

@@ -90,6 +90,11 @@ void json_escape(struct text_buf *tb, const char *s)
 		case '\f':
 			tb_puts(tb, "\\f");
 			break;
+		case '<':
+			/* Still JSON, and safe inside an HTML <script>
+			 * element, where report.html carries it. */
+			tb_puts(tb, "\\u003c");
+			break;
 		default:
 			if (c < 0x20 || c == 0x7f)
 				tb_printf(tb, "\\u%04x", c);

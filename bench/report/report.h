@@ -60,6 +60,11 @@ struct report_context {
 	 * is the last. Empty for a single run. */
 	const struct run_result *const *runs;
 	size_t n_runs;
+	/* The report page's template (web/report.html, inlined at build
+	 * time), or NULL where none was found: report.html is then not
+	 * written. */
+	const char *html_template;
+	size_t html_template_len;
 };
 
 /* Room for the catalog a report context points into. */
@@ -78,11 +83,23 @@ void report_context_build(struct report_context *ctx,
 
 const char *record_fate_name(unsigned fate);
 
-/* Both return 0 on success, -1 if the buffer was too small. */
+/* Room for one rendered file of a run's folder, and for the report
+ * page's template. */
+#define REPORT_TEXT_BYTES (1024 * 1024)
+#define REPORT_TEMPLATE_BYTES (256 * 1024)
+
+/* Each returns 0 on success, -1 if the buffer was too small, and
+ * REPORT_NOT_WRITTEN where the file has nothing to be made from. */
+#define REPORT_NOT_WRITTEN 1
 int report_json(struct text_buf *tb, const struct run_result *r,
 		const struct report_context *ctx);
 int report_summary(struct text_buf *tb, const struct run_result *r,
 		   const struct report_context *ctx);
+/* The template with results.json in its data slot (REPORT_DATA_SLOT):
+ * the firmware draws nothing; the page's own scripts do. */
+#define REPORT_DATA_SLOT "IRQLAB_RESULTS_JSON"
+int report_html(struct text_buf *tb, const struct run_result *r,
+		const struct report_context *ctx);
 /* The files of a run's folder, in the order they are written: phase C
  * and the rescue tool both walk this list. */
 struct report_output {

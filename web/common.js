@@ -1,0 +1,192 @@
+/* What the report and the comparison pages share: reading the embedded
+ * data, building tables, and drawing charts with uPlot. Every chart box
+ * says in data-points how many data points it was given, and every
+ * figure cell names its row and metric (data-row, data-metric), so the
+ * browser test can hold the page against results.json. */
+"use strict";
+
+const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+  "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79",
+  "#ad494a"];
+const PERCENTILES = ["min", "p1", "median", "p90", "p99", "p99.9", "max"];
+
+function irqlabData() {
+  return JSON.parse(document.getElementById("irqlab-data").textContent);
+}
+
+/* el("td", {class: "l", "data-row": name}, "text", child, ...) */
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {}))
+    if (v !== undefined && v !== null) e.setAttribute(k, v);
+  for (const c of children)
+    if (c !== undefined && c !== null)
+      e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return e;
+}
+
+/* A cell: a plain value, or {text, cls, attrs}. */
+function cell(tag, c) {
+  if (c !== null && typeof c === "object" && !(c instanceof Node))
+    return el(tag, Object.assign({ class: c.cls }, c.attrs || {}), c.text);
+  return el(tag, typeof c === "number" ? {} : { class: "l" }, c);
+}
+
+function table(headers, rows, attrs) {
+  const t = el("table", attrs);
+  t.append(el("tr", {}, ...headers.map((h) => cell("th", h))));
+  for (const r of rows)
+    t.append(el("tr", {}, ...r.map((c) => cell("td", c))));
+  return t;
+}
+
+function section(parent, title, note) {
+  parent.append(el("h2", {}, title));
+  if (note)
+    parent.append(el("p", { class: "note" }, note));
+}
+
+function signed(v) {
+  return v > 0 ? "+" + v : String(v);
+}
+
+/* A figure with its nanoseconds where the figures are cycles and the
+ * TSC frequency is known; never under an emulator. */
+function withNs(v, clock) {
+  if (v === null || v === undefined)
+    return "";
+  if (!clock || !clock.figures_are_cycles || !clock.tsc_hz)
+    return String(v);
+  return v + " (" + (v * 1e9 / clock.tsc_hz).toFixed(1) + " ns)";
+}
+
+function chartBox(parent, title, points) {
+  const box = el("div", { class: "chart", "data-points": points });
+  box.append(el("div", { class: "title" }, title));
+  parent.append(box);
+  return box;
+}
+
+function countPoints(series) {
+  let n = 0;
+  for (const s of series)
+    for (const v of s.values)
+      if (v !== null && v !== undefined)
+        n++;
+  return n;
+}
+
+/* Grouped bars: one group per category, one bar per series. uPlot takes
+ * one x array for every series, so each bar gets its own x slot and the
+ * axis names only each group's middle slot. */
+function barChart(parent, title, categories, series, yLabel, width) {
+  const n = series.length, stride = n + 1;
+  const xs = [];
+  for (let i = 0; i < categories.length * stride; i++)
+    xs.push(i);
+  const data = [xs];
+  series.forEach((s, j) => {
+    const ys = xs.map(() => null);
+    s.values.forEach((v, i) => {
+      ys[i * stride + j] = v === undefined ? null : v;
+    });
+    data.push(ys);
+  });
+  const box = chartBox(parent, title, countPoints(series));
+  const middle = (i) => i * stride + (n - 1) / 2;
+  new uPlot({
+    width: width || 1100, height: 320,
+    scales: { x: { time: false, range: [-1, xs.length - 1] } },
+    axes: [
+      {
+        splits: () => categories.map((_, i) => middle(i)),
+        values: (u, splits) => splits.map((s) =>
+          categories[Math.round((s - (n - 1) / 2) / stride)] || ""),
+        rotate: categories.length > 8 ? -30 : 0,
+        size: categories.length > 8 ? 90 : 40,
+      },
+      { label: yLabel, size: 60 },
+    ],
+    series: [{}].concat(series.map((s, j) => ({
+      label: s.label, fill: PALETTE[j % PALETTE.length],
+      stroke: PALETTE[j % PALETTE.length],
+      paths: uPlot.paths.bars({ size: [0.9, 60], align: 0 }),
+      points: { show: false },
+    }))),
+    legend: { live: false },
+  }, data, box);
+  return box;
+}
+
+/* Each series' percentiles (min .. max) as a line: the rows' distributions
+ * overlaid, each from the statistics results.json keeps. */
+function percentileChart(parent, title, series, yLabel, width) {
+  const xs = PERCENTILES.map((_, i) => i);
+  const box = chartBox(parent, title, countPoints(series));
+  new uPlot({
+    width: width || 540, height: 280,
+    scales: { x: { time: false }, y: { distr: 3 } },
+    axes: [
+      { splits: () => xs, values: (u, s) => s.map((i) => PERCENTILES[i] || "") },
+      { label: yLabel, size: 60 },
+    ],
+    series: [{}].concat(series.map((s, j) => ({
+      label: s.label, stroke: PALETTE[j % PALETTE.length], width: 2,
+    }))),
+    legend: { live: false },
+  }, [xs].concat(series.map((s) => s.values)), box);
+  return box;
+}
+
+/* Log-linear histograms ({from, to, count} bins) overlaid as steps. */
+function histogramChart(parent, title, series, xLabel, width) {
+  const edges = new Set();
+  for (const s of series)
+    for (const b of s.bins) {
+      edges.add(b.from);
+      edges.add(b.to);
+    }
+  const xs = [...edges].sort((a, b) => a - b);
+  const data = [xs];
+  let points = 0;
+  for (const s of series) {
+    const ys = xs.map(() => 0);
+    for (const b of s.bins) {
+      ys[xs.indexOf(b.from)] = b.count;
+      points++;
+    }
+    data.push(ys);
+  }
+  const box = chartBox(parent, title, points);
+  new uPlot({
+    width: width || 1100, height: 300,
+    scales: { x: { time: false } },
+    axes: [{ label: xLabel }, { label: "count", size: 60 }],
+    series: [{}].concat(series.map((s, j) => ({
+      label: s.label, stroke: PALETTE[j % PALETTE.length], width: 2,
+      paths: uPlot.paths.stepped({ align: 1 }),
+    }))),
+    legend: { live: false },
+  }, data, box);
+  return box;
+}
+
+function median(stats) {
+  return stats ? stats.median : null;
+}
+
+/* The headline rows: each source's (and APIC mode's) plain scheme rows,
+ * no entry variant or cache state, no self-test. */
+function headlineGroups(doc) {
+  const groups = new Map();
+  for (const e of doc.experiments) {
+    if (e.variant || e.name.startsWith("selftest-"))
+      continue;
+    const key = e.source + (e.apic_mode === "x2apic" ? "@x2apic" : "");
+    if (!groups.has(key))
+      groups.set(key, []);
+    groups.get(key).push(e);
+  }
+  return [...groups.entries()].filter(([, rows]) =>
+    rows.some((e) => e.status === "ok"));
+}

@@ -1,0 +1,217 @@
+/* One run's report: the answer first (each scheme's round trip, entry and
+ * exit, and its overhead against `direct`, per source), then the charts,
+ * then every row and the machine. Everything comes from the run's
+ * results.json, embedded in the page; README "Reading the figures" says
+ * what the figures mean. */
+"use strict";
+
+const METRICS = [["round_trip", "round trip"], ["entry", "entry"],
+  ["exit", "exit"]];
+
+function statusCounts(doc) {
+  const rows = doc.experiments.concat(doc.primitives.rows,
+    doc.gap_method.rows);
+  const counts = { ok: 0, skipped: 0, failed: 0 };
+  for (const r of rows)
+    counts[r.status in counts ? r.status : "failed"]++;
+  return counts;
+}
+
+function header(page, doc) {
+  const m = doc.machine, c = doc.clock;
+  page.append(el("h1", {}, "irqlab on " + (m.brand || m.cpu_vendor)));
+  page.append(el("p", { class: "sub" },
+    m.cpu_vendor + ", family " + m.family + " model " + m.model +
+    " stepping " + m.stepping +
+    (m.hypervisor ? ", hypervisor " + m.hypervisor : ", no hypervisor") +
+    "; firmware " + doc.firmware.vendor + " (UEFI " +
+    doc.firmware.uefi_revision + "); run " + doc.run_id));
+  page.append(el("div", { class: "unit", id: "unit" },
+    "Clock: " + c.kind + ". Figures are " + c.unit +
+    (c.figures_are_cycles && c.tsc_hz ? "; the TSC runs at " +
+      (c.tsc_hz / 1e6).toFixed(1) + " MHz (" + c.tsc_hz_method +
+      "), so nanoseconds are given beside ticks." : ".")));
+  const counts = statusCounts(doc);
+  page.append(el("p", { class: "counts", id: "counts" },
+    el("span", { class: "ok" }, counts.ok + " ok"),
+    el("span", { class: "skipped" }, counts.skipped + " skipped"),
+    el("span", { class: "failed" }, counts.failed + " failed")));
+}
+
+function overheads(doc) {
+  const over = new Map();
+  for (const a of doc.against_baseline)
+    over.set(a.experiment, a);
+  return over;
+}
+
+/* The answer, one table: a block of rows per source. */
+function answer(page, doc) {
+  section(page, "The answer",
+    "Each scheme's median round trip (through handlers that take no " +
+    "timestamps), entry and exit, and how much more each costs than " +
+    "direct, the dedicated handler per vector, on the same source.");
+  const over = overheads(doc), c = doc.clock, rows = [];
+  for (const [source, group] of headlineGroups(doc)) {
+    for (const e of group) {
+      const a = over.get(e.name);
+      const row = [source, e.scheme];
+      if (e.status !== "ok") {
+        row.push({ text: e.status + ": " + (e.reason || ""), cls: "why " +
+          e.status, attrs: { colspan: 6 } });
+        rows.push(row);
+        continue;
+      }
+      for (const [key] of METRICS)
+        row.push({ text: withNs(median(e[key]), c),
+          attrs: { "data-row": e.name, "data-metric": key } });
+      for (const [key] of METRICS) {
+        const v = a ? a[key + "_median_over"] : null;
+        row.push(e.name === e.baseline ? "" : {
+          text: v === null || v === undefined ? "" : signed(v),
+          attrs: { "data-row": e.name, "data-metric": key + "_over" } });
+      }
+      rows.push(row);
+    }
+  }
+  page.append(table(["source", "scheme", "round trip", "entry", "exit",
+    "round trip vs direct", "entry vs direct", "exit vs direct"], rows,
+  { id: "headline" }));
+}
+
+function overheadCharts(page, doc) {
+  section(page, "Overheads against direct",
+    "Median entry, exit and round trip less direct's, per scheme, for " +
+    "each source that runs every scheme. Unit: " + doc.clock.unit + ".");
+  const over = overheads(doc);
+  for (const [source, group] of headlineGroups(doc)) {
+    const rows = group.filter((e) => e.status === "ok" &&
+      e.name !== e.baseline && over.has(e.name));
+    if (rows.length < 2)
+      continue;
+    barChart(page, source + ": over direct", rows.map((e) => e.scheme),
+      METRICS.map(([key, label]) => ({
+        label: label,
+        values: rows.map((e) => over.get(e.name)[key + "_median_over"]),
+      })), "more than direct");
+  }
+}
+
+function distributionCharts(page, doc) {
+  section(page, "Distributions",
+    "Each row's percentiles, min to max (log scale), with the schemes " +
+    "overlaid for one source.");
+  for (const [source, group] of headlineGroups(doc)) {
+    const rows = group.filter((e) => e.status === "ok");
+    if (rows.length < 2)
+      continue;
+    for (const [key, label] of METRICS)
+      percentileChart(page, source + ": " + label, rows.map((e) => ({
+        label: e.scheme,
+        values: PERCENTILES.map((p) => Math.max(e[key][p], 1)),
+      })), doc.clock.kind);
+  }
+}
+
+function gapSection(page, doc) {
+  const g = doc.gap_method;
+  section(page, "The gap method (seed 000)", g.method + ".");
+  const ok = g.rows.filter((r) => r.status === "ok");
+  page.append(table(["scheme", "status", "gaps", "median cost", "p90",
+    "loop iteration"], g.rows.map((r) => [r.scheme,
+    { text: r.status, cls: r.status }, r.gaps || "",
+    r.cost ? withNs(r.cost.median, doc.clock) : r.reason || "",
+    r.cost ? r.cost.p90 : "", r.loop_iteration || ""])));
+  if (ok.length)
+    histogramChart(page, "What an interrupt cost the interrupted loop",
+      ok.map((r) => ({ label: r.scheme, bins: r.histogram })),
+      doc.clock.kind);
+}
+
+/* Entry variants and cache states: each row against its own baseline. */
+function variantSection(page, doc) {
+  section(page, "Against each row's baseline",
+    "Entry variants (seeds 002, 003) and cache states (seed 000), each " +
+    "against the row it varies.");
+  const rows = doc.experiments.filter((e) => e.variant && e.status === "ok");
+  const over = overheads(doc);
+  const shown = rows.filter((e) => over.has(e.name));
+  if (shown.length)
+    barChart(page, "over the row's baseline", shown.map((e) => e.name),
+      METRICS.map(([key, label]) => ({
+        label: label,
+        values: shown.map((e) => over.get(e.name)[key + "_median_over"]),
+      })), "more than baseline");
+}
+
+function primitivesSection(page, doc) {
+  const p = doc.primitives;
+  section(page, "Primitives", "Blocks of " + p.reps_per_block +
+    " repetitions; the median block and its cost per repetition.");
+  page.append(table(["primitive", "seed", "status", "median block",
+    "per repetition", "what"], p.rows.map((r) => [r.name, r.seed,
+    { text: r.status, cls: r.status },
+    r.block ? withNs(r.block.median, doc.clock) : "",
+    r.median_per_rep !== undefined ? r.median_per_rep : "",
+    { text: r.status === "ok" ? r.description : r.reason, cls: "why" }])));
+}
+
+function footprintSection(page, doc) {
+  section(page, "Footprint", "Each scheme's code, from the binary.");
+  page.append(table(["scheme", "seed", "stub bytes", "code bytes",
+    "cache lines", "data bytes", "what"], doc.schemes.map((s) => [s.name,
+    s.seed, s.stub_bytes, s.code_bytes, s.code_cache_lines, s.data_bytes,
+    { text: s.description, cls: "why" }])));
+}
+
+function seedsSection(page, doc) {
+  section(page, "The seed threads",
+    "Each thread's own figures beside this machine's, and its claim.");
+  for (const [key, s] of Object.entries(doc.seeds)) {
+    page.append(el("h3", {}, s.title));
+    page.append(el("p", { class: "note" }, "Claim: " + s.claim +
+      ". Verdict: " + s.verdict + "."));
+    if (s.rows)
+      page.append(table(["", "from", "figure", "this machine",
+        "the thread (" + (s.seed_figures || "") + ")"],
+      s.rows.map((r) => [r.label, r.from, r.figure,
+        r.this_machine === null || r.this_machine === undefined ? "" :
+          r.this_machine, r.seed || ""]), { "data-seed": key }));
+  }
+}
+
+function allRows(page, doc) {
+  section(page, "Every row");
+  page.append(table(["row", "status", "vectors", "register checks",
+    "round trip", "entry", "exit", "p99 round trip", "why"],
+  doc.experiments.map((e) => [e.name, { text: e.status, cls: e.status },
+    e.vectors_verified, e.register_checks, median(e.round_trip) ?? "",
+    median(e.entry) ?? "", median(e.exit) ?? "",
+    e.round_trip ? e.round_trip.p99 : "",
+    { text: e.reason || "", cls: "why" }])));
+}
+
+function details(page, doc) {
+  section(page, "Machine, firmware, clock and method");
+  page.append(el("pre", {}, JSON.stringify({
+    machine: doc.machine, firmware: doc.firmware, clock: doc.clock,
+    method: doc.method, config: doc.config,
+    config_warnings: doc.config_warnings, boot_return: doc.boot_return,
+    display: doc.display,
+  }, null, 2)));
+}
+
+(function main() {
+  const doc = irqlabData(), page = document.getElementById("page");
+  header(page, doc);
+  answer(page, doc);
+  overheadCharts(page, doc);
+  distributionCharts(page, doc);
+  gapSection(page, doc);
+  variantSection(page, doc);
+  primitivesSection(page, doc);
+  footprintSection(page, doc);
+  seedsSection(page, doc);
+  allRows(page, doc);
+  details(page, doc);
+})();
