@@ -140,7 +140,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(PURE_SRCS) $(PURE_HDRS) $(wildcard tests/unit
 
 unit-test: $(UNIT_BINS)
 
-test: deps efi image $(UNIT_BINS) $(BUILD)/other-disk.img $(BUILD)/irqlab-rescue
+test: deps efi image $(UNIT_BINS) $(BUILD)/other-disk.img $(BUILD)/irqlab-rescue \
+	$(BUILD)/compare-template.html
 	tests/run.sh $(UNIT_BINS)
 
 # Coverage-guided fuzzing (clang + libFuzzer, with ASan and UBSan): one

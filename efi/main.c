@@ -94,7 +94,7 @@ static void log_problems(const char *kind, const struct text_buf *tb,
  * an error, never read in part. */
 static void load_config(EFI_FILE_HANDLE root, struct irqlab_config *c)
 {
-	static char text[CONFIG_MAX_BYTES + 1], described[1024];
+	static char text[CONFIG_MAX_BYTES + 1], described[2048];
 	struct config_problems *p = &config_read.p;
 	struct text_buf tb;
 	INTN n;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/run.sh UNIT_TEST_BINARY...
-# Runs the host unit tests (cmocka) and then the QEMU boot tests, and ends
+# Runs the host unit tests (cmocka), the QEMU boot tests and the browser
+# tests of the report pages they leave, and ends
 # with one line "N passed, N failed" counting every test case of both.
 set -u
 
@@ -50,6 +51,8 @@ suite() {
 # The house rule: includes point down the floors, no module loops.
 suite layout quiet python3 "$here/layout/floors.py"
 suite boot all python3 "$here/boot/boot_test.py"
+# The report pages of the boot tests' runs, in a real browser.
+suite browser all python3 "$here/browser/pages_test.py"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

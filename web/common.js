@@ -96,7 +96,11 @@ function barChart(parent, title, categories, series, yLabel, width) {
   const middle = (i) => i * stride + (n - 1) / 2;
   new uPlot({
     width: width || 1100, height: 320,
-    scales: { x: { time: false, range: [-1, xs.length - 1] } },
+    scales: {
+      x: { time: false, range: [-1, xs.length - 1] },
+      // Bars stand on zero, or their lengths would lie.
+      y: { range: (u, min, max) => [Math.min(0, min), Math.max(0, max) * 1.1 || 1] },
+    },
     axes: [
       {
         splits: () => categories.map((_, i) => middle(i)),

@@ -2,9 +2,47 @@
 
 const char *const config_finish_names[] = { "shutdown", "wait-key" };
 
+/* The rows' own names: the schemes (arch/dispatch/schemes.c), the sources
+ * (bench/run/sources.c), the entry variants and cache states
+ * (arch/dispatch/variants.c) and the APIC modes. A name added there and
+ * not here still runs under `all`. */
+const char *const config_scheme_names[] = {
+	"direct", "push-jmp", "push-jmp-ibt", "compact", "call", "cs-selector",
+	"pf-cr2", "int3-byte", "fred", "call16", NULL
+};
+const char *const config_source_names[] = {
+	"int", "ipi-self-xapic", "ipi-self-x2apic-selfipi",
+	"ipi-self-x2apic-icr", "lapic-oneshot", "lapic-periodic",
+	"lapic-tscdeadline", "ioapic-edge", "ioapic-level",
+	"ioapic-level-uncached-nf", "ioapic-level-index-cached",
+	"ioapic-level-index-cached-nf", "ioapic-level-value-cached",
+	"ioapic-level-value-cached-nf", "pic8259", NULL
+};
+const char *const config_variant_names[] = {
+	"seg-mov32", "seg-mov16", "seg-conditional", "gs-swapgs",
+	"gs-wrgsbase", "gs-selector", "gs-lkgs", "gs-selector-packed-cold",
+	"gs-selector-spread-cold", "cold", "cold-control", "thrash", NULL
+};
+const char *const config_apic_mode_names[] = { "xapic", "x2apic", NULL };
+
+/* quick = 1: these counts, wherever the file does not set its own. */
+static const struct {
+	size_t offset;
+	uint32_t value;
+} quick_counts[] = {
+	{ offsetof(struct irqlab_config, samples), 1000 },
+	{ offsetof(struct irqlab_config, warmup), 100 },
+	{ offsetof(struct irqlab_config, floor_samples), 200 },
+	{ offsetof(struct irqlab_config, primitive_blocks), 20 },
+	{ offsetof(struct irqlab_config, cold_samples), 100 },
+	{ offsetof(struct irqlab_config, thrash_samples), 5 },
+	{ offsetof(struct irqlab_config, gap_samples), 200 },
+};
+
 const struct config_key config_keys[] = {
-#define CONFIG_ROW(key, dflt, lo, hi, names)                               \
-	{ #key, offsetof(struct irqlab_config, key), dflt, lo, hi, names },
+#define CONFIG_ROW(key, dflt, lo, hi, names, list)                         \
+	{ #key, offsetof(struct irqlab_config, key), dflt, lo, hi, names,   \
+	  list },
 	CONFIG_KEYS(CONFIG_ROW)
 #undef CONFIG_ROW
 };
@@ -74,9 +112,82 @@ void config_problems_init(struct config_problems *p, char *errors,
 	p->n_errors = p->n_warnings = 0;
 }
 
-static void apply(struct irqlab_config *c, const char *key, size_t klen,
-		  const char *val, size_t vlen, unsigned line,
-		  struct config_problems *p)
+int config_selects(uint32_t value, const char *const *names,
+		   const char *name)
+{
+	unsigned i;
+
+	if (value == CONFIG_ALL)
+		return 1;
+	for (i = 0; names[i]; i++)
+		if (str_eq(names[i], name))
+			return (value >> i) & 1;
+	return 0;
+}
+
+static int is_separator(char c)
+{
+	return c == ',' || is_space(c);
+}
+
+/* A list key's value: all, none (where the key allows an empty set), or
+ * names separated by commas or blanks. Returns 0 and reports the line's
+ * problem when a name is unknown or nothing is selected. */
+static int parse_list(const struct config_key *k, const char *val,
+		      size_t vlen, unsigned line, struct config_problems *p,
+		      uint32_t *out)
+{
+	uint32_t set = 0;
+	size_t at = 0;
+
+	if (token_eq(val, vlen, "all")) {
+		*out = CONFIG_ALL;
+		return 1;
+	}
+	if (k->min == 0 && token_eq(val, vlen, "none")) {
+		*out = 0;
+		return 1;
+	}
+	while (at < vlen) {
+		size_t start, n;
+		unsigned i;
+
+		while (at < vlen && is_separator(val[at]))
+			at++;
+		start = at;
+		while (at < vlen && !is_separator(val[at]))
+			at++;
+		n = at - start;
+		if (!n)
+			break;
+		for (i = 0; k->choices[i] && !token_eq(val + start, n,
+							  k->choices[i]); i++)
+			;
+		if (!k->choices[i]) {
+			tb_printf(&p->errors, "line %u: %s: unknown name '%.*s' "
+				  "(known:", line, k->name, (int)n, val + start);
+			for (i = 0; k->choices[i]; i++)
+				tb_printf(&p->errors, " %s", k->choices[i]);
+			tb_printf(&p->errors, "; or all)\n");
+			p->n_errors++;
+			return 0;
+		}
+		set |= 1u << i;
+	}
+	if (!set) {
+		tb_printf(&p->errors, "line %u: %s selects nothing: name what "
+			  "runs, or all\n", line, k->name);
+		p->n_errors++;
+		return 0;
+	}
+	*out = set;
+	return 1;
+}
+
+/* Returns the key's index when the line set it, else -1. */
+static int apply(struct irqlab_config *c, const char *key, size_t klen,
+		 const char *val, size_t vlen, unsigned line,
+		 struct config_problems *p)
 {
 	size_t i;
 	uint32_t n;
@@ -87,39 +198,64 @@ static void apply(struct irqlab_config *c, const char *key, size_t klen,
 
 		if (!token_eq(key, klen, k->name))
 			continue;
+		if (k->list) {
+			if (!parse_list(k, val, vlen, line, p, &n))
+				return -1;
+			config_set(c, k, n);
+			return (int)i;
+		}
 		if (k->choices) {
 			for (n = 0; n <= k->max; n++)
 				if (token_eq(val, vlen, k->choices[n])) {
 					config_set(c, k, n);
-					return;
+					return (int)i;
 				}
 			tb_printf(&p->errors, "line %u: bad value '%.*s' for %.*s\n",
 				  line, (int)vlen, val, (int)klen, key);
 			p->n_errors++;
-			return;
+			return -1;
 		}
 		if (!parse_u64(val, vlen, &v) || v < k->min || v > k->max) {
 			tb_printf(&p->errors,
 				  "line %u: %.*s must be a number from %u to %u\n",
 				  line, (int)klen, key, k->min, k->max);
 			p->n_errors++;
-			return;
+			return -1;
 		}
 		config_set(c, k, (uint32_t)v);
-		return;
+		return (int)i;
 	}
 	tb_printf(&p->warnings, "line %u: unknown key '%.*s' ignored\n", line,
 		  (int)klen, key);
 	p->n_warnings++;
+	return -1;
+}
+
+/* quick = 1 lowers every count the file left alone. */
+static void apply_quick(struct irqlab_config *c, const uint8_t *set)
+{
+	size_t i, k;
+
+	if (!c->quick)
+		return;
+	for (i = 0; i < sizeof(quick_counts) / sizeof(quick_counts[0]); i++)
+		for (k = 0; k < config_key_count; k++)
+			if (config_keys[k].offset == quick_counts[i].offset &&
+			    !set[k])
+				config_set(c, &config_keys[k],
+					   quick_counts[i].value);
 }
 
 unsigned config_parse(struct irqlab_config *c, const char *text, size_t len,
 		      struct config_problems *p)
 {
+	uint8_t set[sizeof(config_keys) / sizeof(config_keys[0])] = { 0 };
 	size_t pos = 0;
 	unsigned line = 0;
 
 	while (pos < len) {
+		int key;
+
 		size_t start = pos, end, eq, k0, k1, v0, v1;
 
 		line++;
@@ -160,14 +296,32 @@ unsigned config_parse(struct irqlab_config *c, const char *text, size_t len,
 			;
 		for (v1 = end; v1 > v0 && is_space(text[v1 - 1]); v1--)
 			;
-		apply(c, text + k0, k1 - k0, text + v0, v1 - v0, line, p);
+		key = apply(c, text + k0, k1 - k0, text + v0, v1 - v0, line, p);
+		if (key >= 0)
+			set[key] = 1;
 	}
+	apply_quick(c, set);
 	return p->n_errors;
 }
 
 const char *config_value_name(const struct config_key *k, uint32_t v,
 			      char *buf, size_t cap)
 {
+	struct text_buf tb;
+	unsigned i;
+
+	if (k->list) {
+		if (v == CONFIG_ALL)
+			return "all";
+		if (!v)
+			return "none";
+		tb_init(&tb, buf, cap);
+		for (i = 0; k->choices[i]; i++)
+			if ((v >> i) & 1)
+				tb_printf(&tb, "%s%s", tb.len ? "," : "",
+					  k->choices[i]);
+		return buf;
+	}
 	if (k->choices && v <= k->max)
 		return k->choices[v];
 	fmt_snprintf(buf, cap, "%u", v);
@@ -176,7 +330,7 @@ const char *config_value_name(const struct config_key *k, uint32_t v,
 
 void config_describe(const struct irqlab_config *c, struct text_buf *tb)
 {
-	char number[12];
+	char number[CONFIG_VALUE_MAX];
 	size_t i;
 
 	for (i = 0; i < config_key_count; i++)

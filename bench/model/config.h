@@ -24,45 +24,58 @@ enum finish_action {
 	FINISH_WAIT_KEY = 1,	/* leave the summary on screen until a key */
 };
 
-/* X(key, default, smallest, largest, choices): `choices` names the
+/* Every name a list key (schemes, sources, variants, apic_modes) may
+ * hold: all, or these, and its stored value has bit i set for name i. */
+#define CONFIG_ALL 0xffffffffu
+
+/* X(key, default, smallest, largest, choices, list): `choices` names the
  * values of a key set by name (NULL for a number); the value stored is
- * the name's index. */
+ * the name's index, or with `list` the set of names as bits
+ * (docs/run.md "Choosing what runs"). */
 #define CONFIG_KEYS(X)                                                      \
 	/* timed samples per experiment */                                   \
-	X(samples, 10000, 1, CONFIG_MAX_SAMPLES, NULL)                      \
+	X(samples, 10000, 1, CONFIG_MAX_SAMPLES, NULL, 0)                      \
 	/* untimed iterations first */                                       \
-	X(warmup, 1000, 0, CONFIG_MAX_SAMPLES, NULL)                        \
+	X(warmup, 1000, 0, CONFIG_MAX_SAMPLES, NULL, 0)                        \
 	/* back-to-back reads that measure the instrument floor */          \
-	X(floor_samples, 1000, 1, CONFIG_MAX_SAMPLES, NULL)                 \
+	X(floor_samples, 1000, 1, CONFIG_MAX_SAMPLES, NULL, 0)                 \
 	/* timed blocks of 1024 repetitions per primitive */                \
-	X(primitive_blocks, 200, 1, CONFIG_MAX_SAMPLES, NULL)               \
+	X(primitive_blocks, 200, 1, CONFIG_MAX_SAMPLES, NULL, 0)               \
 	/* per cold / cold-control experiment */                            \
-	X(cold_samples, 1000, 1, CONFIG_MAX_SAMPLES, NULL)                  \
+	X(cold_samples, 1000, 1, CONFIG_MAX_SAMPLES, NULL, 0)                  \
 	/* per thrash experiment */                                         \
-	X(thrash_samples, 50, 1, CONFIG_MAX_SAMPLES, NULL)                  \
+	X(thrash_samples, 50, 1, CONFIG_MAX_SAMPLES, NULL, 0)                  \
 	/* gaps per scheme, gap method */                                   \
-	X(gap_samples, 1000, 1, CONFIG_MAX_SAMPLES, NULL)                   \
+	X(gap_samples, 1000, 1, CONFIG_MAX_SAMPLES, NULL, 0)                   \
 	/* the whole matrix, repeated across resets */                      \
-	X(runs, 1, 1, CONFIG_MAX_RUNS, NULL)                                \
+	X(runs, 1, 1, CONFIG_MAX_RUNS, NULL, 0)                                \
 	/* run-to-run spread, in percent, that marks a figure unstable */   \
-	X(unstable_pct, 5, 1, 100, NULL)                                    \
+	X(unstable_pct, 5, 1, 100, NULL, 0)                                    \
 	/* vector of the INT n rows: 0-31 are exceptions, 0xff is the      \
 	 * APIC's spurious vector */                                        \
-	X(int_vector, 0x40, 32, 254, NULL)                                  \
+	X(int_vector, 0x40, 32, 254, NULL, 0)                                  \
 	/* what phase C does once the files are written */                  \
-	X(finish, FINISH_WAIT_KEY, 0, 1, config_finish_names)               \
+	X(finish, FINISH_WAIT_KEY, 0, 1, config_finish_names, 0)               \
 	/* adds rows that raise #UD mid-run, to show an exception fails     \
 	 * only its own row */                                              \
-	X(selftest_fault, 0, 0, 1, NULL)                                    \
+	X(selftest_fault, 0, 0, 1, NULL, 0)                                    \
 	/* makes int-direct's first batch look disturbed by an SMI, to show \
 	 * it is discarded and counted */                                   \
-	X(selftest_smi, 0, 0, 1, NULL)                                      \
+	X(selftest_smi, 0, 0, 1, NULL, 0)                                      \
 	/* phase B prints results.json on COM1 too: for emulators whose     \
 	 * reset never reaches phase C (Bochs, docs/emulators.md) */        \
-	X(serial_results, 0, 0, 1, NULL)
+	X(serial_results, 0, 0, 1, NULL, 0)                                \
+	/* which rows run: lists of names, or all. variants = none runs no \
+	 * entry variant and no cache state */                              \
+	X(schemes, CONFIG_ALL, 1, CONFIG_ALL, config_scheme_names, 1)       \
+	X(sources, CONFIG_ALL, 1, CONFIG_ALL, config_source_names, 1)       \
+	X(variants, CONFIG_ALL, 0, CONFIG_ALL, config_variant_names, 1)     \
+	X(apic_modes, CONFIG_ALL, 1, CONFIG_ALL, config_apic_mode_names, 1) \
+	/* a short first look: fewer samples wherever the file sets none */ \
+	X(quick, 0, 0, 1, NULL, 0)
 
 struct irqlab_config {
-#define CONFIG_FIELD(key, dflt, lo, hi, choices) uint32_t key;
+#define CONFIG_FIELD(key, dflt, lo, hi, choices, list) uint32_t key;
 	CONFIG_KEYS(CONFIG_FIELD)
 #undef CONFIG_FIELD
 };
@@ -72,10 +85,22 @@ struct config_key {
 	const char *name;
 	size_t offset;		/* of its uint32_t in struct irqlab_config */
 	uint32_t dflt, min, max;
-	const char *const *choices;	/* max + 1 names, or NULL */
+	/* max + 1 names, or NULL; a list key's are NULL-terminated */
+	const char *const *choices;
+	uint8_t list;
 };
 
 extern const char *const config_finish_names[];
+/* The names the rows go by (bench/run/plan.c matches them). */
+extern const char *const config_scheme_names[];
+extern const char *const config_source_names[];
+extern const char *const config_variant_names[];
+extern const char *const config_apic_mode_names[];
+
+/* Whether a list key's value holds `name`; under all, every name does,
+ * even one this list does not know. */
+int config_selects(uint32_t value, const char *const *names,
+		   const char *name);
 extern const struct config_key config_keys[];
 extern const size_t config_key_count;
 
@@ -119,7 +144,10 @@ void config_warnings_note(const struct config_problems *p, char *out,
 /* "key=value key=value ...", every key, choices by name. */
 void config_describe(const struct irqlab_config *c, struct text_buf *tb);
 
-/* A key's value as text: its choice's name, or the number. */
+/* A key's value as text: its choice's name, a list's names joined by
+ * commas (all, none), or the number; `cap` of CONFIG_VALUE_MAX holds
+ * any. */
+#define CONFIG_VALUE_MAX 320
 const char *config_value_name(const struct config_key *k, uint32_t v,
 			      char *buf, size_t cap);
 

@@ -611,7 +611,7 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	json_begin_object(&w);
 	for (i = 0; i < config_key_count; i++) {
 		const struct config_key *k = &config_keys[i];
-		char number[12];
+		char number[CONFIG_VALUE_MAX];
 
 		if (k->choices)
 			json_kv_string(&w, k->name,

@@ -268,6 +268,34 @@ static void add_selftests(struct builder *b, const struct irq_source *src)
 	}
 }
 
+/* Whether the config's lists (schemes, sources, variants, apic_modes)
+ * keep a row. The baseline scheme runs wherever its source does: every
+ * overhead is measured against it. The gap method follows its timer
+ * source; the self-tests follow selftest_fault alone. */
+static int row_selected(const struct irqlab_config *c,
+			const struct plan_row *r)
+{
+	const char *variant = r->entry ? r->entry->name :
+			      r->cache ? r->cache->name : 0;
+
+	if (r->inject || r->inject_smi)
+		return 1;
+	if (r->source && !config_selects(c->sources, config_source_names,
+					 r->source->name))
+		return 0;
+	if (r->mode != LAPIC_NONE &&
+	    !config_selects(c->apic_modes, config_apic_mode_names,
+			    r->mode == LAPIC_X2APIC ? "x2apic" : "xapic"))
+		return 0;
+	/* "none" is the entry variants' own baseline. */
+	if (variant && (str_eq(variant, "none") ? c->variants == 0 :
+			!config_selects(c->variants, config_variant_names,
+					variant)))
+		return 0;
+	return !r->scheme || r->scheme == dispatch_baseline ||
+	       config_selects(c->schemes, config_scheme_names, r->scheme->name);
+}
+
 /* The matrix, in order: INT n under every scheme; then in xAPIC mode the
  * sources that run there under every scheme; the entry variants; every
  * scheme in every cache state; the thrashed level line; the gap method;
@@ -287,5 +315,16 @@ size_t plan_build(struct plan_row *rows, size_t cap,
 	add_gap_rows(&b);
 	add_sources(&b, LAPIC_X2APIC);
 	add_selftests(&b, int_source);
-	return b.n;
+	return plan_keep_selected(rows, b.n, c);
+}
+
+size_t plan_keep_selected(struct plan_row *rows, size_t n,
+			  const struct irqlab_config *c)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < n; i++)
+		if (row_selected(c, &rows[i]))
+			rows[kept++] = rows[i];
+	return kept;
 }

@@ -55,4 +55,9 @@ struct plan_row {
 size_t plan_build(struct plan_row *rows, size_t cap,
 		  const struct irqlab_config *c);
 
+/* Drops the rows the config's lists (schemes, sources, variants,
+ * apic_modes) leave out, keeping the order; returns how many remain. */
+size_t plan_keep_selected(struct plan_row *rows, size_t n,
+			  const struct irqlab_config *c);
+
 #endif

@@ -1423,16 +1423,39 @@ def main():
     # A config with an error stops in phase A, visibly: every problem on
     # screen and serial, a countdown, power off; nothing is measured.
     rc, run_dir, results = run("bad-config", "",
-                               config="samples = lots\nruns = 2\nshade = 3\n")
+                               config="samples = lots\nruns = 2\nshade = 3\n"
+                               "schemes = direct, fast\nsources = ,\n")
     log = serial(run_dir, 1)
     check("bad-config: the run stops in phase A with every problem said, "
           "then powers off by itself",
           rc != 0 and "irqlab will not measure" in log
           and "line 1: samples must be a number" in log
           and "line 3: unknown key 'shade' ignored" in log
+          and "line 4: schemes: unknown name 'fast'" in log
+          and "line 5: sources selects nothing" in log
           and "powering off in" in log
           and not statuses(run_dir, 1, "handed-over")
           and "exiting boot services" not in log, log[-800:])
+
+    # Choosing what runs: two schemes, one source, no variants. Only
+    # those rows run; the choice is in the results.
+    rc, run_dir, results = run(
+        "selection", ICOUNT, config=TINY + "schemes = direct, push-jmp\n"
+        "sources = int\nvariants = none\n")
+    doc, folders = load_results(results) if rc == 0 else (None, [])
+    if check("selection: both boots completed, one results folder",
+             doc is not None, "run.sh exit %d, see %s" % (rc, run_dir)):
+        names = sorted(e["name"] for e in doc["experiments"])
+        check("selection: a config that selects two schemes and one source "
+              "runs only those rows", names == ["int-direct", "int-push-jmp"]
+              and not doc["gap_method"]["rows"]
+              and all(e["status"] == "ok" for e in doc["experiments"]),
+              str(names) + str(doc["gap_method"]["rows"][:2]))
+        check("selection: the choice is in the results",
+              doc["config"]["schemes"] == "direct,push-jmp"
+              and doc["config"]["sources"] == "int"
+              and doc["config"]["variants"] == "none"
+              and doc["config"]["apic_modes"] == "all", str(doc["config"]))
 
     # Another tool's variable under irqlab's GUID, its name longer than a
     # record's: once it made every boot rerun phase C and never measure.

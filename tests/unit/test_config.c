@@ -192,6 +192,79 @@ static void warnings_note_is_whole_or_counted(void **state)
 	assert_true(strlen(note) < sizeof(note));
 }
 
+/* A list key holds names (commas or blanks between them) or all; each
+ * name is a bit, and all keeps even a name the list does not know. */
+static void lists_select_rows_by_name(void **state)
+{
+	struct irqlab_config c;
+	char text[CONFIG_VALUE_MAX];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(parse(&c, ""), 0);
+	assert_int_equal(c.schemes, CONFIG_ALL);
+	assert_true(config_selects(c.schemes, config_scheme_names, "fred"));
+	assert_true(config_selects(c.schemes, config_scheme_names, "later"));
+
+	assert_int_equal(parse(&c, "schemes = direct, push-jmp\n"
+				   "sources = int\nvariants = none\n"
+				   "apic_modes=x2apic"), 0);
+	assert_true(config_selects(c.schemes, config_scheme_names, "direct"));
+	assert_true(config_selects(c.schemes, config_scheme_names, "push-jmp"));
+	assert_false(config_selects(c.schemes, config_scheme_names, "compact"));
+	assert_false(config_selects(c.schemes, config_scheme_names, "later"));
+	assert_true(config_selects(c.sources, config_source_names, "int"));
+	assert_false(config_selects(c.sources, config_source_names, "pic8259"));
+	assert_int_equal(c.variants, 0);
+	assert_false(config_selects(c.apic_modes, config_apic_mode_names,
+				    "xapic"));
+	for (i = 0; i < config_key_count; i++)
+		if (str_eq(config_keys[i].name, "schemes"))
+			assert_string_equal(config_value_name(&config_keys[i],
+							      c.schemes, text,
+							      sizeof(text)),
+					    "direct,push-jmp");
+	/* Blanks separate as well as commas. */
+	assert_int_equal(parse(&c, "variants = cold thrash\n"), 0);
+	assert_true(config_selects(c.variants, config_variant_names, "thrash"));
+	assert_false(config_selects(c.variants, config_variant_names,
+				    "gs-swapgs"));
+}
+
+/* An unknown name, or a list that selects nothing, is an error with its
+ * line (the run stops before it measures); none only where it means
+ * something (variants). */
+static void bad_lists_are_errors(void **state)
+{
+	struct irqlab_config c;
+
+	(void)state;
+	assert_int_equal(parse(&c, "samples = 5\nschemes = direct, fast\n"), 1);
+	assert_non_null(strstr(errors, "line 2: schemes: unknown name 'fast'"));
+	assert_non_null(strstr(errors, "known: direct push-jmp"));
+	assert_int_equal(c.schemes, CONFIG_ALL);	/* the line changed nothing */
+	assert_int_equal(parse(&c, "sources = , ,\n"), 1);
+	assert_non_null(strstr(errors, "line 1: sources selects nothing"));
+	assert_int_equal(parse(&c, "schemes =\n"), 1);
+	assert_int_equal(parse(&c, "schemes = none\n"), 1);
+	assert_int_equal(parse(&c, "apic_modes = xapic, x3apic\n"), 1);
+}
+
+/* quick lowers every count the file does not set itself. */
+static void quick_keeps_what_the_file_sets(void **state)
+{
+	struct irqlab_config c;
+
+	(void)state;
+	assert_int_equal(parse(&c, "samples = 5000\nquick = 1\n"), 0);
+	assert_int_equal(c.samples, 5000);
+	assert_int_equal(c.warmup, 100);
+	assert_int_equal(c.primitive_blocks, 20);
+	assert_int_equal(c.gap_samples, 200);
+	assert_int_equal(parse(&c, "quick = 0\n"), 0);
+	assert_int_equal(c.samples, 10000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +277,9 @@ int main(void)
 		cmocka_unit_test(a_long_file_is_read_to_its_end),
 		cmocka_unit_test(binary_and_overlong_lines_are_errors),
 		cmocka_unit_test(warnings_note_is_whole_or_counted),
+		cmocka_unit_test(lists_select_rows_by_name),
+		cmocka_unit_test(bad_lists_are_errors),
+		cmocka_unit_test(quick_keeps_what_the_file_sets),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);

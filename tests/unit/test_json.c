@@ -93,10 +93,13 @@ static void strings_are_escaped(void **state)
 	tb_init(&tb, out, sizeof(out));
 	json_init(&w, &tb);
 	json_begin_array(&w);
-	json_string(&w, "quote\" backslash\\ nl\n tab\t cr\r bell\a del\x7f");
+	json_string(&w, "quote\" backslash\\ nl\n tab\t cr\r bell\a del\x7f "
+			"</script>");
 	json_end_array(&w);
+	/* '<' too: report.html carries the JSON inside a <script>. */
 	assert_string_equal(out, "[\n  \"quote\\\" backslash\\\\ nl\\n tab\\t "
-				 "cr\\r bell\\u0007 del\\u007f\"\n]\n");
+				 "cr\\r bell\\u0007 del\\u007f "
+				 "\\u003c/script>\"\n]\n");
 	assert_true(json_is_valid(out));
 }
 
@@ -191,6 +194,39 @@ static void results_json_is_valid_and_complete(void **state)
 	/* a primitive the catalog does not know still gets its figures */
 	assert_non_null(strstr(out, "\"name\": \"cs-vector\",\n"
 				    "        \"description\": \"\","));
+}
+
+/* report.html: the template with results.json in its one data slot;
+ * without a template, nothing is written. */
+static void report_page_joins_template_and_json(void **state)
+{
+	static struct run_result r;
+	static char json[64 * 1024];
+	static const char page[] = "<html><script type=\"application/json\">"
+				   REPORT_DATA_SLOT "</script></html>\n";
+	struct report_context ctx = context(NULL);
+	struct text_buf tb;
+	size_t head = strlen(page) - strlen(REPORT_DATA_SLOT "</script></html>\n");
+
+	(void)state;
+	sample_run(&r, 2);
+	strcpy(r.machine.brand, "</script><script>alert(1)</script>");
+	tb_init(&tb, out, sizeof(out));
+	assert_int_equal(report_html(&tb, &r, &ctx), REPORT_NOT_WRITTEN);
+	ctx.html_template = page;
+	ctx.html_template_len = strlen(page);
+	tb_init(&tb, json, sizeof(json));
+	assert_int_equal(report_json(&tb, &r, &ctx), 0);
+	tb_init(&tb, out, sizeof(out));
+	assert_int_equal(report_html(&tb, &r, &ctx), 0);
+	assert_memory_equal(out, page, head);
+	assert_memory_equal(out + head, json, strlen(json));
+	assert_string_equal(out + head + strlen(json), "</script></html>\n");
+	/* The brand's "</script>" cannot end the element early. */
+	assert_null(strstr(out + head, "</script><script>"));
+	/* Too small a buffer is said, never a cut page. */
+	tb_init(&tb, out, head + 10);
+	assert_int_equal(report_html(&tb, &r, &ctx), -1);
 }
 
 static void icount_figures_are_not_called_cycles(void **state)
@@ -324,6 +360,7 @@ int main(void)
 		cmocka_unit_test(negative_and_small_millis),
 		cmocka_unit_test(misuse_is_flagged),
 		cmocka_unit_test(results_json_is_valid_and_complete),
+		cmocka_unit_test(report_page_joins_template_and_json),
 		cmocka_unit_test(icount_figures_are_not_called_cycles),
 		cmocka_unit_test(summary_has_the_figures_as_rows),
 		cmocka_unit_test(end_screen_fits_and_heads_with_the_schemes),

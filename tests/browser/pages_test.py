@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""The report pages in a real browser (headless Chromium): report.html
+of two boot-test runs (QEMU -cpu max under icount, and -cpu EPYC), and
+compare.html over both, made as `make compare` makes it. For each page:
+no console errors, no request beyond the page itself, every chart drawn
+with data, and every figure cell equal to results.json. Screenshots go
+to build/boot-test/screenshots/."""
+
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(HERE))
+from checks import Checks  # noqa: E402
+
+BUILD = os.path.join(ROOT, "build")
+RUNS = os.path.join(BUILD, "boot-test")
+SHOTS = os.path.join(RUNS, "screenshots")
+check = Checks("browser")
+
+
+def run_folder(name):
+    folders = sorted(glob.glob(os.path.join(RUNS, name, "results", "2*")))
+    return folders[0] if folders else None
+
+
+def inspect(page, shot):
+    env = dict(os.environ, NODE_PATH=os.path.join(BUILD, "web",
+                                                  "node_modules"))
+    p = subprocess.run(["node", os.path.join(HERE, "inspect.cjs"), page,
+                        shot], capture_output=True, text=True, env=env,
+                       timeout=120)
+    if p.returncode:
+        return None, p.stderr[-800:]
+    return json.loads(p.stdout.strip().splitlines()[-1]), ""
+
+
+def signed(v):
+    return "+%d" % v if v > 0 else str(v)
+
+
+def expected_cell(doc, cell):
+    """What results.json says a figure cell must read."""
+    rows = {e["name"]: e for e in doc["experiments"]}
+    over = {a["experiment"]: a for a in doc["against_baseline"]}
+    e = rows.get(cell["row"])
+    metric = cell.get("metric")
+    if e is None:
+        return None
+    if metric is None:      # compare.html: round trip (entry/exit)
+        return "%s (%s/%s)" % tuple(e[k]["median"] for k in
+                                    ("round_trip", "entry", "exit"))
+    if metric.endswith("_over"):
+        a = over.get(cell["row"])
+        return signed(a[metric[:-5] + "_median_over"]) if a else None
+    return str(e[metric]["median"])
+
+
+def check_page(label, page, docs, min_charts):
+    """docs: the results.json each data-run index (or the one run) is."""
+    os.makedirs(SHOTS, exist_ok=True)
+    shot = os.path.join(SHOTS, label + ".png")
+    if os.path.exists(shot):
+        os.remove(shot)
+    seen, why = inspect(page, shot)
+    if not check("%s: opens in headless Chromium" % label, seen is not None,
+                 why):
+        return
+    check("%s: no console errors, no uncaught errors" % label,
+          not seen["console_errors"] and not seen["page_errors"],
+          str(seen["console_errors"] + seen["page_errors"]))
+    check("%s: no network requests: the page is self-contained" % label,
+          not seen["requests"], str(seen["requests"][:5]))
+    charts = seen["charts"]
+    empty = [c["title"] for c in charts
+             if not (c["canvas"] and c["points"] > 0 and c["inked"] > 0)]
+    check("%s: every chart (%d) rendered, with data" % (label, len(charts)),
+          len(charts) >= min_charts and not empty,
+          "%d charts; empty: %s" % (len(charts), empty))
+    cells = seen["cells"]
+    wrong = []
+    for c in cells:
+        doc = docs[int(c["run"])] if c.get("run") is not None else docs[0]
+        want = expected_cell(doc, c)
+        if want is None or c["text"] != want:
+            wrong.append("%s %s: page %r, results.json %r"
+                         % (c["row"], c.get("metric"), c["text"], want))
+    check("%s: every figure cell (%d) equals results.json" % (label,
+                                                             len(cells)),
+          len(cells) > 20 and not wrong, "; ".join(wrong[:5]))
+    check("%s: screenshot saved (%s)" % (label, os.path.relpath(shot, ROOT)),
+          os.path.exists(shot) and os.path.getsize(shot) > 10000)
+
+
+def main():
+    runs = [(name, run_folder(name)) for name in ("icount-a", "cpu-EPYC")]
+    docs = []
+    for name, folder in runs:
+        if not check("%s: the boot tests left a results folder" % name,
+                     folder is not None):
+            return check.finish()
+        with open(os.path.join(folder, "results.json")) as f:
+            doc = json.load(f)
+        docs.append(doc)
+        page = os.path.join(folder, "report.html")
+        if check("%s: phase C wrote report.html beside results.json" % name,
+                 os.path.exists(page)):
+            check_page(name + "-report", page, [doc], 10)
+
+    out = os.path.join(RUNS, "compare.html")
+    p = subprocess.run(["make", "--no-print-directory", "-C", ROOT, "compare",
+                        "RUNS=" + " ".join(f for _, f in runs), "OUT=" + out],
+                       capture_output=True, text=True)
+    table = p.stdout
+    check("make compare: a table with a column per run, and compare.html",
+          p.returncode == 0 and "run 1" in table and "run 2" in table
+          and os.path.exists(out)
+          and re.search(r"^int\s+direct\s+\d+ \(\d+/\d+\)\s+\d+ \(\d+/\d+\)",
+                        table, re.M),
+          p.stdout[-600:] + p.stderr[-600:])
+    check("make compare: the runs' different CPUs are named, one unit",
+          "QEMU TCG CPU" in table and "AMD EPYC" in table
+          and "different units" not in table, table[:600])
+    if os.path.exists(out):
+        check_page("compare", out, docs, 2)
+    return check.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

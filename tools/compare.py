@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""compare.py [--template T --out compare.html] RUN...: several runs side
+by side, a column each, as seed 000 put its Opteron, Xeon and Athlon.
+
+RUN is a results folder (holding results.json) or a results.json. The
+table has the headline rows: each scheme's median round trip, and in
+brackets its entry and exit, per source. What cannot be compared is said
+in the table, never crashed on and never mixed:
+
+- a row a run does not have reads "missing";
+- a run whose schema version differs from the first run's is named in a
+  note, and its figures are shown where they could be read;
+- runs whose units differ (instructions, TSC ticks, noise) are in
+  separate unit groups. Each column names its unit, and overheads are
+  drawn per unit group, so no chart sets instructions beside cycles.
+
+With --template, compare.html gets the same runs for web/compare.js,
+which draws the charts overlaid per machine."""
+
+import argparse
+import json
+import os
+import sys
+
+SCHEMA_VERSION_KEY = "schema_version"
+DATA_SLOT = "IRQLAB_RESULTS_JSON"
+
+
+def load(path):
+    """(label, doc or None, problem or None) for one RUN argument."""
+    file = path if path.endswith(".json") else os.path.join(path,
+                                                            "results.json")
+    folder = os.path.basename(os.path.dirname(os.path.abspath(file)))
+    try:
+        with open(file) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        return folder, None, "%s: cannot be read (%s)" % (file, e)
+    if not isinstance(doc, dict) or not isinstance(doc.get("experiments"),
+                                                   list):
+        return folder, None, "%s: not an irqlab results.json" % file
+    machine = doc.get("machine") or {}
+    label = "%s [%s] %s" % (machine.get("brand") or machine.get("cpu_vendor")
+                            or "?", (doc.get("clock") or {}).get("kind", "?"),
+                            folder)
+    return label, doc, None
+
+
+def headline_rows(docs):
+    """(source, scheme, experiment name) in the first run's order, then
+    any the others add."""
+    seen, rows = set(), []
+    for doc in docs:
+        for e in doc.get("experiments", []):
+            name = e.get("name", "")
+            if e.get("variant") or name.startswith("selftest-") \
+                    or name in seen:
+                continue
+            seen.add(name)
+            source = e.get("source", "?")
+            if e.get("apic_mode") == "x2apic":
+                source += "@x2apic"
+            rows.append((source, e.get("scheme", "?"), name))
+    return rows
+
+
+def figure(doc, name):
+    """'64 (18/17)', 'skipped', 'missing': one cell."""
+    for e in doc.get("experiments", []):
+        if e.get("name") == name:
+            if e.get("status") != "ok":
+                return e.get("status", "?")
+            med = [(e.get(k) or {}).get("median") for k in
+                   ("round_trip", "entry", "exit")]
+            return "%s (%s/%s)" % tuple("?" if v is None else v for v in med)
+    return "missing"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--template")
+    ap.add_argument("--out", default="compare.html")
+    ap.add_argument("runs", nargs="+")
+    args = ap.parse_args()
+
+    runs, problems = [], []
+    for path in args.runs:
+        label, doc, problem = load(path)
+        if problem:
+            problems.append(problem)
+        else:
+            runs.append({"label": label, "doc": doc})
+    if not runs:
+        print("compare: no run could be read", file=sys.stderr)
+        for p in problems:
+            print("  " + p, file=sys.stderr)
+        return 1
+    docs = [r["doc"] for r in runs]
+    first = docs[0].get(SCHEMA_VERSION_KEY)
+    for r in runs[1:]:
+        v = r["doc"].get(SCHEMA_VERSION_KEY)
+        if v != first:
+            problems.append("%s: schema version %s, the first run's is %s: "
+                            "figures shown where they could be read"
+                            % (r["label"], v, first))
+    units = []
+    for r in runs:
+        unit = (r["doc"].get("clock") or {}).get("unit", "?")
+        r["unit"] = unit
+        if unit not in units:
+            units.append(unit)
+    if len(units) > 1:
+        problems.append("the runs are in %d different units, which are "
+                        "never compared with each other: %s"
+                        % (len(units), "; ".join(
+                            "%s (%s)" % (u, ", ".join(
+                                "run %d" % (i + 1) for i, r in
+                                enumerate(runs) if r["unit"] == u))
+                            for u in units)))
+
+    headers = ["source", "scheme"] + ["run %d" % (i + 1)
+                                      for i in range(len(runs))]
+    lines = [[s, sch] + [figure(d, name) for d in docs]
+             for s, sch, name in headline_rows(docs)]
+    widths = [max(len(str(x)) for x in col) for col in zip(headers, *lines)]
+    for i, r in enumerate(runs):
+        print("run %d: %s\n       unit: %s" % (i + 1, r["label"], r["unit"]))
+    print("each figure: median round trip (entry/exit)")
+    for row in [headers] + lines:
+        print("  ".join(str(x).ljust(w) for x, w in zip(row, widths)))
+    for p in problems:
+        print("note: " + p)
+
+    if args.template:
+        with open(args.template) as f:
+            page = f.read()
+        data = json.dumps({"runs": runs, "problems": problems})
+        # Safe inside the page's <script> element.
+        data = data.replace("<", "\\u003c")
+        with open(args.out, "w") as f:
+            f.write(page.replace(DATA_SLOT, data, 1))
+        print("wrote %s" % args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
