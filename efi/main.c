@@ -590,7 +590,8 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 static void persist_and_reset(void)
 {
 	struct run_result *r = run.result;
-	size_t len = results_encode(r, run.blob, HANDOFF_MAX_BLOB);
+	size_t len;
+	uint32_t dropped;
 	static struct report_catalog catalog;
 	struct report_context ctx;
 	struct text_buf tb;
@@ -608,6 +609,14 @@ static void persist_and_reset(void)
 			log_printf("\nirqlab-results-json-end\n");
 		}
 	}
+	/* The store's budget is fixed (docs/uefi-variables.md); the rows'
+	 * histograms are what gives way, and the results say which. */
+	dropped = results_fit_histograms(r, run.blob, HANDOFF_MAX_BLOB, &len);
+	if (dropped)
+		log_printf("handoff: the histograms of %u row(s) do not fit the "
+			   "%u bytes the variable store may take; those rows "
+			   "keep their percentiles only\n", dropped,
+			   HANDOFF_MAX_BLOB);
 	if (len == 0) {
 		fmt_snprintf(why, sizeof(why), "results do not fit %u bytes",
 			     HANDOFF_MAX_BLOB);

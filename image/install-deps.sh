@@ -4,15 +4,20 @@
 set -euo pipefail
 
 # console-setup-linux: the console font phase B draws progress with.
-# nodejs and npm: the report pages' charting library (web/); chromium:
-# the browser their test opens them in.
+# chromium: the browser the report pages' test opens them in.
 packages=(gnu-efi ovmf mtools fdisk qemu-system-x86 swtpm libcmocka-dev
-	  gcc make binutils python3 console-setup-linux nodejs npm chromium)
+	  gcc make binutils python3 console-setup-linux chromium)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 		missing+=("$p")
 done
+# Node.js and npm install the report pages' charting library (web/).
+# A machine may have them from elsewhere than Debian (whose nodejs then
+# conflicts with Debian's npm): any node and npm on the PATH will do.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+	missing+=(nodejs npm)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
 	line="apt-get install -y ${missing[*]}"
 	if [ "$(id -u)" -ne 0 ]; then

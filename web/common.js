@@ -142,13 +142,14 @@ function percentileChart(parent, title, series, yLabel, width) {
   return box;
 }
 
-/* Log-linear histograms ({from, to, count} bins) overlaid as steps. */
+/* Log-linear histograms ({from, to, count} bins, `to` inclusive)
+ * overlaid as steps. */
 function histogramChart(parent, title, series, xLabel, width) {
   const edges = new Set();
   for (const s of series)
     for (const b of s.bins) {
       edges.add(b.from);
-      edges.add(b.to);
+      edges.add(b.to + 1);
     }
   const xs = [...edges].sort((a, b) => a - b);
   const data = [xs];
@@ -165,7 +166,7 @@ function histogramChart(parent, title, series, xLabel, width) {
   new uPlot({
     width: width || 1100, height: 300,
     scales: { x: { time: false } },
-    axes: [{ label: xLabel }, { label: "count", size: 60 }],
+    axes: [{ label: xLabel }, { label: "samples", size: 60 }],
     series: [{}].concat(series.map((s, j) => ({
       label: s.label, stroke: PALETTE[j % PALETTE.length], width: 2,
       paths: uPlot.paths.stepped({ align: 1 }),

@@ -97,20 +97,37 @@ function overheadCharts(page, doc) {
   }
 }
 
+/* Each row's histograms of entry, exit and round trip, the schemes of one
+ * source overlaid. A row whose histogram the handoff could not carry
+ * (results.json says null) is drawn from its percentiles instead. */
 function distributionCharts(page, doc) {
   section(page, "Distributions",
-    "Each row's percentiles, min to max (log scale), with the schemes " +
-    "overlaid for one source.");
+    "Each row's histogram of round trip, entry and exit, with the schemes " +
+    "of one source overlaid. Buckets are one tick wide below 64 and about " +
+    "3% wide above. Unit: " + doc.clock.unit + ".");
+  let withoutHistogram = 0;
   for (const [source, group] of headlineGroups(doc)) {
     const rows = group.filter((e) => e.status === "ok");
-    if (rows.length < 2)
+    if (!rows.length)
       continue;
-    for (const [key, label] of METRICS)
-      percentileChart(page, source + ": " + label, rows.map((e) => ({
-        label: e.scheme,
-        values: PERCENTILES.map((p) => Math.max(e[key][p], 1)),
-      })), doc.clock.kind);
+    for (const [key, label] of METRICS) {
+      const has = rows.filter((e) => e.histograms && e.histograms[key]);
+      withoutHistogram += rows.length - has.length;
+      if (has.length)
+        histogramChart(page, source + ": " + label, has.map((e) => ({
+          label: e.scheme, bins: e.histograms[key] })), doc.clock.kind, 540);
+      else if (rows.length > 1)
+        percentileChart(page, source + ": " + label + " (percentiles)",
+          rows.map((e) => ({ label: e.scheme,
+            values: PERCENTILES.map((p) => Math.max(e[key][p], 1)) })),
+          doc.clock.kind);
+    }
   }
+  if (withoutHistogram)
+    page.append(el("p", { class: "note", id: "histograms-left-out" },
+      withoutHistogram + " row metric(s) have no histogram: the handoff's " +
+      "variable budget had no room left for them (the serial log says so); " +
+      "their percentiles are in the tables."));
 }
 
 function gapSection(page, doc) {

@@ -135,3 +135,14 @@ const struct experiment_result *results_find(const struct run_result *r,
 			return &r->exp[i];
 	return 0;
 }
+
+const struct row_histogram *results_row_histogram(const struct run_result *r,
+						  uint32_t row, unsigned metric)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->n_hists && i < RESULTS_MAX_ROW_HISTS; i++)
+		if (r->hist[i].row == row && r->hist[i].metric == metric)
+			return &r->hist[i];
+	return 0;
+}

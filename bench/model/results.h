@@ -77,6 +77,11 @@ struct machine_info {
 	uint32_t lapic_count;
 };
 
+/* Each row keeps the histograms of entry, exit and round trip, each at
+ * most this many bytes encoded (hist_encode: about 3 bytes a bucket). */
+#define ROW_HIST_METRICS 3
+#define ROW_HIST_BYTES 160
+
 struct experiment_result {
 	char name[RESULTS_NAME_LEN];
 	char scheme[RESULTS_NAME_LEN];
@@ -103,6 +108,19 @@ struct experiment_result {
 	/* Raw deltas, before the instrument floor is taken off. */
 	struct sample_stats metric[METRIC_COUNT];
 };
+
+/* The distribution of one row's entry, exit or round trip (the first
+ * ROW_HIST_METRICS metrics), raw and hist_encode'd. They are a list of
+ * their own, so that rows without one cost the handoff nothing: a row
+ * keeps none where its histogram needs more than ROW_HIST_BYTES, or the
+ * handoff's budget has no room left (results_fit_histograms). */
+struct row_histogram {
+	uint8_t row;		/* its experiment's index in exp[] */
+	uint8_t metric;		/* enum metric_id, below ROW_HIST_METRICS */
+	uint16_t len;
+	uint8_t bytes[ROW_HIST_BYTES];
+};
+#define RESULTS_MAX_ROW_HISTS (RESULTS_MAX_EXPERIMENTS * ROW_HIST_METRICS)
 
 /* One primitive micro-benchmark: ticks per block of
  * PRIMITIVE_BLOCK_REPS repetitions, raw. */
@@ -190,7 +208,13 @@ struct run_result {
 	struct gap_result gap[RESULTS_MAX_GAPS];
 	uint32_t n_schemes;
 	struct scheme_footprint scheme[RESULTS_MAX_SCHEMES];
+	uint32_t n_hists;
+	struct row_histogram hist[RESULTS_MAX_ROW_HISTS];
 };
+
+/* The histogram of experiment `row`'s `metric`, or NULL. */
+const struct row_histogram *results_row_histogram(const struct run_result *r,
+						  uint32_t row, unsigned metric);
 
 /* The experiment of that name, or NULL. */
 const struct experiment_result *results_find(const struct run_result *r,

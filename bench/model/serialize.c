@@ -198,6 +198,14 @@ static const struct field gap_fields[] = {
 	FIELD_OF(struct gap_result, hist, WIRE_BYTES, 0, 0),
 };
 
+static const struct field row_histogram_fields[] = {
+	FIELD_OF(struct row_histogram, row, WIRE_FIXED, 1,
+		 RESULTS_MAX_EXPERIMENTS),
+	ENUM(struct row_histogram, metric, ROW_HIST_METRICS),
+	FIELD_OF(struct row_histogram, len, WIRE_VAR, 0, ROW_HIST_BYTES + 1),
+	FIELD_OF(struct row_histogram, bytes, WIRE_BYTES, 0, 0),
+};
+
 static const struct field scheme_fields[] = {
 	STRING(struct scheme_footprint, name),
 	VAR(struct scheme_footprint, stub_bytes),
@@ -229,6 +237,9 @@ static const struct list run_lists[] = {
 	{ offsetof(struct run_result, n_schemes),
 	  offsetof(struct run_result, scheme), sizeof(struct scheme_footprint),
 	  RESULTS_MAX_SCHEMES, FIELDS(scheme_fields) },
+	{ offsetof(struct run_result, n_hists),
+	  offsetof(struct run_result, hist), sizeof(struct row_histogram),
+	  RESULTS_MAX_ROW_HISTS, FIELDS(row_histogram_fields) },
 };
 
 /* A C integer field of 1, 2, 4 or 8 bytes. */
@@ -316,7 +327,7 @@ static void encode_fields(struct writer *w, const struct run_result *r)
 		const struct list *L = &run_lists[l];
 		uint32_t n = (uint32_t)load(base + L->count_offset, 4);
 
-		put_uint(w, n, 1);
+		put_var(w, n);	/* row histograms outnumber a byte */
 		for (i = 0; i < n; i++)
 			put_fields(w, base + L->items_offset + i * L->item_size,
 				   L->fields, L->n_fields);
@@ -335,7 +346,24 @@ static int encodable(const struct run_result *r)
 	for (i = 0; i < r->n_gaps; i++)
 		if (r->gap[i].hist_len > GAP_HIST_BYTES)
 			return 0;
+	if (r->n_hists > RESULTS_MAX_ROW_HISTS)
+		return 0;
+	for (i = 0; i < r->n_hists; i++)
+		if (r->hist[i].len > ROW_HIST_BYTES)
+			return 0;
 	return 1;
+}
+
+uint32_t results_fit_histograms(struct run_result *r, uint8_t *scratch,
+				size_t cap, size_t *len)
+{
+	uint32_t dropped = 0;
+
+	while ((*len = results_encode(r, scratch, cap)) == 0 && r->n_hists) {
+		r->n_hists--;
+		dropped++;
+	}
+	return dropped;
 }
 
 size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap)
@@ -547,14 +575,14 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 		return status;
 	for (l = 0; l < sizeof(run_lists) / sizeof(run_lists[0]); l++) {
 		const struct list *L = &run_lists[l];
-		uint32_t n = (uint32_t)get_uint(&r, 1);
+		uint64_t n = get_var(&r);
 
 		if (r.truncated)
 			return DECODE_TRUNCATED;
 		if (n > L->max)
 			return DECODE_BAD_VALUE;
 		store(base + L->count_offset, 4, n);
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < (uint32_t)n; i++) {
 			status = get_fields(&r, base + L->items_offset +
 							i * L->item_size,
 					    L->fields, L->n_fields);

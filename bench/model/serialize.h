@@ -10,11 +10,19 @@
 
 #include "bench/model/results.h"
 
-/* 5: every configuration key travels, its warnings, the ACPI OEM ID. */
-#define RESULTS_BLOB_VERSION 6
+/* 5: every configuration key travels, its warnings, the ACPI OEM ID.
+ * 7: each row's histograms of entry, exit and round trip. */
+#define RESULTS_BLOB_VERSION 7
 
 /* Returns the encoded length, or 0 when `cap` is too small. */
 size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap);
+
+/* Leaves out row histograms, the last rows' first, until the blob fits
+ * `cap` bytes (`scratch` holds a trial encoding). Returns how many were
+ * left out, and sets *len to the blob's length (0: it does not fit even
+ * without them). */
+uint32_t results_fit_histograms(struct run_result *r, uint8_t *scratch,
+				size_t cap, size_t *len);
 
 enum decode_status {
 	DECODE_OK = 0,

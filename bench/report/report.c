@@ -82,6 +82,31 @@ static void json_raw_stats(struct json_writer *w, const struct sample_stats *s)
 	json_end_object(w);
 }
 
+/* A row's histogram as [{from, to, count}], net of the instrument floor
+ * as every figure is; null where the row kept none (experiment_result). */
+static void json_row_histogram(struct json_writer *w,
+			       const struct row_histogram *rh, uint64_t floor)
+{
+	static struct histogram h;
+	unsigned k;
+
+	if (!rh || hist_decode(rh->bytes, rh->len, &h)) {
+		json_null(w);
+		return;
+	}
+	json_begin_array(w);
+	for (k = 0; k < HIST_BUCKETS; k++) {
+		if (!h.counts[k])
+			continue;
+		json_begin_object(w);
+		json_kv_int(w, "from", net_of_floor(hist_lower(k), floor));
+		json_kv_int(w, "to", net_of_floor(hist_upper(k), floor));
+		json_kv_uint(w, "count", h.counts[k]);
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
 static void json_experiment(struct json_writer *w, const struct run_result *r,
 			    const struct experiment_result *e)
 {
@@ -116,6 +141,15 @@ static void json_experiment(struct json_writer *w, const struct run_result *r,
 			json_key(w, metric_name(k));
 			json_figures(w, &e->metric[k], floor);
 		}
+		json_key(w, "histograms");
+		json_begin_object(w);
+		for (k = 0; k < ROW_HIST_METRICS; k++) {
+			json_key(w, metric_name(k));
+			json_row_histogram(w, results_row_histogram(
+						      r, (uint32_t)(e - r->exp), k),
+					   floor);
+		}
+		json_end_object(w);
 	}
 	json_end_object(w);
 }

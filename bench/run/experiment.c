@@ -11,6 +11,7 @@
 #include "arch/lib/log.h"
 #include "arch/noise.h"
 #include "arch/timing.h"
+#include "bench/model/histogram.h"
 #include "bench/run/apic_mode.h"
 
 /* Interrupts per register-integrity check vector; schemes are checked on
@@ -293,6 +294,31 @@ static const char *unsupported(const struct plan_row *p)
 	return why;
 }
 
+/* Each timed metric's distribution, encoded sparsely for the handoff;
+ * one too spread for ROW_HIST_BYTES keeps its percentiles only. */
+static void keep_histograms(struct run_result *r, uint32_t row,
+			    const struct bench_buffers *b, uint32_t samples)
+{
+	static struct histogram h;
+	unsigned m;
+	uint32_t i;
+
+	for (m = 0; m < ROW_HIST_METRICS && r->n_hists < RESULTS_MAX_ROW_HISTS;
+	     m++) {
+		struct row_histogram *out = &r->hist[r->n_hists];
+
+		hist_clear(&h);
+		for (i = 0; i < samples; i++)
+			hist_add(&h, b->metric[m][i]);
+		out->len = (uint16_t)hist_encode(&h, out->bytes, ROW_HIST_BYTES);
+		if (!out->len)
+			continue;
+		out->row = (uint8_t)row;
+		out->metric = (uint8_t)m;
+		r->n_hists++;
+	}
+}
+
 void experiment_run(const struct plan_row *p, struct run_result *r,
 		    const struct irqlab_config *c, struct bench_buffers *b)
 {
@@ -362,6 +388,7 @@ void experiment_run(const struct plan_row *p, struct run_result *r,
 			   p->name, irq_delivered[APIC_SPURIOUS_VECTOR]);
 	for (k = 0; k < METRIC_COUNT; k++)
 		stats_compute(b->metric[k], p->samples, &e->metric[k]);
+	keep_histograms(r, (uint32_t)(e - r->exp), b, p->samples);
 	/* A source that repeats (sources.h) may raise its vector again
 	 * while its handler runs: counted as extra, not a failure. */
 	if (p->source->repeats && e->delivered > expected) {

@@ -7,6 +7,8 @@
 
 #include <cmocka.h>
 
+#include "bench/model/histogram.h"
+
 #include "bench/report/json.h"
 #include "tests/unit/json_check.h"
 #include "bench/report/report.h"
@@ -196,6 +198,35 @@ static void results_json_is_valid_and_complete(void **state)
 				    "        \"description\": \"\","));
 }
 
+/* A row's histograms in results.json: bins net of the floor, as every
+ * figure; null for a metric the row kept none of. */
+static void row_histograms_in_json(void **state)
+{
+	static struct run_result r;
+	static struct histogram h;
+	struct text_buf tb;
+	unsigned i;
+
+	(void)state;
+	sample_run(&r, 2);
+	hist_clear(&h);
+	for (i = 0; i < 30; i++)
+		hist_add(&h, 20 + 40 + i % 3);	/* floor.min is 20 */
+	r.hist[0].row = 1;
+	r.hist[0].metric = METRIC_EXIT;
+	r.hist[0].len = (uint16_t)hist_encode(&h, r.hist[0].bytes,
+					      ROW_HIST_BYTES);
+	r.n_hists = 1;
+	tb_init(&tb, out, sizeof(out));
+	assert_int_equal(report_json(&tb, &r, NULL), 0);
+	assert_true(json_is_valid(out));
+	assert_non_null(strstr(out, "\"exit\": [\n"));
+	assert_non_null(strstr(out, "\"from\": 40,\n"));
+	assert_non_null(strstr(out, "\"from\": 42,\n"));
+	assert_non_null(strstr(out, "\"count\": 10\n"));
+	assert_non_null(strstr(out, "\"entry\": null"));
+}
+
 /* report.html: the template with results.json in its one data slot;
  * without a template, nothing is written. */
 static void report_page_joins_template_and_json(void **state)
@@ -361,6 +392,7 @@ int main(void)
 		cmocka_unit_test(misuse_is_flagged),
 		cmocka_unit_test(results_json_is_valid_and_complete),
 		cmocka_unit_test(report_page_joins_template_and_json),
+		cmocka_unit_test(row_histograms_in_json),
 		cmocka_unit_test(icount_figures_are_not_called_cycles),
 		cmocka_unit_test(summary_has_the_figures_as_rows),
 		cmocka_unit_test(end_screen_fits_and_heads_with_the_schemes),

@@ -7,6 +7,7 @@
 
 #include <cmocka.h>
 
+#include "bench/model/histogram.h"
 #include "bench/model/records.h"
 #include "tests/unit/sample_run.h"
 #include "bench/model/serialize.h"
@@ -63,6 +64,81 @@ static void a_full_matrix_fits_the_handoff(void **state)
 	assert_true(records_needed(n) > 0);
 	assert_int_equal(results_decode(buf, n, &out), DECODE_OK);
 	assert_memory_equal(&in, &out, sizeof(in));
+}
+
+/* Row `row`'s histogram of `metric`: `buckets` one-tick buckets from
+ * `base`, each with a count of 100 + row. */
+static void add_row_histogram(struct run_result *r, unsigned row,
+			      unsigned metric, uint64_t base, unsigned buckets)
+{
+	static struct histogram h;
+	struct row_histogram *rh = &r->hist[r->n_hists++];
+	unsigned i;
+
+	hist_clear(&h);
+	for (i = 0; i < buckets * (100 + row); i++)
+		hist_add(&h, base + i % buckets);
+	rh->row = (uint8_t)row;
+	rh->metric = (uint8_t)metric;
+	rh->len = (uint16_t)hist_encode(&h, rh->bytes, ROW_HIST_BYTES);
+	assert_true(rh->len > 0);
+}
+
+/* Row histograms travel exactly, and each is found by row and metric. */
+static void row_histograms_round_trip(void **state)
+{
+	static struct run_result in, out;
+	static struct histogram h;
+	const struct row_histogram *rh;
+	size_t n;
+
+	(void)state;
+	sample_run(&in, 4);
+	add_row_histogram(&in, 0, METRIC_ENTRY, 30, 5);
+	add_row_histogram(&in, 2, METRIC_ROUND_TRIP, 200, 40);
+	n = results_encode(&in, buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_int_equal(results_decode(buf, n, &out), DECODE_OK);
+	assert_memory_equal(&in, &out, sizeof(in));
+	rh = results_row_histogram(&out, 2, METRIC_ROUND_TRIP);
+	assert_non_null(rh);
+	assert_int_equal(hist_decode(rh->bytes, rh->len, &h), 0);
+	assert_int_equal(h.total, 40 * 102);
+	assert_null(results_row_histogram(&out, 2, METRIC_ENTRY));
+	assert_null(results_row_histogram(&out, 1, METRIC_ROUND_TRIP));
+}
+
+/* The budget is fixed: the last rows' histograms give way first, the
+ * rest of the run travels whole, and the count of those left out is
+ * exact. */
+static void histograms_give_way_to_the_budget(void **state)
+{
+	static struct run_result in, out;
+	static uint8_t scratch[HANDOFF_MAX_BLOB];
+	size_t len, plain;
+	uint32_t dropped, before;
+	unsigned i, m;
+
+	(void)state;
+	sample_run(&in, 100);
+	plain = results_encode(&in, buf, sizeof(buf));
+	for (i = 0; i < 100; i++)
+		for (m = 0; m < ROW_HIST_METRICS; m++)
+			add_row_histogram(&in, i, m, 300 + i, 24);
+	before = in.n_hists;
+	assert_int_equal(results_encode(&in, buf, sizeof(buf)), 0);
+	dropped = results_fit_histograms(&in, scratch, sizeof(scratch), &len);
+	assert_true(dropped > 0 && dropped < before);
+	assert_int_equal(in.n_hists, before - dropped);
+	assert_true(len > plain && len <= sizeof(scratch));
+	assert_int_equal(results_decode(scratch, len, &out), DECODE_OK);
+	assert_non_null(results_row_histogram(&out, 0, METRIC_ENTRY));
+	assert_null(results_row_histogram(&out, 99, METRIC_ROUND_TRIP));
+	/* Nothing to leave out: the blob as it was. */
+	sample_run(&in, 4);
+	assert_int_equal(results_fit_histograms(&in, scratch, sizeof(scratch),
+						&len), 0);
+	assert_true(len > 0);
 }
 
 static void too_small_a_buffer_encodes_nothing(void **state)
@@ -218,6 +294,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip_is_exact),
 		cmocka_unit_test(a_full_matrix_fits_the_handoff),
+		cmocka_unit_test(row_histograms_round_trip),
+		cmocka_unit_test(histograms_give_way_to_the_budget),
 		cmocka_unit_test(too_small_a_buffer_encodes_nothing),
 		cmocka_unit_test(every_truncation_is_caught),
 		cmocka_unit_test(trailing_bytes_are_caught),
