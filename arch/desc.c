@@ -37,12 +37,17 @@ struct __attribute__((packed)) table_pointer {
  * never writes the GDT). */
 #define DESC_CODE64	0x00209b0000000000ull
 #define DESC_DATA	0x00cf93000000ffffull	/* flat read/write, accessed */
+/* Flat 32-bit code: G=1, D=1, L=0, P=1, DPL=0, type 0xB. Under long mode
+ * it runs in compatibility mode, with i386 instruction semantics (SDM
+ * vol. 3 §5.2.1, vol. 1 §3.2.1). */
+#define DESC_CODE32	0x00cf9b000000ffffull
 
 static uint64_t gdt[GDT_ENTRIES] __attribute__((aligned(64))) = {
 	[SEL_NULL / 8] = 0,
 	[SEL_KERNEL_CS / 8] = DESC_CODE64,	/* irqlab's code, ring 0 */
 	[SEL_KERNEL_DS / 8] = DESC_DATA,	/* DS/ES/SS/FS/GS */
 	[SEL_PERCPU / 8] = DESC_DATA,		/* what GS reloads load */
+	[SEL_COMPAT_CS / 8] = DESC_CODE32,	/* the i386 primitives */
 	/* [SEL_TSS / 8] and the slot after it: filled in at run time,
 	 * since the TSS base is only known then. */
 };

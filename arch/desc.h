@@ -8,6 +8,8 @@
 #define SEL_KERNEL_CS	0x08
 #define SEL_KERNEL_DS	0x10
 #define SEL_TSS		0x18	/* a 16-byte system descriptor: two slots */
+#define SEL_COMPAT_CS	0x30	/* 32-bit code (L=0, D=1): compatibility
+				 * mode, where i386 code runs (arch/compat.S) */
 #define SEL_PERCPU	0x28	/* a data segment for %gs, as i386's PDA, in
 				 * the kernel CS's 64-byte GDT line */
 /* The same descriptor again, in a GDT line of its own (index 66, line 8):

@@ -1,6 +1,7 @@
 #include "arch/primitives.h"
 
 #include "arch/cpu.h"
+#include "arch/lib/fmt.h"
 
 #define PRIMITIVE_FN(id) uint64_t prim_##id(void)
 PRIMITIVE_FN(push_imm);
@@ -16,6 +17,16 @@ PRIMITIVE_FN(wrmsr_gsbase);
 PRIMITIVE_FN(lkgs);
 PRIMITIVE_FN(iretq_self);
 #undef PRIMITIVE_FN
+/* arch/compat.S: the same as i386 code, in compatibility mode. */
+#define COMPAT_FN(id) uint64_t prim32_##id(void)
+COMPAT_FN(push_imm);
+COMPAT_FN(push_cs);
+COMPAT_FN(cs_vector);
+COMPAT_FN(ds_mov32);
+COMPAT_FN(ds_mov16);
+COMPAT_FN(gs_selector);
+#undef COMPAT_FN
+extern const char compat_tsc[];
 
 static int fsgsbase_on;
 
@@ -40,14 +51,30 @@ static const char *lkgs_unsupported(void)
 					       "0 on this CPU";
 }
 
-static const char *push_cs_unsupported(void)
+#define FOUR_GIB 0x100000000ull
+
+/* Compatibility mode runs with 32-bit EIP and ESP: the code, its
+ * timestamp slots and the stack it runs on must lie below 4 GiB. */
+static const char *compat_unsupported(void)
 {
-	return "push %cs (0E) is #UD in 64-bit mode; see cs-push";
+	static char why[96];
+	uint64_t stack = (uint64_t)(uintptr_t)__builtin_frame_address(0);
+
+	if ((uint64_t)(uintptr_t)prim32_gs_selector >= FOUR_GIB ||
+	    (uint64_t)(uintptr_t)compat_tsc >= FOUR_GIB)
+		return "compatibility mode needs irqlab's code below 4 GiB, "
+		       "and the firmware loaded it above";
+	if (stack >= FOUR_GIB) {
+		fmt_snprintf(why, sizeof(why), "compatibility mode needs the "
+			     "stack below 4 GiB; it is at 0x%llx",
+			     (unsigned long long)stack);
+		return why;
+	}
+	return 0;
 }
 
 const struct primitive primitives[] = {
 	{ "push-imm", 0, prim_push_imm },
-	{ "push-cs", push_cs_unsupported, 0 },
 	{ "cs-push", 0, prim_cs_push },
 	{ "cs-vector", 0, prim_cs_vector },
 	{ "ds-mov32", 0, prim_ds_mov32 },
@@ -59,6 +86,13 @@ const struct primitive primitives[] = {
 	{ "wrmsr-gsbase", 0, prim_wrmsr_gsbase },
 	{ "lkgs", lkgs_unsupported, prim_lkgs },
 	{ "iretq-self", 0, prim_iretq_self },
+	/* i386, in compatibility mode: seed 000's program as written. */
+	{ "push-imm-i386", compat_unsupported, prim32_push_imm },
+	{ "push-cs", compat_unsupported, prim32_push_cs },
+	{ "cs-vector-i386", compat_unsupported, prim32_cs_vector },
+	{ "ds-mov32-i386", compat_unsupported, prim32_ds_mov32 },
+	{ "ds-mov16-i386", compat_unsupported, prim32_ds_mov16 },
+	{ "gs-selector-i386", compat_unsupported, prim32_gs_selector },
 };
 
 const size_t primitive_count = sizeof(primitives) / sizeof(primitives[0]);

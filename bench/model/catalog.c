@@ -45,10 +45,11 @@ const size_t catalog_scheme_count =
 	sizeof(catalog_schemes) / sizeof(catalog_schemes[0]);
 
 const struct catalog_entry catalog_primitives[] = {
-	{ "push-imm", "push $imm (seed 000 TEST1)", "000" },
-	{ "push-cs", "push %cs (seed 000 TEST2 as written)", "000" },
-	{ "cs-push", "mov %cs,%eax; push %rax (TEST2 in long mode)", "000" },
-	{ "cs-vector", "derive the vector from %cs (seed 000 TEST3)", "000" },
+	{ "push-imm", "push $imm (seed 000 TEST1, long mode)", "000" },
+	{ "cs-push", "mov %cs,%eax; push %rax (TEST2's long-mode stand-in)",
+	  "000" },
+	{ "cs-vector", "derive the vector from %cs (seed 000 TEST3, long "
+	  "mode)", "000" },
 	{ "ds-mov32", "movl $SEL,%eax; movl %eax,%ds (FreeBSD)", "002" },
 	{ "ds-mov16", "movw $SEL,%ax; movw %ax,%ds (66 prefix)", "002" },
 	{ "ds-conditional", "compare DS, reload only if different", "002" },
@@ -60,6 +61,16 @@ const struct catalog_entry catalog_primitives[] = {
 	  "(FRED's LKGS)", "003" },
 	{ "iretq-self", "iretq to the next instruction, frame built each time",
 	  "-" },
+	{ "push-imm-i386", "push $-255 (seed 000 TEST1 as written, i386)",
+	  "000" },
+	{ "push-cs", "push %cs (seed 000 TEST2 as written, i386)", "000" },
+	{ "cs-vector-i386", "the vector from %cs (seed 000 TEST3 as written, "
+	  "i386)", "000" },
+	{ "ds-mov32-i386", "movl $SEL,%eax; movl %eax,%ds (FreeBSD, i386)",
+	  "002" },
+	{ "ds-mov16-i386", "movw $SEL,%ax; movw %ax,%ds (i386)", "002" },
+	{ "gs-selector-i386", "load the per-CPU selector into %gs (i386 PDA, "
+	  "i386)", "003" },
 	{ "ioapic-seq-uncached",
 	  "IO-APIC mask, unmask, EOI: IOREGSEL every "
 	  "access, flush reads", "004" },

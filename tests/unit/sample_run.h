@@ -19,7 +19,7 @@ static inline struct sample_stats sample_stats(uint64_t base)
 
 static inline void sample_run(struct run_result *r, unsigned n_experiments)
 {
-	static const char *const prim_names[3] = { "push-imm", "push-cs",
+	static const char *const prim_names[3] = { "push-imm-i386", "push-cs",
 						   "cs-vector" };
 	unsigned i, k;
 
@@ -71,7 +71,8 @@ static inline void sample_run(struct run_result *r, unsigned n_experiments)
 		strcpy(p->name, prim_names[i]);
 		p->status = i == 1 ? EXP_SKIPPED : EXP_OK;
 		if (i == 1)
-			strcpy(p->reason, "push %cs (0E) is #UD in 64-bit mode");
+			strcpy(p->reason, "compatibility mode needs the stack "
+			       "below 4 GiB; it is at 0x100000000");
 		p->block = sample_stats(1024 * (i + 1) + 20);
 		p->block.count = 200;
 	}
