@@ -263,7 +263,14 @@ static const char *write_result_files(EFI_FILE_HANDLE root, const char *dir,
 static struct {
 	uint64_t id;	/* the first run's id, which names the folder */
 	uint8_t next;	/* the index of the run to measure */
+	/* A run in parts (docs/uefi-variables.md "Parts"): the part to
+	 * measure next, 0 for a whole run, and the plan row it starts at. */
+	uint8_t part;
+	uint16_t first_row;
 } series;
+
+/* A run's blob joined from its parts can outgrow one handoff. */
+#define RUN_FILE_BYTES (HANDOFF_MAX_BLOB * RESULTS_MAX_PARTS)
 
 static void run_blob_path(uint64_t run_id, unsigned index, char *out,
 			  size_t cap)
@@ -272,6 +279,65 @@ static void run_blob_path(uint64_t run_id, unsigned index, char *out,
 
 	folder_for(run_id, "", dir, sizeof(dir));
 	fmt_snprintf(out, cap, "%s\\run-%u.bin", dir, index);
+}
+
+/* Part `part` of run `index`, as its handoff carried it. */
+static void part_blob_path(uint64_t run_id, unsigned index, unsigned part,
+			   char *out, size_t cap)
+{
+	char dir[96];
+
+	folder_for(run_id, "", dir, sizeof(dir));
+	fmt_snprintf(out, cap, "%s\\run-%u-part-%u.bin", dir, index, part);
+}
+
+static const char *write_part_blob(EFI_FILE_HANDLE root,
+				   const struct run_result *r,
+				   const uint8_t *blob, size_t len, char *scratch)
+{
+	char dir[96], path[128];
+
+	if (!root)
+		return "cannot open the boot volume";
+	folder_for(r->run_id, "", dir, sizeof(dir));
+	if (files_mkdir_p(root, dir))
+		return "cannot create the results folder";
+	part_blob_path(r->run_id, r->run_index, r->part, path, sizeof(path));
+	return files_write_verified(root, path, blob, len, scratch);
+}
+
+/* The run `r`, the last of its parts, joined with the parts before it,
+ * read back from the ESP. Returns NULL, or what is missing. */
+static const char *join_earlier_parts(EFI_FILE_HANDLE root,
+				      struct run_result *r, uint8_t *blob)
+{
+	struct run_result *joined = alloc_pages(sizeof(*joined));
+	struct run_result *part = alloc_pages(sizeof(*part));
+	static char why[160];
+	unsigned p;
+
+	if (!joined || !part || !root)
+		return "no memory or no boot volume to join the parts";
+	for (p = 1; p < r->part; p++) {
+		struct run_result *into = p == 1 ? joined : part;
+		char path[128];
+		INTN len;
+
+		part_blob_path(r->run_id, r->run_index, p, path, sizeof(path));
+		len = files_read(root, path, blob, RUN_FILE_BYTES);
+		if (len <= 0 ||
+		    results_decode(blob, (size_t)len, into) != DECODE_OK ||
+		    into->run_id != r->run_id || into->part != p ||
+		    (p > 1 && results_join_part(joined, part))) {
+			fmt_snprintf(why, sizeof(why), "part %u (%s) is missing "
+				     "or unreadable", p, path);
+			return why;
+		}
+	}
+	if (results_join_part(joined, r))
+		return "the parts overflow one run's tables";
+	*r = *joined;
+	return NULL;
 }
 
 /* The run's blob beside its files, as run-<index>.bin: the series reads
@@ -300,14 +366,22 @@ static int run_on_esp(EFI_FILE_HANDLE root, const struct record_view *v,
 	unsigned k;
 
 	for (k = 1; k <= CONFIG_MAX_RUNS; k++) {
-		char path[128];
-		INTN len;
+		unsigned p;
 
-		run_blob_path(v->run_id, k, path, sizeof(path));
-		len = files_read(root, path, scratch, HANDOFF_MAX_BLOB + 1);
-		if (len == (INTN)v->blob_len &&
-		    crc32(scratch, (size_t)len) == v->blob_crc)
-			return 1;
+		/* p == 0: the run's own blob; then each part's. */
+		for (p = 0; p <= RESULTS_MAX_PARTS; p++) {
+			char path[128];
+			INTN len;
+
+			if (p)
+				part_blob_path(v->run_id, k, p, path, sizeof(path));
+			else
+				run_blob_path(v->run_id, k, path, sizeof(path));
+			len = files_read(root, path, scratch, HANDOFF_MAX_BLOB + 1);
+			if (len == (INTN)v->blob_len &&
+			    crc32(scratch, (size_t)len) == v->blob_crc)
+				return 1;
+		}
 	}
 	return 0;
 }
@@ -395,7 +469,7 @@ static size_t load_earlier_runs(EFI_FILE_HANDLE root, const struct run_result *r
 		INTN len;
 
 		run_blob_path(r->run_id, k, path, sizeof(path));
-		len = files_read(root, path, blob, HANDOFF_MAX_BLOB);
+		len = files_read(root, path, blob, RUN_FILE_BYTES);
 		if (!earlier || len <= 0 ||
 		    results_decode(blob, (size_t)len, earlier) != DECODE_OK ||
 		    earlier->run_id != r->run_id) {
@@ -419,13 +493,14 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 	struct report_catalog *catalog = alloc_pages(sizeof(*catalog));
 	struct run_result *r = alloc_pages(sizeof(*r));
 	const struct run_result *runs[CONFIG_MAX_RUNS + 1];
-	uint8_t *blob = alloc_pages(HANDOFF_MAX_BLOB);
+	uint8_t *blob = alloc_pages(RUN_FILE_BYTES);
 	char *scratch = alloc_pages(TEXT_BYTES + 1);
 	char *html_template = alloc_pages(REPORT_TEMPLATE_BYTES);
 	char dir[96], why[160];
 	struct report_context ctx;
 	const char *err = NULL;
-	size_t blob_len = 0;
+	size_t blob_len = 0, final_part_len = 0;
+	uint8_t *final_part = NULL;
 	uint64_t run_id = 0;
 	int have_run;
 	uint32_t i;
@@ -473,8 +548,50 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 			have_run = 0;
 		}
 	}
+	if (have_run && r->next_row) {
+		err = write_part_blob(root, r, blob, blob_len, scratch);
+		if (!err && !handoff_delete(found)) {
+			log_printf("phase C: part %u of run %u kept on the ESP: "
+				   "the results did not all fit one handoff, so "
+				   "the rows from %u on are measured next\n",
+				   r->part, r->run_index, r->next_row);
+			log_status(STATUS_PART_KEPT, "run=%u part=%u next_row=%u",
+				   r->run_index, r->part, r->next_row);
+			series.id = r->run_id;
+			series.next = r->run_index;
+			series.part = (uint8_t)(r->part + 1);
+			series.first_row = r->next_row;
+			return 0;
+		}
+		log_printf("phase C: part %u could not be kept (%s); the run "
+			   "ends with the rows it has\n", r->part,
+			   err ? err : "records not deleted");
+		err = NULL;
+	}
+	if (have_run && r->part > 1 && !r->next_row) {
+		const char *missing = join_earlier_parts(root, r, blob);
+
+		if (missing)
+			log_printf("phase C: the run's earlier parts cannot be "
+				   "joined (%s): its files hold the last part "
+				   "alone\n", missing);
+		else
+			log_printf("phase C: %u parts joined into one run\n",
+				   r->part);
+		/* This part's own blob is written last of all: a later boot
+		 * knows its records by it (run_on_esp). */
+		final_part = alloc_pages(HANDOFF_MAX_BLOB);
+		if (final_part) {
+			CopyMem(final_part, blob, blob_len);
+			final_part_len = blob_len;
+		}
+		blob_len = results_encode(r, blob, RUN_FILE_BYTES);
+	}
 	if (have_run && r->run_index < r->config.runs) {
 		err = write_run_blob(root, r, blob, blob_len, scratch);
+		if (!err && final_part)
+			err = write_part_blob(root, r, final_part, final_part_len,
+					      scratch);
 		if (!err && !handoff_delete(found)) {
 			log_printf("phase C: run %u of %u kept on the ESP; "
 				   "measuring run %u\n", r->run_index,
@@ -483,6 +600,8 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 				   r->run_index, r->config.runs);
 			series.id = r->run_id;
 			series.next = (uint8_t)(r->run_index + 1);
+			series.part = 0;
+			series.first_row = 0;
 			return 0;
 		}
 		log_printf("phase C: run %u of %u could not be kept (%s); the "
@@ -524,9 +643,18 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 		folder_for(run_id, "", dir, sizeof(dir));
 		err = write_result_files(root, dir, r, &ctx, scratch, why,
 					 sizeof(why));
-		/* Last: its presence says every file above was verified. */
-		if (!err)
-			err = write_run_blob(root, r, blob, blob_len, scratch);
+		/* Last: its presence says every file above was verified. The
+		 * blob is encoded again: `blob` held the earlier runs of a
+		 * series meanwhile. */
+		if (!err) {
+			blob_len = results_encode(r, blob, RUN_FILE_BYTES);
+			err = blob_len ? write_run_blob(root, r, blob, blob_len,
+							scratch)
+				       : "the run's blob does not encode";
+		}
+		if (!err && final_part)
+			err = write_part_blob(root, r, final_part, final_part_len,
+					      scratch);
 	} else {
 		/* Nothing presentable: leave a note of what was discarded. */
 		struct text_buf tb;
@@ -583,6 +711,20 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 }
 
 /* ---------------------------------------------------------------- phase B */
+
+/* Room part 1 keeps for the primitives, which run after its rows: about
+ * 70 bytes each encoded. A misjudgement only costs histograms, which
+ * give way last (persist_and_reset). */
+#define PRIMITIVES_RESERVE 2048
+
+/* Whether the run so far fits one handoff (bench_run_all's test). */
+static int fits_one_handoff(const struct run_result *r)
+{
+	static uint8_t trial[HANDOFF_MAX_BLOB];
+	size_t cap = HANDOFF_MAX_BLOB - (r->part == 1 ? PRIMITIVES_RESERVE : 0);
+
+	return results_encode(r, trial, cap) != 0;
+}
 
 /* Stores what the run has and resets into phase C. Without a handoff the
  * results go to the serial log and the machine powers off instead, so a
@@ -734,8 +876,11 @@ static void phase_b(void)
 		   (unsigned long long)run.result->floor.min,
 		   (unsigned long long)run.result->floor.median,
 		   clock_kind_name(run.result->clock_kind));
-	bench_run_all(run.result, &run.config, &run.buffers);
-	bench_run_primitives(run.result, &run.config, &run.buffers);
+	bench_run_all(run.result, &run.config, &run.buffers,
+		      run.result->part < RESULTS_MAX_PARTS ? fits_one_handoff
+							   : NULL);
+	if (run.result->part == 1)
+		bench_run_primitives(run.result, &run.config, &run.buffers);
 	persist_and_reset();
 }
 
@@ -931,6 +1076,8 @@ static EFI_STATUS phase_a(EFI_FILE_HANDLE root)
 	*r = (struct run_result){
 		.run_id = series.next ? series.id : current_run_id(),
 		.run_index = series.next ? series.next : 1,
+		.part = series.part ? series.part : 1,
+		.first_row = series.part ? series.first_row : 0,
 	};
 	r->config = run.config;
 	note_scheme_footprints(r);

@@ -146,3 +146,26 @@ const struct row_histogram *results_row_histogram(const struct run_result *r,
 			return &r->hist[i];
 	return 0;
 }
+
+int results_join_part(struct run_result *into, const struct run_result *more)
+{
+	uint32_t i, rows = into->n_experiments;
+
+	if (rows + more->n_experiments > RESULTS_MAX_EXPERIMENTS ||
+	    into->n_gaps + more->n_gaps > RESULTS_MAX_GAPS ||
+	    into->n_hists + more->n_hists > RESULTS_MAX_ROW_HISTS)
+		return -1;
+	for (i = 0; i < more->n_experiments; i++)
+		into->exp[into->n_experiments++] = more->exp[i];
+	for (i = 0; i < more->n_gaps; i++)
+		into->gap[into->n_gaps++] = more->gap[i];
+	for (i = 0; i < more->n_hists; i++) {
+		struct row_histogram *h = &into->hist[into->n_hists++];
+
+		*h = more->hist[i];
+		h->row = (uint8_t)(h->row + rows);
+	}
+	into->part = more->part;
+	into->next_row = more->next_row;
+	return 0;
+}

@@ -80,7 +80,7 @@ struct machine_info {
 /* Each row keeps the histograms of entry, exit and round trip, each at
  * most this many bytes encoded (hist_encode: about 3 bytes a bucket). */
 #define ROW_HIST_METRICS 3
-#define ROW_HIST_BYTES 160
+#define ROW_HIST_BYTES 384
 
 struct experiment_result {
 	char name[RESULTS_NAME_LEN];
@@ -210,7 +210,22 @@ struct run_result {
 	struct scheme_footprint scheme[RESULTS_MAX_SCHEMES];
 	uint32_t n_hists;
 	struct row_histogram hist[RESULTS_MAX_ROW_HISTS];
+	/* A run whose rows and histograms outgrow one handoff is measured in
+	 * parts, a reset apart (docs/uefi-variables.md "Parts"): part `part`
+	 * (from 1) took the plan's rows from first_row up to next_row, 0
+	 * when it reached the end. Phase C joins the parts into one run. */
+	uint8_t part;
+	uint16_t first_row;
+	uint16_t next_row;
 };
+
+/* Parts one run may take, a reset each. */
+#define RESULTS_MAX_PARTS 8
+
+/* Appends part `more`'s rows, gaps and histograms to `into` (part 1 and
+ * the parts after it so far), and takes over its end. Returns 0, or -1
+ * when a table would overflow (nothing is changed then). */
+int results_join_part(struct run_result *into, const struct run_result *more);
 
 /* The histogram of experiment `row`'s `metric`, or NULL. */
 const struct row_histogram *results_row_histogram(const struct run_result *r,

@@ -155,6 +155,9 @@ static const struct field run_fields[] = {
 	STRING(struct run_result, display_note),
 	STATS(struct run_result, floor),
 	STATS(struct run_result, instrument),
+	FIELD_OF(struct run_result, part, WIRE_FIXED, 1, RESULTS_MAX_PARTS + 1),
+	VAR(struct run_result, first_row),
+	VAR(struct run_result, next_row),
 };
 
 static const struct field experiment_fields[] = {

@@ -11,7 +11,7 @@
 #include "bench/model/results.h"
 
 /* 5: every configuration key travels, its warnings, the ACPI OEM ID.
- * 7: each row's histograms of entry, exit and round trip. */
+ * 7: each row's histograms of entry, exit and round trip; parts. */
 #define RESULTS_BLOB_VERSION 7
 
 /* Returns the encoded length, or 0 when `cap` is too small. */

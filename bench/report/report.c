@@ -677,6 +677,15 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	json_key(&w, "handoff");
 	json_begin_object(&w);
 	json_kv_uint(&w, "records_used", h ? h->records_used : 0);
+	/* Resets the run took to hand everything over (r->part), and the
+	 * plan row it stopped at where its parts could not all be kept. */
+	json_kv_uint(&w, "parts", r->part ? r->part : 1);
+	json_key(&w, "unmeasured_from_row");
+	if (r->next_row)
+		json_uint(&w, r->next_row);
+	else
+		json_null(&w);
+	json_kv_uint(&w, "row_histograms", r->n_hists);
 	json_key(&w, "discarded");
 	json_begin_array(&w);
 	for (i = 0; h && i < h->n_discarded; i++) {

@@ -58,23 +58,32 @@ static void report_progress(const struct run_result *r, const char *next)
 }
 
 void bench_run_all(struct run_result *r, const struct irqlab_config *c,
-		   struct bench_buffers *b)
+		   struct bench_buffers *b,
+		   int (*fits)(const struct run_result *r))
 {
 	static struct plan_row plan[PLAN_MAX_ROWS];
 	size_t n = plan_build(plan, PLAN_MAX_ROWS, c), i;
 
 	progress = (struct bench_progress){
-		.total = (uint32_t)(n + primitive_count) };
+		.done = r->first_row,
+		.total = (uint32_t)(n + (r->part > 1 ? 0 : primitive_count)) };
 
 	if (r->tsc_hz)
 		wait_budget_ticks = r->tsc_hz / 1000 * WAIT_BUDGET_MS;
-	log_printf("plan: %u rows; a sample waits at most %u ms for its "
-		   "interrupt\n", (unsigned)n, WAIT_BUDGET_MS);
-	for (i = 0; i < n; i++, progress.done++) {
+	log_printf("plan: %u rows%s; a sample waits at most %u ms for its "
+		   "interrupt\n", (unsigned)n, r->first_row ? ", this part from "
+		   "a later one" : "", WAIT_BUDGET_MS);
+	for (i = r->first_row; i < n; i++, progress.done++) {
 		const struct plan_row *p = &plan[i];
 		enum lapic_mode mode = (enum lapic_mode)p->mode;
+		uint32_t n_exp = r->n_experiments, n_gaps = r->n_gaps,
+			 n_hists = r->n_hists;
 
 		report_progress(r, p->name);
+		/* x2APIC comes only from xAPIC (apic_mode.h), even in a part
+		 * that starts past the xAPIC rows. */
+		if (mode == LAPIC_X2APIC && !apic_mode_tried(LAPIC_XAPIC))
+			apic_mode_switch(LAPIC_XAPIC);
 		if (mode != LAPIC_NONE && !apic_mode_tried(mode))
 			apic_mode_switch(mode);
 		if (mode != LAPIC_NONE && apic_mode_active() != mode &&
@@ -83,14 +92,24 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 		if (p->kind == ROW_GAP) {
 			if (r->n_gaps < RESULTS_MAX_GAPS)
 				gap_run(p, r, b);
-			continue;
-		}
-		if (r->n_experiments >= RESULTS_MAX_EXPERIMENTS) {
+		} else if (r->n_experiments >= RESULTS_MAX_EXPERIMENTS) {
 			log_printf("experiment %s: not run: results table full\n",
 				   p->name);
 			return;
+		} else {
+			experiment_run(p, r, c, b);
 		}
-		experiment_run(p, r, c, b);
+		if (fits && i > r->first_row && !fits(r)) {
+			/* Taken back whole: the next part measures it again. */
+			r->n_experiments = n_exp;
+			r->n_gaps = n_gaps;
+			r->n_hists = n_hists;
+			r->next_row = (uint16_t)i;
+			log_printf("part %u: the results fill the handoff; rows "
+				   "from %u on go to part %u, after a reset\n",
+				   r->part, (unsigned)i, r->part + 1u);
+			return;
+		}
 	}
 }
 

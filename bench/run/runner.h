@@ -15,9 +15,13 @@
 void bench_measure_floor(struct run_result *r, const struct irqlab_config *c,
 			 struct bench_buffers *b);
 
-/* Builds the plan and runs every row; each ends in a status. */
+/* Builds the plan and runs its rows from r->first_row on; each ends in a
+ * status. With `fits`, a row after which the results no longer fit
+ * (fits returns 0) is taken back and the part ends there: r->next_row
+ * says where the next part starts (docs/uefi-variables.md "Parts"). */
 void bench_run_all(struct run_result *r, const struct irqlab_config *c,
-		   struct bench_buffers *b);
+		   struct bench_buffers *b,
+		   int (*fits)(const struct run_result *r));
 
 /* Times every primitive micro-benchmark into r->prim. */
 void bench_run_primitives(struct run_result *r, const struct irqlab_config *c,

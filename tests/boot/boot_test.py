@@ -1398,6 +1398,23 @@ def main():
         check("noise: figures are labelled TCG noise, never cycles",
               doc["clock"]["kind"] == "tcg-noise"
               and not doc["clock"]["figures_are_cycles"], str(doc["clock"]))
+        # Noisy rows have wide histograms: more than one handoff holds.
+        # The run goes in parts, a reset apart, joined by phase C.
+        parts = statuses(run_dir, 2, "part-kept")
+        folder = os.path.join(results, result_folders(results)[0])
+        ok_rows = [e for e in doc["experiments"] if e["status"] == "ok"]
+        with_hist = [e for e in ok_rows if all(
+            e["histograms"][k] for k in ("entry", "exit", "round_trip"))]
+        check("noise: histograms that outgrow one handoff spread the run "
+              "over resets, joined into one folder with every row",
+              doc["handoff"]["parts"] >= 2 and parts
+              and parts[0]["part"] == "1"
+              and doc["handoff"]["unmeasured_from_row"] is None
+              and os.path.exists(os.path.join(folder, "run-1-part-1.bin"))
+              and len(with_hist) >= 0.9 * len(ok_rows) > 0
+              and doc["handoff"]["row_histograms"] >= 3 * len(with_hist),
+              "%s parts=%s, %d of %d ok rows with histograms"
+              % (parts, doc["handoff"], len(with_hist), len(ok_rows)))
 
     # runs = 3: three measuring boots, one reset apart, merged by the
     # fourth. Under icount every run must give the same medians.

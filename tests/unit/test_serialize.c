@@ -141,6 +141,45 @@ static void histograms_give_way_to_the_budget(void **state)
 	assert_true(len > 0);
 }
 
+/* A run in parts: phase C appends each later part's rows, gaps and
+ * histograms to part 1, whose machine, config and primitives stand. */
+static void parts_join_into_one_run(void **state)
+{
+	static struct run_result first, second, joined, out;
+	size_t n;
+
+	(void)state;
+	sample_run(&first, 3);
+	first.part = 1;
+	first.next_row = 3;
+	add_row_histogram(&first, 2, METRIC_EXIT, 40, 3);
+	sample_run(&second, 2);
+	second.part = 2;
+	second.first_row = 3;
+	second.n_primitives = 0;
+	strcpy(second.exp[0].name, "later-0");
+	add_row_histogram(&second, 1, METRIC_ROUND_TRIP, 90, 4);
+	joined = first;
+	assert_int_equal(results_join_part(&joined, &second), 0);
+	assert_int_equal(joined.n_experiments, 5);
+	assert_string_equal(joined.exp[3].name, "later-0");
+	assert_int_equal(joined.n_primitives, first.n_primitives);
+	assert_int_equal(joined.part, 2);
+	assert_int_equal(joined.next_row, 0);
+	assert_non_null(results_row_histogram(&joined, 2, METRIC_EXIT));
+	assert_non_null(results_row_histogram(&joined, 4, METRIC_ROUND_TRIP));
+	assert_null(results_row_histogram(&joined, 1, METRIC_ROUND_TRIP));
+	/* The joined run travels (a file can hold what one handoff cannot). */
+	n = results_encode(&joined, buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_int_equal(results_decode(buf, n, &out), DECODE_OK);
+	assert_memory_equal(&joined, &out, sizeof(out));
+	/* Tables that would overflow are refused, and nothing changes. */
+	joined.n_experiments = RESULTS_MAX_EXPERIMENTS - 1;
+	assert_int_equal(results_join_part(&joined, &second), -1);
+	assert_int_equal(joined.n_experiments, RESULTS_MAX_EXPERIMENTS - 1);
+}
+
 static void too_small_a_buffer_encodes_nothing(void **state)
 {
 	static struct run_result in;
@@ -296,6 +335,7 @@ int main(void)
 		cmocka_unit_test(a_full_matrix_fits_the_handoff),
 		cmocka_unit_test(row_histograms_round_trip),
 		cmocka_unit_test(histograms_give_way_to_the_budget),
+		cmocka_unit_test(parts_join_into_one_run),
 		cmocka_unit_test(too_small_a_buffer_encodes_nothing),
 		cmocka_unit_test(every_truncation_is_caught),
 		cmocka_unit_test(trailing_bytes_are_caught),
