@@ -568,7 +568,7 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 			   err ? err : "records not deleted");
 		err = NULL;
 	}
-	if (have_run && r->part > 1 && !r->next_row) {
+	if (have_run && r->part > 1) {
 		const char *missing = join_earlier_parts(root, r, blob);
 
 		if (missing)

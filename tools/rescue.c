@@ -206,6 +206,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "irqlab-rescue: cannot create %s\n", dir);
 		return 1;
 	}
+	if (run.part > 1 || run.next_row)
+		printf("irqlab-rescue: part %u of a run measured in parts: the "
+		       "earlier parts are on the stick (run-<k>-part-<p>.bin); "
+		       "these files hold this part alone\n", run.part);
 	if (run.config.runs > 1)
 		printf("irqlab-rescue: run %u of a series of %u: the earlier runs "
 		       "are on the stick (run-<k>.bin); these files hold this run "
