@@ -142,9 +142,15 @@ function percentileChart(parent, title, series, yLabel, width) {
   return box;
 }
 
-/* Log-linear histograms ({from, to, count} bins, `to` inclusive)
- * overlaid as steps. */
+/* A bin as results.json writes it: [from, to, count] in a row's
+ * histograms, {from, to, count} in the gap method's; `to` inclusive. */
+function bin(b) {
+  return Array.isArray(b) ? { from: b[0], to: b[1], count: b[2] } : b;
+}
+
+/* Log-linear histograms overlaid as steps. */
 function histogramChart(parent, title, series, xLabel, width) {
+  series = series.map((s) => ({ label: s.label, bins: s.bins.map(bin) }));
   const edges = new Set();
   for (const s of series)
     for (const b of s.bins) {

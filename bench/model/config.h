@@ -72,7 +72,11 @@ enum finish_action {
 	X(variants, CONFIG_ALL, 0, CONFIG_ALL, config_variant_names, 1)     \
 	X(apic_modes, CONFIG_ALL, 1, CONFIG_ALL, config_apic_mode_names, 1) \
 	/* a short first look: fewer samples wherever the file sets none */ \
-	X(quick, 0, 0, 1, NULL, 0)
+	X(quick, 0, 0, 1, NULL, 0)                                          \
+	/* 1 keeps each row's histograms, which may take the run over      \
+	 * several resets (docs/uefi-variables.md "Parts"); 0 keeps only   \
+	 * the percentiles, in one handoff */                               \
+	X(histograms, 1, 0, 1, NULL, 0)
 
 struct irqlab_config {
 #define CONFIG_FIELD(key, dflt, lo, hi, choices, list) uint32_t key;

@@ -24,13 +24,18 @@ static void before_value(struct json_writer *w)
 	if (w->depth > 0) {
 		if (w->is_object[w->depth - 1])
 			w->error = 1; /* a value in an object needs a key */
+		if (w->is_inline[w->depth - 1]) {
+			if (w->count[w->depth - 1]++)
+				tb_puts(w->tb, ", ");
+			return;
+		}
 		if (w->count[w->depth - 1]++)
 			tb_putc(w->tb, ',');
 		newline_indent(w);
 	}
 }
 
-static void begin(struct json_writer *w, int object)
+static void begin(struct json_writer *w, int object, int on_one_line)
 {
 	before_value(w);
 	if (w->depth >= JSON_MAX_DEPTH) {
@@ -40,6 +45,9 @@ static void begin(struct json_writer *w, int object)
 	tb_putc(w->tb, object ? '{' : '[');
 	w->count[w->depth] = 0;
 	w->is_object[w->depth] = (uint8_t)object;
+	/* Inside an inline array everything stays on its line. */
+	w->is_inline[w->depth] = (uint8_t)(on_one_line ||
+		(w->depth > 0 && w->is_inline[w->depth - 1]));
 	w->depth++;
 }
 
@@ -51,16 +59,17 @@ static void end(struct json_writer *w, int object)
 		return;
 	}
 	w->depth--;
-	if (w->count[w->depth])
+	if (w->count[w->depth] && !w->is_inline[w->depth])
 		newline_indent(w);
 	tb_putc(w->tb, object ? '}' : ']');
 	if (w->depth == 0)
 		tb_putc(w->tb, '\n');
 }
 
-void json_begin_object(struct json_writer *w) { begin(w, 1); }
+void json_begin_object(struct json_writer *w) { begin(w, 1, 0); }
 void json_end_object(struct json_writer *w) { end(w, 1); }
-void json_begin_array(struct json_writer *w) { begin(w, 0); }
+void json_begin_array(struct json_writer *w) { begin(w, 0, 0); }
+void json_begin_inline_array(struct json_writer *w) { begin(w, 0, 1); }
 void json_end_array(struct json_writer *w) { end(w, 0); }
 
 void json_escape(struct text_buf *tb, const char *s)

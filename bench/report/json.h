@@ -16,6 +16,7 @@ struct json_writer {
 	int error;
 	uint32_t count[JSON_MAX_DEPTH]; /* members written at each level */
 	uint8_t is_object[JSON_MAX_DEPTH];
+	uint8_t is_inline[JSON_MAX_DEPTH];
 	uint8_t after_key;
 };
 
@@ -24,6 +25,9 @@ void json_begin_object(struct json_writer *w);
 void json_end_object(struct json_writer *w);
 void json_begin_array(struct json_writer *w);
 void json_end_array(struct json_writer *w);
+/* An array on one line, and everything in it: for long runs of small
+ * values (histogram bins), where a line each would bloat the file. */
+void json_begin_inline_array(struct json_writer *w);
 void json_key(struct json_writer *w, const char *key);
 void json_string(struct json_writer *w, const char *s);
 void json_uint(struct json_writer *w, uint64_t v);

@@ -82,8 +82,10 @@ static void json_raw_stats(struct json_writer *w, const struct sample_stats *s)
 	json_end_object(w);
 }
 
-/* A row's histogram as [{from, to, count}], net of the instrument floor
- * as every figure is; null where the row kept none (experiment_result). */
+/* A row's histogram on one line, as [[from, to, count], ...] (`to`
+ * inclusive), net of the instrument floor as every figure is; null where
+ * the row kept none (struct row_histogram). One line, not a line a bin:
+ * a run of wide histograms would otherwise take megabytes. */
 static void json_row_histogram(struct json_writer *w,
 			       const struct row_histogram *rh, uint64_t floor)
 {
@@ -94,15 +96,15 @@ static void json_row_histogram(struct json_writer *w,
 		json_null(w);
 		return;
 	}
-	json_begin_array(w);
+	json_begin_inline_array(w);
 	for (k = 0; k < HIST_BUCKETS; k++) {
 		if (!h.counts[k])
 			continue;
-		json_begin_object(w);
-		json_kv_int(w, "from", net_of_floor(hist_lower(k), floor));
-		json_kv_int(w, "to", net_of_floor(hist_upper(k), floor));
-		json_kv_uint(w, "count", h.counts[k]);
-		json_end_object(w);
+		json_begin_array(w);
+		json_int(w, net_of_floor(hist_lower(k), floor));
+		json_int(w, net_of_floor(hist_upper(k), floor));
+		json_uint(w, h.counts[k]);
+		json_end_array(w);
 	}
 	json_end_array(w);
 }

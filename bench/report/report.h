@@ -85,7 +85,7 @@ const char *record_fate_name(unsigned fate);
 
 /* Room for one rendered file of a run's folder, and for the report
  * page's template. */
-#define REPORT_TEXT_BYTES (1024 * 1024)
+#define REPORT_TEXT_BYTES (4 * 1024 * 1024)
 #define REPORT_TEMPLATE_BYTES (256 * 1024)
 
 /* Each returns 0 on success, -1 if the buffer was too small, and

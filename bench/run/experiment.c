@@ -388,7 +388,8 @@ void experiment_run(const struct plan_row *p, struct run_result *r,
 			   p->name, irq_delivered[APIC_SPURIOUS_VECTOR]);
 	for (k = 0; k < METRIC_COUNT; k++)
 		stats_compute(b->metric[k], p->samples, &e->metric[k]);
-	keep_histograms(r, (uint32_t)(e - r->exp), b, p->samples);
+	if (c->histograms)
+		keep_histograms(r, (uint32_t)(e - r->exp), b, p->samples);
 	/* A source that repeats (sources.h) may raise its vector again
 	 * while its handler runs: counted as extra, not a failure. */
 	if (p->source->repeats && e->delivered > expected) {

@@ -64,9 +64,12 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 	static struct plan_row plan[PLAN_MAX_ROWS];
 	size_t n = plan_build(plan, PLAN_MAX_ROWS, c), i;
 
+	/* One bar for the whole run, across its parts: part 1 takes the
+	 * primitives after its rows, so a later part starts past them. */
 	progress = (struct bench_progress){
-		.done = r->first_row,
-		.total = (uint32_t)(n + (r->part > 1 ? 0 : primitive_count)) };
+		.done = (uint32_t)(r->first_row +
+				   (r->part > 1 ? primitive_count : 0)),
+		.total = (uint32_t)(n + primitive_count) };
 
 	if (r->tsc_hz)
 		wait_budget_ticks = r->tsc_hz / 1000 * WAIT_BUDGET_MS;
@@ -166,7 +169,8 @@ void bench_run_primitives(struct run_result *r, const struct irqlab_config *c,
 	}
 	sources_time_ioapic_sequences(r, b->floor, c->primitive_blocks);
 	log_printf("primitives: %u timed\n", r->n_primitives);
-	progress.done = progress.total;
+	if (!r->next_row)	/* the run's end, not a part's */
+		progress.done = progress.total;
 	report_progress(r, "");
 }
 
