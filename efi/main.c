@@ -231,7 +231,6 @@ static const char *write_result_files(EFI_FILE_HANDLE root, const char *dir,
 		const struct report_output *o = &report_outputs[i];
 		char path[128];
 		const char *err;
-
 		int rc;
 
 		tb_init(&tb, run.text, TEXT_BYTES);
