@@ -271,28 +271,28 @@ static struct {
 /* A run's blob joined from its parts can outgrow one handoff. */
 #define RUN_FILE_BYTES (HANDOFF_MAX_BLOB * RESULTS_MAX_PARTS)
 
-static void run_blob_path(uint64_t run_id, unsigned index, char *out,
-			  size_t cap)
+/* Run `index`'s blob, as run-<index>.bin; or, with `part`, that part's
+ * as its handoff carried it, run-<index>-part-<part>.bin. */
+static void blob_path(uint64_t run_id, unsigned index, unsigned part,
+		      char *out, size_t cap)
 {
 	char dir[96];
 
 	folder_for(run_id, "", dir, sizeof(dir));
-	fmt_snprintf(out, cap, "%s\\run-%u.bin", dir, index);
+	if (part)
+		fmt_snprintf(out, cap, "%s\\run-%u-part-%u.bin", dir, index,
+			     part);
+	else
+		fmt_snprintf(out, cap, "%s\\run-%u.bin", dir, index);
 }
 
-/* Part `part` of run `index`, as its handoff carried it. */
-static void part_blob_path(uint64_t run_id, unsigned index, unsigned part,
-			   char *out, size_t cap)
-{
-	char dir[96];
-
-	folder_for(run_id, "", dir, sizeof(dir));
-	fmt_snprintf(out, cap, "%s\\run-%u-part-%u.bin", dir, index, part);
-}
-
-static const char *write_part_blob(EFI_FILE_HANDLE root,
-				   const struct run_result *r,
-				   const uint8_t *blob, size_t len, char *scratch)
+/* A blob beside the run's files (blob_path). The run's own one: the
+ * series reads earlier runs back from it, and a later boot recognises the
+ * run's records by it; a final run writes it last, after its other
+ * files. A part's: phase C joins the parts from them. */
+static const char *write_blob(EFI_FILE_HANDLE root, const struct run_result *r,
+			      unsigned part, const uint8_t *blob, size_t len,
+			      char *scratch)
 {
 	char dir[96], path[128];
 
@@ -301,7 +301,7 @@ static const char *write_part_blob(EFI_FILE_HANDLE root,
 	folder_for(r->run_id, "", dir, sizeof(dir));
 	if (files_mkdir_p(root, dir))
 		return "cannot create the results folder";
-	part_blob_path(r->run_id, r->run_index, r->part, path, sizeof(path));
+	blob_path(r->run_id, r->run_index, part, path, sizeof(path));
 	return files_write_verified(root, path, blob, len, scratch);
 }
 
@@ -322,7 +322,7 @@ static const char *join_earlier_parts(EFI_FILE_HANDLE root,
 		char path[128];
 		INTN len;
 
-		part_blob_path(r->run_id, r->run_index, p, path, sizeof(path));
+		blob_path(r->run_id, r->run_index, p, path, sizeof(path));
 		len = files_read(root, path, blob, RUN_FILE_BYTES);
 		if (len <= 0 ||
 		    results_decode(blob, (size_t)len, into) != DECODE_OK ||
@@ -337,24 +337,6 @@ static const char *join_earlier_parts(EFI_FILE_HANDLE root,
 		return "the parts overflow one run's tables";
 	*r = *joined;
 	return NULL;
-}
-
-/* The run's blob beside its files, as run-<index>.bin: the series reads
- * earlier runs back from it, and a later boot recognises the run's
- * records by it. A final run writes it last, after its other files. */
-static const char *write_run_blob(EFI_FILE_HANDLE root,
-				  const struct run_result *r,
-				  const uint8_t *blob, size_t len, char *scratch)
-{
-	char dir[96], path[128];
-
-	if (!root)
-		return "cannot open the boot volume";
-	folder_for(r->run_id, "", dir, sizeof(dir));
-	if (files_mkdir_p(root, dir))
-		return "cannot create the results folder";
-	run_blob_path(r->run_id, r->run_index, path, sizeof(path));
-	return files_write_verified(root, path, blob, len, scratch);
 }
 
 /* Whether the run a record belongs to is already on the ESP: a
@@ -372,10 +354,7 @@ static int run_on_esp(EFI_FILE_HANDLE root, const struct record_view *v,
 			char path[128];
 			INTN len;
 
-			if (p)
-				part_blob_path(v->run_id, k, p, path, sizeof(path));
-			else
-				run_blob_path(v->run_id, k, path, sizeof(path));
+			blob_path(v->run_id, k, p, path, sizeof(path));
 			len = files_read(root, path, scratch, HANDOFF_MAX_BLOB + 1);
 			if (len == (INTN)v->blob_len &&
 			    crc32(scratch, (size_t)len) == v->blob_crc)
@@ -467,7 +446,7 @@ static size_t load_earlier_runs(EFI_FILE_HANDLE root, const struct run_result *r
 		char path[128];
 		INTN len;
 
-		run_blob_path(r->run_id, k, path, sizeof(path));
+		blob_path(r->run_id, k, 0, path, sizeof(path));
 		len = files_read(root, path, blob, RUN_FILE_BYTES);
 		if (!earlier || len <= 0 ||
 		    results_decode(blob, (size_t)len, earlier) != DECODE_OK ||
@@ -548,7 +527,7 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 		}
 	}
 	if (have_run && r->next_row) {
-		err = write_part_blob(root, r, blob, blob_len, scratch);
+		err = write_blob(root, r, r->part, blob, blob_len, scratch);
 		if (!err && !handoff_delete(found)) {
 			log_printf("phase C: part %u of run %u kept on the ESP: "
 				   "the results did not all fit one handoff, so "
@@ -587,9 +566,9 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 		blob_len = results_encode(r, blob, RUN_FILE_BYTES);
 	}
 	if (have_run && r->run_index < r->config.runs) {
-		err = write_run_blob(root, r, blob, blob_len, scratch);
+		err = write_blob(root, r, 0, blob, blob_len, scratch);
 		if (!err && final_part)
-			err = write_part_blob(root, r, final_part, final_part_len,
+			err = write_blob(root, r, r->part, final_part, final_part_len,
 					      scratch);
 		if (!err && !handoff_delete(found)) {
 			log_printf("phase C: run %u of %u kept on the ESP; "
@@ -647,12 +626,12 @@ static int phase_c(EFI_FILE_HANDLE root, const struct irqlab_config *c)
 		 * series meanwhile. */
 		if (!err) {
 			blob_len = results_encode(r, blob, RUN_FILE_BYTES);
-			err = blob_len ? write_run_blob(root, r, blob, blob_len,
+			err = blob_len ? write_blob(root, r, 0, blob, blob_len,
 							scratch)
 				       : "the run's blob does not encode";
 		}
 		if (!err && final_part)
-			err = write_part_blob(root, r, final_part, final_part_len,
+			err = write_blob(root, r, r->part, final_part, final_part_len,
 					      scratch);
 	} else {
 		/* Nothing presentable: leave a note of what was discarded. */
