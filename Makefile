@@ -113,8 +113,9 @@ $(WEB_MODULES): web/package.json web/package-lock.json
 	cd $(BUILD)/web && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-$(BUILD)/%-template.html: web/%.html $(WEB_SOURCES) $(WEB_MODULES)
-	python3 web/inline.py $< $(BUILD)/web/node_modules $@
+$(BUILD)/%-template.html: web/page.html web/%.js $(WEB_SOURCES) \
+	  $(WEB_MODULES)
+	python3 web/inline.py $< $* $(BUILD)/web/node_modules $@
 
 # make compare RUNS="results/<run> results/<run> ..." [OUT=compare.html]
 compare: $(BUILD)/compare-template.html

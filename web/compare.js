@@ -74,6 +74,7 @@ function charts(page, data) {
 
 (function main() {
   const data = irqlabData(), page = document.getElementById("page");
+  document.title = "irqlab: " + data.runs.length + " runs compared";
   page.append(el("h1", {}, "irqlab: " + data.runs.length + " runs compared"));
   page.append(el("ol", {}, ...data.runs.map((r) =>
     el("li", {}, r.label + ": " + r.unit))));

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""inline.py TEMPLATE NODE_MODULES OUT: one self-contained page.
+"""inline.py TEMPLATE PAGE NODE_MODULES OUT: one self-contained page.
 
 Replaces each /*INLINE:name*/ in TEMPLATE with the file it names: the
 charting library from NODE_MODULES (installed from web/package-lock.json
 at build time, never kept in the repository), or a script or style sheet
-of this folder. The data slot, IRQLAB_RESULTS_JSON, stays for phase C or
-tools/compare.py to fill."""
+of this folder; page.js stands for the page's own script, PAGE.js
+(report or compare). The data slot, IRQLAB_RESULTS_JSON, stays for
+phase C or tools/compare.py to fill."""
 
 import os
 import re
@@ -20,12 +21,14 @@ DATA_SLOT = "IRQLAB_RESULTS_JSON"
 
 
 def main():
-    template, node_modules, out = sys.argv[1:4]
+    template, page_name, node_modules, out = sys.argv[1:5]
     with open(template) as f:
         page = f.read()
 
     def inline(match):
         name = match.group(1)
+        if name == "page.js":
+            name = page_name + ".js"
         path = (os.path.join(node_modules, LIBRARY[name]) if name in LIBRARY
                 else os.path.join(HERE, name))
         with open(path) as f:

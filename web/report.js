@@ -220,6 +220,8 @@ function details(page, doc) {
 
 (function main() {
   const doc = irqlabData(), page = document.getElementById("page");
+  document.title = "irqlab report: " + (doc.machine.brand ||
+    doc.machine.cpu_vendor);
   header(page, doc);
   answer(page, doc);
   overheadCharts(page, doc);
