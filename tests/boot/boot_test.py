@@ -1043,6 +1043,32 @@ def bochs_binary():
     return path if path and os.access(path, os.X_OK) else None
 
 
+def run_bochs(label, bochs, model, config_text):
+    """One image/bochs.sh run into build/boot-test/<label>: checks that
+    phases A and B ran, and returns (results.json as parsed or None, run
+    dir)."""
+    run_dir = os.path.join(BUILD, label)
+    subprocess.run(["rm", "-rf", run_dir], check=True)
+    os.makedirs(run_dir)
+    config = os.path.join(run_dir, "irqlab.cfg")
+    with open(config, "w") as f:
+        f.write(config_text)
+    with open(os.path.join(run_dir, "run.log"), "w") as log:
+        rc = subprocess.run(
+            [os.path.join(ROOT, "image", "bochs.sh"), IMAGE],
+            env=dict(os.environ, BOCHS=bochs, BOCHS_CPU=model,
+                     RUN_DIR=run_dir, CONFIG=config, TIMEOUT="400"),
+            stdout=log, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL).returncode
+    doc = None
+    if rc == 0:
+        with open(os.path.join(run_dir, "results.json")) as f:
+            doc = json.load(f)
+    check("%s: phases A and B ran, results.json from serial" % label,
+          doc is not None, "bochs.sh exit %d, see %s" % (rc, run_dir))
+    return doc, run_dir
+
+
 def bochs_runs(tiny):
     """Bochs, a second emulator (docs/emulators.md): phases A and B under
     three of its CPU models, results cut from the serial log. Every row
@@ -1054,29 +1080,11 @@ def bochs_runs(tiny):
         return
     for model in ("wildcat_lake", "ryzen", "core2_penryn_t9600"):
         label = "bochs-" + model
-        run_dir = os.path.join(BUILD, label)
-        subprocess.run(["rm", "-rf", run_dir], check=True)
-        os.makedirs(run_dir)
-        config = os.path.join(run_dir, "irqlab.cfg")
-        with open(config, "w") as f:
-            # wildcat_lake has FRED: its rows include the fault self-tests,
-            # one of them raised under FRED.
-            f.write(tiny + ("selftest_fault = 1\n"
-                            if model == "wildcat_lake" else ""))
-        with open(os.path.join(run_dir, "run.log"), "w") as log:
-            rc = subprocess.run(
-                [os.path.join(ROOT, "image", "bochs.sh"), IMAGE],
-                env=dict(os.environ, BOCHS=bochs, BOCHS_CPU=model,
-                         RUN_DIR=run_dir, CONFIG=config, TIMEOUT="400"),
-                stdout=log, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL).returncode
-        doc = None
-        if rc == 0:
-            with open(os.path.join(run_dir, "results.json")) as f:
-                doc = json.load(f)
-        if not check("%s: phases A and B ran, results.json from serial"
-                     % label, doc is not None, "bochs.sh exit %d, see %s"
-                     % (rc, run_dir)):
+        # wildcat_lake has FRED: its rows include the fault self-tests,
+        # one of them raised under FRED.
+        doc, run_dir = run_bochs(label, bochs, model, tiny + (
+            "selftest_fault = 1\n" if model == "wildcat_lake" else ""))
+        if doc is None:
             continue
         rows = (doc["experiments"] + doc["primitives"]["rows"]
                 + doc["gap_method"]["rows"])
@@ -1125,23 +1133,8 @@ def bochs_exact_run(tiny):
     path = os.environ.get("BOCHS_EXACT")
     if not path or not os.access(path, os.X_OK):
         return
-    run_dir = os.path.join(BUILD, "bochs-exact")
-    subprocess.run(["rm", "-rf", run_dir], check=True)
-    os.makedirs(run_dir)
-    config = os.path.join(run_dir, "irqlab.cfg")
-    with open(config, "w") as f:
-        f.write(tiny)
-    with open(os.path.join(run_dir, "run.log"), "w") as log:
-        rc = subprocess.run(
-            [os.path.join(ROOT, "image", "bochs.sh"), IMAGE],
-            env=dict(os.environ, BOCHS=path, BOCHS_CPU="wildcat_lake",
-                     RUN_DIR=run_dir, CONFIG=config, TIMEOUT="400"),
-            stdout=log, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL).returncode
-    if check("bochs-exact: phases A and B ran, results.json from serial",
-             rc == 0, "bochs.sh exit %d, see %s" % (rc, run_dir)):
-        with open(os.path.join(run_dir, "results.json")) as f:
-            doc = json.load(f)
+    doc, run_dir = run_bochs("bochs-exact", path, "wildcat_lake", tiny)
+    if doc is not None:
         check("bochs-exact: its TSC counts every instruction, and the run "
               "says so: kind emulator, an instruction count",
               doc["clock"]["kind"] == "emulator"
