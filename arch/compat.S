@@ -14,6 +14,7 @@
  * lie below 4 GiB, since EIP and ESP are 32 bits wide here.
  *
  * uint64_t prim32_<name>(void): ticks for the block. */
+#include "arch/callee_saved.h"
 #include "arch/desc.h"
 #include "arch/primitives.h"
 
@@ -46,12 +47,7 @@
 	.balign 16
 	.globl prim32_\name
 prim32_\name:
-	pushq %rbx
-	pushq %rbp
-	pushq %r12
-	pushq %r13
-	pushq %r14
-	pushq %r15
+	PUSH_CALLEE_SAVED
 	movq %rsp, compat_saved_rsp(%rip)
 	leaq compat_tsc(%rip), %rbx
 	leaq 2f(%rip), %rbp
@@ -69,12 +65,7 @@ prim32_\name:
 	lret
 	.code64
 2:	movq compat_saved_rsp(%rip), %rsp
-	popq %r15
-	popq %r14
-	popq %r13
-	popq %r12
-	popq %rbp
-	popq %rbx
+	POP_CALLEE_SAVED
 	movq compat_tsc + 8(%rip), %rax
 	subq compat_tsc(%rip), %rax
 	ret

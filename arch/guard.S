@@ -2,15 +2,12 @@
  * Calls fn(arg) with the callee-saved registers and RSP recorded, so an
  * exception handler can abandon fn by returning (iretq) to guard_recover
  * on the recorded stack. Returns 0 when fn returned, 1 when abandoned. */
+#include "arch/callee_saved.h"
+
 	.text
 	.globl guard_enter, guard_recover, guard_saved_rsp
 guard_enter:
-	pushq %rbx
-	pushq %rbp
-	pushq %r12
-	pushq %r13
-	pushq %r14
-	pushq %r15
+	PUSH_CALLEE_SAVED
 	subq $8, %rsp		/* 16-byte alignment at the call below */
 	movq %rsp, guard_saved_rsp(%rip)
 	movq %rdi, %rax
@@ -20,12 +17,7 @@ guard_enter:
 guard_leave:
 	movq $0, guard_saved_rsp(%rip)
 	addq $8, %rsp
-	popq %r15
-	popq %r14
-	popq %r13
-	popq %r12
-	popq %rbp
-	popq %rbx
+	POP_CALLEE_SAVED
 	ret
 
 /* The exception handler's iretq lands here with RSP = guard_saved_rsp. */

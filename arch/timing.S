@@ -3,6 +3,7 @@
  * lfence; rdtsc and closes with lfence; rdtsc; lfence. Each read is
  * followed by the same three instructions (shl, or, store/move), so the
  * floor covers exactly the instrument's own cost. */
+#include "arch/callee_saved.h"
 #include "arch/timing.h"
 
 	.text
@@ -251,12 +252,7 @@ int_triggers:
 	.text
 	.globl int_registers_check
 int_registers_check:
-	pushq %rbx
-	pushq %rbp
-	pushq %r12
-	pushq %r13
-	pushq %r14
-	pushq %r15
+	PUSH_CALLEE_SAVED
 	movq %rdi, regcheck_trigger(%rip)
 	pushfq				/* the caller's flags, for the end */
 	pushq $REGCHECK_RFLAGS
@@ -277,12 +273,7 @@ int_registers_check:
 	orl %ecx, %eax
 	bit = bit + 1
 	.endr
-	popq %r15
-	popq %r14
-	popq %r13
-	popq %r12
-	popq %rbp
-	popq %rbx
+	POP_CALLEE_SAVED
 	ret
 
 	.data
