@@ -102,32 +102,21 @@ prim32_\name:
 .endm
 	COMPAT_PRIMITIVE cs_vector, (4*PRIMITIVE_REPS)
 
-/* seed 002: FreeBSD's i386 entry reloads, 32-bit and 16-bit forms. */
+/* seed 002: FreeBSD's i386 entry reloads, 32-bit and 16-bit forms, and
+ * seed 003: the i386 PDA's %gs reload; the same blocks as in long mode
+ * (primitives.h). */
 .macro ds_mov32_body
-	.rept PRIMITIVE_REPS
-	movl $SEL_KERNEL_DS, %eax
-	movl %eax, %ds
-	.endr
+	DS_MOV32_BLOCK
 .endm
 	COMPAT_PRIMITIVE ds_mov32, 0
 
 .macro ds_mov16_body
-	.rept PRIMITIVE_REPS
-	movw $SEL_KERNEL_DS, %ax
-	movw %ax, %ds
-	.endr
+	DS_MOV16_BLOCK
 .endm
 	COMPAT_PRIMITIVE ds_mov16, 0
 
-/* seed 003: the i386 PDA's %gs reload; an even count leaves GS as it
- * was. */
 .macro gs_selector_body
-	.rept PRIMITIVE_REPS / 2
-	movl $SEL_PERCPU, %eax
-	movl %eax, %gs
-	movl $SEL_KERNEL_DS, %eax
-	movl %eax, %gs
-	.endr
+	GS_SELECTOR_BLOCK
 .endm
 	COMPAT_PRIMITIVE gs_selector, 0
 

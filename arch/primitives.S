@@ -58,10 +58,7 @@ PRIMITIVE cs_vector
 /* seed 002: FreeBSD's 32-bit form, no operand-size prefix. */
 PRIMITIVE ds_mov32
 	TSC_OPEN_TO %r8
-	.rept PRIMITIVE_REPS
-	movl $SEL_KERNEL_DS, %eax
-	movl %eax, %ds
-	.endr
+	DS_MOV32_BLOCK
 	TSC_CLOSE
 	subq %r8, %rax
 	ret
@@ -70,10 +67,7 @@ PRIMITIVE ds_mov32
  * prefix (docs/long-mode.md). */
 PRIMITIVE ds_mov16
 	TSC_OPEN_TO %r8
-	.rept PRIMITIVE_REPS
-	movw $SEL_KERNEL_DS, %ax
-	movw %ax, %ds
-	.endr
+	DS_MOV16_BLOCK
 	TSC_CLOSE
 	subq %r8, %rax
 	ret
@@ -97,12 +91,7 @@ PRIMITIVE ds_conditional
 /* seed 003, i386-pda analogue: load a per-CPU selector into GS and back. */
 PRIMITIVE gs_selector
 	TSC_OPEN_TO %r8
-	.rept PRIMITIVE_REPS / 2
-	movl $SEL_PERCPU, %eax
-	movl %eax, %gs
-	movl $SEL_KERNEL_DS, %eax
-	movl %eax, %gs
-	.endr
+	GS_SELECTOR_BLOCK
 	TSC_CLOSE
 	subq %r8, %rax
 	ret

@@ -7,7 +7,42 @@
 #define MSR_GS_BASE 0xc0000101
 #define MSR_KERNEL_GS_BASE 0xc0000102
 
-#ifndef __ASSEMBLER__
+#ifdef __ASSEMBLER__
+
+#include "arch/desc.h"
+
+/* Blocks timed twice over: as 64-bit code (primitives.S) and, the same
+ * text assembled as i386 code, in compatibility mode (compat.S). */
+
+/* seed 002: FreeBSD's reload, no operand-size prefix. */
+.macro DS_MOV32_BLOCK
+	.rept PRIMITIVE_REPS
+	movl $SEL_KERNEL_DS, %eax
+	movl %eax, %ds
+	.endr
+.endm
+
+/* seed 002: the 16-bit form, whose movw $imm16 carries a length-changing
+ * 66 prefix (docs/long-mode.md). */
+.macro DS_MOV16_BLOCK
+	.rept PRIMITIVE_REPS
+	movw $SEL_KERNEL_DS, %ax
+	movw %ax, %ds
+	.endr
+.endm
+
+/* seed 003: the i386 PDA's %gs reload; an even count leaves GS as it
+ * was. */
+.macro GS_SELECTOR_BLOCK
+	.rept PRIMITIVE_REPS / 2
+	movl $SEL_PERCPU, %eax
+	movl %eax, %gs
+	movl $SEL_KERNEL_DS, %eax
+	movl %eax, %gs
+	.endr
+.endm
+
+#else
 
 #include <stddef.h>
 #include <stdint.h>
