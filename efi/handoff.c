@@ -190,6 +190,21 @@ static EFI_STATUS write_probes(UINT64 bytes, UINT64 chunk)
 	return EFI_SUCCESS;
 }
 
+/* One write-and-delete of more than `bytes` in probes. Returns 0, or -1
+ * with `why` saying which write the firmware refused. */
+static int probe_round(UINT64 bytes, UINT64 chunk, char *why, size_t cap)
+{
+	EFI_STATUS st = write_probes(bytes, chunk);
+
+	delete_probes();
+	if (!EFI_ERROR(st))
+		return 0;
+	fmt_snprintf(why, cap, "the firmware refused a boot-time write while "
+		     "reclaiming the variable store (0x%llx)",
+		     (unsigned long long)st);
+	return -1;
+}
+
 /* Before ExitBootServices EDK2 reclaims the store when a write does not
  * fit in the free space at its end: deleted variables are dropped and the
  * rest compacted. At runtime it never does, and only that end counts; a
@@ -202,21 +217,14 @@ static const char *reclaim_seen(struct handoff_room *room,
 				UINT64 chunk, char *why, size_t cap)
 {
 	struct varstore_usage after;
-	EFI_STATUS st;
 
 	room->end_free_before = varstore_end_free(before);
 	room->end_free = room->end_free_before;
 	if (room->end_free >= room->needed)
 		return 0;
 	room->probe_bytes = room->end_free + 1;
-	st = write_probes(room->probe_bytes, chunk);
-	delete_probes();
-	if (EFI_ERROR(st)) {
-		fmt_snprintf(why, cap, "the firmware refused a boot-time write "
-			     "while reclaiming the variable store (0x%llx)",
-			     (unsigned long long)st);
+	if (probe_round(room->probe_bytes, chunk, why, cap))
 		return why;
-	}
 	room->reclaimed = 1;
 	if (read_store_usage(&after)) {
 		fmt_snprintf(why, cap, "the variable store could not be read "
@@ -252,17 +260,9 @@ static const char *reclaim_blind(struct handoff_room *room, UINT64 remaining,
 	}
 	room->probe_bytes = remaining / 2 + PROBE_SLACK;
 	room->rounds = 2;
-	for (round = 0; round < room->rounds; round++) {
-		EFI_STATUS st = write_probes(room->probe_bytes, chunk);
-
-		delete_probes();
-		if (EFI_ERROR(st)) {
-			fmt_snprintf(why, cap, "the firmware refused a boot-time "
-				     "write while reclaiming the store (0x%llx)",
-				     (unsigned long long)st);
+	for (round = 0; round < room->rounds; round++)
+		if (probe_round(room->probe_bytes, chunk, why, cap))
 			return why;
-		}
-	}
 	room->reclaimed = 1;
 	return 0;
 }
