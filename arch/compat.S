@@ -17,27 +17,7 @@
 #include "arch/callee_saved.h"
 #include "arch/desc.h"
 #include "arch/primitives.h"
-
-/* Fenced as every irqlab timestamp (docs/timing.md), in 32-bit form.
- * Three instructions follow the opening read, as in TSC_OPEN_TO
- * (arch/timing.h), so the instrument floor taken off every figure fits
- * these blocks too: under an instruction-counting clock a block nets
- * exactly its repetitions. */
-.macro TSC32_OPEN slot
-	lfence
-	rdtsc
-	movl %eax, \slot(%ebx)
-	movl %edx, \slot + 4(%ebx)
-	nop
-.endm
-
-.macro TSC32_CLOSE slot
-	lfence
-	rdtsc
-	lfence
-	movl %eax, \slot(%ebx)
-	movl %edx, \slot + 4(%ebx)
-.endm
+#include "arch/timing.h"
 
 /* The upper halves of the registers are not kept across the switch
  * (SDM vol. 1 §3.4.1.1), so what 64-bit code needs back is saved in
@@ -56,9 +36,9 @@ prim32_\name:
 	pushq %rax
 	lretq
 	.code32
-1:	TSC32_OPEN 0
+1:	TSC32_OPEN 0(%ebx), 4(%ebx)
 	\name\()_body
-	TSC32_CLOSE 8
+	TSC32_CLOSE 8(%ebx), 12(%ebx)
 	addl $\stack_bytes, %esp
 	pushl $SEL_KERNEL_CS
 	pushl %ebp

@@ -45,6 +45,25 @@
 #define FRAME_FRED_VECTOR	(FRAME_SS + 4)	/* bits 39:32 */
 #define FRAME_FRED_TYPE		(FRAME_SS + 6)	/* bits 51:48, low nibble */
 
+/* The i386 frame of the 32-bit protected-mode phase (arch/protected.S,
+ * docs/protected-mode.md). An interrupt in ring 0 pushes only EFLAGS, CS
+ * and EIP, and no error code (SDM vol. 3 §6.12.1, Figure 6-4); the entry
+ * stub or its common code fills the vector slot below them, then the
+ * general registers go below that, in the order of Linux's i386
+ * SAVE_ALL. 40 bytes. */
+#define FRAME32_EBX	0
+#define FRAME32_ECX	4
+#define FRAME32_EDX	8
+#define FRAME32_ESI	12
+#define FRAME32_EDI	16
+#define FRAME32_EBP	20
+#define FRAME32_EAX	24
+#define FRAME32_VECTOR	28	/* filled by the entry stub */
+#define FRAME32_EIP	32	/* from here on: pushed by the CPU */
+#define FRAME32_CS	36
+#define FRAME32_EFLAGS	40
+#define FRAME32_SIZE	44
+
 #ifdef __ASSEMBLER__
 
 /* Saves the general registers below an already-pushed vector slot; the
@@ -107,6 +126,36 @@
 	.byte 0xf2, 0x0f, 0x01, 0xca
 .endm
 
+/* The i386 frame's registers, saved below its vector slot and restored,
+ * leaving ESP at FRAME32_VECTOR. */
+.macro SAVE_GPRS32
+	pushl %eax	/* FRAME32_EAX */
+	pushl %ebp	/* FRAME32_EBP */
+	pushl %edi	/* FRAME32_EDI */
+	pushl %esi	/* FRAME32_ESI */
+	pushl %edx	/* FRAME32_EDX */
+	pushl %ecx	/* FRAME32_ECX */
+	pushl %ebx	/* FRAME32_EBX */
+.endm
+
+.macro RESTORE_GPRS32
+	popl %ebx
+	popl %ecx
+	popl %edx
+	popl %esi
+	popl %edi
+	popl %ebp
+	popl %eax
+.endm
+
+/* The return from an i386 frame: the vector slot goes, IRET pops EIP,
+ * CS and EFLAGS. */
+.macro IDT32_RETURN
+	RESTORE_GPRS32
+	addl $4, %esp	/* FRAME32_VECTOR */
+	iretl
+.endm
+
 #else
 
 #include <stddef.h>
@@ -138,6 +187,23 @@ _Static_assert(offsetof(struct irq_frame, rsp) == FRAME_RSP, "frame");
 _Static_assert(offsetof(struct irq_frame, ss) == FRAME_SS, "frame");
 _Static_assert(sizeof(struct irq_frame) == FRAME_SIZE, "frame");
 _Static_assert(FRAME_SIZE % 16 == 0, "frame keeps RSP 16-byte aligned");
+
+
+/* Only assembly reads the i386 frame; the struct keeps the offsets
+ * above honest. */
+struct irq_frame32 {
+	uint32_t ebx, ecx, edx, esi, edi, ebp, eax;
+	uint32_t vector;
+	uint32_t eip, cs, eflags;
+};
+
+_Static_assert(offsetof(struct irq_frame32, ebx) == FRAME32_EBX, "frame32");
+_Static_assert(offsetof(struct irq_frame32, ebp) == FRAME32_EBP, "frame32");
+_Static_assert(offsetof(struct irq_frame32, eax) == FRAME32_EAX, "frame32");
+_Static_assert(offsetof(struct irq_frame32, vector) == FRAME32_VECTOR, "frame32");
+_Static_assert(offsetof(struct irq_frame32, eip) == FRAME32_EIP, "frame32");
+_Static_assert(offsetof(struct irq_frame32, eflags) == FRAME32_EFLAGS, "frame32");
+_Static_assert(sizeof(struct irq_frame32) == FRAME32_SIZE, "frame32");
 
 #endif
 #endif

@@ -63,6 +63,40 @@
 	TSC_OPEN_TO irq_timing+TIMING_EXIT(%rip)
 .endm
 
+/* The same reads in 32-bit code (compatibility mode, arch/compat.S;
+ * protected mode, arch/protected.S), storing EDX:EAX as two halves.
+ * Three instructions follow each opening read, as in TSC_OPEN_TO, so the
+ * one floor fits both and a block timed in 32-bit code nets exactly its
+ * instructions under an instruction-counting clock. */
+.macro TSC32_OPEN low, high
+	lfence
+	rdtsc
+	movl %eax, \low
+	movl %edx, \high
+	nop
+.endm
+
+.macro TSC32_CLOSE low, high
+	lfence
+	rdtsc
+	lfence
+	movl %eax, \low
+	movl %edx, \high
+.endm
+
+/* The i386 handlers' timestamps (arch/dispatch/i386.h), each the same
+ * instruction count as its 64-bit form, so the instrument measured in
+ * long mode is the instrument here too: the NOP stands for the 64-bit
+ * form's third instruction after the read. */
+.macro TIMESTAMP32_ENTRY low, high
+	TSC32_CLOSE \low, \high
+	nop
+.endm
+
+.macro TIMESTAMP32_EXIT low, high
+	TSC32_OPEN \low, \high
+.endm
+
 #else
 
 #include <stddef.h>

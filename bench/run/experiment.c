@@ -263,10 +263,7 @@ static void tear_down(const struct plan_row *p, const struct experiment_run *x)
 	irq_fault_once = 0;
 }
 
-static void fail(struct experiment_result *e, const char *format, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void fail(struct experiment_result *e, const char *format, ...)
+void experiment_fail(struct experiment_result *e, const char *format, ...)
 {
 	va_list ap;
 
@@ -319,32 +316,55 @@ static void keep_histograms(struct run_result *r, uint32_t row,
 	}
 }
 
-void experiment_run(const struct plan_row *p, struct run_result *r,
-		    const struct irqlab_config *c, struct bench_buffers *b)
+struct experiment_result *experiment_open(const struct plan_row *p,
+					  struct run_result *r,
+					  const char *scheme,
+					  const char *variant, const char *why)
 {
 	struct experiment_result *e = &r->exp[r->n_experiments++];
-	struct experiment_run x = { .plan = p, .config = c, .buf = b, .out = e };
-	struct fault_info fault;
-	const char *why = unsupported(p);
-	uint32_t others = 0, expected;
-	unsigned k, v;
-	int faulted;
 
 	*e = (struct experiment_result){ .vector = p->vector };
 	fmt_snprintf(e->name, sizeof(e->name), "%s", p->name);
-	fmt_snprintf(e->scheme, sizeof(e->scheme), "%s",
-		     (p->scheme ? p->scheme : dispatch_baseline)->name);
+	fmt_snprintf(e->scheme, sizeof(e->scheme), "%s", scheme);
 	fmt_snprintf(e->source, sizeof(e->source), "%s", p->source->name);
-	fmt_snprintf(e->variant, sizeof(e->variant), "%s",
-		     p->entry ? p->entry->name : p->cache ? p->cache->name : "");
+	fmt_snprintf(e->variant, sizeof(e->variant), "%s", variant);
 	fmt_snprintf(e->baseline, sizeof(e->baseline), "%s", p->baseline);
 	e->apic_mode = (uint8_t)apic_mode_active();
 	if (why) {
 		e->status = EXP_SKIPPED;
 		fmt_snprintf(e->reason, sizeof(e->reason), "%s", why);
 		log_printf("experiment %s: skipped: %s\n", p->name, why);
-		return;
 	}
+	return e;
+}
+
+void experiment_figures(struct run_result *r, struct experiment_result *e,
+			const struct irqlab_config *c,
+			const struct bench_buffers *b, uint32_t samples)
+{
+	unsigned k;
+
+	for (k = 0; k < METRIC_COUNT; k++)
+		stats_compute(b->metric[k], samples, &e->metric[k]);
+	if (c->histograms)
+		keep_histograms(r, (uint32_t)(e - r->exp), b, samples);
+}
+
+void experiment_run(const struct plan_row *p, struct run_result *r,
+		    const struct irqlab_config *c, struct bench_buffers *b)
+{
+	struct experiment_result *e = experiment_open(p, r,
+		(p->scheme ? p->scheme : dispatch_baseline)->name,
+		p->entry ? p->entry->name : p->cache ? p->cache->name : "",
+		unsupported(p));
+	struct experiment_run x = { .plan = p, .config = c, .buf = b, .out = e };
+	struct fault_info fault;
+	uint32_t others = 0, expected;
+	unsigned v;
+	int faulted;
+
+	if (e->status == EXP_SKIPPED)
+		return;
 
 	log_printf("experiment %s: %u warm-up + %u samples on vector %u\n",
 		   p->name, c->warmup, p->samples, p->vector);
@@ -369,7 +389,7 @@ void experiment_run(const struct plan_row *p, struct run_result *r,
 		return;
 	}
 	if (x.check_failed || x.timed_out) {
-		fail(e, "%s", x.why);
+		experiment_fail(e, "%s", x.why);
 		if (x.timed_out)
 			e->status = EXP_TIMEOUT;
 		log_printf("experiment %s: %s: %s\n", p->name,
@@ -386,10 +406,7 @@ void experiment_run(const struct plan_row *p, struct run_result *r,
 	if (irq_delivered[APIC_SPURIOUS_VECTOR])
 		log_printf("experiment %s: %u spurious interrupt(s), not counted\n",
 			   p->name, irq_delivered[APIC_SPURIOUS_VECTOR]);
-	for (k = 0; k < METRIC_COUNT; k++)
-		stats_compute(b->metric[k], p->samples, &e->metric[k]);
-	if (c->histograms)
-		keep_histograms(r, (uint32_t)(e - r->exp), b, p->samples);
+	experiment_figures(r, e, c, b, p->samples);
 	/* A source that repeats (sources.h) may raise its vector again
 	 * while its handler runs: counted as extra, not a failure. */
 	if (p->source->repeats && e->delivered > expected) {
@@ -397,13 +414,13 @@ void experiment_run(const struct plan_row *p, struct run_result *r,
 		e->delivered = expected;
 	}
 	if (e->delivered != expected)
-		fail(e, "delivered %u interrupts on vector %u, expected %u",
+		experiment_fail(e, "delivered %u interrupts on vector %u, expected %u",
 		     e->delivered, p->vector, expected);
 	else if (others)
-		fail(e, "%u interrupts arrived on other vectors", others);
+		experiment_fail(e, "%u interrupts arrived on other vectors", others);
 	else if (p->source->modes != SOURCE_NO_APIC &&
 		 lapic_check_quiet(x.why, sizeof(x.why)))
-		fail(e, "%s", x.why);
+		experiment_fail(e, "%s", x.why);
 	else
 		e->status = EXP_OK;
 	log_printf("experiment %s: %s, round trip median %llu (raw)\n", p->name,

@@ -12,6 +12,26 @@
 void experiment_run(const struct plan_row *p, struct run_result *r,
 		    const struct irqlab_config *c, struct bench_buffers *b);
 
+/* Runs a ROW_I386 row, in 32-bit protected mode (bench/run/i386_rows.c),
+ * into the next free r->exp. */
+void i386_experiment_run(const struct plan_row *p, struct run_result *r,
+			 const struct irqlab_config *c,
+			 struct bench_buffers *b);
+
+/* What both kinds of experiment row share: the row's result, named and
+ * labelled from the plan, skipped when `why` is not NULL; */
+struct experiment_result *experiment_open(const struct plan_row *p,
+					  struct run_result *r,
+					  const char *scheme,
+					  const char *variant, const char *why);
+/* ... each metric's statistics and histogram from the buffers; */
+void experiment_figures(struct run_result *r, struct experiment_result *e,
+			const struct irqlab_config *c,
+			const struct bench_buffers *b, uint32_t samples);
+/* ... and a failure with its reason. */
+void experiment_fail(struct experiment_result *e, const char *format, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Runs a gap row into the next free r->gap. */
 void gap_run(const struct plan_row *p, struct run_result *r,
 	     struct bench_buffers *b);

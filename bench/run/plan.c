@@ -219,6 +219,57 @@ static void add_gap_rows(struct builder *b)
 	}
 }
 
+/* The i386 rows (docs/protected-mode.md): every i386 scheme under each
+ * source the 32-bit phase raises itself, against i386-direct; then
+ * i386-direct's entry variants under INT n. The xAPIC self-IPI runs
+ * there in xAPIC mode, so these come before the switch to x2APIC. */
+static void add_i386_rows(struct builder *b)
+{
+	const struct irqlab_config *c = b->config;
+	size_t i, s;
+
+	for (i = 0; i < irq_source_count; i++) {
+		const struct irq_source *src = &irq_sources[i];
+
+		if (!src->protected_mode)
+			continue;
+		for (s = 0; s < i386_scheme_count; s++) {
+			struct plan_row *row = add(b, ROW_I386);
+
+			if (!row)
+				return;
+			row->i386 = &i386_schemes[s];
+			row->source = src;
+			row->mode = (uint8_t)(src->modes == SOURCE_NO_APIC ?
+					      LAPIC_NONE : LAPIC_XAPIC);
+			row->without_mode = s ? ROW_OMITTED : ROW_SKIPPED;
+			row->vector = (uint8_t)c->int_vector;
+			row->samples = c->samples;
+			fmt_snprintf(row->name, sizeof(row->name), "%s-%s",
+				     src->name, i386_schemes[s].name);
+			fmt_snprintf(row->baseline, sizeof(row->baseline),
+				     "%s-%s", src->name, i386_baseline->name);
+		}
+	}
+	for (i = 0; i < i386_variant_count; i++) {
+		const struct irq_source *src = instruction_source();
+		struct plan_row *row = src ? add(b, ROW_I386) : 0;
+
+		if (!row)
+			return;
+		row->i386 = i386_baseline;
+		row->i386_entry = &i386_variants[i];
+		row->source = src;
+		row->vector = VARIANT_VECTOR;
+		row->samples = c->samples;
+		fmt_snprintf(row->name, sizeof(row->name), "%s-%s+%s",
+			     src->name, i386_baseline->name,
+			     i386_variants[i].name);
+		fmt_snprintf(row->baseline, sizeof(row->baseline), "%s-%s",
+			     src->name, i386_baseline->name);
+	}
+}
+
 static const struct dispatch_scheme *scheme_named(const char *name)
 {
 	size_t i;
@@ -266,6 +317,20 @@ static void add_selftests(struct builder *b, const struct irq_source *src)
 		fmt_snprintf(row->name, sizeof(row->name), "%s",
 			     selftests[i].name);
 	}
+	/* And one in the 32-bit phase, behind i386 stubs' common path: the
+	 * trip must still come back to long mode and the run go on. */
+	if (src && b->config->selftest_fault) {
+		struct plan_row *row = add(b, ROW_I386);
+
+		if (!row)
+			return;
+		row->i386 = &i386_schemes[1];
+		row->source = src;
+		row->vector = (uint8_t)b->config->int_vector;
+		row->inject = INJECT_IN_HANDLER;
+		row->samples = b->config->samples;
+		fmt_snprintf(row->name, sizeof(row->name), "selftest-fault-i386");
+	}
 }
 
 /* Whether the config's lists (schemes, sources, variants, apic_modes)
@@ -276,7 +341,8 @@ static int row_selected(const struct irqlab_config *c,
 			const struct plan_row *r)
 {
 	const char *variant = r->entry ? r->entry->name :
-			      r->cache ? r->cache->name : 0;
+			      r->cache ? r->cache->name :
+			      r->i386_entry ? r->i386_entry->name : 0;
 
 	if (r->inject || r->inject_smi)
 		return 1;
@@ -292,6 +358,10 @@ static int row_selected(const struct irqlab_config *c,
 			!config_selects(c->variants, config_variant_names,
 					variant)))
 		return 0;
+	if (r->i386)
+		return r->i386 == i386_baseline ||
+		       config_selects(c->schemes, config_scheme_names,
+				      r->i386->name);
 	return !r->scheme || r->scheme == dispatch_baseline ||
 	       config_selects(c->schemes, config_scheme_names, r->scheme->name);
 }
@@ -299,8 +369,8 @@ static int row_selected(const struct irqlab_config *c,
 /* The matrix, in order: INT n under every scheme; then in xAPIC mode the
  * sources that run there under every scheme; the entry variants; every
  * scheme in every cache state; the thrashed level line; the gap method;
- * then, x2APIC being a one-way switch (SDM vol. 3 §11.12.5), the x2APIC
- * sources; the self-tests last. */
+ * the i386 rows in 32-bit protected mode; then, x2APIC being a one-way
+ * switch (SDM vol. 3 §11.12.5), the x2APIC sources; the self-tests last. */
 size_t plan_build(struct plan_row *rows, size_t cap,
 		  const struct irqlab_config *c)
 {
@@ -313,6 +383,7 @@ size_t plan_build(struct plan_row *rows, size_t cap,
 	add_cache_states(&b, int_source);
 	add_thrashed_sources(&b);
 	add_gap_rows(&b);
+	add_i386_rows(&b);
 	add_sources(&b, LAPIC_X2APIC);
 	add_selftests(&b, int_source);
 	return plan_keep_selected(rows, b.n, c);

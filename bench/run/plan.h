@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch/dispatch/i386.h"
 #include "arch/dispatch/schemes.h"
 #include "arch/dispatch/variants.h"
 #include "bench/model/config.h"
@@ -17,6 +18,7 @@
 enum row_kind {
 	ROW_EXPERIMENT,	/* entry, exit and round trip of one interrupt */
 	ROW_GAP,	/* the gap method under one scheme (seed 000) */
+	ROW_I386,	/* an i386 scheme, in 32-bit protected mode */
 };
 
 /* What a row becomes when its APIC mode did not come up. */
@@ -38,6 +40,8 @@ struct plan_row {
 	const struct dispatch_scheme *scheme;	/* NULL for entry variants */
 	const struct entry_variant *entry;	/* replaces the handler */
 	const struct cache_state *cache;	/* runs before each sample */
+	const struct i386_scheme *i386;		/* ROW_I386 rows */
+	const struct i386_variant *i386_entry;	/* replaces its handler */
 	const struct irq_source *source;
 	uint8_t mode;		/* enum lapic_mode it needs; LAPIC_NONE: any */
 	uint8_t without_mode;	/* enum row_without_mode */

@@ -99,6 +99,8 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 			log_printf("experiment %s: not run: results table full\n",
 				   p->name);
 			return;
+		} else if (p->kind == ROW_I386) {
+			i386_experiment_run(p, r, c, b);
 		} else {
 			experiment_run(p, r, c, b);
 		}

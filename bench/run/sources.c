@@ -293,9 +293,11 @@ static void pic8259_stop(const struct irq_source *src)
 const struct irq_source irq_sources[] = {
 	/* Software INT n: no APIC acceptance, no EOI (docs/timing.md). */
 	{ .name = "int", .modes = SOURCE_NO_APIC, .every_scheme = 1,
-	  .sweep_all = 1, .instruction = 1, .fire = fire_int },
+	  .sweep_all = 1, .instruction = 1, .protected_mode = 1,
+	  .fire = fire_int },
 	{ .name = "ipi-self-xapic", .modes = SOURCE_XAPIC_ONLY,
-	  .ack = SOURCE_ACK_LAPIC, .every_scheme = 1, .fire = fire_ipi_xapic },
+	  .ack = SOURCE_ACK_LAPIC, .every_scheme = 1, .protected_mode = 1,
+	  .fire = fire_ipi_xapic },
 	{ .name = "ipi-self-x2apic-selfipi", .modes = SOURCE_X2APIC_ONLY,
 	  .ack = SOURCE_ACK_LAPIC, .every_scheme = 1,
 	  .fire = fire_ipi_x2apic_self },

@@ -43,6 +43,9 @@ struct irq_source {
 	 * emulator sends again at the EOI. Those are counted as extra
 	 * interrupts, not failures. */
 	uint8_t repeats;
+	/* Raised in the 32-bit protected-mode phase too (arch/protected.h):
+	 * INT n and the xAPIC self-IPI, which its loops raise themselves. */
+	uint8_t protected_mode;
 	/* Seed 004's last row: timed again with the caches thrashed. */
 	uint8_t also_thrashed;
 	const char *(*unsupported)(const struct irq_source *s);

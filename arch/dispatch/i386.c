@@ -1,0 +1,68 @@
+#include "arch/dispatch/i386.h"
+
+/* Each scheme's assembly file provides NAME_gates, NAME_code and
+ * NAME_code_end, and the same as NAME_bare_... (SCHEME_TWICE). */
+#define I386_SYMBOLS(id)                                                    \
+	extern const uint64_t id##_gates[], id##_bare_gates[];              \
+	extern const char id##_code[], id##_code_end[];                     \
+	extern const char id##_bare_code[], id##_bare_code_end[]
+I386_SYMBOLS(i386_direct);
+I386_SYMBOLS(i386_push_jmp);
+I386_SYMBOLS(i386_cs_selector);
+I386_SYMBOLS(i386_cs_push);
+I386_SYMBOLS(i386_call16);
+I386_SYMBOLS(i386_call16_3byte);
+#undef I386_SYMBOLS
+#define I386_CODE(id)                                                       \
+	.code = { { id##_gates, id##_code, id##_code_end },                 \
+		  { id##_bare_gates, id##_bare_code, id##_bare_code_end } }
+
+const struct i386_scheme i386_schemes[] = {
+	{ "i386-direct", I386_CODE(i386_direct), PM_GATES_FLAT,
+	  I386_DIRECT_STRIDE },
+	/* 7 bytes below vector 128, 10 above, each 4-aligned */
+	{ "i386-push-jmp", I386_CODE(i386_push_jmp), PM_GATES_FLAT, 10 },
+	{ "i386-cs-selector", I386_CODE(i386_cs_selector), PM_GATES_PER_VECTOR,
+	  0 },
+	{ "i386-cs-selector-push-cs", I386_CODE(i386_cs_push),
+	  PM_GATES_PER_VECTOR, 0 },
+	{ "i386-call16", I386_CODE(i386_call16), PM_GATES_CALL16,
+	  I386_CALL16_STRIDE },
+	{ "i386-call16-3byte", I386_CODE(i386_call16_3byte), PM_GATES_CALL16,
+	  3 },
+};
+const size_t i386_scheme_count = sizeof(i386_schemes) / sizeof(i386_schemes[0]);
+const struct i386_scheme *const i386_baseline = &i386_schemes[0];
+
+extern const char i386_variant_ds_es[], i386_variant_ds_es_bare[];
+extern const char i386_variant_pda_gs[], i386_variant_pda_gs_bare[];
+
+const struct i386_variant i386_variants[] = {
+	{ "ds-es", { i386_variant_ds_es, i386_variant_ds_es_bare } },
+	{ "pda-gs", { i386_variant_pda_gs, i386_variant_pda_gs_bare } },
+};
+const size_t i386_variant_count =
+	sizeof(i386_variants) / sizeof(i386_variants[0]);
+
+void i386_install(const struct i386_scheme *s, enum handler_kind kind)
+{
+	pm_set_gates(s->code[kind].gates, (enum pm_gate_segment)s->segment,
+		     (uint64_t)(uintptr_t)s->code[kind].code_start);
+}
+
+void i386_install_variant(const struct i386_variant *v, enum handler_kind kind)
+{
+	pm_set_gates(i386_baseline->code[kind].gates, PM_GATES_FLAT, 0);
+	pm_set_gate(VARIANT_VECTOR, v->handler[kind]);
+}
+
+const char *i386_unsupported(const struct i386_scheme *s)
+{
+	unsigned k;
+
+	for (k = 0; k < HANDLER_KINDS; k++)
+		if ((uint64_t)(uintptr_t)s->code[k].code_end > 0xffffffffull)
+			return "the scheme's code lies above 4 GiB, beyond a "
+			       "32-bit EIP";
+	return pm_unsupported();
+}

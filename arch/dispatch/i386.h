@@ -1,0 +1,126 @@
+/* The i386 dispatch schemes, measured in the 32-bit protected-mode phase
+ * (arch/protected.h, docs/protected-mode.md): the entry code seeds
+ * 000-003 proposed, as they wrote it for i386. Each scheme is one
+ * assembly file here and one row in i386.c, as the long-mode schemes are
+ * (schemes.h); the 32-bit code shares the i386 frame (arch/frame.h) and
+ * reaches its data through %fs. Shared by C and assembly. */
+#ifndef IRQLAB_ARCH_DISPATCH_I386_H
+#define IRQLAB_ARCH_DISPATCH_I386_H
+
+#include "arch/frame.h"
+#include "arch/protected.h"
+#include "arch/timing.h"
+#include "arch/dispatch/irq.h"
+#include "arch/dispatch/schemes.h"
+
+/* Stub strides and offsets, checked by the assembler with .org. */
+#define I386_DIRECT_STRIDE 128	/* a whole handler per vector */
+#define I386_CALL16_STRIDE 4	/* 66 E8 rel16 */
+/* The 3-byte call16 stubs (seed 001): stub k is 66 E8 lo, and its rel16's
+ * high byte 0x66 is the next stub's first byte, so every stub of a run
+ * calls one target 0x6703 past the run's first stub. A byte holds 86
+ * such stubs (0x66ff down to 0x6600, 3 apart); the next run of 86 calls
+ * a target as much further on. */
+#define I386_CALL16_OVERLAP_TARGET 0x6703
+#define I386_CALL16_OVERLAP_RUN 86
+
+#ifdef __ASSEMBLER__
+
+/* Every i386 scheme ends here once FRAME32_VECTOR holds the vector: the
+ * entry timestamp, the dispatch, the exit timestamp and the return; with
+ * \timed 0, the same without the timestamps. An entry variant adds its
+ * work after the registers are saved (\entry) and before they are
+ * restored (\exit), as in long mode (irq.h DISPATCH_TAIL); ECX carries
+ * the vector past it. \dispatch is the scheme's own copy of
+ * DISPATCH32_ROUTINE: a call16 scheme runs in a code segment of its own
+ * base, where only its own code is reachable by a near call. */
+.macro DISPATCH32_TAIL dispatch, timed=1, entry=NOTHING, exit=NOTHING
+	movl FRAME32_VECTOR(%esp), %ecx
+	\entry
+	.if \timed
+	TIMESTAMP32_ENTRY %fs:PM_ENTRY, %fs:PM_ENTRY + 4
+	.endif
+	call \dispatch
+	.if \timed
+	TIMESTAMP32_EXIT %fs:PM_EXIT, %fs:PM_EXIT + 4
+	.endif
+	\exit
+	IDT32_RETURN
+.endm
+
+/* What long mode's irq_dispatch does, for the 32-bit phase: counts the
+ * vector in ECX, marks the arrival, sends the xAPIC EOI when the source
+ * needs one, and raises the in-handler fault of the self-test. Clobbers
+ * EAX, which the frame holds. */
+.macro DISPATCH32_ROUTINE name
+\name:
+	incl %fs:PM_DELIVERED(, %ecx, 4)
+	movl %ecx, %fs:PM_LAST_VECTOR
+	movl $1, %fs:PM_ARRIVED
+	movl %fs:PM_EOI, %eax
+	testl %eax, %eax
+	jz 1f
+	movl $0, (%eax)
+1:	cmpl $0, %fs:PM_FAULT_ONCE
+	jne 2f
+	ret
+2:	movl $0, %fs:PM_FAULT_ONCE
+	ud2
+.endm
+
+/* Starts a scheme's 32-bit code: \id_code is the first byte, which a
+ * call16 scheme's code segment is based at. */
+.macro I386_CODE id
+	GATE_TABLE \id\()_gates
+	.section .text.irqlab.i386.\id, "ax"
+	.code32
+	.balign 64
+	.globl \id\()_code, \id\()_code_end
+\id\()_code:
+.endm
+
+.macro I386_CODE_END id
+	DISPATCH32_ROUTINE \id\()_dispatch
+\id\()_code_end:
+	.code64
+.endm
+
+#else
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct i386_scheme {
+	const char *name;	/* its words are in bench/model/catalog.c */
+	struct {
+		const uint64_t *gates;	/* IRQ_VECTORS gate targets */
+		const char *code_start, *code_end;
+	} code[HANDLER_KINDS];
+	uint8_t segment;	/* enum pm_gate_segment */
+	uint32_t stub_bytes;	/* per vector; 0 for none */
+};
+
+extern const struct i386_scheme i386_schemes[];
+extern const size_t i386_scheme_count;
+/* i386-direct: the i386 rows' floor, as direct is long mode's. */
+extern const struct i386_scheme *const i386_baseline;
+
+/* i386-direct's entry variants (seeds 002 and 003): one handler each for
+ * VARIANT_VECTOR, the direct handler plus the variant's work. */
+struct i386_variant {
+	const char *name;
+	const void *handler[HANDLER_KINDS];
+};
+
+extern const struct i386_variant i386_variants[];
+extern const size_t i386_variant_count;
+
+/* Points the 32-bit gates at the scheme's handlers of one kind. */
+void i386_install(const struct i386_scheme *s, enum handler_kind kind);
+void i386_install_variant(const struct i386_variant *v, enum handler_kind kind);
+
+/* NULL when the scheme's code can run in the 32-bit phase. */
+const char *i386_unsupported(const struct i386_scheme *s);
+
+#endif
+#endif

@@ -1,0 +1,280 @@
+/* The i386 rows, run in the 32-bit protected-mode phase
+ * (docs/protected-mode.md). Each trip out of long mode does one job
+ * (arch/protected.h); this side decides which, as experiment.c does for
+ * long mode: every vector must arrive as itself, the registers must
+ * survive, then the samples, in noise batches, through the timed
+ * handlers and then the bare ones. */
+#include "bench/run/experiment.h"
+
+#include "apic/lapic.h"
+#include "arch/exceptions.h"
+#include "arch/lib/fmt.h"
+#include "arch/lib/log.h"
+#include "arch/noise.h"
+#include "arch/protected.h"
+#include "arch/timing.h"
+#include "bench/run/apic_mode.h"
+
+/* As in long mode: checks per vector, on the row's vector and on 255. */
+#define REGISTER_CHECKS_PER_VECTOR 256
+#define HIGH_CHECK_VECTOR 255
+
+struct i386_row {
+	const struct plan_row *plan;
+	const struct irqlab_config *config;
+	struct bench_buffers *buf;
+	struct experiment_result *out;
+	char why[RESULTS_REASON_LEN];
+	uint8_t failed, timed_out, faulted;
+};
+
+/* What the 32-bit loops raise, and on which vector. */
+static void aim(const struct plan_row *p, uint8_t vector)
+{
+	pm.vector = vector;
+	pm.int_sample = pm_int_sample_for(vector);
+	pm.int_triggers = pm_int_triggers();
+	pm.trigger = p->source->instruction ? PM_TRIGGER_INT : PM_TRIGGER_IPI;
+	pm.icr = (uint32_t)(uintptr_t)&lapic_mmio[APIC_ICR / 4];
+	pm.icr_value = APIC_ICR_LEVEL_ASSERT | APIC_ICR_DEST_SELF;
+	pm.eoi = p->source->instruction ? 0 :
+		 (uint32_t)(uintptr_t)&lapic_mmio[APIC_EOI / 4];
+}
+
+static void install(const struct i386_row *x, enum handler_kind kind)
+{
+	if (x->plan->i386_entry)
+		i386_install_variant(x->plan->i386_entry, kind);
+	else
+		i386_install(x->plan->i386, kind);
+}
+
+/* One trip; -1 when an exception ended it. */
+static int trip(struct i386_row *x, uint32_t job, uint32_t count)
+{
+	pm.job = job;
+	pm.count = count;
+	if (pm_run() == 0)
+		return 0;
+	x->faulted = 1;
+	pm_describe_fault(x->why, sizeof(x->why));
+	return -1;
+}
+
+static int failing(struct i386_row *x)
+{
+	x->failed = 1;
+	return -1;
+}
+
+/* Every vector 32-255 once, by the row's own source: each must reach
+ * the dispatch as itself, once, and nothing else arrive. */
+static int sweep_vectors(struct i386_row *x, enum handler_kind kind)
+{
+	unsigned v, total = 0;
+
+	pm_reset_counts();
+	aim(x->plan, x->plan->vector);
+	if (trip(x, PM_JOB_SWEEP, 0))
+		return -1;
+	for (v = 0; v < 256; v++)
+		total += pm.delivered[v];
+	for (v = FIRST_IRQ_VECTOR; v < 256; v++)
+		if (pm.sweep_last[v] != v || pm.delivered[v] != 1) {
+			fmt_snprintf(x->why, sizeof(x->why),
+				     "%s on vector %u through the %s handlers: "
+				     "%u interrupt(s) on it, the last on vector "
+				     "%u (0: none arrived in time)",
+				     x->plan->source->name, v,
+				     kind == HANDLER_TIMED ? "timed" : "bare",
+				     pm.delivered[v], pm.sweep_last[v]);
+			return failing(x);
+		}
+	if (total != IRQ_VECTORS) {
+		fmt_snprintf(x->why, sizeof(x->why), "the sweep of %u vectors "
+			     "saw %u interrupts", IRQ_VECTORS, total);
+		return failing(x);
+	}
+	x->out->vectors_verified += IRQ_VECTORS;
+	return 0;
+}
+
+/* The interrupted code's registers, flags and segment registers must
+ * survive INT n. */
+static int check_registers(struct i386_row *x, uint8_t vector)
+{
+	unsigned i;
+	uint32_t changed = 0;
+
+	aim(x->plan, vector);
+	if (trip(x, PM_JOB_REGISTERS, REGISTER_CHECKS_PER_VECTOR))
+		return -1;
+	x->out->register_checks += pm.done;
+	if (pm.done == REGISTER_CHECKS_PER_VECTOR)
+		return 0;
+	for (i = 0; i < PM_CHECKED_REGISTERS; i++)
+		changed |= (uint32_t)(pm.changed[i] != 0) << i;
+	fmt_snprintf(x->why, sizeof(x->why),
+		     "registers changed across INT %u in 32-bit protected mode "
+		     "(mask 0x%x: bit 0 EAX, 1 EBX, 2 ECX, 3 EDX, 4 ESI, 5 EDI, "
+		     "6 EBP, 7 EFLAGS, 8-12 DS ES FS GS SS)", vector, changed);
+	return failing(x);
+}
+
+static int check(struct i386_row *x, enum handler_kind kind)
+{
+	install(x, kind);
+	if (x->plan->i386_entry)
+		return check_registers(x, VARIANT_VECTOR);
+	return sweep_vectors(x, kind) || check_registers(x, x->plan->vector) ||
+	       check_registers(x, HIGH_CHECK_VECTOR);
+}
+
+/* Samples in trips of at most a noise batch; `keep` 0 for the warm-up. */
+static int run_samples(struct i386_row *x, enum handler_kind kind,
+		       uint32_t want, int keep)
+{
+	uint64_t **m = x->buf->metric;
+	uint32_t kept = 0, i;
+
+	while (kept < want) {
+		uint32_t batch = want - kept < NOISE_BATCH ? want - kept
+							    : NOISE_BATCH;
+		uint64_t noise = noise_snapshot();
+
+		if (trip(x, PM_JOB_SAMPLES, batch))
+			return -1;
+		if (pm.timed_out) {
+			x->timed_out = 1;
+			fmt_snprintf(x->why, sizeof(x->why),
+				     "sample %u: the interrupt on vector %u did "
+				     "not arrive within %u ms", kept + pm.done,
+				     x->plan->vector, WAIT_BUDGET_MS);
+			return -1;
+		}
+		if (!keep) {
+			kept += batch;
+			continue;
+		}
+		if (noise_snapshot() != noise) {
+			x->out->discarded += batch;
+			if (++x->out->discarded_batches > NOISE_MAX_DISCARDS) {
+				fmt_snprintf(x->why, sizeof(x->why),
+					     "%u batches disturbed by SMIs or "
+					     "NMIs: the machine is too noisy",
+					     x->out->discarded_batches);
+				return failing(x);
+			}
+			continue;
+		}
+		for (i = 0; i < batch; i++) {
+			const struct pm_sample *s = &pm.samples[i];
+
+			if (kind == HANDLER_BARE) {
+				m[METRIC_ROUND_TRIP][kept + i] =
+					s->resume - s->trigger;
+				continue;
+			}
+			m[METRIC_ENTRY][kept + i] = s->entry - s->trigger;
+			m[METRIC_EXIT][kept + i] = s->resume - s->exit;
+			m[METRIC_ROUND_TRIP_TIMED][kept + i] =
+				s->resume - s->trigger;
+		}
+		kept += batch;
+	}
+	return 0;
+}
+
+static int take_samples(struct i386_row *x, enum handler_kind kind)
+{
+	const struct plan_row *p = x->plan;
+
+	install(x, kind);
+	aim(p, p->vector);
+	if (run_samples(x, kind, x->config->warmup, 0))
+		return -1;
+	if (kind == HANDLER_TIMED && p->inject == INJECT_IN_HANDLER)
+		pm.fault_once = 1;
+	return run_samples(x, kind, p->samples, 1);
+}
+
+/* Under guard_run: an exception in long mode abandons this function;
+ * one in the 32-bit phase ends its trip (x->faulted). */
+static void measure(void *arg)
+{
+	struct i386_row *x = arg;
+
+	if (check(x, HANDLER_BARE) || check(x, HANDLER_TIMED))
+		return;
+	pm_reset_counts();
+	if (take_samples(x, HANDLER_TIMED) == 0)
+		(void)take_samples(x, HANDLER_BARE);
+}
+
+static const char *unsupported(const struct plan_row *p)
+{
+	if (!source_runs_now(p->source))
+		return source_mode_reason(p->source);
+	return i386_unsupported(p->i386);
+}
+
+void i386_experiment_run(const struct plan_row *p, struct run_result *r,
+			 const struct irqlab_config *c,
+			 struct bench_buffers *b)
+{
+	struct experiment_result *e = experiment_open(p, r, p->i386->name,
+		p->i386_entry ? p->i386_entry->name : "", unsupported(p));
+	struct i386_row x = { .plan = p, .config = c, .buf = b, .out = e };
+	struct fault_info fault;
+	uint32_t others = 0, expected;
+	unsigned v;
+	int guarded;
+
+	if (e->status == EXP_SKIPPED)
+		return;
+	log_printf("experiment %s: %u warm-up + %u samples on vector %u, in "
+		   "32-bit protected mode\n", p->name, c->warmup, p->samples,
+		   p->vector);
+	guarded = guard_run(measure, &x, &fault);
+	pm.fault_once = 0;
+	if (guarded || x.faulted || x.failed || x.timed_out) {
+		unsigned ended = lapic_settle();
+
+		if (ended)
+			log_printf("experiment %s: %u interrupt(s) left in "
+				   "service, EOI'd for the next row\n",
+				   p->name, ended);
+	}
+	if (guarded)
+		fault_describe(&fault, x.why, sizeof(x.why));
+	if (guarded || x.faulted || x.failed || x.timed_out) {
+		experiment_fail(e, "%s", x.why);
+		if (x.timed_out)
+			e->status = EXP_TIMEOUT;
+		e->delivered = pm.delivered[p->vector];
+		log_printf("experiment %s: %s: %s\n", p->name,
+			   exp_status_name(e->status), e->reason);
+		return;
+	}
+
+	e->delivered = pm.delivered[p->vector];
+	expected = HANDLER_KINDS * (c->warmup + p->samples) + e->discarded;
+	for (v = 0; v < 256; v++)
+		if (v != p->vector && v != APIC_SPURIOUS_VECTOR)
+			others += pm.delivered[v];
+	experiment_figures(r, e, c, b, p->samples);
+	if (e->delivered != expected)
+		experiment_fail(e, "delivered %u interrupts on vector %u, "
+				"expected %u", e->delivered, p->vector, expected);
+	else if (others)
+		experiment_fail(e, "%u interrupts arrived on other vectors",
+				others);
+	else if (!p->source->instruction &&
+		 lapic_check_quiet(x.why, sizeof(x.why)))
+		experiment_fail(e, "%s", x.why);
+	else
+		e->status = EXP_OK;
+	log_printf("experiment %s: %s, round trip median %llu (raw)\n", p->name,
+		   exp_status_name(e->status),
+		   (unsigned long long)e->metric[METRIC_ROUND_TRIP].median);
+}
