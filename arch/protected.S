@@ -197,8 +197,9 @@ pm_samples:
 5:	movl $1, %fs:PM_TIMED_OUT
 4:	ret
 
-/* Every vector 32-255 once: PM_SWEEP_LAST[v] is the vector the dispatch
- * saw last (0: none arrived), PM_DELIVERED counts per vector. */
+/* PM_COUNT vectors from 32 up, once each: PM_SWEEP_LAST[v] is the
+ * vector the dispatch saw last, PM_DELIVERED counts per vector. It stops
+ * at the first that did not arrive in time, whose PM_SWEEP_LAST stays 0. */
 pm_sweep:
 	movl $FIRST_IRQ_VECTOR, %edi
 1:	movl $0, %fs:PM_ARRIVED
@@ -212,16 +213,17 @@ pm_sweep:
 	jmp 3f
 2:	movl %edi, %fs:PM_VECTOR
 	call pm_ipi_sample
-3:	movl %fs:PM_LAST_VECTOR, %eax
-	cmpl $0, %fs:PM_ARRIVED
-	jne 4f
-	xorl %eax, %eax
-4:	movb %al, %fs:PM_SWEEP_LAST(%edi)
+3:	cmpl $0, %fs:PM_ARRIVED
+	je 4f				/* a lost one ends the sweep */
+	movl %fs:PM_LAST_VECTOR, %eax
+	movb %al, %fs:PM_SWEEP_LAST(%edi)
 	incl %fs:PM_DONE
 	incl %edi
-	cmpl $256, %edi
+	movl %fs:PM_COUNT, %eax
+	addl $FIRST_IRQ_VECTOR, %eax
+	cmpl %eax, %edi
 	jb 1b
-	ret
+4:	ret
 
 /* PM_COUNT interrupts on PM_VECTOR by INT n, each with every general
  * register, EFLAGS and the segment registers holding a known value;

@@ -23,7 +23,7 @@
 #define PM_GDT_ENTRIES	256
 
 /* What one trip does. */
-#define PM_JOB_SWEEP	1	/* every vector 32-255 once, as itself? */
+#define PM_JOB_SWEEP	1	/* each vector from 32 once: as itself? */
 #define PM_JOB_REGISTERS 2	/* registers and flags across INT n */
 #define PM_JOB_SAMPLES	3	/* timed samples */
 

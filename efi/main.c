@@ -11,6 +11,7 @@
 #include "apic/pic8259.h"
 #include "arch/cpu.h"
 #include "arch/desc.h"
+#include "arch/dispatch/i386.h"
 #include "arch/dispatch/schemes.h"
 #include "arch/dispatch/variants.h"
 #include "arch/exceptions.h"
@@ -205,6 +206,17 @@ static void note_scheme_footprints(struct run_result *r)
 	for (i = 0; i < dispatch_scheme_count && r->n_schemes < RESULTS_MAX_SCHEMES;
 	     i++) {
 		const struct dispatch_scheme *s = &dispatch_schemes[i];
+		struct scheme_footprint *f = &r->scheme[r->n_schemes++];
+
+		fmt_snprintf(f->name, sizeof(f->name), "%s", s->name);
+		f->stub_bytes = s->stub_bytes;
+		f->code_bytes = (uint32_t)(s->code[HANDLER_TIMED].code_end -
+					   s->code[HANDLER_TIMED].code_start);
+		f->data_bytes = s->data_bytes;
+	}
+	for (i = 0; i < i386_scheme_count && r->n_schemes < RESULTS_MAX_SCHEMES;
+	     i++) {
+		const struct i386_scheme *s = &i386_schemes[i];
 		struct scheme_footprint *f = &r->scheme[r->n_schemes++];
 
 		fmt_snprintf(f->name, sizeof(f->name), "%s", s->name);

@@ -188,10 +188,11 @@ function median(stats) {
 
 /* The headline rows: each source's (and APIC mode's) plain scheme rows,
  * no entry variant or cache state, no self-test. */
-function headlineGroups(doc) {
+function headlineGroups(doc, cpuMode = "long") {
   const groups = new Map();
   for (const e of doc.experiments) {
-    if (e.variant || e.name.startsWith("selftest-"))
+    if (e.variant || e.name.startsWith("selftest-") ||
+        (e.cpu_mode || "long") !== cpuMode)
       continue;
     const key = e.source + (e.apic_mode === "x2apic" ? "@x2apic" : "");
     if (!groups.has(key))

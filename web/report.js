@@ -51,8 +51,24 @@ function answer(page, doc) {
     "Each scheme's median round trip (through handlers that take no " +
     "timestamps), entry and exit, and how much more each costs than " +
     "direct, the dedicated handler per vector, on the same source.");
+  answerTable(page, doc, "long", "direct", "headline");
+}
+
+/* The seeds' i386 entry code, run in 32-bit protected mode: its own
+ * table, against i386-direct. */
+function i386Answer(page, doc) {
+  if (!headlineGroups(doc, "protected-32").length)
+    return;
+  section(page, "The i386 schemes, in 32-bit protected mode",
+    "The entry code the threads proposed for i386, as they wrote it, " +
+    "each against i386-direct on the same source; these figures do not " +
+    "compare with the long-mode table's rows (docs/protected-mode.md).");
+  answerTable(page, doc, "protected-32", "i386-direct", "i386-headline");
+}
+
+function answerTable(page, doc, cpuMode, floorName, id) {
   const over = overheads(doc), c = doc.clock, rows = [];
-  for (const [source, group] of headlineGroups(doc)) {
+  for (const [source, group] of headlineGroups(doc, cpuMode)) {
     for (const e of group) {
       const a = over.get(e.name);
       const row = [source, e.scheme];
@@ -75,8 +91,8 @@ function answer(page, doc) {
     }
   }
   page.append(table(["source", "scheme", "round trip", "entry", "exit",
-    "round trip vs direct", "entry vs direct", "exit vs direct"], rows,
-  { id: "headline" }));
+    "round trip vs " + floorName, "entry vs " + floorName,
+    "exit vs " + floorName], rows, { id: id }));
 }
 
 function overheadCharts(page, doc) {
@@ -224,6 +240,7 @@ function details(page, doc) {
     doc.machine.cpu_vendor);
   header(page, doc);
   answer(page, doc);
+  i386Answer(page, doc);
   overheadCharts(page, doc);
   distributionCharts(page, doc);
   gapSection(page, doc);

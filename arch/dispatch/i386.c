@@ -19,17 +19,19 @@ I386_SYMBOLS(i386_call16_3byte);
 
 const struct i386_scheme i386_schemes[] = {
 	{ "i386-direct", I386_CODE(i386_direct), PM_GATES_FLAT,
-	  I386_DIRECT_STRIDE },
+	  I386_DIRECT_STRIDE, 0 },
 	/* 7 bytes below vector 128, 10 above, each 4-aligned */
-	{ "i386-push-jmp", I386_CODE(i386_push_jmp), PM_GATES_FLAT, 10 },
+	{ "i386-push-jmp", I386_CODE(i386_push_jmp), PM_GATES_FLAT, 10, 0 },
+	/* a code descriptor per vector */
 	{ "i386-cs-selector", I386_CODE(i386_cs_selector), PM_GATES_PER_VECTOR,
-	  0 },
+	  0, IRQ_VECTORS * 8 },
 	{ "i386-cs-selector-push-cs", I386_CODE(i386_cs_push),
-	  PM_GATES_PER_VECTOR, 0 },
+	  PM_GATES_PER_VECTOR, 0, IRQ_VECTORS * 8 },
+	/* one code descriptor, based at the stubs */
 	{ "i386-call16", I386_CODE(i386_call16), PM_GATES_CALL16,
-	  I386_CALL16_STRIDE },
+	  I386_CALL16_STRIDE, 8 },
 	{ "i386-call16-3byte", I386_CODE(i386_call16_3byte), PM_GATES_CALL16,
-	  3 },
+	  3, 8 },
 };
 const size_t i386_scheme_count = sizeof(i386_schemes) / sizeof(i386_schemes[0]);
 const struct i386_scheme *const i386_baseline = &i386_schemes[0];

@@ -98,6 +98,7 @@ struct i386_scheme {
 	} code[HANDLER_KINDS];
 	uint8_t segment;	/* enum pm_gate_segment */
 	uint32_t stub_bytes;	/* per vector; 0 for none */
+	uint32_t data_bytes;	/* descriptors it adds */
 };
 
 extern const struct i386_scheme i386_schemes[];

@@ -38,7 +38,31 @@ const struct catalog_entry catalog_schemes[] = {
 	  "FRED event delivery (CR4.FRED, ERETS)",
 	  "-" },
 	{ "call16",
-	  "hpa's 4- and 3-byte 66 E8 call stubs",
+	  "hpa's 4- and 3-byte 66 E8 call stubs (i386 only: see the "
+	  "i386-call16 rows)",
+	  "001" },
+	/* The i386 schemes, run in 32-bit protected mode
+	 * (docs/protected-mode.md). */
+	{ "i386-direct",
+	  "i386: a dedicated handler per vector (the i386 rows' lower bound)",
+	  "-" },
+	{ "i386-push-jmp",
+	  "i386: pushl $~vector; jmp common_interrupt, 7 or 10 bytes "
+	  "(Linux 2008)",
+	  "000 001" },
+	{ "i386-cs-selector",
+	  "i386: a code descriptor per vector, ~vector derived from %cs in 8 "
+	  "instructions (van Heukelum)",
+	  "000 001" },
+	{ "i386-cs-selector-push-cs",
+	  "i386: a code descriptor per vector, just push %cs",
+	  "000 001" },
+	{ "i386-call16",
+	  "i386: hpa's 4-byte 66 E8 rel16 stubs, vector from the 16-bit "
+	  "return IP",
+	  "001" },
+	{ "i386-call16-3byte",
+	  "i386: hpa's overlapped 3-byte stubs, 66 e8 ff 66 e8 fc ...",
 	  "001" },
 };
 const size_t catalog_scheme_count =
@@ -99,4 +123,15 @@ const struct catalog_entry *catalog_find(const struct catalog_entry *table,
 		if (str_eq(table[i].name, name))
 			return &table[i];
 	return NULL;
+}
+
+const char *catalog_cpu_mode(const char *scheme)
+{
+	static const char prefix[] = "i386-";
+	size_t i;
+
+	for (i = 0; i + 1 < sizeof(prefix); i++)
+		if (scheme[i] != prefix[i])
+			return "long";
+	return "protected-32";
 }

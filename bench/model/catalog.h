@@ -21,6 +21,10 @@ extern const size_t catalog_scheme_count;
 extern const struct catalog_entry catalog_primitives[];
 extern const size_t catalog_primitive_count;
 
+/* The CPU mode a scheme runs in: "protected-32" for the i386 schemes of
+ * the 32-bit phase (docs/protected-mode.md), else "long". */
+const char *catalog_cpu_mode(const char *scheme);
+
 /* The entry of that name, or NULL. */
 const struct catalog_entry *catalog_find(const struct catalog_entry *table,
 					 size_t n, const char *name);

@@ -123,6 +123,7 @@ static void json_experiment(struct json_writer *w, const struct run_result *r,
 	json_kv_string(w, "baseline", e->baseline);
 	json_kv_uint(w, "vector", e->vector);
 	json_kv_string(w, "apic_mode", apic_mode_name(e->apic_mode));
+	json_kv_string(w, "cpu_mode", catalog_cpu_mode(e->scheme));
 	json_kv_string(w, "status", exp_status_name(e->status));
 	json_key(w, "reason");
 	if (e->status == EXP_OK)
@@ -934,23 +935,19 @@ void report_discards(struct text_buf *tb, const struct handoff_report *h)
 			  h->discarded[i].why);
 }
 
-static void summary_schemes(struct text_buf *tb, const struct run_result *r,
-			    const struct report_context *ctx)
+/* One line per row of that CPU mode that has a baseline to compare. */
+static void summary_against_baseline(struct text_buf *tb,
+				     const struct run_result *r,
+				     const char *mode)
 {
 	uint32_t i;
-	size_t k;
 
-	tb_printf(tb, "\nAgainst each row's baseline: medians net of the floor, "
-		  "and the overhead over the baseline (+ is slower)\n");
-	tb_printf(tb, "%-38s %-30s %7s %7s %7s  %7s %7s %7s\n", "experiment",
-		  "baseline", "entry", "exit", "round", "+entry", "+exit",
-		  "+round");
 	for (i = 0; i < r->n_experiments; i++) {
 		const struct experiment_result *e = &r->exp[i];
 		const struct experiment_result *base = comparable(r, e);
 		uint64_t floor = r->floor.min;
 
-		if (!base)
+		if (!base || !str_eq(catalog_cpu_mode(e->scheme), mode))
 			continue;
 		tb_printf(tb, "%-38s %-30s %7lld %7lld %7lld  %+7lld %+7lld %+7lld\n",
 			  e->name, e->baseline,
@@ -961,6 +958,30 @@ static void summary_schemes(struct text_buf *tb, const struct run_result *r,
 			  (long long)median_over(e, base, METRIC_EXIT),
 			  (long long)median_over(e, base, METRIC_ROUND_TRIP));
 	}
+}
+
+static void summary_schemes(struct text_buf *tb, const struct run_result *r,
+			    const struct report_context *ctx)
+{
+	unsigned pass;
+	size_t k;
+
+	for (pass = 0; pass < 2; pass++) {
+		const char *mode = pass ? "protected-32" : "long";
+
+		if (pass)
+			tb_printf(tb, "\nThe i386 rows, in 32-bit protected mode "
+				  "(docs/protected-mode.md), against i386-direct "
+				  "or their own baseline\n");
+		else
+			tb_printf(tb, "\nAgainst each row's baseline: medians net "
+				  "of the floor, and the overhead over the "
+				  "baseline (+ is slower)\n");
+		tb_printf(tb, "%-38s %-30s %7s %7s %7s  %7s %7s %7s\n",
+			  "experiment", "baseline", "entry", "exit", "round",
+			  "+entry", "+exit", "+round");
+		summary_against_baseline(tb, r, mode);
+	}
 	if (r->clock_kind != CLOCK_TSC_TICKS)
 		tb_printf(tb, "QEMU models no caches: the cache-state rows (cold, "
 			  "cold-control, thrash) can only differ from their "
@@ -968,12 +989,12 @@ static void summary_schemes(struct text_buf *tb, const struct run_result *r,
 	if (!ctx || !ctx->n_schemes)
 		return;
 	tb_printf(tb, "\nScheme footprint (from the built binary)\n");
-	tb_printf(tb, "%-13s %-8s %6s %7s %6s %7s  %s\n", "scheme", "seed",
+	tb_printf(tb, "%-24s %-8s %6s %7s %6s %7s  %s\n", "scheme", "seed",
 		  "stub B", "code B", "lines", "data B", "what it is");
 	for (k = 0; k < ctx->n_schemes; k++) {
 		const struct scheme_entry *s = &ctx->schemes[k];
 
-		tb_printf(tb, "%-13s %-8s %6u %7u %6u %7u  %s\n", s->name,
+		tb_printf(tb, "%-24s %-8s %6u %7u %6u %7u  %s\n", s->name,
 			  s->seed, s->stub_bytes, s->code_bytes,
 			  cache_lines(s->code_bytes), s->data_bytes,
 			  s->description);

@@ -67,19 +67,24 @@ static int failing(struct i386_row *x)
 	return -1;
 }
 
-/* Every vector 32-255 once, by the row's own source: each must reach
- * the dispatch as itself, once, and nothing else arrive. */
+/* Every vector from 32 once, by the row's own source: each must reach
+ * the dispatch as itself, once, and nothing else arrive. INT n takes all
+ * of 32-255. The self-IPI stops below the APIC's spurious vector, as long
+ * mode's checks do (source_check_vectors): some APICs never end an
+ * interrupt on it in service (Bochs's EOI skips it), which would hold
+ * off every later one. */
 static int sweep_vectors(struct i386_row *x, enum handler_kind kind)
 {
-	unsigned v, total = 0;
+	unsigned v, total = 0, last = x->plan->source->instruction ?
+					      255 : APIC_SPURIOUS_VECTOR - 1;
 
 	pm_reset_counts();
 	aim(x->plan, x->plan->vector);
-	if (trip(x, PM_JOB_SWEEP, 0))
+	if (trip(x, PM_JOB_SWEEP, last + 1 - FIRST_IRQ_VECTOR))
 		return -1;
 	for (v = 0; v < 256; v++)
 		total += pm.delivered[v];
-	for (v = FIRST_IRQ_VECTOR; v < 256; v++)
+	for (v = FIRST_IRQ_VECTOR; v <= last; v++)
 		if (pm.sweep_last[v] != v || pm.delivered[v] != 1) {
 			fmt_snprintf(x->why, sizeof(x->why),
 				     "%s on vector %u through the %s handlers: "
@@ -90,12 +95,13 @@ static int sweep_vectors(struct i386_row *x, enum handler_kind kind)
 				     pm.delivered[v], pm.sweep_last[v]);
 			return failing(x);
 		}
-	if (total != IRQ_VECTORS) {
+	if (total != last + 1 - FIRST_IRQ_VECTOR) {
 		fmt_snprintf(x->why, sizeof(x->why), "the sweep of %u vectors "
-			     "saw %u interrupts", IRQ_VECTORS, total);
+			     "saw %u interrupts", last + 1 - FIRST_IRQ_VECTOR,
+			     total);
 		return failing(x);
 	}
-	x->out->vectors_verified += IRQ_VECTORS;
+	x->out->vectors_verified += last + 1 - FIRST_IRQ_VECTOR;
 	return 0;
 }
 

@@ -333,10 +333,28 @@ static void add_selftests(struct builder *b, const struct irq_source *src)
 	}
 }
 
+/* i386-direct, the i386 rows' floor, runs when any i386 scheme or
+ * variant does. */
+static int i386_selected(const struct irqlab_config *c)
+{
+	size_t i;
+
+	for (i = 0; i < i386_scheme_count; i++)
+		if (config_selects(c->schemes, config_scheme_names,
+				   i386_schemes[i].name))
+			return 1;
+	for (i = 0; i < i386_variant_count; i++)
+		if (config_selects(c->variants, config_variant_names,
+				   i386_variants[i].name))
+			return 1;
+	return 0;
+}
+
 /* Whether the config's lists (schemes, sources, variants, apic_modes)
  * keep a row. The baseline scheme runs wherever its source does: every
- * overhead is measured against it. The gap method follows its timer
- * source; the self-tests follow selftest_fault alone. */
+ * overhead is measured against it; i386-direct runs with the i386 rows.
+ * The gap method follows its timer source; the self-tests follow
+ * selftest_fault alone. */
 static int row_selected(const struct irqlab_config *c,
 			const struct plan_row *r)
 {
@@ -358,9 +376,10 @@ static int row_selected(const struct irqlab_config *c,
 			!config_selects(c->variants, config_variant_names,
 					variant)))
 		return 0;
+	if (r->i386 && (r->i386_entry || r->i386 == i386_baseline))
+		return i386_selected(c);
 	if (r->i386)
-		return r->i386 == i386_baseline ||
-		       config_selects(c->schemes, config_scheme_names,
+		return config_selects(c->schemes, config_scheme_names,
 				      r->i386->name);
 	return !r->scheme || r->scheme == dispatch_baseline ||
 	       config_selects(c->schemes, config_scheme_names, r->scheme->name);

@@ -296,6 +296,100 @@ def check_primitives(name, doc):
           str(lkgs))
 
 
+# The i386 rows (docs/protected-mode.md), counted by hand from
+# arch/dispatch/i386_*.S. i386-direct's entry is the trigger side's three
+# instructions after its read and the INT, then pushl, seven pushes, the
+# movl of the vector into ECX and the LFENCE before the handler's read:
+# 14 between the reads, 10 net of the 5-instruction floor. Its exit is
+# the handler's three after its read, seven pops, addl, iretl and the
+# LFENCE before the resume read: 13, so 9 net.
+I386_DIRECT = (10, 9)
+# What each scheme's entry adds to i386-direct's (exits are the same):
+# push-jmp a jmp and a notl; cs-selector TEST3's eight instructions and a
+# notl in place of the pushl; push %cs a movzwl, shrl and movl; call16 a
+# subl, movzwl, shrl, addl, movl; the 3-byte form a subl and an imull more.
+I386_ENTRY_OVER = {"i386-push-jmp": 2, "i386-cs-selector": 8,
+                   "i386-cs-selector-push-cs": 3, "i386-call16": 5,
+                   "i386-call16-3byte": 7}
+# i386-direct's entry variants: (entry, exit) instructions added.
+I386_VARIANT_COST = {"ds-es": (5, 2), "pda-gs": (3, 1)}
+I386_SCHEMES = ["i386-direct"] + sorted(I386_ENTRY_OVER)
+
+
+def check_i386(name, doc, exact):
+    """Every i386 row ran in 32-bit protected mode and came back: each
+    vector swept as itself through both kinds of handler, registers,
+    flags and segment registers intact; the fault self-test failed only
+    itself. With `exact` (an instruction-counting clock) every figure is
+    the count above."""
+    # INT n sweeps 32-255; the self-IPI stops below the APIC's spurious
+    # vector (bench/run/i386_rows.c).
+    for source, vectors in (("int", 224), ("ipi-self-xapic", 223)):
+        rows = [experiment(doc, "%s-%s" % (source, s)) for s in I386_SCHEMES]
+        check("%s: every i386 scheme under %s ran in 32-bit protected mode, "
+              "all %d vectors arriving as themselves in both kinds of "
+              "handler, registers intact" % (name, source, vectors),
+              all(e is not None and e["status"] == "ok"
+                  and e["cpu_mode"] == "protected-32"
+                  and e["vectors_verified"] == PASSES * vectors
+                  and e["register_checks"] == PASSES * 2 * 256
+                  for e in rows),
+              str([(e or {}).get("name") and (e["name"], e["status"],
+                   e["reason"]) for e in rows]))
+    for variant in I386_VARIANT_COST:
+        e = experiment(doc, "int-i386-direct+" + variant)
+        check("%s: i386-direct+%s keeps every register and segment register"
+              % (name, variant), e is not None and e["status"] == "ok"
+              and e["register_checks"] == PASSES * 256, str(e))
+    fault = experiment(doc, "selftest-fault-i386")
+    if fault is not None:
+        check("%s: a #UD in a 32-bit handler fails only its row, and the "
+              "run comes back to long mode" % name,
+              fault["status"] == "failed"
+              and fault["reason"].startswith("#UD vector 6,")
+              and "in 32-bit protected mode" in fault["reason"], str(fault))
+    if not exact:
+        return
+    direct = experiment(doc, "int-i386-direct")
+    if direct is None or direct["status"] != "ok":
+        return
+    check("%s: i386-direct's entry and exit are %d and %d instructions"
+          % (name, I386_DIRECT[0], I386_DIRECT[1]),
+          (direct["entry"]["min"], direct["entry"]["max"],
+           direct["exit"]["min"], direct["exit"]["max"])
+          == (I386_DIRECT[0],) * 2 + (I386_DIRECT[1],) * 2,
+          str((direct["entry"], direct["exit"])))
+    comparison = {c["experiment"]: c for c in doc["against_baseline"]}
+    for source, more_entry, more_exit in (
+            ("int", 0, 0), ("ipi-self-xapic", WINDOW_ENTRY, WINDOW_EXIT)):
+        for scheme in I386_SCHEMES:
+            row = "%s-%s" % (source, scheme)
+            e = experiment(doc, row)
+            want = (I386_DIRECT[0] + I386_ENTRY_OVER.get(scheme, 0)
+                    + more_entry, I386_DIRECT[1] + more_exit)
+            got = e and e["status"] == "ok" and (
+                e["entry"]["median"], e["exit"]["median"])
+            check("%s: %s enters in %d and leaves in %d instructions, "
+                  "against i386-direct" % (name, row, want[0], want[1]),
+                  got == want and e["baseline"] == "%s-i386-direct" % source
+                  and (scheme == "i386-direct" or row in comparison),
+                  str(got))
+    for variant, (entry, exit_) in I386_VARIANT_COST.items():
+        c = comparison.get("int-i386-direct+" + variant, {})
+        check("%s: i386 %s adds exactly %d+%d instructions" % (name, variant,
+                                                             entry, exit_),
+              c.get("entry_median_over") == entry
+              and c.get("exit_median_over") == exit_, str(c))
+    seed = doc["seeds"]["seed_001"]["rows"]
+    check("%s: seed 001 shows call16 beside push-jmp and cs-selector, the "
+          "i386 rows first and the long-mode stand-ins labelled" % name,
+          [r["from"] for r in seed[:3]] == ["int-i386-push-jmp",
+                                            "int-i386-cs-selector",
+                                            "int-i386-call16"]
+          and all(r["this_machine"] is not None for r in seed[:5])
+          and any("long mode" in r["label"] for r in seed), str(seed)[:600])
+
+
 # Instructions each entry variant adds on entry and on exit (variants.S).
 ENTRY_VARIANT_COST = {
     "seg-mov32": (3, 0), "seg-mov16": (3, 0), "seg-conditional": (3, 0),
@@ -582,6 +676,7 @@ def check_icount_run(name, rc, run_dir, results):
     check_sources(name, doc, SAMPLES, WARMUP, qemu_has_tcg_x2apic())
     check_variants(name, doc)
     check_primitives(name, doc)
+    check_i386(name, doc, exact=True)
 
     for selftest in ("selftest-fault", "selftest-fault-in-handler"):
         fault = experiment(doc, selftest)
@@ -1095,6 +1190,7 @@ def bochs_runs(tiny):
                     or (e["status"] == "skipped" and not e["reason"]))]
         check("%s: every row ok or skipped with a reason (%d rows)"
               % (label, len(rows)), rows and not bad, str(bad[:5]))
+        check_i386(label, doc, exact=False)
         # An exact-count build reads "emulator"; the handler-chaining
         # build, whose TSC skips ahead, "emulator-coarse".
         check("%s: figures labelled an emulator's ticks, never cycles"
@@ -1381,7 +1477,9 @@ def main():
     for cpu in ("qemu64", "EPYC"):
         label = "cpu-" + cpu
         rc, run_dir, results = run(label, ICOUNT, cpu=cpu, config=tiny)
-        check_every_row_ends_well(label, rc, run_dir, results)
+        doc = check_every_row_ends_well(label, rc, run_dir, results)
+        if doc:
+            check_i386(label, doc, exact=False)
 
     # Plain TCG on a busy host, as noisy as a real machine: waits are
     # bounded by time, not polls, and no row may fail or time out.

@@ -364,9 +364,48 @@ static void summary_has_the_figures_as_rows(void **state)
 	assert_non_null(strstr(out, "TEST3, long mode                                 3074"));
 	assert_non_null(strstr(out, "verdict: not measured"));
 	assert_null(strstr(out, "verdict: not judged"));
-	assert_non_null(strstr(out, "cs-selector   000 001       0      70      2    1792  a code descriptor per vector"));
+	assert_non_null(strstr(out, "cs-selector              000 001       0      70      2    1792  a code descriptor per vector"));
 	assert_non_null(strstr(out, "push-imm-i386              000       1024      1026      1033      1524     1.00  push $-255 (seed 000 TEST1 as written, i386)"));
 	assert_non_null(strstr(out, "push-cs                    000  skipped: compatibility mode needs the stack below 4 GiB"));
+}
+
+/* The i386 rows of the 32-bit phase get their own table, after long
+ * mode's, each against its own i386 baseline; results.json says which
+ * CPU mode every row ran in. */
+static void i386_rows_have_their_own_table(void **state)
+{
+	static struct run_result r;
+	struct report_context ctx = context(NULL);
+	struct text_buf tb;
+	const char *long_table, *i386_table, *row;
+
+	(void)state;
+	sample_run(&r, 4);
+	strcpy(r.exp[2].name, "int-i386-direct");
+	strcpy(r.exp[2].scheme, "i386-direct");
+	strcpy(r.exp[2].baseline, "int-i386-direct");
+	strcpy(r.exp[3].name, "int-i386-call16");
+	strcpy(r.exp[3].scheme, "i386-call16");
+	strcpy(r.exp[3].baseline, "int-i386-direct");
+	r.exp[3].status = EXP_OK;
+	tb_init(&tb, out, sizeof(out));
+	assert_int_equal(report_summary(&tb, &r, &ctx), 0);
+	long_table = strstr(out, "Against each row's baseline");
+	i386_table = strstr(out, "The i386 rows, in 32-bit protected mode");
+	row = strstr(out, "int-i386-call16                        int-i386-direct");
+	assert_non_null(long_table);
+	assert_non_null(i386_table);
+	assert_non_null(row);
+	assert_true(long_table < i386_table && i386_table < row);
+	/* exp-1 stays in long mode's table, before the i386 one */
+	assert_true(strstr(out, "exp-1                                  exp-0") < i386_table);
+
+	tb_init(&tb, out, sizeof(out));
+	assert_int_equal(report_json(&tb, &r, &ctx), 0);
+	row = strstr(out, "\"name\": \"int-i386-call16\"");
+	assert_non_null(row);
+	assert_non_null(strstr(row, "\"cpu_mode\": \"protected-32\""));
+	assert_true(strstr(out, "\"cpu_mode\": \"long\"") < row);
 }
 
 static void a_too_small_buffer_is_reported(void **state)
@@ -397,6 +436,7 @@ int main(void)
 		cmocka_unit_test(row_histograms_in_json),
 		cmocka_unit_test(icount_figures_are_not_called_cycles),
 		cmocka_unit_test(summary_has_the_figures_as_rows),
+		cmocka_unit_test(i386_rows_have_their_own_table),
 		cmocka_unit_test(end_screen_fits_and_heads_with_the_schemes),
 		cmocka_unit_test(a_too_small_buffer_is_reported),
 	};
