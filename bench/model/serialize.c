@@ -98,7 +98,12 @@ enum wire {
 	WIRE_FIXED,	/* `bytes` little-endian bytes */
 	WIRE_VAR,	/* unsigned LEB128 */
 	WIRE_STRING,	/* an index into the string table */
-	WIRE_STATS,	/* struct sample_stats: every stats_fields entry, LEB128 */
+	WIRE_ROW_NAME,	/* an experiment's name: as WIRE_STRING, or the empty
+			 * string where it is its source, scheme and variant
+			 * joined, as the plan names almost every row */
+	WIRE_STATS,	/* struct sample_stats: every stats_fields entry, LEB128;
+			 * each figure after the first as its step up from the
+			 * one before (min <= p1 <= ... <= max), which is small */
 	WIRE_CONFIG,	/* struct irqlab_config: every config_keys entry, LEB128 */
 	WIRE_BYTES,	/* raw bytes; their count is the field just before */
 };
@@ -161,10 +166,10 @@ static const struct field run_fields[] = {
 };
 
 static const struct field experiment_fields[] = {
-	STRING(struct experiment_result, name),
 	STRING(struct experiment_result, scheme),
 	STRING(struct experiment_result, source),
 	STRING(struct experiment_result, variant),
+	FIELD_OF(struct experiment_result, name, WIRE_ROW_NAME, 0, 0),
 	STRING(struct experiment_result, baseline),
 	ENUM(struct experiment_result, status, EXP_STATUS_COUNT),
 	FIXED(struct experiment_result, vector, 1),
@@ -282,6 +287,16 @@ static int fits_field(uint64_t v, unsigned size)
 	return size >= 8 || v < (1ull << (8 * size));
 }
 
+/* The name the plan gives a row of this source, scheme and variant
+ * (bench/run/plan.c): "int-push-jmp", "int-direct+seg-mov32". Rows named
+ * otherwise (the self-tests, a repeat in x2APIC mode) carry their own. */
+static void derived_row_name(const struct experiment_result *e, char *out,
+			     size_t cap)
+{
+	fmt_snprintf(out, cap, "%s-%s%s%s", e->source, e->scheme,
+		     e->variant[0] ? "+" : "", e->variant);
+}
+
 /* --- encoding ----------------------------------------------------------- */
 
 static void put_fields(struct writer *w, const void *base,
@@ -303,11 +318,31 @@ static void put_fields(struct writer *w, const void *base,
 		case WIRE_STRING:
 			put_str(w, at, f->size);
 			break;
-		case WIRE_STATS:
-			for (k = 0; k < stats_field_count; k++)
-				put_var(w, stats_get((const void *)at,
-						     &stats_fields[k]));
+		case WIRE_ROW_NAME: {
+			char derived[RESULTS_NAME_LEN];
+
+			derived_row_name(base, derived, sizeof(derived));
+			put_str(w, str_eq(derived, at) ? "" : at, f->size);
 			break;
+		}
+		case WIRE_STATS: {
+			uint64_t before = 0;
+
+			for (k = 0; k < stats_field_count; k++) {
+				uint64_t v = stats_get((const void *)at,
+						       &stats_fields[k]);
+
+				if (stats_fields[k].kind != STATS_FIELD_FIGURE) {
+					put_var(w, v);
+					continue;
+				}
+				/* modulo 2^64, so out-of-order figures still
+				 * come back exactly */
+				put_var(w, v - before);
+				before = v;
+			}
+			break;
+		}
 		case WIRE_CONFIG:
 			for (k = 0; k < config_key_count; k++)
 				put_var(w, config_get((const void *)at,
@@ -516,9 +551,20 @@ static enum decode_status get_fields(struct reader *r, void *base,
 		case WIRE_STRING:
 			fits &= get_str(r, at, f->size);
 			continue;
+		case WIRE_ROW_NAME:
+			fits &= get_str(r, at, f->size);
+			if (!at[0])
+				derived_row_name(base, at, f->size);
+			continue;
 		case WIRE_STATS:
-			for (k = 0; k < stats_field_count; k++) {
+			for (k = 0, v = 0; k < stats_field_count; k++) {
 				uint64_t s = get_var(r);
+
+				/* a figure is its step from the one before, v */
+				if (stats_fields[k].kind == STATS_FIELD_FIGURE) {
+					v += s;
+					s = v;
+				}
 
 				if (stats_fields[k].kind == STATS_FIELD_COUNT &&
 				    s > UINT32_MAX)

@@ -11,8 +11,10 @@
 #include "bench/model/results.h"
 
 /* 5: every configuration key travels, its warnings, the ACPI OEM ID.
- * 7: each row's histograms of entry, exit and round trip; parts. */
-#define RESULTS_BLOB_VERSION 7
+ * 7: each row's histograms of entry, exit and round trip; parts.
+ * 8: an experiment's name left out where the plan's rule gives it, and
+ *    each figure of a distribution as its step from the one before. */
+#define RESULTS_BLOB_VERSION 8
 
 /* Returns the encoded length, or 0 when `cap` is too small. */
 size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap);

@@ -124,7 +124,7 @@ static void histograms_give_way_to_the_budget(void **state)
 	plain = results_encode(&in, buf, sizeof(buf));
 	for (i = 0; i < 100; i++)
 		for (m = 0; m < ROW_HIST_METRICS; m++)
-			add_row_histogram(&in, i, m, 300 + i, 24);
+			add_row_histogram(&in, i, m, 300 + i, 48);
 	before = in.n_hists;
 	assert_int_equal(results_encode(&in, buf, sizeof(buf)), 0);
 	dropped = results_fit_histograms(&in, scratch, sizeof(scratch), &len);
@@ -278,6 +278,64 @@ static void repeated_strings_are_stored_once(void **state)
 	assert_int_equal(two, one + 1);
 }
 
+/* A row the plan named by its rule (source-scheme+variant) travels
+ * without its name, and comes back with it; one named otherwise keeps
+ * its own. */
+static void plan_named_rows_travel_without_their_names(void **state)
+{
+	static struct run_result in, out;
+	size_t named, derived;
+	unsigned i;
+
+	(void)state;
+	sample_run(&in, 8);
+	for (i = 0; i < 8; i++)
+		snprintf(in.exp[i].name, sizeof(in.exp[i].name),
+			 "row-with-a-long-name-of-its-own-%u", i);
+	named = results_encode(&in, buf, sizeof(buf));
+	for (i = 0; i < 8; i++) {
+		struct experiment_result *e = &in.exp[i];
+
+		memset(e->name, 0, sizeof(e->name));
+		snprintf(e->variant, sizeof(e->variant), "%s",
+			 i % 2 ? "seg-mov32" : "");
+		snprintf(e->name, sizeof(e->name), "%s-%s%s%s", e->source,
+			 e->scheme, e->variant[0] ? "+" : "", e->variant);
+	}
+	strcat(in.exp[7].name, "@x2apic");
+	derived = results_encode(&in, buf, sizeof(buf));
+	assert_true(derived > 0);
+	assert_true(derived + 7 * 30 < named);
+	assert_int_equal(results_decode(buf, derived, &out), DECODE_OK);
+	assert_memory_equal(&in, &out, sizeof(in));
+	assert_string_equal(out.exp[1].name, "int-direct+seg-mov32");
+}
+
+/* A distribution's figures travel as steps from the one before: close
+ * figures cost a byte each however large; out-of-order ones (a corrupt
+ * or hand-made row) still come back exactly. */
+static void figures_travel_as_steps(void **state)
+{
+	static struct run_result in, out;
+	size_t near, far;
+	unsigned k;
+
+	(void)state;
+	sample_run(&in, 1);
+	for (k = 0; k < METRIC_COUNT; k++)
+		in.exp[0].metric[k] = sample_stats(1000000);
+	near = results_encode(&in, buf, sizeof(buf));
+	for (k = 0; k < METRIC_COUNT; k++) {
+		in.exp[0].metric[k].p1 = 5;
+		in.exp[0].metric[k].median = 3000000;
+		in.exp[0].metric[k].p90 = 7;
+	}
+	far = results_encode(&in, buf, sizeof(buf));
+	assert_true(near > 0 && far > near + METRIC_COUNT * 10);
+	assert_int_equal(results_decode(buf, far, &out), DECODE_OK);
+	assert_memory_equal(&in, &out, sizeof(in));
+}
+
 static void varints_round_trip_at_their_limits(void **state)
 {
 	static struct run_result in, out;
@@ -302,7 +360,8 @@ static void an_overlong_number_is_refused(void **state)
 
 	(void)state;
 	sample_run(&in, 1);
-	in.exp[0].metric[0].max = UINT64_MAX;	/* ten bytes: 0xff x9, 0x01 */
+	/* ten bytes: 0xff x9, 0x01 (the mean: figures travel as steps) */
+	in.exp[0].metric[0].mean_milli = UINT64_MAX;
 	n = results_encode(&in, buf, sizeof(buf));
 	for (i = 0; i + 10 <= n; i++)
 		if (!memcmp(buf + i, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 10))
@@ -343,6 +402,8 @@ int main(void)
 		cmocka_unit_test(out_of_range_values_are_refused),
 		cmocka_unit_test(an_index_outside_the_string_table_is_refused),
 		cmocka_unit_test(repeated_strings_are_stored_once),
+		cmocka_unit_test(plan_named_rows_travel_without_their_names),
+		cmocka_unit_test(figures_travel_as_steps),
 		cmocka_unit_test(varints_round_trip_at_their_limits),
 		cmocka_unit_test(an_overlong_number_is_refused),
 		cmocka_unit_test(an_oversized_string_length_is_refused),
