@@ -93,8 +93,16 @@ $(BUILD)/other-disk.img: $(BUILD)/other-disk.efi image/mkimage.sh
 	image/mkimage.sh $@ $(BUILD)/other-disk.efi
 
 # The exact bytes every entry path executes, for review (xv6-style).
+# The 32-bit code (.code32) is decoded again as i386 at the end: objdump
+# reads an ELF64 object as 64-bit code throughout.
+I386_OBJS := $(filter %/compat.S.o %/protected.S.o %/i386_direct.S.o \
+	       %/i386_push_jmp.S.o %/i386_cs_selector.S.o %/i386_call16.S.o, \
+	       $(ENTRY_OBJS))
 $(BUILD)/irqlab-entry.lst: $(ENTRY_OBJS)
 	objdump -d -r $(ENTRY_OBJS) > $@
+	echo "=== the 32-bit code again, decoded as i386 (.code32 sections of" \
+	     "compat.S, protected.S and arch/dispatch/i386_*.S) ===" >> $@
+	objdump -d -r -M i386 $(I386_OBJS) >> $@
 
 $(IMAGE): $(BUILD)/irqlab.efi image/mkimage.sh image/irqlab.cfg \
 	  $(BUILD)/report-template.html

@@ -14,6 +14,7 @@ extern const char pm_int_samples[], pm_int_triggers_table[], pm_code_end[];
 
 #define FOUR_GIB (1ull << 32)
 #define CR4_PCIDE (1ull << 17)
+#define CR4_CET (1ull << 23)
 #define MSR_FS_BASE 0xc0000100
 #define MSR_GS_BASE 0xc0000101
 
@@ -90,6 +91,11 @@ const char *pm_unsupported(void)
 	if (read_cr4() & CR4_PCIDE)
 		return "CR4.PCIDE is set: paging cannot be turned off with it "
 		       "(SDM vol. 3 §4.10.1)";
+	/* irqlab never sets it; firmware that did would make the 32-bit
+	 * code's indirect calls, which carry no ENDBR32, fault. */
+	if (read_cr4() & CR4_CET)
+		return "CR4.CET is set by the firmware: the 32-bit code's "
+		       "indirect calls carry no ENDBR32 (SDM vol. 1 ch. 18)";
 	return 0;
 }
 

@@ -74,6 +74,21 @@ static void *alloc_pages(UINTN bytes)
 	return (void *)(uintptr_t)a;
 }
 
+/* Page tables below 4 GiB where the firmware has room: the way back from
+ * the 32-bit phase loads CR3 with a 32-bit MOV (docs/protected-mode.md).
+ * Anywhere else, the i386 rows say so and the rest runs. */
+static void *alloc_pages_below_4g(UINTN bytes)
+{
+	EFI_PHYSICAL_ADDRESS a = 0xffffffffull;
+	UINTN pages = (bytes + PAGE_SIZE - 1) / PAGE_SIZE;
+
+	if (EFI_ERROR(uefi_call_wrapper(BS->AllocatePages, 4,
+					AllocateMaxAddress, EfiLoaderData,
+					pages, &a)))
+		return alloc_pages(bytes);
+	return (void *)(uintptr_t)a;
+}
+
 /* What reading irqlab.cfg found wrong: errors stop the run in phase A,
  * warnings go into the results. */
 static struct {
@@ -938,7 +953,7 @@ static int allocate_run(void)
 		return -1;
 	/* The final map can only grow by the slack; plan tables for it. */
 	run.page_pool_pages = paging_pool_pages(memory_map_top()) + 8;
-	run.page_pool = alloc_pages(run.page_pool_pages * PAGE_SIZE);
+	run.page_pool = alloc_pages_below_4g(run.page_pool_pages * PAGE_SIZE);
 	return run.page_pool ? 0 : -1;
 }
 

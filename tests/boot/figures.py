@@ -7,12 +7,12 @@ import json
 import re
 import sys
 
-RIP = re.compile(r"RIP 0x[0-9a-f]+")
+RIP = re.compile(r"(?<=[RE]IP )0x[0-9a-f]+")
 
 
 def _reason(row):
     reason = row.get("reason")
-    return RIP.sub("RIP 0x...", reason) if reason else reason
+    return RIP.sub("0x...", reason) if reason else reason
 
 
 def figures(doc):

@@ -406,6 +406,13 @@ static void i386_rows_have_their_own_table(void **state)
 	assert_non_null(row);
 	assert_non_null(strstr(row, "\"cpu_mode\": \"protected-32\""));
 	assert_true(strstr(out, "\"cpu_mode\": \"long\"") < row);
+
+	/* The end screen's scheme lines are long mode's, against direct;
+	 * the i386 rows get a line pointing at their table. */
+	tb_init(&tb, out, sizeof(out));
+	report_end_screen(&tb, &r, "\\EFI\\irqlab\\results\\x");
+	assert_null(strstr(out, "i386-call16 "));
+	assert_non_null(strstr(out, "i386     2 rows in 32-bit protected mode"));
 }
 
 static void a_too_small_buffer_is_reported(void **state)
