@@ -131,22 +131,11 @@ pm_job:
 	je pm_samples
 	ret
 
-/* One xAPIC self-IPI on PM_VECTOR, timed as arch/timing.S's
- * ipi_sample_mmio is: the same instructions between the reads, so the
- * figures compare with long mode's. Waits at most PM_BUDGET ticks;
- * PM_ARRIVED 0 afterwards means it timed out. Clobbers EAX ECX EDX EBP. */
-pm_ipi_sample:
-	rdtsc
-	addl %fs:PM_BUDGET, %eax
-	adcl %fs:PM_BUDGET + 4, %edx
-	movl %eax, %fs:PM_DEADLINE
-	movl %edx, %fs:PM_DEADLINE + 4
-	movl %fs:PM_ICR, %ecx
-	movl %fs:PM_ICR_VALUE, %ebp
-	orl %fs:PM_VECTOR, %ebp
-	TSC32_OPEN %fs:PM_TRIGGER_TSC, %fs:PM_TRIGGER_TSC + 4
-	movl %ebp, (%ecx)		/* the trigger */
-1:	sti
+/* The wait's window, as arch/timing.S's WAIT_WINDOW: interrupts on for
+ * one instruction boundary per iteration, \before at the top of each. */
+.macro PM_WAIT_WINDOW before=PM_NOTHING
+1:	\before
+	sti
 	nop				/* a pending interrupt is taken here */
 	cli
 	lfence
@@ -161,6 +150,45 @@ pm_ipi_sample:
 	jb 1b
 2:	movl %eax, %fs:PM_RESUME_TSC
 	movl %edx, %fs:PM_RESUME_TSC + 4
+.endm
+
+.macro PM_NOTHING
+.endm
+
+.macro PM_READ_BEFORE_WINDOW
+	TSC32_OPEN %fs:PM_TRIGGER_TSC, %fs:PM_TRIGGER_TSC + 4
+.endm
+
+/* One interrupt on PM_VECTOR that an instruction does not raise itself,
+ * timed as arch/timing.S times it in long mode, with the same
+ * instructions between the reads, so the figures compare:
+ *  - the xAPIC self-IPI (ipi_sample_mmio): the write to ICR low is the
+ *    trigger;
+ *  - the local APIC one-shot timer (wait_sample): the LVT takes the
+ *    vector, TMICT the count, and the trigger is the last read before
+ *    the window the interrupt came in.
+ * Waits at most PM_BUDGET ticks; PM_ARRIVED 0 afterwards means it timed
+ * out. Clobbers EAX ECX EDX EBP. */
+pm_wait_sample:
+	rdtsc
+	addl %fs:PM_BUDGET, %eax
+	adcl %fs:PM_BUDGET + 4, %edx
+	movl %eax, %fs:PM_DEADLINE
+	movl %edx, %fs:PM_DEADLINE + 4
+	movl %fs:PM_ICR, %ecx
+	movl %fs:PM_ICR_VALUE, %ebp
+	cmpl $PM_TRIGGER_TIMER, %fs:PM_TRIGGER
+	je 3f
+	orl %fs:PM_VECTOR, %ebp
+	TSC32_OPEN %fs:PM_TRIGGER_TSC, %fs:PM_TRIGGER_TSC + 4
+	movl %ebp, (%ecx)		/* the trigger */
+	PM_WAIT_WINDOW
+	ret
+3:	movl %fs:PM_LVT, %eax
+	movl %fs:PM_VECTOR, %edx
+	movl %edx, (%eax)		/* one-shot, unmasked, this vector */
+	movl %ebp, (%ecx)		/* armed */
+	PM_WAIT_WINDOW PM_READ_BEFORE_WINDOW
 	ret
 
 /* Copies one 64-bit timestamp into the sample at ESI. */
@@ -180,11 +208,11 @@ pm_samples:
 	cmpl %fs:PM_COUNT, %edi
 	jae 4f
 	movl $0, %fs:PM_ARRIVED
-	cmpl $PM_TRIGGER_IPI, %fs:PM_TRIGGER
-	je 2f
+	cmpl $PM_TRIGGER_INT, %fs:PM_TRIGGER
+	jne 2f
 	call *%fs:PM_INT_SAMPLE
 	jmp 3f
-2:	call pm_ipi_sample
+2:	call pm_wait_sample
 3:	cmpl $0, %fs:PM_ARRIVED
 	je 5f
 	PM_KEEP PM_TRIGGER_TSC, 0
@@ -204,15 +232,15 @@ pm_sweep:
 	movl $FIRST_IRQ_VECTOR, %edi
 1:	movl $0, %fs:PM_ARRIVED
 	movl $0, %fs:PM_LAST_VECTOR
-	cmpl $PM_TRIGGER_IPI, %fs:PM_TRIGGER
-	je 2f
+	cmpl $PM_TRIGGER_INT, %fs:PM_TRIGGER
+	jne 2f
 	leal -FIRST_IRQ_VECTOR(%edi), %eax
 	shll $2, %eax			/* PM_INT_TRIGGER_STRIDE */
 	addl %fs:PM_INT_TRIGGERS, %eax
 	call *%eax
 	jmp 3f
 2:	movl %edi, %fs:PM_VECTOR
-	call pm_ipi_sample
+	call pm_wait_sample
 3:	cmpl $0, %fs:PM_ARRIVED
 	je 4f				/* a lost one ends the sweep */
 	movl %fs:PM_LAST_VECTOR, %eax

@@ -27,9 +27,11 @@
 #define PM_JOB_REGISTERS 2	/* registers and flags across INT n */
 #define PM_JOB_SAMPLES	3	/* timed samples */
 
-/* How the samples and the sweep raise their interrupt. */
-#define PM_TRIGGER_INT	0	/* INT n */
-#define PM_TRIGGER_IPI	1	/* xAPIC self-IPI: a write to ICR low */
+/* How the samples and the sweep raise their interrupt (0: a source the
+ * 32-bit phase does not raise). */
+#define PM_TRIGGER_INT	1	/* INT n */
+#define PM_TRIGGER_IPI	2	/* xAPIC self-IPI: a write to ICR low */
+#define PM_TRIGGER_TIMER 3	/* local APIC one-shot: LVT, then TMICT */
 
 /* Samples per trip: one noise batch (arch/noise.h). */
 #define PM_SAMPLES_MAX	1000
@@ -65,8 +67,9 @@
 #define PM_COUNT	5496			/* u32: samples or checks */
 #define PM_INT_SAMPLE	5500			/* u32: INT n sample block */
 #define PM_INT_TRIGGERS	5504			/* u32: bare INT n table */
-#define PM_ICR		5508			/* u32: ICR low's address */
-#define PM_ICR_VALUE	5512			/* u32: without the vector */
+#define PM_ICR		5508			/* u32: ICR low's (TMICT's) address */
+#define PM_ICR_VALUE	5512			/* u32: without the vector (the
+						 * timer's count) */
 #define PM_EOI		5516			/* u32: EOI's address, or 0 */
 #define PM_FAULT_ONCE	5520			/* u32: #UD in the next dispatch */
 #define PM_DONE		5524			/* u32: samples or checks done */
@@ -80,6 +83,7 @@
 #define PM_LAST_VECTOR	5556			/* u32 */
 #define PM_NMI_COUNT	5560			/* u32 */
 #define PM_CHANGED	5564			/* u8[16] */
+#define PM_LVT		5580			/* u32: LVT timer's address */
 #define PM_SAMPLES	5584			/* struct pm_sample[] */
 #define PM_SAMPLE_BYTES	32
 #define PM_STACK	(PM_SAMPLES + PM_SAMPLE_BYTES * PM_SAMPLES_MAX)
@@ -125,7 +129,7 @@ struct __attribute__((packed, aligned(16))) pm_data {
 	uint32_t faulted, fault_vector, fault_error, fault_eip, fault_cs;
 	uint32_t arrived, last_vector, nmi_count;
 	uint8_t changed[16];
-	uint8_t pad[4];
+	uint32_t lvt;
 	struct pm_sample samples[PM_SAMPLES_MAX];
 	uint8_t stack[PM_STACK_BYTES];
 };
@@ -162,6 +166,7 @@ PM_CHECK(fault_cs, PM_FAULT_CS);
 PM_CHECK(arrived, PM_ARRIVED);
 PM_CHECK(nmi_count, PM_NMI_COUNT);
 PM_CHECK(changed, PM_CHANGED);
+PM_CHECK(lvt, PM_LVT);
 PM_CHECK(samples, PM_SAMPLES);
 PM_CHECK(stack, PM_STACK);
 _Static_assert(sizeof(struct pm_data) == PM_DATA_BYTES, "pm_data");

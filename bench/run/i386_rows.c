@@ -14,6 +14,7 @@
 #include "arch/protected.h"
 #include "arch/timing.h"
 #include "bench/run/apic_mode.h"
+#include "bench/run/sources.h"
 
 /* As in long mode: checks per vector, on the row's vector and on 255. */
 #define REGISTER_CHECKS_PER_VECTOR 256
@@ -26,19 +27,12 @@ struct i386_row {
 	struct experiment_result *out;
 	char why[RESULTS_REASON_LEN];
 	uint8_t failed, timed_out, faulted;
+	uint8_t started;	/* the source's start ran: its stop must */
 };
 
-/* What the 32-bit loops raise, and on which vector. */
 static void aim(const struct plan_row *p, uint8_t vector)
 {
-	pm.vector = vector;
-	pm.int_sample = pm_int_sample_for(vector);
-	pm.int_triggers = pm_int_triggers();
-	pm.trigger = p->source->instruction ? PM_TRIGGER_INT : PM_TRIGGER_IPI;
-	pm.icr = (uint32_t)(uintptr_t)&lapic_mmio[APIC_ICR / 4];
-	pm.icr_value = APIC_ICR_LEVEL_ASSERT | APIC_ICR_DEST_SELF;
-	pm.eoi = p->source->instruction ? 0 :
-		 (uint32_t)(uintptr_t)&lapic_mmio[APIC_EOI / 4];
+	sources_aim_protected(p->source, vector);
 }
 
 static void install(const struct i386_row *x, enum handler_kind kind)
@@ -69,8 +63,8 @@ static int failing(struct i386_row *x)
 
 /* Every vector from 32 once, by the row's own source: each must reach
  * the dispatch as itself, once, and nothing else arrive. INT n takes all
- * of 32-255. The self-IPI stops below the APIC's spurious vector, as long
- * mode's checks do (source_check_vectors): some APICs never end an
+ * of 32-255. The local APIC's sources stop below its spurious vector, as
+ * long mode's checks do (source_check_vectors): some APICs never end an
  * interrupt on it in service (Bochs's EOI skips it), which would hold
  * off every later one. */
 static int sweep_vectors(struct i386_row *x, enum handler_kind kind)
@@ -209,7 +203,12 @@ static int take_samples(struct i386_row *x, enum handler_kind kind)
 static void measure(void *arg)
 {
 	struct i386_row *x = arg;
+	const struct irq_source *src = x->plan->source;
 
+	/* The timer's divider and LVT; its loops set the vector again. */
+	if (src->start)
+		src->start(src, x->plan->vector);
+	x->started = 1;
 	if (check(x, HANDLER_BARE) || check(x, HANDLER_TIMED))
 		return;
 	pm_reset_counts();
@@ -219,8 +218,12 @@ static void measure(void *arg)
 
 static const char *unsupported(const struct plan_row *p)
 {
+	const char *why;
+
 	if (!source_runs_now(p->source))
 		return source_mode_reason(p->source);
+	if (p->source->unsupported && (why = p->source->unsupported(p->source)))
+		return why;
 	return i386_unsupported(p->i386);
 }
 
@@ -243,6 +246,10 @@ void i386_experiment_run(const struct plan_row *p, struct run_result *r,
 		   p->vector);
 	guarded = guard_run(measure, &x, &fault);
 	pm.fault_once = 0;
+	if (x.started && p->source->stop)
+		p->source->stop(p->source);
+	if (x.started)
+		drain_pending_interrupts();
 	if (guarded || x.faulted || x.failed || x.timed_out) {
 		unsigned ended = lapic_settle();
 

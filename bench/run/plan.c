@@ -221,7 +221,7 @@ static void add_gap_rows(struct builder *b)
 
 /* The i386 rows (docs/protected-mode.md): every i386 scheme under each
  * source the 32-bit phase raises itself, against i386-direct; then
- * i386-direct's entry variants under INT n. The xAPIC self-IPI runs
+ * i386-direct's entry variants under INT n. The local APIC sources run
  * there in xAPIC mode, so these come before the switch to x2APIC. */
 static void add_i386_rows(struct builder *b)
 {
@@ -231,7 +231,7 @@ static void add_i386_rows(struct builder *b)
 	for (i = 0; i < irq_source_count; i++) {
 		const struct irq_source *src = &irq_sources[i];
 
-		if (!src->protected_mode)
+		if (!src->protected_trigger)
 			continue;
 		for (s = 0; s < i386_scheme_count; s++) {
 			struct plan_row *row = add(b, ROW_I386);

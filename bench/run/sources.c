@@ -8,6 +8,7 @@
 #include "arch/cpu.h"
 #include "arch/lib/log.h"
 #include "arch/lib/fmt.h"
+#include "arch/protected.h"
 #include "bench/model/results.h"
 
 const uint8_t source_check_vectors[7] = { 32, 33, 64, 127, 128, 200, 254 };
@@ -293,18 +294,19 @@ static void pic8259_stop(const struct irq_source *src)
 const struct irq_source irq_sources[] = {
 	/* Software INT n: no APIC acceptance, no EOI (docs/timing.md). */
 	{ .name = "int", .modes = SOURCE_NO_APIC, .every_scheme = 1,
-	  .sweep_all = 1, .instruction = 1, .protected_mode = 1,
+	  .sweep_all = 1, .instruction = 1, .protected_trigger = PM_TRIGGER_INT,
 	  .fire = fire_int },
 	{ .name = "ipi-self-xapic", .modes = SOURCE_XAPIC_ONLY,
-	  .ack = SOURCE_ACK_LAPIC, .every_scheme = 1, .protected_mode = 1,
-	  .fire = fire_ipi_xapic },
+	  .ack = SOURCE_ACK_LAPIC, .every_scheme = 1,
+	  .protected_trigger = PM_TRIGGER_IPI, .fire = fire_ipi_xapic },
 	{ .name = "ipi-self-x2apic-selfipi", .modes = SOURCE_X2APIC_ONLY,
 	  .ack = SOURCE_ACK_LAPIC, .every_scheme = 1,
 	  .fire = fire_ipi_x2apic_self },
 	{ .name = "ipi-self-x2apic-icr", .modes = SOURCE_X2APIC_ONLY,
 	  .ack = SOURCE_ACK_LAPIC, .fire = fire_ipi_x2apic_icr },
 	{ .name = "lapic-oneshot", .modes = SOURCE_EITHER_APIC,
-	  .ack = SOURCE_ACK_LAPIC, .start = lapic_oneshot_start,
+	  .ack = SOURCE_ACK_LAPIC, .protected_trigger = PM_TRIGGER_TIMER,
+	  .start = lapic_oneshot_start,
 	  .fire = fire_lapic_oneshot, .stop = lapic_timer_stop },
 	{ .name = "lapic-periodic", .modes = SOURCE_EITHER_APIC,
 	  .ack = SOURCE_ACK_LAPIC, .start = lapic_periodic_start,
@@ -457,4 +459,23 @@ void sources_time_ioapic_sequences(struct run_result *r, uint64_t *blocks,
 	}
 	if (!why)
 		ioapic_set_access(&ioapic, IOAPIC_UNCACHED, 1);
+}
+
+void sources_aim_protected(const struct irq_source *src, uint8_t vector)
+{
+	int timer = src->protected_trigger == PM_TRIGGER_TIMER;
+
+	pm.trigger = src->protected_trigger;
+	pm.vector = vector;
+	pm.int_sample = pm_int_sample_for(vector);
+	pm.int_triggers = pm_int_triggers();
+	/* Paging is off there: the xAPIC page by its physical address,
+	 * which the identity map makes lapic_mmio's. */
+	pm.icr = (uint32_t)(uintptr_t)&lapic_mmio[(timer ? APIC_TMICT
+							 : APIC_ICR) / 4];
+	pm.icr_value = timer ? LAPIC_ONESHOT_COUNT
+			     : APIC_ICR_LEVEL_ASSERT | APIC_ICR_DEST_SELF;
+	pm.lvt = (uint32_t)(uintptr_t)&lapic_mmio[APIC_LVT_TIMER / 4];
+	pm.eoi = src->instruction ? 0 :
+		 (uint32_t)(uintptr_t)&lapic_mmio[APIC_EOI / 4];
 }

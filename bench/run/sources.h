@@ -43,9 +43,10 @@ struct irq_source {
 	 * emulator sends again at the EOI. Those are counted as extra
 	 * interrupts, not failures. */
 	uint8_t repeats;
-	/* Raised in the 32-bit protected-mode phase too (arch/protected.h):
-	 * INT n and the xAPIC self-IPI, which its loops raise themselves. */
-	uint8_t protected_mode;
+	/* How the 32-bit protected-mode phase raises it (PM_TRIGGER_* in
+	 * arch/protected.h): INT n, the xAPIC self-IPI and the local APIC
+	 * one-shot timer, which its loops arm themselves; 0: not there. */
+	uint8_t protected_trigger;
 	/* Seed 004's last row: timed again with the caches thrashed. */
 	uint8_t also_thrashed;
 	const char *(*unsupported)(const struct irq_source *s);
@@ -67,6 +68,10 @@ void sources_init(const struct madt_info *madt, enum acpi_status madt_status,
 struct run_result;
 void sources_time_ioapic_sequences(struct run_result *r, uint64_t *blocks,
 				   uint32_t n_blocks);
+
+/* Points the 32-bit phase's loops (struct pm_data) at `src` on `vector`:
+ * its trigger and the local APIC registers it writes. */
+void sources_aim_protected(const struct irq_source *src, uint8_t vector);
 
 /* Vectors a self-IPI or external source is checked on: both ends, both
  * sides of the imm8 sign boundary, and a few between. */
