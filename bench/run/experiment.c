@@ -14,11 +14,6 @@
 #include "bench/model/histogram.h"
 #include "bench/run/apic_mode.h"
 
-/* Interrupts per register-integrity check vector; schemes are checked on
- * the configured vector and on 255, whose push imm8 sign-extends. */
-#define REGISTER_CHECKS_PER_VECTOR 256
-#define HIGH_CHECK_VECTOR 255
-
 struct experiment_run {
 	const struct plan_row *plan;
 	const struct irqlab_config *config;

@@ -8,6 +8,12 @@
 #include "bench/run/buffers.h"
 #include "bench/run/plan.h"
 
+/* Interrupts per register-integrity check vector; schemes, long mode's
+ * and i386, are checked on the configured vector and on 255, whose
+ * push imm8 sign-extends. */
+#define REGISTER_CHECKS_PER_VECTOR 256
+#define HIGH_CHECK_VECTOR 255
+
 /* Runs an experiment row into the next free r->exp. */
 void experiment_run(const struct plan_row *p, struct run_result *r,
 		    const struct irqlab_config *c, struct bench_buffers *b);

@@ -16,10 +16,6 @@
 #include "bench/run/apic_mode.h"
 #include "bench/run/sources.h"
 
-/* As in long mode: checks per vector, on the row's vector and on 255. */
-#define REGISTER_CHECKS_PER_VECTOR 256
-#define HIGH_CHECK_VECTOR 255
-
 struct i386_row {
 	const struct plan_row *plan;
 	const struct irqlab_config *config;
@@ -29,11 +25,6 @@ struct i386_row {
 	uint8_t failed, timed_out, faulted;
 	uint8_t started;	/* the source's start ran: its stop must */
 };
-
-static void aim(const struct plan_row *p, uint8_t vector)
-{
-	sources_aim_protected(p->source, vector);
-}
 
 static void install(const struct i386_row *x, enum handler_kind kind)
 {
@@ -73,7 +64,7 @@ static int sweep_vectors(struct i386_row *x, enum handler_kind kind)
 					      255 : APIC_SPURIOUS_VECTOR - 1;
 
 	pm_reset_counts();
-	aim(x->plan, x->plan->vector);
+	sources_aim_protected(x->plan->source, x->plan->vector);
 	if (trip(x, PM_JOB_SWEEP, last + 1 - FIRST_IRQ_VECTOR))
 		return -1;
 	for (v = 0; v < 256; v++)
@@ -106,7 +97,7 @@ static int check_registers(struct i386_row *x, uint8_t vector)
 	unsigned i;
 	uint32_t changed = 0;
 
-	aim(x->plan, vector);
+	sources_aim_protected(x->plan->source, vector);
 	if (trip(x, PM_JOB_REGISTERS, REGISTER_CHECKS_PER_VECTOR))
 		return -1;
 	x->out->register_checks += pm.done;
@@ -190,7 +181,7 @@ static int take_samples(struct i386_row *x, enum handler_kind kind)
 	const struct plan_row *p = x->plan;
 
 	install(x, kind);
-	aim(p, p->vector);
+	sources_aim_protected(p->source, p->vector);
 	if (run_samples(x, kind, x->config->warmup, 0))
 		return -1;
 	if (kind == HANDLER_TIMED && p->inject == INJECT_IN_HANDLER)

@@ -93,6 +93,20 @@ def check_page(label, page, docs, min_charts):
     check("%s: every figure cell (%d) equals results.json" % (label,
                                                              len(cells)),
           len(cells) > 20 and not wrong, "; ".join(wrong[:5]))
+    # The i386 rows of the 32-bit phase (docs/protected-mode.md): a table
+    # of their own, against i386-direct, and none in long mode's.
+    i386 = {e["name"] for e in docs[0]["experiments"]
+            if e.get("cpu_mode") == "protected-32" and e["status"] == "ok"
+            and not e["variant"] and not e["name"].startswith("selftest-")}
+    if len(docs) == 1 and i386:
+        tables = {}
+        for c in cells:
+            tables.setdefault(c["table"], set()).add(c["row"])
+        check("%s: the i386 rows (%d) have their own table, and long mode's "
+              "has none of them" % (label, len(i386)),
+              tables.get("i386-headline") == i386
+              and not i386 & tables.get("headline", set()),
+              str(sorted(tables.get("i386-headline", set())))[:300])
     check("%s: screenshot saved (%s)" % (label, os.path.relpath(shot, ROOT)),
           os.path.exists(shot) and os.path.getsize(shot) > 10000)
 
