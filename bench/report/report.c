@@ -388,7 +388,7 @@ static void summary_runs(struct text_buf *tb, const struct run_result *r,
 		if (!run_spread(ctx, r->exp[i].name, r->config.unstable_pct,
 				&spread, &unstable))
 			continue;
-		tb_printf(tb, "%-38s", r->exp[i].name);
+		tb_printf(tb, "%-39s", r->exp[i].name);
 		for (k = 0; k < ctx->n_runs; k++)
 			tb_printf(tb, " %7lld",
 				  (long long)run_median(ctx, k, r->exp[i].name));
@@ -958,7 +958,7 @@ static void summary_against_baseline(struct text_buf *tb,
 
 		if (!base || !str_eq(catalog_cpu_mode(e->scheme), mode))
 			continue;
-		tb_printf(tb, "%-38s %-30s %7lld %7lld %7lld  %+7lld %+7lld %+7lld\n",
+		tb_printf(tb, "%-39s %-30s %7lld %7lld %7lld  %+7lld %+7lld %+7lld\n",
 			  e->name, e->baseline,
 			  (long long)net_of_floor(e->metric[METRIC_ENTRY].median, floor),
 			  (long long)net_of_floor(e->metric[METRIC_EXIT].median, floor),
@@ -986,7 +986,7 @@ static void summary_schemes(struct text_buf *tb, const struct run_result *r,
 			tb_printf(tb, "\nAgainst each row's baseline: medians net "
 				  "of the floor, and the overhead over the "
 				  "baseline (+ is slower)\n");
-		tb_printf(tb, "%-38s %-30s %7s %7s %7s  %7s %7s %7s\n",
+		tb_printf(tb, "%-39s %-30s %7s %7s %7s  %7s %7s %7s\n",
 			  "experiment", "baseline", "entry", "exit", "round",
 			  "+entry", "+exit", "+round");
 		summary_against_baseline(tb, r, mode);
@@ -1126,7 +1126,7 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 		tb_printf(tb, "           warnings: %s\n", r->config_warnings);
 	tb_puts(tb, "\n");
 
-	tb_printf(tb, "%-38s %-12s %-23s %4s %-7s %-10s", "experiment",
+	tb_printf(tb, "%-39s %-24s %-23s %4s %-7s %-10s", "experiment",
 		  "scheme", "source", "vec", "status", "metric");
 	for (k = 0; k < stats_field_count; k++)
 		if (stats_fields[k].kind != STATS_FIELD_COUNT)
@@ -1137,13 +1137,13 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 		const struct experiment_result *e = &r->exp[i];
 
 		if (e->status != EXP_OK) {
-			tb_printf(tb, "%-38s %-12s %-23s %4u %s: %s\n", e->name,
+			tb_printf(tb, "%-39s %-24s %-23s %4u %s: %s\n", e->name,
 				  e->scheme, e->source, e->vector,
 				  exp_status_name(e->status), e->reason);
 			continue;
 		}
 		for (k = 0; k < METRIC_COUNT; k++) {
-			tb_printf(tb, "%-38s %-12s %-23s %4u %-7s %-10s",
+			tb_printf(tb, "%-39s %-24s %-23s %4u %-7s %-10s",
 				  k ? "" : e->name, k ? "" : e->scheme,
 				  k ? "" : e->source, e->vector,
 				  k ? "" : exp_status_name(e->status),

@@ -348,12 +348,12 @@ static void summary_has_the_figures_as_rows(void **state)
 	/* exp-0 entry: min 80, p1 80, median 82, p90 85, p99 89, p99.9 120,
 	 * max 580, mean 83.2, sd 1.5 */
 	assert_non_null(strstr(out, "entry             80        80        82        85        89       120       580        83.2       1.5"));
-	assert_non_null(strstr(out, "exp-3                                  direct       int                       67 skipped: CPUID.1:ECX[24] is 0"));
+	assert_non_null(strstr(out, "exp-3                                   direct                   int                       67 skipped: CPUID.1:ECX[24] is 0"));
 	assert_non_null(strstr(out, "IrqlabRecord03   stale    superseded by a newer run"));
 	/* against the baseline: exp-1 is 1 over exp-0 on every median */
-	assert_non_null(strstr(out, "exp-1                                  exp-0                               83     183     283       +1      +1      +1"));
+	assert_non_null(strstr(out, "exp-1                                   exp-0                               83     183     283       +1      +1      +1"));
 	/* the baseline itself is not compared with itself */
-	assert_null(strstr(out, "exp-0                                  exp-0"));
+	assert_null(strstr(out, "exp-0                                   exp-0"));
 	assert_null(strstr(out, "QEMU models no caches"));
 	/* every seed's table prints, saying what did not run */
 	assert_non_null(strstr(out, "XT-PIC                                        not run   18733-23057"));
@@ -392,13 +392,13 @@ static void i386_rows_have_their_own_table(void **state)
 	assert_int_equal(report_summary(&tb, &r, &ctx), 0);
 	long_table = strstr(out, "Against each row's baseline");
 	i386_table = strstr(out, "The i386 rows, in 32-bit protected mode");
-	row = strstr(out, "int-i386-call16                        int-i386-direct");
+	row = strstr(out, "int-i386-call16                         int-i386-direct");
 	assert_non_null(long_table);
 	assert_non_null(i386_table);
 	assert_non_null(row);
 	assert_true(long_table < i386_table && i386_table < row);
 	/* exp-1 stays in long mode's table, before the i386 one */
-	assert_true(strstr(out, "exp-1                                  exp-0") < i386_table);
+	assert_true(strstr(out, "exp-1                                   exp-0") < i386_table);
 
 	tb_init(&tb, out, sizeof(out));
 	assert_int_equal(report_json(&tb, &r, &ctx), 0);
