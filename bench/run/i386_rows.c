@@ -215,6 +215,12 @@ static const char *unsupported(const struct plan_row *p)
 		return source_mode_reason(p->source);
 	if (p->source->unsupported && (why = p->source->unsupported(p->source)))
 		return why;
+	/* The 32-bit loops write the local APIC by a 32-bit physical
+	 * address: a page relocated above 4 GiB would be another one. */
+	if (!p->source->instruction &&
+	    (uint64_t)(uintptr_t)lapic_mmio >= (1ull << 32))
+		return "the local APIC's registers lie above 4 GiB "
+		       "(IA32_APIC_BASE), beyond a 32-bit address";
 	return i386_unsupported(p->i386);
 }
 
