@@ -258,7 +258,11 @@ static void tear_down(const struct plan_row *p, const struct experiment_run *x)
 	irq_fault_once = 0;
 }
 
-void experiment_fail(struct experiment_result *e, const char *format, ...)
+static void experiment_fail(struct experiment_result *e, const char *format,
+			    ...) __attribute__((format(printf, 2, 3)));
+
+static void experiment_fail(struct experiment_result *e, const char *format,
+			    ...)
 {
 	va_list ap;
 
@@ -333,9 +337,10 @@ struct experiment_result *experiment_open(const struct plan_row *p,
 	return e;
 }
 
-void experiment_figures(struct run_result *r, struct experiment_result *e,
-			const struct irqlab_config *c,
-			const struct bench_buffers *b, uint32_t samples)
+static void experiment_figures(struct run_result *r,
+			       struct experiment_result *e,
+			       const struct irqlab_config *c,
+			       const struct bench_buffers *b, uint32_t samples)
 {
 	unsigned k;
 
@@ -345,62 +350,42 @@ void experiment_figures(struct run_result *r, struct experiment_result *e,
 		keep_histograms(r, (uint32_t)(e - r->exp), b, samples);
 }
 
-void experiment_run(const struct plan_row *p, struct run_result *r,
-		    const struct irqlab_config *c, struct bench_buffers *b)
+void experiment_close(const struct plan_row *p, struct run_result *r,
+		      struct experiment_result *e,
+		      const struct irqlab_config *c,
+		      const struct bench_buffers *b, const uint32_t *delivered,
+		      const char *why, int timed_out, int faulted)
 {
-	struct experiment_result *e = experiment_open(p, r,
-		(p->scheme ? p->scheme : dispatch_baseline)->name,
-		p->entry ? p->entry->name : p->cache ? p->cache->name : "",
-		unsupported(p));
-	struct experiment_run x = { .plan = p, .config = c, .buf = b, .out = e };
-	struct fault_info fault;
+	char quiet[RESULTS_REASON_LEN];
 	uint32_t others = 0, expected;
 	unsigned v;
-	int faulted;
 
-	if (e->status == EXP_SKIPPED)
-		return;
-
-	log_printf("experiment %s: %u warm-up + %u samples on vector %u\n",
-		   p->name, c->warmup, p->samples, p->vector);
-	irq_ack = source_ack_now(p->source);
-	faulted = guard_run(measure, &x, &fault);
-	tear_down(p, &x);
-	irq_ack = IRQ_ACK_NONE;
-	if (faulted || x.check_failed || x.timed_out) {
+	if (why) {
 		unsigned ended = lapic_settle();
 
 		if (ended)
 			log_printf("experiment %s: %u interrupt(s) left in "
 				   "service, EOI'd for the next row\n",
 				   p->name, ended);
-	}
-
-	if (faulted) {
-		e->status = EXP_FAILED;
-		fault_describe(&fault, e->reason, sizeof(e->reason));
-		e->delivered = irq_delivered[p->vector];
-		log_printf("experiment %s: failed: %s\n", p->name, e->reason);
-		return;
-	}
-	if (x.check_failed || x.timed_out) {
-		experiment_fail(e, "%s", x.why);
-		if (x.timed_out)
+		experiment_fail(e, "%s", why);
+		if (timed_out)
 			e->status = EXP_TIMEOUT;
+		if (faulted)
+			e->delivered = delivered[p->vector];
 		log_printf("experiment %s: %s: %s\n", p->name,
 			   exp_status_name(e->status), e->reason);
 		return;
 	}
 
-	e->delivered = irq_delivered[p->vector];
+	e->delivered = delivered[p->vector];
 	/* Both passes: warm-up and samples each. */
 	expected = HANDLER_KINDS * (c->warmup + p->samples) + e->discarded;
 	for (v = 0; v < 256; v++)
 		if (v != p->vector && v != APIC_SPURIOUS_VECTOR)
-			others += irq_delivered[v];
-	if (irq_delivered[APIC_SPURIOUS_VECTOR])
+			others += delivered[v];
+	if (delivered[APIC_SPURIOUS_VECTOR])
 		log_printf("experiment %s: %u spurious interrupt(s), not counted\n",
-			   p->name, irq_delivered[APIC_SPURIOUS_VECTOR]);
+			   p->name, delivered[APIC_SPURIOUS_VECTOR]);
 	experiment_figures(r, e, c, b, p->samples);
 	/* A source that repeats (sources.h) may raise its vector again
 	 * while its handler runs: counted as extra, not a failure. */
@@ -414,11 +399,38 @@ void experiment_run(const struct plan_row *p, struct run_result *r,
 	else if (others)
 		experiment_fail(e, "%u interrupts arrived on other vectors", others);
 	else if (p->source->modes != SOURCE_NO_APIC &&
-		 lapic_check_quiet(x.why, sizeof(x.why)))
-		experiment_fail(e, "%s", x.why);
+		 lapic_check_quiet(quiet, sizeof(quiet)))
+		experiment_fail(e, "%s", quiet);
 	else
 		e->status = EXP_OK;
 	log_printf("experiment %s: %s, round trip median %llu (raw)\n", p->name,
 		   exp_status_name(e->status),
 		   (unsigned long long)e->metric[METRIC_ROUND_TRIP].median);
+}
+
+void experiment_run(const struct plan_row *p, struct run_result *r,
+		    const struct irqlab_config *c, struct bench_buffers *b)
+{
+	struct experiment_result *e = experiment_open(p, r,
+		(p->scheme ? p->scheme : dispatch_baseline)->name,
+		p->entry ? p->entry->name : p->cache ? p->cache->name : "",
+		unsupported(p));
+	struct experiment_run x = { .plan = p, .config = c, .buf = b, .out = e };
+	struct fault_info fault;
+	int faulted;
+
+	if (e->status == EXP_SKIPPED)
+		return;
+
+	log_printf("experiment %s: %u warm-up + %u samples on vector %u\n",
+		   p->name, c->warmup, p->samples, p->vector);
+	irq_ack = source_ack_now(p->source);
+	faulted = guard_run(measure, &x, &fault);
+	tear_down(p, &x);
+	irq_ack = IRQ_ACK_NONE;
+	if (faulted)
+		fault_describe(&fault, x.why, sizeof(x.why));
+	experiment_close(p, r, e, c, b, irq_delivered,
+			 faulted || x.check_failed || x.timed_out ? x.why : NULL,
+			 x.timed_out, faulted);
 }

@@ -30,13 +30,15 @@ struct experiment_result *experiment_open(const struct plan_row *p,
 					  struct run_result *r,
 					  const char *scheme,
 					  const char *variant, const char *why);
-/* ... each metric's statistics and histogram from the buffers; */
-void experiment_figures(struct run_result *r, struct experiment_result *e,
-			const struct irqlab_config *c,
-			const struct bench_buffers *b, uint32_t samples);
-/* ... and a failure with its reason. */
-void experiment_fail(struct experiment_result *e, const char *format, ...)
-	__attribute__((format(printf, 2, 3)));
+/* ... and how it ended: `why` says why it did not finish (NULL: it
+ * did), with timed_out or faulted saying how; else the verdict from the
+ * per-vector `delivered` counts, and each metric's statistics and
+ * histogram from the buffers. */
+void experiment_close(const struct plan_row *p, struct run_result *r,
+		      struct experiment_result *e,
+		      const struct irqlab_config *c,
+		      const struct bench_buffers *b, const uint32_t *delivered,
+		      const char *why, int timed_out, int faulted);
 
 /* Runs a gap row into the next free r->gap. */
 void gap_run(const struct plan_row *p, struct run_result *r,

@@ -232,8 +232,6 @@ void i386_experiment_run(const struct plan_row *p, struct run_result *r,
 		p->i386_entry ? p->i386_entry->name : "", unsupported(p));
 	struct i386_row x = { .plan = p, .config = c, .buf = b, .out = e };
 	struct fault_info fault;
-	uint32_t others = 0, expected;
-	unsigned v;
 	int guarded;
 
 	if (e->status == EXP_SKIPPED)
@@ -247,44 +245,10 @@ void i386_experiment_run(const struct plan_row *p, struct run_result *r,
 		p->source->stop(p->source);
 	if (x.started)
 		drain_pending_interrupts();
-	if (guarded || x.faulted || x.failed || x.timed_out) {
-		unsigned ended = lapic_settle();
-
-		if (ended)
-			log_printf("experiment %s: %u interrupt(s) left in "
-				   "service, EOI'd for the next row\n",
-				   p->name, ended);
-	}
 	if (guarded)
 		fault_describe(&fault, x.why, sizeof(x.why));
-	if (guarded || x.faulted || x.failed || x.timed_out) {
-		experiment_fail(e, "%s", x.why);
-		if (x.timed_out)
-			e->status = EXP_TIMEOUT;
-		e->delivered = pm.delivered[p->vector];
-		log_printf("experiment %s: %s: %s\n", p->name,
-			   exp_status_name(e->status), e->reason);
-		return;
-	}
-
-	e->delivered = pm.delivered[p->vector];
-	expected = HANDLER_KINDS * (c->warmup + p->samples) + e->discarded;
-	for (v = 0; v < 256; v++)
-		if (v != p->vector && v != APIC_SPURIOUS_VECTOR)
-			others += pm.delivered[v];
-	experiment_figures(r, e, c, b, p->samples);
-	if (e->delivered != expected)
-		experiment_fail(e, "delivered %u interrupts on vector %u, "
-				"expected %u", e->delivered, p->vector, expected);
-	else if (others)
-		experiment_fail(e, "%u interrupts arrived on other vectors",
-				others);
-	else if (!p->source->instruction &&
-		 lapic_check_quiet(x.why, sizeof(x.why)))
-		experiment_fail(e, "%s", x.why);
-	else
-		e->status = EXP_OK;
-	log_printf("experiment %s: %s, round trip median %llu (raw)\n", p->name,
-		   exp_status_name(e->status),
-		   (unsigned long long)e->metric[METRIC_ROUND_TRIP].median);
+	experiment_close(p, r, e, c, b, pm.delivered,
+			 guarded || x.faulted || x.failed || x.timed_out ?
+				 x.why : NULL,
+			 x.timed_out, guarded || x.faulted);
 }
