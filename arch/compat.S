@@ -70,14 +70,7 @@ prim32_\name:
 /* seed 000 TEST3, as written: the vector from %cs, eight instructions. */
 .macro cs_vector_body
 	.rept PRIMITIVE_REPS
-	push %eax
-	push %eax
-	mov %cs, %eax
-	shr $3, %eax
-	and $0xff, %eax
-	not %eax
-	mov %eax, 4(%esp)
-	pop %eax
+	CS_VECTOR_I386
 	.endr
 .endm
 	COMPAT_PRIMITIVE cs_vector, (4*PRIMITIVE_REPS)

@@ -42,6 +42,21 @@
 	.endr
 .endm
 
+/* seed 000's TEST3, as the thread wrote it for i386: ~vector derived
+ * from %cs into the slot the push reserves (8 instructions, 4 bytes of
+ * stack left). Timed in compatibility mode (compat.S), and the entry of
+ * the i386-cs-selector scheme (arch/dispatch/i386_cs_selector.S). */
+.macro CS_VECTOR_I386
+	push %eax
+	push %eax
+	mov %cs, %eax
+	shr $3, %eax
+	and $0xff, %eax
+	not %eax
+	mov %eax, 4(%esp)
+	pop %eax
+.endm
+
 #else
 
 #include <stddef.h>

@@ -10,6 +10,7 @@
  * pushed selector. A 32-bit push of a segment register may write only
  * the low 16 bits of its slot (SDM vol. 2B, PUSH), so only those are
  * read. */
+#include "arch/primitives.h"
 #include "arch/dispatch/i386.h"
 
 .macro CS_TEST3_BODY id, timed
@@ -18,14 +19,7 @@
 	GATE_TABLE_ENTRY \id\()_entry
 	.endr
 \id\()_entry:
-	push %eax
-	push %eax
-	mov %cs, %eax
-	shr $3, %eax
-	and $0xff, %eax
-	not %eax
-	mov %eax, 4(%esp)
-	pop %eax		/* FRAME32_VECTOR holds ~vector */
+	CS_VECTOR_I386		/* FRAME32_VECTOR holds ~vector */
 	SAVE_GPRS32
 	notl FRAME32_VECTOR(%esp)
 	DISPATCH32_TAIL \id\()_dispatch, \timed
