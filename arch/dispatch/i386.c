@@ -1,18 +1,11 @@
 #include "arch/dispatch/i386.h"
 
-/* Each scheme's assembly file provides NAME_gates, NAME_code and
- * NAME_code_end, and the same as NAME_bare_... (SCHEME_TWICE). */
-#define I386_SYMBOLS(id)                                                    \
-	extern const uint64_t id##_gates[], id##_bare_gates[];              \
-	extern const char id##_code[], id##_code_end[];                     \
-	extern const char id##_bare_code[], id##_bare_code_end[]
-I386_SYMBOLS(i386_direct);
-I386_SYMBOLS(i386_push_jmp);
-I386_SYMBOLS(i386_cs_selector);
-I386_SYMBOLS(i386_cs_push);
-I386_SYMBOLS(i386_call16);
-I386_SYMBOLS(i386_call16_3byte);
-#undef I386_SYMBOLS
+SCHEME_SYMBOLS(i386_direct);
+SCHEME_SYMBOLS(i386_push_jmp);
+SCHEME_SYMBOLS(i386_cs_selector);
+SCHEME_SYMBOLS(i386_cs_push);
+SCHEME_SYMBOLS(i386_call16);
+SCHEME_SYMBOLS(i386_call16_3byte);
 #define I386_CODE(id)                                                       \
 	.code = { { id##_gates, id##_code, id##_code_end },                 \
 		  { id##_bare_gates, id##_bare_code, id##_bare_code_end } }
@@ -21,7 +14,8 @@ const struct i386_scheme i386_schemes[] = {
 	{ "i386-direct", I386_CODE(i386_direct), PM_GATES_FLAT,
 	  I386_DIRECT_STRIDE, 0 },
 	/* 7 bytes below vector 128, 10 above, each 4-aligned */
-	{ "i386-push-jmp", I386_CODE(i386_push_jmp), PM_GATES_FLAT, 10, 0 },
+	{ "i386-push-jmp", I386_CODE(i386_push_jmp), PM_GATES_FLAT, 10, 0,
+	  .fault_selftest = 1 },
 	/* a code descriptor per vector */
 	{ "i386-cs-selector", I386_CODE(i386_cs_selector), PM_GATES_PER_VECTOR,
 	  0, IRQ_VECTORS * 8 },

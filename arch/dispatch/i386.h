@@ -99,6 +99,9 @@ struct i386_scheme {
 	uint8_t segment;	/* enum pm_gate_segment */
 	uint32_t stub_bytes;	/* per vector; 0 for none */
 	uint32_t data_bytes;	/* descriptors it adds */
+	/* The scheme the 32-bit phase's fault self-test runs under: one
+	 * whose stubs reach a common path, as in long mode (schemes.h). */
+	uint8_t fault_selftest;
 };
 
 extern const struct i386_scheme i386_schemes[];

@@ -9,12 +9,6 @@
 
 int schemes_own_paging;
 
-/* Each scheme's assembly file provides NAME_gates, NAME_code and
- * NAME_code_end, and the same as NAME_bare_... (SCHEME_TWICE). */
-#define SCHEME_SYMBOLS(id)                                                  \
-	extern const uint64_t id##_gates[], id##_bare_gates[];              \
-	extern const char id##_code[], id##_code_end[];                     \
-	extern const char id##_bare_code[], id##_bare_code_end[]
 SCHEME_SYMBOLS(direct);
 SCHEME_SYMBOLS(push_jmp);
 SCHEME_SYMBOLS(push_jmp_ibt);
@@ -23,7 +17,6 @@ SCHEME_SYMBOLS(call);
 SCHEME_SYMBOLS(cs_selector);
 SCHEME_SYMBOLS(pf_cr2);
 SCHEME_SYMBOLS(int3_byte);
-#undef SCHEME_SYMBOLS
 #define SCHEME_CODE_VIA(id, entry, bare_entry)                              \
 	.code = { { id##_gates, id##_code, id##_code_end, entry },          \
 		  { id##_bare_gates, id##_bare_code, id##_bare_code_end,    \

@@ -39,6 +39,14 @@ enum handler_kind {
 	HANDLER_KINDS
 };
 
+/* What each scheme's assembly file provides (SCHEME_TWICE in irq.h):
+ * NAME_gates, NAME_code and NAME_code_end, and the same as NAME_bare_...
+ * Long mode's table (schemes.c) and i386's (i386.c) declare them so. */
+#define SCHEME_SYMBOLS(id)                                                  \
+	extern const uint64_t id##_gates[], id##_bare_gates[];              \
+	extern const char id##_code[], id##_code_end[];                     \
+	extern const char id##_bare_code[], id##_bare_code_end[]
+
 /* One assembly of a scheme. */
 struct scheme_code {
 	const uint64_t *gates;	/* IRQ_VECTORS gate targets; NULL for fred */

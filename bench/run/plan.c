@@ -226,11 +226,11 @@ static void add_gap_rows(struct builder *b)
 static void add_i386_rows(struct builder *b)
 {
 	const struct irqlab_config *c = b->config;
+	const struct irq_source *src;
 	size_t i, s;
 
 	for (i = 0; i < irq_source_count; i++) {
-		const struct irq_source *src = &irq_sources[i];
-
+		src = &irq_sources[i];
 		if (!src->protected_trigger)
 			continue;
 		for (s = 0; s < i386_scheme_count; s++) {
@@ -251,9 +251,9 @@ static void add_i386_rows(struct builder *b)
 				     "%s-%s", src->name, i386_baseline->name);
 		}
 	}
-	for (i = 0; i < i386_variant_count; i++) {
-		const struct irq_source *src = instruction_source();
-		struct plan_row *row = src ? add(b, ROW_I386) : 0;
+	for (i = 0, src = instruction_source(); src && i < i386_variant_count;
+	     i++) {
+		struct plan_row *row = add(b, ROW_I386);
 
 		if (!row)
 			return;
@@ -319,12 +319,15 @@ static void add_selftests(struct builder *b, const struct irq_source *src)
 	}
 	/* And one in the 32-bit phase, behind i386 stubs' common path: the
 	 * trip must still come back to long mode and the run go on. */
-	if (src && b->config->selftest_fault) {
-		struct plan_row *row = add(b, ROW_I386);
+	for (i = 0; src && b->config->selftest_fault && i < i386_scheme_count;
+	     i++) {
+		struct plan_row *row;
 
-		if (!row)
+		if (!i386_schemes[i].fault_selftest)
+			continue;
+		if (!(row = add(b, ROW_I386)))
 			return;
-		row->i386 = &i386_schemes[1];
+		row->i386 = &i386_schemes[i];
 		row->source = src;
 		row->vector = (uint8_t)b->config->int_vector;
 		row->inject = INJECT_IN_HANDLER;
