@@ -294,6 +294,11 @@ const char *handoff_make_room(struct handoff_room *room, char *why, size_t cap)
 	return reclaim_blind(room, remaining, chunk, why, cap);
 }
 
+/* The first record name phase B may use: past every name a record that
+ * could not be deleted still holds, so an old record is never
+ * overwritten or mixed in. 0 when none is held. */
+static unsigned handoff_first_name;
+
 const char *handoff_store(const uint8_t *blob, size_t len, uint64_t run_id,
 			  uint64_t *free_at_runtime, char *why, size_t cap)
 {
@@ -340,21 +345,25 @@ const char *handoff_store(const uint8_t *blob, size_t len, uint64_t run_id,
 	return 0;
 }
 
-/* "IrqlabRecordNN", as record_name writes it. */
-static int is_record_name(const CHAR16 *name)
+/* "IrqlabRecordNN", as record_name writes it: returns NN, or -1 for
+ * any other name. */
+static int record_number(const CHAR16 *name)
 {
 	CHAR16 expected[32];
-	unsigned i;
+	unsigned i, seq;
 
+	for (i = 0; i < 12; i++)
+		if (name[i] == 0)
+			return -1;
 	if (!(name[12] >= L'0' && name[12] <= L'9' && name[13] >= L'0' &&
 	      name[13] <= L'9'))
-		return 0;
-	record_name(expected, (unsigned)(name[12] - L'0') * 10 +
-				      (unsigned)(name[13] - L'0'));
+		return -1;
+	seq = (unsigned)(name[12] - L'0') * 10 + (unsigned)(name[13] - L'0');
+	record_name(expected, seq);
 	for (i = 0; expected[i]; i++)
 		if (name[i] != expected[i])
-			return 0;
-	return name[i] == 0;
+			return -1;
+	return name[i] == 0 ? (int)seq : -1;
 }
 
 static void note_foreign(struct handoff_found *found, const CHAR16 *name)
@@ -385,6 +394,7 @@ uint32_t handoff_find(struct handoff_found *found)
 		UINT32 attributes;
 		EFI_STATUS st;
 		unsigned i;
+		int seq;
 
 		st = uefi_call_wrapper(RT->GetNextVariableName, 3, &size, name,
 				       &guid);
@@ -401,7 +411,8 @@ uint32_t handoff_find(struct handoff_found *found)
 		/* Only names irqlab writes are its records. Anything else under
 		 * its GUID is another tool's: reported, never read, never
 		 * deleted, and never a reason not to measure. */
-		if (!is_record_name(name)) {
+		seq = record_number(name);
+		if (seq < 0) {
 			note_foreign(found, name);
 			continue;
 		}
@@ -413,6 +424,7 @@ uint32_t handoff_find(struct handoff_found *found)
 				name[i] < 0x80 ? (char)name[i] : '?';
 		}
 		found->rec[found->n].name[i] = 0;
+		found->rec[found->n].seq = (uint8_t)seq;
 		found->rec[found->n].chosen = 0;
 		found->rec[found->n].undeletable = 0;
 		found->rec[found->n].name_ascii[i] = '\0';
@@ -426,8 +438,6 @@ uint32_t handoff_find(struct handoff_found *found)
 	}
 	return found->n;
 }
-
-unsigned handoff_first_name;
 
 static int delete_record(struct handoff_found *found, uint32_t i)
 {
@@ -468,4 +478,27 @@ uint32_t handoff_delete_chosen(struct handoff_found *found)
 	}
 	found->n = kept;
 	return failed;
+}
+
+uint32_t handoff_set_aside_undeletable(struct handoff_found *found)
+{
+	uint32_t i, kept = 0;
+
+	for (i = 0; i < found->n; i++) {
+		if (!found->rec[i].undeletable) {
+			if (kept != i)
+				found->rec[kept] = found->rec[i];
+			kept++;
+			continue;
+		}
+		/* Dropped from `found` only: it was tried already. */
+		log_printf("phase C: %s cannot be deleted: set aside, never read "
+			   "into a run; records are written past it\n",
+			   found->rec[i].name_ascii);
+		if (found->rec[i].seq + 1u > handoff_first_name)
+			handoff_first_name = found->rec[i].seq + 1u;
+	}
+	i = found->n - kept;
+	found->n = kept;
+	return i;
 }

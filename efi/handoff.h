@@ -8,7 +8,6 @@
 #include <efi.h>
 
 #include "bench/model/records.h"
-#include "bench/report/report.h"
 
 /* Linux efi-pstore's reserve: never leave less than this free
  * (arch/x86/platform/efi/quirks.c, after the 2013 Samsung bricking). */
@@ -55,6 +54,7 @@ struct handoff_found {
 	struct {
 		CHAR16 name[32];
 		char name_ascii[32];
+		uint8_t seq;		/* the NN of IrqlabRecordNN */
 		uint8_t data[RECORD_MAX_BYTES];
 		UINTN len;
 		uint8_t oversize;	/* larger than any record can be */
@@ -75,9 +75,8 @@ uint32_t handoff_delete(struct handoff_found *found);
  * cannot be deleted stay, marked undeletable. Returns how many. */
 uint32_t handoff_delete_chosen(struct handoff_found *found);
 
-/* The first record name phase B may use: past every name a record that
- * could not be deleted still holds, so an old record is never
- * overwritten or mixed in. 0 when none is held. */
-extern unsigned handoff_first_name;
+/* Drops the records marked undeletable from `found`, saying so, and
+ * keeps phase B's records past every name they hold. Returns how many. */
+uint32_t handoff_set_aside_undeletable(struct handoff_found *found);
 
 #endif

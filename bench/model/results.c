@@ -118,6 +118,13 @@ uint64_t run_id_from_time(unsigned year, unsigned month, unsigned day,
 			100 + minute) * 100 + second;
 }
 
+void run_folder_name(uint64_t id, char *out, size_t cap)
+{
+	fmt_snprintf(out, cap, "%08llu-%06llu",
+		     (unsigned long long)(id / 1000000),
+		     (unsigned long long)(id % 1000000));
+}
+
 const char *apic_mode_name(unsigned mode)
 {
 	static const char *const names[3] = { "none", "xapic", "x2apic" };

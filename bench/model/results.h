@@ -254,5 +254,7 @@ const char *apic_mode_name(unsigned mode);
  * so folder names sort by time and are readable on any FAT driver. */
 uint64_t run_id_from_time(unsigned year, unsigned month, unsigned day,
 			  unsigned hour, unsigned minute, unsigned second);
+/* Folder name for a run id: YYYYMMDD-hhmmss. */
+void run_folder_name(uint64_t run_id, char *out, size_t cap);
 
 #endif

@@ -29,13 +29,6 @@ static int64_t net_mean_milli(uint64_t mean_milli, uint64_t floor)
 	return (int64_t)(mean_milli - floor * 1000u);
 }
 
-void run_folder_name(uint64_t id, char *out, size_t cap)
-{
-	fmt_snprintf(out, cap, "%08llu-%06llu",
-		     (unsigned long long)(id / 1000000),
-		     (unsigned long long)(id % 1000000));
-}
-
 /* The statistics as an object, every field of stats_fields but the
  * count, net of `floor` (0 for raw figures). */
 static void json_stats_fields(struct json_writer *w,

@@ -124,7 +124,4 @@ void report_end_screen(struct text_buf *tb, const struct run_result *r,
  * found records but no complete run to write. */
 void report_discards(struct text_buf *tb, const struct handoff_report *h);
 
-/* Folder name for a run id: YYYYMMDD-hhmmss. */
-void run_folder_name(uint64_t run_id, char *out, size_t cap);
-
 #endif

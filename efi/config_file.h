@@ -1,0 +1,17 @@
+/* irqlab.cfg on the ESP, read whole or refused (README "Configuration"). */
+#ifndef IRQLAB_EFI_CONFIG_FILE_H
+#define IRQLAB_EFI_CONFIG_FILE_H
+
+#include <efi.h>
+
+#include "bench/model/config.h"
+
+#define CONFIG_PATH "\\EFI\\irqlab\\irqlab.cfg"
+
+/* Fills `c` with the defaults and what the file sets, logging every
+ * problem. Returns what reading it found wrong: errors stop the run in
+ * phase A, warnings go into the results. */
+const struct config_problems *config_file_load(EFI_FILE_HANDLE root,
+					       struct irqlab_config *c);
+
+#endif

@@ -1,0 +1,327 @@
+#include <efi.h>
+#include <efilib.h>
+
+#include "efi/phase_a.h"
+#include "arch/desc.h"
+#include "arch/dispatch/i386.h"
+#include "arch/dispatch/schemes.h"
+#include "arch/dispatch/variants.h"
+#include "arch/lib/fmt.h"
+#include "arch/lib/log.h"
+#include "arch/paging.h"
+#include "bench/report/report.h"
+#include "bench/run/runner.h"
+#include "efi/files.h"
+#include "efi/handoff.h"
+#include "efi/pages.h"
+#include "efi/phase_b.h"
+#include "efi/power.h"
+#include "efi/run_store.h"
+
+#define ACPI_COPY_DIR "\\EFI\\irqlab\\acpi"
+/* Room for descriptors the ExitBootServices dance itself may add. */
+#define MEMORY_MAP_SLACK_DESCRIPTORS 16
+
+/* Each scheme's footprint in this binary, for the reports (they take
+ * the words from bench/model/catalog.c). */
+static void note_scheme_footprints(struct run_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < dispatch_scheme_count && r->n_schemes < RESULTS_MAX_SCHEMES;
+	     i++) {
+		const struct dispatch_scheme *s = &dispatch_schemes[i];
+		struct scheme_footprint *f = &r->scheme[r->n_schemes++];
+
+		fmt_snprintf(f->name, sizeof(f->name), "%s", s->name);
+		f->stub_bytes = s->stub_bytes;
+		f->code_bytes = (uint32_t)(s->code[HANDLER_TIMED].code_end -
+					   s->code[HANDLER_TIMED].code_start);
+		f->data_bytes = s->data_bytes;
+	}
+	for (i = 0; i < i386_scheme_count && r->n_schemes < RESULTS_MAX_SCHEMES;
+	     i++) {
+		const struct i386_scheme *s = &i386_schemes[i];
+		struct scheme_footprint *f = &r->scheme[r->n_schemes++];
+
+		fmt_snprintf(f->name, sizeof(f->name), "%s", s->name);
+		f->stub_bytes = s->stub_bytes;
+		f->code_bytes = (uint32_t)(s->code[HANDLER_TIMED].code_end -
+					   s->code[HANDLER_TIMED].code_start);
+		f->data_bytes = s->data_bytes;
+	}
+}
+
+static uint64_t memory_map_top(const struct run_state *run)
+{
+	uint64_t top = 4ull << 30;
+	UINTN off;
+
+	for (off = 0; off < run->map_size; off += run->desc_size) {
+		EFI_MEMORY_DESCRIPTOR *d =
+			(EFI_MEMORY_DESCRIPTOR *)((uint8_t *)run->map + off);
+		uint64_t end = d->PhysicalStart + d->NumberOfPages * PAGE_SIZE;
+
+		if (end > top)
+			top = end;
+	}
+	return top;
+}
+
+static EFI_STATUS read_memory_map(struct run_state *run)
+{
+	run->map_size = run->map_cap;
+	return uefi_call_wrapper(BS->GetMemoryMap, 5, &run->map_size, run->map,
+				 &run->map_key, &run->desc_size, &run->desc_version);
+}
+
+/* Sizes the map buffer with slack, since allocating it changes the map. */
+static int allocate_memory_map(struct run_state *run)
+{
+	EFI_STATUS st;
+
+	run->map_cap = 0;
+	run->map = NULL;
+	st = read_memory_map(run);
+	if (st != EFI_BUFFER_TOO_SMALL)
+		return -1;
+	run->map_cap = run->map_size +
+		      MEMORY_MAP_SLACK_DESCRIPTORS * run->desc_size;
+	run->map = pages_alloc(run->map_cap);
+	return run->map && !EFI_ERROR(read_memory_map(run)) ? 0 : -1;
+}
+
+static int allocate_run(struct run_state *run)
+{
+	const struct irqlab_config *c = &run->config;
+	unsigned k;
+
+	run->result = pages_alloc(sizeof(*run->result));
+	run->blob = pages_alloc(HANDOFF_MAX_BLOB);
+	if (!run->text)	/* phase C may have allocated it already */
+		run->text = pages_alloc(REPORT_TEXT_BYTES);
+	run->ist_stacks = pages_alloc(IST_COUNT * IST_STACK_BYTES);
+	run->buffers.floor = pages_alloc(
+		(c->floor_samples > c->primitive_blocks ? c->floor_samples
+							 : c->primitive_blocks) *
+		sizeof(uint64_t));
+	for (k = 0; k < METRIC_COUNT; k++)
+		if (!(run->buffers.metric[k] =
+			      pages_alloc(c->samples * sizeof(uint64_t))))
+			return -1;
+	if (!run->result || !run->blob || !run->text || !run->ist_stacks ||
+	    !run->buffers.floor || allocate_memory_map(run))
+		return -1;
+	/* The final map can only grow by the slack; plan tables for it. */
+	run->page_pool_pages = paging_pool_pages(memory_map_top(run)) + 8;
+	run->page_pool = pages_alloc_below_4g(run->page_pool_pages * PAGE_SIZE);
+	return run->page_pool ? 0 : -1;
+}
+
+/* The thrash cache state writes twice the last-level cache; where CPUID
+ * does not say how large that is, 32 MiB covers most. Without the memory
+ * the thrash rows are skipped, with that reason. */
+#define THRASH_DEFAULT_BYTES (32ull << 20)
+#define THRASH_MAX_BYTES (128ull << 20)
+
+static void allocate_thrash_buffer(uint64_t llc_bytes)
+{
+	uint64_t bytes = llc_bytes ? 2 * llc_bytes : THRASH_DEFAULT_BYTES;
+	uint8_t *buffer;
+
+	if (bytes > THRASH_MAX_BYTES)
+		bytes = THRASH_MAX_BYTES;
+	buffer = pages_alloc(bytes);
+	if (buffer)
+		cache_set_thrash_buffer(buffer, bytes);
+}
+
+static EFI_STATUS exit_boot_services(struct run_state *run)
+{
+	EFI_STATUS st = EFI_INVALID_PARAMETER;
+	int tries;
+
+	/* Nothing may print or allocate between the last GetMemoryMap and
+	 * ExitBootServices: either would change the map key. A stale key
+	 * gives EFI_INVALID_PARAMETER, and the map is simply read again. */
+	for (tries = 0; tries < 8 && st == EFI_INVALID_PARAMETER; tries++) {
+		st = read_memory_map(run);
+		if (EFI_ERROR(st))
+			return st;
+		st = uefi_call_wrapper(BS->ExitBootServices, 2, run->image,
+				       run->map_key);
+	}
+	return st;
+}
+
+/* Raw copies of the ACPI tables irqlab read, so what it saw of the
+ * machine can be checked (and replayed by the parser tests) offline. */
+static void save_acpi_tables(EFI_FILE_HANDLE root, const struct platform *p,
+			     char *scratch)
+{
+	unsigned i;
+
+	if (!root || files_mkdir_p(root, ACPI_COPY_DIR))
+		return;
+	for (i = 0; i < sizeof(p->tables) / sizeof(p->tables[0]); i++) {
+		const struct acpi_sdt_header *t = p->tables[i];
+		char path[64];
+
+		if (!t || t->length > REPORT_TEXT_BYTES)
+			continue;
+		fmt_snprintf(path, sizeof(path), "%s\\%.4s.bin", ACPI_COPY_DIR,
+			     t->signature);
+		if (files_write_verified(root, path, t, t->length, scratch))
+			log_printf("phase A: could not save %s\n", path);
+	}
+	if (p->smbios && p->smbios_length <= REPORT_TEXT_BYTES &&
+	    files_write_verified(root, ACPI_COPY_DIR "\\SMBIOS.bin", p->smbios,
+				 p->smbios_length, scratch))
+		log_printf("phase A: could not save the SMBIOS table\n");
+}
+
+/* Brings the resets back to the boot option irqlab was started from,
+ * even when that was a one-time choice in the firmware's boot menu:
+ * BootNext is used for the next boot only, and BootOrder and the
+ * Boot#### options stay untouched (UEFI spec §3.1.2, §3.3). */
+static void come_back_here(struct run_result *r)
+{
+	const UINT32 attributes = EFI_VARIABLE_NON_VOLATILE |
+				  EFI_VARIABLE_BOOTSERVICE_ACCESS |
+				  EFI_VARIABLE_RUNTIME_ACCESS;
+	UINT16 current = 0;
+	UINTN size = sizeof(current);
+
+	if (EFI_ERROR(uefi_call_wrapper(RT->GetVariable, 5, L"BootCurrent",
+					&EfiGlobalVariable, NULL, &size,
+					&current)) ||
+	    size != sizeof(current)) {
+		r->boot_return = BOOT_RETURN_NO_BOOT_CURRENT;
+		log_printf("phase A: the firmware does not say which boot option "
+			   "started irqlab (no BootCurrent). After the reset, boot "
+			   "the stick again: the results wait in the variable "
+			   "store until irqlab runs once more.\n");
+		return;
+	}
+	r->boot_current = current;
+	if (EFI_ERROR(uefi_call_wrapper(RT->SetVariable, 5, L"BootNext",
+					&EfiGlobalVariable, attributes,
+					sizeof(current), &current))) {
+		r->boot_return = BOOT_RETURN_REFUSED;
+		log_printf("phase A: the firmware refused BootNext. After the "
+			   "reset, boot the stick again: the results wait in the "
+			   "variable store until irqlab runs once more.\n");
+		return;
+	}
+	r->boot_return = BOOT_RETURN_BOOT_NEXT;
+	log_printf("phase A: BootNext = Boot%04X, the option irqlab started "
+		   "from: the reset comes back here (BootOrder untouched)\n",
+		   current);
+}
+
+/* A run that will not go ahead must not bring the next boot back here. */
+static void forget_boot_next(void)
+{
+	uefi_call_wrapper(RT->SetVariable, 5, L"BootNext", &EfiGlobalVariable,
+			  0, 0, NULL);
+}
+
+EFI_STATUS phase_a(EFI_FILE_HANDLE root, struct run_state *run,
+		   const struct config_problems *config_problems,
+		   const struct next_run *next)
+{
+	struct run_result *r;
+	struct platform *platform = &run->platform;
+	struct handoff_room room;
+	char why[200];
+	EFI_STATUS st;
+
+	if (allocate_run(run)) {
+		stop_visibly("phase A cannot allocate the run's buffers");
+		return EFI_OUT_OF_RESOURCES;
+	}
+	r = run->result;
+	*r = (struct run_result){
+		.run_id = next->index ? next->id : run_store_new_id(),
+		.run_index = next->index ? next->index : 1,
+		.part = next->part ? next->part : 1,
+		.first_row = next->part ? next->first_row : 0,
+	};
+	r->config = run->config;
+	note_scheme_footprints(r);
+	config_warnings_note(config_problems, r->config_warnings,
+			     sizeof(r->config_warnings));
+	platform_identify(ST, &r->machine, platform);
+	allocate_thrash_buffer(r->machine.llc_bytes);
+	save_acpi_tables(root, platform, run->text);
+	log_printf("phase A: %s family %u model %u stepping %u \"%s\"%s%s\n",
+		   r->machine.cpu_vendor, r->machine.family, r->machine.model,
+		   r->machine.stepping, r->machine.brand,
+		   r->machine.hypervisor[0] ? ", hypervisor " : "",
+		   r->machine.hypervisor);
+	log_printf("phase A: firmware %s rev 0x%x; ACPI MADT %s\n",
+		   r->machine.fw_vendor, r->machine.fw_revision,
+		   r->machine.madt_found ? "found" : "not found");
+	platform_tsc_frequency(platform, r);
+	r->clock_kind = (uint8_t)bench_detect_clock(&r->machine);
+	log_printf("phase A: TSC %llu Hz (%s); figures will be %s\n",
+		   (unsigned long long)r->tsc_hz, tsc_method_name(r->tsc_method),
+		   clock_kind_unit(r->clock_kind));
+	/* BootNext is written before the store's room is measured, so the
+	 * room is what phase B will find. */
+	come_back_here(r);
+	screen_find(&run->screen);
+	r->progress_on_screen = run->screen.usable;
+	fmt_snprintf(r->display_note, sizeof(r->display_note), "%s",
+		     run->screen.why_not);
+	if (run->screen.usable)
+		log_printf("phase A: phase B shows its progress on the %ux%u "
+			   "framebuffer\n", run->screen.width, run->screen.height);
+	else
+		log_printf("phase A: phase B's progress goes to serial only: %s\n",
+			   run->screen.why_not);
+	/* A run whose results cannot be kept is worse than none. */
+	if (handoff_make_room(&room, why, sizeof(why))) {
+		forget_boot_next();
+		log_status(STATUS_STORE, "ok=0 free=%llu end_free=%llu needed=%llu",
+			   (unsigned long long)room.free_boot,
+			   (unsigned long long)room.end_free,
+			   (unsigned long long)room.needed);
+		stop_visibly(why);
+		return EFI_OUT_OF_RESOURCES;
+	}
+	if (room.store_seen)
+		log_printf("phase A: variable store: %llu bytes free at its end, "
+			   "where runtime writes go; a run needs %llu%s\n",
+			   (unsigned long long)room.end_free_before,
+			   (unsigned long long)room.needed,
+			   room.reclaimed ? "; a probe write made the firmware "
+					    "reclaim deleted space" : "");
+	if (room.reclaimed && room.store_seen)
+		log_printf("phase A: variable store: %llu bytes free at its end "
+			   "after the reclaim\n", (unsigned long long)room.end_free);
+	if (!room.store_seen)
+		log_printf("phase A: variable store not readable; %llu bytes free "
+			   "counting deleted variables; %u blind round(s) of %llu "
+			   "bytes reclaimed it; a run needs %llu\n",
+			   (unsigned long long)room.free_boot, room.rounds,
+			   (unsigned long long)room.probe_bytes,
+			   (unsigned long long)room.needed);
+	log_status(STATUS_STORE, "ok=1 seen=%u end_free=%llu reclaimed=%u "
+		   "end_free_after=%llu needed=%llu",
+		   room.store_seen, (unsigned long long)room.end_free_before,
+		   room.reclaimed, (unsigned long long)room.end_free,
+		   (unsigned long long)room.needed);
+
+	log_printf("phase A: exiting boot services\n");
+	st = exit_boot_services(run);
+	if (EFI_ERROR(st)) {
+		forget_boot_next();
+		log_printf("phase A: ExitBootServices failed (0x%llx)\n",
+			   (unsigned long long)st);
+		stop_visibly("the firmware did not let irqlab take the machine "
+			     "over (ExitBootServices failed)");
+		return st;
+	}
+	phase_b(run);
+}

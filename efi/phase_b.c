@@ -1,0 +1,200 @@
+#include <efi.h>
+#include <efilib.h>
+
+#include "efi/phase_b.h"
+#include "apic/pic8259.h"
+#include "arch/cpu.h"
+#include "arch/desc.h"
+#include "arch/dispatch/schemes.h"
+#include "arch/exceptions.h"
+#include "arch/lib/fmt.h"
+#include "arch/lib/log.h"
+#include "arch/noise.h"
+#include "arch/paging.h"
+#include "arch/primitives.h"
+#include "bench/model/serialize.h"
+#include "bench/report/report.h"
+#include "bench/run/runner.h"
+#include "bench/run/sources.h"
+#include "efi/console.h"
+#include "efi/handoff.h"
+#include "efi/progress.h"
+
+void fpu_state_for_firmware(void);	/* arch/firmware_abi.S */
+
+/* The run being measured; the fault hook (fatal_persist) has no other
+ * way to reach it. */
+static struct run_state *run;
+
+/* Room part 1 keeps for the primitives, which run after its rows: about
+ * 70 bytes each encoded. A misjudgement only costs histograms, which
+ * give way last (persist_and_reset). */
+#define PRIMITIVES_RESERVE 2048
+
+/* Whether the run so far fits one handoff (bench_run_all's test). */
+static int fits_one_handoff(const struct run_result *r)
+{
+	static uint8_t trial[HANDOFF_MAX_BLOB];
+	size_t cap = HANDOFF_MAX_BLOB - (r->part == 1 ? PRIMITIVES_RESERVE : 0);
+
+	return results_encode(r, trial, cap) != 0;
+}
+
+/* Stores what the run has and resets into phase C. Without a handoff the
+ * results go to the serial log and the machine powers off instead, so a
+ * real machine does not measure again in a loop. */
+static __attribute__((noreturn)) void persist_and_reset(void)
+{
+	struct run_result *r = run->result;
+	size_t len;
+	uint32_t dropped;
+	static struct report_catalog catalog;
+	struct report_context ctx;
+	struct text_buf tb;
+	uint64_t store_free = 0;
+	char why[200];
+	const char *err;
+
+	fpu_state_for_firmware();
+	report_context_build(&ctx, &catalog, r, NULL);
+	if (r->config.serial_results) {
+		tb_init(&tb, run->text, REPORT_TEXT_BYTES);
+		if (!report_json(&tb, r, &ctx)) {
+			log_printf("irqlab-results-json-begin\n");
+			log_write(tb.data);
+			log_printf("\nirqlab-results-json-end\n");
+		}
+	}
+	/* The store's budget is fixed (docs/uefi-variables.md); the rows'
+	 * histograms are what gives way, and the results say which. */
+	dropped = results_fit_histograms(r, run->blob, HANDOFF_MAX_BLOB, &len);
+	if (dropped)
+		log_printf("handoff: the histograms of %u row(s) do not fit the "
+			   "%u bytes the variable store may take; those rows "
+			   "keep their percentiles only\n", dropped,
+			   HANDOFF_MAX_BLOB);
+	if (len == 0) {
+		fmt_snprintf(why, sizeof(why), "results do not fit %u bytes",
+			     HANDOFF_MAX_BLOB);
+		err = why;
+	} else {
+		err = handoff_store(run->blob, len, r->run_id, &store_free, why,
+				    sizeof(why));
+	}
+	if (!err) {
+		progress_say("Results handed over; resetting.");
+		log_printf("phase B: run %u of %u, %llu bytes handed over in "
+			   "%llu record(s); resetting into phase C\n", r->run_index,
+			   r->config.runs, (unsigned long long)len,
+			   (unsigned long long)records_needed(len));
+		log_status(STATUS_HANDED_OVER, "run=%u runs=%u bytes=%llu "
+			   "records=%llu store_free=%llu", r->run_index,
+			   r->config.runs, (unsigned long long)len,
+			   (unsigned long long)records_needed(len),
+			   (unsigned long long)store_free);
+		uefi_call_wrapper(RT->ResetSystem, 4, EfiResetWarm, EFI_SUCCESS,
+				  0, NULL);
+	} else {
+		progress_say("The results could not be kept: they go to the serial "
+			     "port, and the machine powers off.");
+		log_printf("phase B: results NOT persisted: %s\n"
+			   "phase B: the results follow on serial only\n", err);
+		log_status(STATUS_SERIAL_ONLY, "reason=%s", err);
+		log_write("\n");
+		tb_init(&tb, run->text, REPORT_TEXT_BYTES);
+		report_summary(&tb, r, &ctx);
+		log_write(tb.data);
+		uefi_call_wrapper(RT->ResetSystem, 4, EfiResetShutdown,
+				  EFI_SUCCESS, 0, NULL);
+	}
+	for (;;)
+		hlt();
+}
+
+static void fatal_persist(const struct fault_info *f)
+{
+	(void)f;
+	log_printf("phase B: framework fault; persisting what the run has\n");
+	persist_and_reset();
+}
+
+static int paging_taken_over;
+
+static void take_over_paging(void)
+{
+	struct paging pg;
+	UINTN off;
+
+	/* The low 4 GiB in full covers the APICs, HPET and firmware flash;
+	 * above that, every region the memory map lists, which includes
+	 * all EFI_MEMORY_RUNTIME ones. */
+	if (paging_init(&pg, run->page_pool, run->page_pool_pages) ||
+	    paging_map_identity(&pg, 0, 4ull << 30))
+		goto fail;
+	for (off = 0; off < run->map_size; off += run->desc_size) {
+		EFI_MEMORY_DESCRIPTOR *d =
+			(EFI_MEMORY_DESCRIPTOR *)((uint8_t *)run->map + off);
+		uint64_t end = d->PhysicalStart + d->NumberOfPages * PAGE_SIZE;
+
+		if (end > (4ull << 30) &&
+		    paging_map_identity(&pg, d->PhysicalStart, end))
+			goto fail;
+	}
+	/* A framebuffer above 4 GiB need not be in the memory map. */
+	if (run->screen.usable &&
+	    (uint64_t)(uintptr_t)run->screen.base + run->screen.bytes > (4ull << 30) &&
+	    paging_map_identity(&pg, (uint64_t)(uintptr_t)run->screen.base &
+					     ~(uint64_t)(PAGE_SIZE - 1),
+				(uint64_t)(uintptr_t)run->screen.base +
+					run->screen.bytes))
+		goto fail;
+	paging_activate(&pg);
+	paging_taken_over = 1;
+	log_printf("phase B: own page tables, %llu of %llu pool pages used\n",
+		   (unsigned long long)pg.pool.used,
+		   (unsigned long long)run->page_pool_pages);
+	return;
+fail:
+	log_printf("phase B: page-table pool too small; keeping firmware's\n");
+}
+
+void phase_b(struct run_state *measured)
+{
+	run = measured;
+	cli();
+	console_log_to_serial();
+	log_printf("phase B: boot services exited, interrupts off\n");
+	gdt_install(run->ist_stacks);
+	exceptions_install();
+	idt_install();
+	exceptions_set_fatal_hook(fatal_persist);
+	log_printf("phase B: own GDT/TSS/IDT loaded\n");
+	take_over_paging();
+	progress_start(&run->screen, run->result->tsc_hz);
+	schemes_own_paging = paging_taken_over;
+	pic8259_mask_all();
+	primitives_enable_fsgsbase();
+	sources_init(&run->platform.madt, run->platform.madt_status,
+		     &run->platform.hpet, run->platform.hpet_status);
+	fmt_snprintf(run->result->fence_note, sizeof(run->result->fence_note), "%s",
+		     fences_prepare());
+	{
+		const char *why = noise_init();
+
+		run->result->smi_count_watched = !why;
+		log_printf("phase B: SMI count %s%s\n", why ? "not watched: " : "watched",
+			   why ? why : "");
+	}
+
+	bench_measure_floor(run->result, &run->config, &run->buffers);
+	log_printf("phase B: instrument floor min %llu median %llu (%s)\n",
+		   (unsigned long long)run->result->floor.min,
+		   (unsigned long long)run->result->floor.median,
+		   clock_kind_name(run->result->clock_kind));
+	bench_run_all(run->result, &run->config, &run->buffers,
+		      run->result->part < RESULTS_MAX_PARTS ? fits_one_handoff
+							   : NULL);
+	if (run->result->part == 1)
+		bench_run_primitives(run->result, &run->config, &run->buffers);
+	persist_and_reset();
+}

@@ -1,0 +1,44 @@
+/* What the phases hand each other (docs/run.md): the run phase A
+ * allocates and phase B measures, and what phase C decides the next run
+ * is. */
+#ifndef IRQLAB_EFI_RUN_STATE_H
+#define IRQLAB_EFI_RUN_STATE_H
+
+#include <efi.h>
+
+#include "bench/model/config.h"
+#include "bench/model/results.h"
+#include "bench/run/buffers.h"
+#include "efi/platform.h"
+#include "efi/screen.h"
+
+/* Everything phase B uses, allocated in phase A. */
+struct run_state {
+	EFI_HANDLE image;
+	struct irqlab_config config;
+	struct run_result *result;
+	struct bench_buffers buffers;
+	void *ist_stacks;
+	void *page_pool;
+	size_t page_pool_pages;
+	uint8_t *blob;
+	char *text;	/* REPORT_TEXT_BYTES, for the writers; phase C's too */
+	EFI_MEMORY_DESCRIPTOR *map;
+	UINTN map_cap, map_size, map_key, desc_size;
+	UINT32 desc_version;
+	struct platform platform;
+	struct screen screen;	/* the framebuffer phase B shows progress on */
+};
+
+/* The run phase A is to measure, as phase C decided: all zero for a new
+ * run; else the next run of a series (config runs > 1), or the next part
+ * of a run that did not fit one handoff (docs/uefi-variables.md
+ * "Parts"). */
+struct next_run {
+	uint64_t id;		/* the first run's id, which names the folder */
+	uint8_t index;		/* the run to measure; 0 for a new series */
+	uint8_t part;		/* the part to measure; 0 for a whole run */
+	uint16_t first_row;	/* the plan row that part starts at */
+};
+
+#endif
