@@ -242,3 +242,38 @@ int handoff_select(struct handoff_item *items, size_t n, uint8_t *blob,
 		tried_below = newest;
 	}
 }
+
+const char *record_fate_name(unsigned fate)
+{
+	switch (fate) {
+	case FATE_USED:
+		return "used";
+	case FATE_CORRUPT:
+		return "corrupt";
+	case FATE_STALE:
+		return "stale";
+	}
+	return "unknown";
+}
+
+void handoff_report_fill(struct handoff_report *h,
+			 const struct handoff_item *items,
+			 const char *const *names, size_t n)
+{
+	size_t i;
+
+	*h = (struct handoff_report){ 0 };
+	for (i = 0; i < n; i++) {
+		if (items[i].fate == FATE_USED) {
+			h->records_used++;
+			continue;
+		}
+		if (h->n_discarded < HANDOFF_MAX_DISCARDS) {
+			typeof(h->discarded[0]) *d = &h->discarded[h->n_discarded++];
+
+			fmt_snprintf(d->name, sizeof(d->name), "%s", names[i]);
+			d->fate = items[i].fate;
+			fmt_snprintf(d->why, sizeof(d->why), "%s", items[i].why);
+		}
+	}
+}

@@ -75,4 +75,26 @@ struct handoff_item {
 int handoff_select(struct handoff_item *items, size_t n, uint8_t *blob,
 		   size_t cap, size_t *blob_len, uint64_t *run_id);
 
+/* Records a report names one by one; more are only counted. */
+#define HANDOFF_MAX_DISCARDS 64
+
+/* What phase C found in the variable store besides the run it wrote. */
+struct handoff_report {
+	uint32_t records_used;
+	uint32_t n_discarded;
+	struct {
+		char name[32];
+		uint8_t fate;	/* enum record_fate */
+		char why[64];
+	} discarded[HANDOFF_MAX_DISCARDS];
+};
+
+/* The report of what handoff_select decided about each record, whose
+ * names are `names`. */
+void handoff_report_fill(struct handoff_report *h,
+			 const struct handoff_item *items,
+			 const char *const *names, size_t n);
+
+const char *record_fate_name(unsigned fate);
+
 #endif

@@ -11,25 +11,6 @@
 #include "bench/model/results.h"
 
 #define RESULTS_SCHEMA_VERSION 1
-#define REPORT_MAX_DISCARDS 64
-
-/* What phase C found in the variable store besides the run it wrote. */
-struct handoff_report {
-	uint32_t records_used;
-	uint32_t n_discarded;
-	struct {
-		char name[32];
-		uint8_t fate;	/* enum record_fate */
-		char why[64];
-	} discarded[REPORT_MAX_DISCARDS];
-};
-
-/* The report of what handoff_select decided about each record, whose
- * names are `names`. */
-void handoff_report_fill(struct handoff_report *h,
-			 const struct handoff_item *items,
-			 const char *const *names, size_t n);
-
 /* A dispatch scheme as the reports describe it: its words from the
  * catalog, its footprint from the run. */
 struct scheme_entry {
@@ -80,8 +61,6 @@ void report_context_build(struct report_context *ctx,
 			  struct report_catalog *store,
 			  const struct run_result *r,
 			  const struct handoff_report *h);
-
-const char *record_fate_name(unsigned fate);
 
 /* Room for one rendered file of a run's folder, and for the report
  * page's template. */

@@ -1,0 +1,104 @@
+#include "bench/report/figures.h"
+
+/* The fences every timestamp uses (Intel 324264; docs/timing.md), on
+ * every CPU: a region opens with lfence;rdtsc and closes with
+ * lfence;rdtsc;lfence. */
+const char report_fence_method[] =
+	"open: lfence; rdtsc   close: lfence; rdtsc; lfence";
+
+int64_t net_mean_milli(uint64_t mean_milli, uint64_t floor)
+{
+	return (int64_t)(mean_milli - floor * 1000u);
+}
+
+void uefi_revision_text(uint32_t rev, char *out, size_t cap)
+{
+	/* EFI_SYSTEM_TABLE.Hdr.Revision: major in the high 16 bits, minor
+	 * in the low 16 as tens and units (2.70 is 70, 2.31 is 31). */
+	unsigned minor = rev & 0xffff;
+
+	if (minor % 10)
+		fmt_snprintf(out, cap, "%u.%u.%u", rev >> 16, minor / 10,
+			     minor % 10);
+	else
+		fmt_snprintf(out, cap, "%u.%u", rev >> 16, minor / 10);
+}
+
+const struct experiment_result *comparable_baseline(
+	const struct run_result *r, const struct experiment_result *e)
+{
+	const struct experiment_result *base;
+
+	if (e->status != EXP_OK || !e->baseline[0] || str_eq(e->baseline, e->name))
+		return 0;
+	base = results_find(r, e->baseline);
+	return base && base->status == EXP_OK ? base : 0;
+}
+
+int64_t median_over(const struct experiment_result *e,
+		    const struct experiment_result *base, unsigned k)
+{
+	return (int64_t)(e->metric[k].median - base->metric[k].median);
+}
+
+uint32_t cache_lines(uint32_t bytes)
+{
+	return (bytes + 63) / 64;
+}
+
+const struct primitive_entry *primitive_info(
+	const struct report_context *ctx, const char *name)
+{
+	static const struct primitive_entry unknown = { "", "", "" };
+	size_t i;
+
+	for (i = 0; ctx && i < ctx->n_primitives; i++)
+		if (str_eq(ctx->primitives[i].name, name))
+			return &ctx->primitives[i];
+	return &unknown;
+}
+
+int64_t run_median(const struct report_context *ctx, size_t k,
+		   const char *name)
+{
+	const struct experiment_result *e = results_find(ctx->runs[k], name);
+
+	if (!e || e->status != EXP_OK)
+		return INT64_MIN;
+	return net_of_floor(e->metric[METRIC_ROUND_TRIP].median,
+			    ctx->runs[k]->floor.min);
+}
+
+int run_spread(const struct report_context *ctx, const char *name,
+	       uint32_t pct, int64_t *spread, int *unstable)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	size_t k;
+
+	for (k = 0; k < ctx->n_runs; k++) {
+		int64_t m = run_median(ctx, k, name);
+
+		if (m == INT64_MIN)
+			return 0;
+		if (m < lo)
+			lo = m;
+		if (m > hi)
+			hi = m;
+	}
+	*spread = hi - lo;
+	*unstable = *spread > 0 && *spread * 100 > (int64_t)pct * (lo > 0 ? lo : 1);
+	return 1;
+}
+
+int64_t net_of_loop(uint64_t gap, const struct gap_result *g)
+{
+	return (int64_t)(gap - g->loop_median);
+}
+
+int64_t tsc_disagreement_ppm(const struct run_result *r)
+{
+	if (!r->tsc_hz)
+		return 0;
+	return ((int64_t)r->tsc_hz_check - (int64_t)r->tsc_hz) * 1000000 /
+	       (int64_t)r->tsc_hz;
+}

@@ -1,0 +1,45 @@
+/* What the report writers (results.json, summary.txt, the end screen)
+ * derive from a run alike, so they cannot disagree: overheads against a
+ * baseline, the spread across a series, footprints in cache lines. */
+#ifndef IRQLAB_BENCH_REPORT_FIGURES_H
+#define IRQLAB_BENCH_REPORT_FIGURES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch/lib/fmt.h"
+#include "bench/model/results.h"
+#include "bench/report/report.h"
+
+/* The fences every timestamp uses (docs/timing.md), in words. */
+extern const char report_fence_method[];
+
+/* A mean in milli-units, net of the floor. */
+int64_t net_mean_milli(uint64_t mean_milli, uint64_t floor);
+/* EFI_SYSTEM_TABLE.Hdr.Revision as "2.70" or "2.3.1". */
+void uefi_revision_text(uint32_t rev, char *out, size_t cap);
+/* The ok baseline of an ok row, or NULL when there is nothing to compare. */
+const struct experiment_result *comparable_baseline(
+	const struct run_result *r, const struct experiment_result *e);
+/* A row's median of metric `k` over its baseline's. */
+int64_t median_over(const struct experiment_result *e,
+		    const struct experiment_result *base, unsigned k);
+/* 64-byte lines `bytes` spans at the least. */
+uint32_t cache_lines(uint32_t bytes);
+/* The catalog's words for a primitive; empty ones for an unknown name. */
+const struct primitive_entry *primitive_info(const struct report_context *ctx,
+					     const char *name);
+/* The round-trip median of `name` in run `k` of a series, net of that
+ * run's floor, or INT64_MIN when it did not run ok there. */
+int64_t run_median(const struct report_context *ctx, size_t k,
+		   const char *name);
+/* Spread of the per-run medians, and whether it exceeds the tolerance
+ * (percent of the smallest median). Returns 0 when some run lacks it. */
+int run_spread(const struct report_context *ctx, const char *name,
+	       uint32_t pct, int64_t *spread, int *unstable);
+/* Gap figures net of one undisturbed loop iteration. */
+int64_t net_of_loop(uint64_t gap, const struct gap_result *g);
+/* (check - primary) / primary TSC frequency, in parts per million. */
+int64_t tsc_disagreement_ppm(const struct run_result *r);
+
+#endif

@@ -1,0 +1,520 @@
+/* results.json (schema "irqlab-results"): every figure and fact of a
+ * run, the report page's data. One small function per section. */
+#include "bench/report/report.h"
+
+#include "bench/model/catalog.h"
+#include "bench/model/histogram.h"
+#include "bench/report/figures.h"
+#include "bench/report/json.h"
+#include "bench/report/seeds.h"
+
+/* A row's status, and its reason where it did not end ok. */
+static void json_status(struct json_writer *w, unsigned status,
+			const char *reason)
+{
+	json_kv_string(w, "status", exp_status_name(status));
+	json_key(w, "reason");
+	if (status == EXP_OK)
+		json_null(w);
+	else
+		json_string(w, reason);
+}
+
+/* The statistics as an object, every field of stats_fields but the
+ * count, net of `floor` (0 for raw figures). */
+static void json_stats_fields(struct json_writer *w,
+			      const struct sample_stats *s, uint64_t floor)
+{
+	size_t i;
+
+	for (i = 0; i < stats_field_count; i++) {
+		const struct stats_field *f = &stats_fields[i];
+		uint64_t v = stats_get(s, f);
+
+		switch (f->kind) {
+		case STATS_FIELD_FIGURE:
+			json_kv_int(w, f->name, net_of_floor(v, floor));
+			break;
+		case STATS_FIELD_MEAN:
+			json_key(w, f->name);
+			json_milli(w, net_mean_milli(v, floor));
+			break;
+		case STATS_FIELD_SPREAD:
+			json_key(w, f->name);
+			if (v == UINT64_MAX)
+				json_null(w);	/* too large for the exact sum */
+			else
+				json_milli(w, (int64_t)v);
+			break;
+		}
+	}
+}
+
+static void json_figures(struct json_writer *w, const struct sample_stats *s,
+			 uint64_t floor)
+{
+	json_begin_object(w);
+	json_stats_fields(w, s, floor);
+	json_end_object(w);
+}
+
+static void json_raw_stats(struct json_writer *w, const struct sample_stats *s)
+{
+	json_begin_object(w);
+	json_kv_uint(w, "samples", s->count);
+	json_stats_fields(w, s, 0);
+	json_end_object(w);
+}
+
+/* A row's histogram on one line, as [[from, to, count], ...] (`to`
+ * inclusive), net of the instrument floor as every figure is; null where
+ * the row kept none (struct row_histogram). One line, not a line a bin:
+ * a run of wide histograms would otherwise take megabytes. */
+static void json_row_histogram(struct json_writer *w,
+			       const struct row_histogram *rh, uint64_t floor)
+{
+	static struct histogram h;
+	unsigned k;
+
+	if (!rh || hist_decode(rh->bytes, rh->len, &h)) {
+		json_null(w);
+		return;
+	}
+	json_begin_inline_array(w);
+	for (k = 0; k < HIST_BUCKETS; k++) {
+		if (!h.counts[k])
+			continue;
+		json_begin_array(w);
+		json_int(w, net_of_floor(hist_lower(k), floor));
+		json_int(w, net_of_floor(hist_upper(k), floor));
+		json_uint(w, h.counts[k]);
+		json_end_array(w);
+	}
+	json_end_array(w);
+}
+
+static void json_experiment(struct json_writer *w, const struct run_result *r,
+			    const struct experiment_result *e)
+{
+	uint64_t floor = r->floor.min;
+	unsigned k;
+
+	json_begin_object(w);
+	json_kv_string(w, "name", e->name);
+	json_kv_string(w, "scheme", e->scheme);
+	json_kv_string(w, "source", e->source);
+	json_kv_string(w, "variant", e->variant);
+	json_kv_string(w, "baseline", e->baseline);
+	json_kv_uint(w, "vector", e->vector);
+	json_kv_string(w, "apic_mode", apic_mode_name(e->apic_mode));
+	json_kv_string(w, "cpu_mode", catalog_cpu_mode(e->scheme));
+	json_status(w, e->status, e->reason);
+	json_kv_uint(w, "delivered", e->delivered);
+	json_kv_uint(w, "extra_interrupts", e->extra);
+	json_kv_uint(w, "vectors_verified", e->vectors_verified);
+	json_kv_uint(w, "register_checks", e->register_checks);
+	json_kv_uint(w, "discarded", e->discarded);
+	json_kv_uint(w, "discarded_batches", e->discarded_batches);
+	if (e->status == EXP_OK) {
+		json_kv_uint(w, "samples", e->metric[METRIC_ROUND_TRIP].count);
+		json_kv_string(w, "unit", clock_kind_unit(r->clock_kind));
+		json_kv_uint(w, "floor", floor);
+		for (k = 0; k < METRIC_COUNT; k++) {
+			json_key(w, metric_name(k));
+			json_figures(w, &e->metric[k], floor);
+		}
+		json_key(w, "histograms");
+		json_begin_object(w);
+		for (k = 0; k < ROW_HIST_METRICS; k++) {
+			json_key(w, metric_name(k));
+			json_row_histogram(w, results_row_histogram(
+						      r, (uint32_t)(e - r->exp), k),
+					   floor);
+		}
+		json_end_object(w);
+	}
+	json_end_object(w);
+}
+
+static void json_schemes(struct json_writer *w, const struct report_context *ctx)
+{
+	size_t i;
+
+	json_key(w, "schemes");
+	json_begin_array(w);
+	for (i = 0; ctx && i < ctx->n_schemes; i++) {
+		const struct scheme_entry *s = &ctx->schemes[i];
+
+		json_begin_object(w);
+		json_kv_string(w, "name", s->name);
+		json_kv_string(w, "description", s->description);
+		json_kv_string(w, "seed", s->seed);
+		json_kv_uint(w, "stub_bytes", s->stub_bytes);
+		json_kv_uint(w, "code_bytes", s->code_bytes);
+		json_kv_uint(w, "code_cache_lines", cache_lines(s->code_bytes));
+		json_kv_uint(w, "data_bytes", s->data_bytes);
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
+/* Each ok experiment's median overhead against its baseline row. */
+static void json_comparison(struct json_writer *w, const struct run_result *r)
+{
+	uint32_t i;
+	unsigned k;
+
+	json_key(w, "against_baseline");
+	json_begin_array(w);
+	for (i = 0; i < r->n_experiments; i++) {
+		const struct experiment_result *e = &r->exp[i];
+		const struct experiment_result *base = comparable_baseline(r, e);
+
+		if (!base)
+			continue;
+		json_begin_object(w);
+		json_kv_string(w, "experiment", e->name);
+		json_kv_string(w, "baseline", base->name);
+		for (k = 0; k < METRIC_COUNT; k++) {
+			char key[32];
+
+			fmt_snprintf(key, sizeof(key), "%s_median_over",
+				     metric_name(k));
+			json_kv_int(w, key, median_over(e, base, k));
+		}
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
+static void json_primitives(struct json_writer *w, const struct run_result *r,
+			    const struct report_context *ctx)
+{
+	uint64_t floor = r->floor.min;
+	uint32_t i;
+
+	json_key(w, "primitives");
+	json_begin_object(w);
+	json_kv_uint(w, "reps_per_block", PRIMITIVE_BLOCK_REPS);
+	json_kv_string(w, "unit", clock_kind_unit(r->clock_kind));
+	json_key(w, "rows");
+	json_begin_array(w);
+	for (i = 0; i < r->n_primitives; i++) {
+		const struct primitive_result *p = &r->prim[i];
+		const struct primitive_entry *info = primitive_info(ctx, p->name);
+
+		json_begin_object(w);
+		json_kv_string(w, "name", p->name);
+		json_kv_string(w, "description", info->description);
+		json_kv_string(w, "seed", info->seed);
+		json_status(w, p->status, p->reason);
+		if (p->status == EXP_OK) {
+			json_kv_uint(w, "blocks", p->block.count);
+			json_key(w, "block");
+			json_figures(w, &p->block, floor);
+			json_key(w, "median_per_rep");
+			json_milli(w, net_of_floor(p->block.median, floor) * 1000 /
+					      PRIMITIVE_BLOCK_REPS);
+		}
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_end_object(w);
+}
+
+static void json_runs(struct json_writer *w, const struct run_result *r,
+		      const struct report_context *ctx)
+{
+	uint32_t i;
+	size_t k;
+
+	json_key(w, "runs");
+	json_begin_object(w);
+	json_kv_uint(w, "count", ctx ? (ctx->n_runs ? ctx->n_runs : 1) : 1);
+	json_kv_uint(w, "unstable_above_pct", r->config.unstable_pct);
+	json_kv_string(w, "figures", "per-run round-trip medians, net of each "
+				     "run's floor; the rows above are the "
+				     "last run's");
+	json_key(w, "rows");
+	json_begin_array(w);
+	for (i = 0; ctx && ctx->n_runs > 1 && i < r->n_experiments; i++) {
+		int64_t spread;
+		int unstable;
+
+		if (!run_spread(ctx, r->exp[i].name, r->config.unstable_pct,
+				&spread, &unstable))
+			continue;
+		json_begin_object(w);
+		json_kv_string(w, "experiment", r->exp[i].name);
+		json_key(w, "round_trip_medians");
+		json_begin_array(w);
+		for (k = 0; k < ctx->n_runs; k++)
+			json_int(w, run_median(ctx, k, r->exp[i].name));
+		json_end_array(w);
+		json_kv_int(w, "spread", spread);
+		json_key(w, "unstable");
+		json_bool(w, unstable);
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_end_object(w);
+}
+
+static void json_gaps(struct json_writer *w, const struct run_result *r)
+{
+	static struct histogram h;
+	uint32_t i;
+	unsigned k;
+
+	json_key(w, "gap_method");
+	json_begin_object(w);
+	json_kv_string(w, "method", "a TSC loop interrupted by a periodic local "
+				    "APIC timer; each delta above the threshold, "
+				    "less one undisturbed loop iteration, is what "
+				    "an interrupt cost the interrupted code");
+	json_kv_string(w, "unit", clock_kind_unit(r->clock_kind));
+	json_key(w, "rows");
+	json_begin_array(w);
+	for (i = 0; i < r->n_gaps; i++) {
+		const struct gap_result *g = &r->gap[i];
+
+		json_begin_object(w);
+		json_kv_string(w, "scheme", g->scheme);
+		json_status(w, g->status, g->reason);
+		if (g->status == EXP_OK) {
+			json_kv_uint(w, "gaps", g->gaps.count);
+			json_kv_uint(w, "loop_iteration", g->loop_median);
+			json_kv_uint(w, "threshold", g->threshold);
+			json_key(w, "cost");
+			json_figures(w, &g->gaps, g->loop_median);
+			json_key(w, "histogram");
+			json_begin_array(w);
+			if (hist_decode(g->hist, g->hist_len, &h) == 0)
+				for (k = 0; k < HIST_BUCKETS; k++) {
+					if (!h.counts[k])
+						continue;
+					json_begin_object(w);
+					json_kv_int(w, "from", net_of_loop(hist_lower(k), g));
+					json_kv_int(w, "to", net_of_loop(hist_upper(k), g));
+					json_kv_uint(w, "count", h.counts[k]);
+					json_end_object(w);
+				}
+			json_end_array(w);
+		}
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_end_object(w);
+}
+
+static void json_machine(struct json_writer *w, const struct run_result *r)
+{
+	const struct machine_info *m = &r->machine;
+
+	json_key(w, "machine");
+	json_begin_object(w);
+	json_kv_string(w, "cpu_vendor", m->cpu_vendor);
+	json_kv_string(w, "brand", m->brand);
+	json_kv_uint(w, "family", m->family);
+	json_kv_uint(w, "model", m->model);
+	json_kv_uint(w, "stepping", m->stepping);
+	json_kv_string(w, "hypervisor", m->hypervisor);
+	json_kv_string(w, "acpi_oem_id", m->acpi_oem_id);
+	json_kv_uint(w, "llc_bytes", m->llc_bytes);
+	json_key(w, "smbios_system");
+	json_begin_object(w);
+	json_kv_string(w, "vendor", m->system_vendor);
+	json_kv_string(w, "product", m->system_product);
+	json_kv_string(w, "version", m->system_version);
+	json_end_object(w);
+	json_key(w, "acpi_madt");
+	if (m->madt_found) {
+		json_begin_object(w);
+		json_kv_uint(w, "lapic_address", m->lapic_address);
+		json_kv_uint(w, "lapic_count", m->lapic_count);
+		json_kv_uint(w, "ioapic_count", m->ioapic_count);
+		json_end_object(w);
+	} else {
+		json_null(w);
+	}
+	json_end_object(w);
+}
+
+static void json_boot_return(struct json_writer *w, const struct run_result *r)
+{
+	char text[16];
+
+	json_key(w, "boot_return");
+	json_begin_object(w);
+	json_kv_string(w, "how", boot_return_name(r->boot_return));
+	fmt_snprintf(text, sizeof(text), "Boot%04X", r->boot_current);
+	json_kv_string(w, "boot_current",
+		       r->boot_return == BOOT_RETURN_NO_BOOT_CURRENT ? "" : text);
+	json_end_object(w);
+}
+
+static void json_display(struct json_writer *w, const struct run_result *r)
+{
+	json_key(w, "display");
+	json_begin_object(w);
+	json_key(w, "progress_on_screen");
+	json_bool(w, r->progress_on_screen);
+	json_kv_string(w, "why_not", r->display_note);
+	json_end_object(w);
+}
+
+static void json_firmware(struct json_writer *w, const struct run_result *r)
+{
+	const struct machine_info *m = &r->machine;
+	char text[32];
+
+	json_key(w, "firmware");
+	json_begin_object(w);
+	json_kv_string(w, "vendor", m->fw_vendor);
+	json_kv_uint(w, "revision", m->fw_revision);
+	uefi_revision_text(m->uefi_revision, text, sizeof(text));
+	json_kv_string(w, "uefi_revision", text);
+	json_end_object(w);
+}
+
+static void json_clock(struct json_writer *w, const struct run_result *r)
+{
+	json_key(w, "clock");
+	json_begin_object(w);
+	json_kv_string(w, "kind", clock_kind_name(r->clock_kind));
+	json_kv_string(w, "unit", clock_kind_unit(r->clock_kind));
+	json_key(w, "figures_are_cycles");
+	json_bool(w, r->clock_kind == CLOCK_TSC_TICKS);
+	json_kv_uint(w, "tsc_hz", r->tsc_hz);
+	json_kv_string(w, "tsc_hz_method", tsc_method_name(r->tsc_method));
+	json_key(w, "tsc_hz_check");
+	if (r->tsc_hz_check)
+		json_uint(w, r->tsc_hz_check);
+	else
+		json_null(w);
+	json_kv_string(w, "tsc_hz_check_method",
+		       r->tsc_hz_check ? tsc_method_name(r->tsc_check_method) : "none");
+	json_key(w, "tsc_hz_disagreement_ppm");
+	if (r->tsc_hz_check)
+		json_int(w, tsc_disagreement_ppm(r));
+	else
+		json_null(w);
+	json_end_object(w);
+}
+
+static void json_method(struct json_writer *w, const struct run_result *r)
+{
+	json_key(w, "method");
+	json_begin_object(w);
+	json_kv_string(w, "fences", report_fence_method);
+	json_kv_string(w, "fence_serialisation", r->fence_note);
+	json_kv_string(w, "figures",
+		       "net of the instrument floor: floor.min is subtracted");
+	json_key(w, "smi_count_watched");
+	json_bool(w, r->smi_count_watched);
+	json_kv_string(w, "noise", "samples are taken in batches; a batch "
+				    "during which the SMI or NMI count moved is "
+				    "discarded, counted, and taken again");
+	json_key(w, "floor");
+	json_raw_stats(w, &r->floor);
+	json_kv_string(w, "round_trip",
+		       "through handlers that take no timestamps; "
+		       "round_trip_timed goes through the timed ones, and "
+		       "exceeds it by instrument_in_handler");
+	json_key(w, "instrument_in_handler");
+	json_figures(w, &r->instrument, r->floor.min);
+	json_end_object(w);
+}
+
+static void json_config(struct json_writer *w, const struct run_result *r)
+{
+	uint32_t i;
+
+	json_key(w, "config");
+	json_begin_object(w);
+	for (i = 0; i < config_key_count; i++) {
+		const struct config_key *k = &config_keys[i];
+		char number[CONFIG_VALUE_MAX];
+
+		if (k->choices)
+			json_kv_string(w, k->name,
+				       config_value_name(k, config_get(&r->config, k),
+							 number, sizeof(number)));
+		else
+			json_kv_uint(w, k->name, config_get(&r->config, k));
+	}
+	json_end_object(w);
+	json_key(w, "config_warnings");
+	if (r->config_warnings[0])
+		json_string(w, r->config_warnings);
+	else
+		json_null(w);
+}
+
+static void json_handoff(struct json_writer *w, const struct run_result *r, const struct handoff_report *h)
+{
+	uint32_t i;
+
+	json_key(w, "handoff");
+	json_begin_object(w);
+	json_kv_uint(w, "records_used", h ? h->records_used : 0);
+	/* Resets the run took to hand everything over (r->part), and the
+	 * plan row it stopped at where its parts could not all be kept. */
+	json_kv_uint(w, "parts", r->part ? r->part : 1);
+	json_key(w, "unmeasured_from_row");
+	if (r->next_row)
+		json_uint(w, r->next_row);
+	else
+		json_null(w);
+	json_kv_uint(w, "row_histograms", r->n_hists);
+	json_key(w, "discarded");
+	json_begin_array(w);
+	for (i = 0; h && i < h->n_discarded; i++) {
+		json_begin_object(w);
+		json_kv_string(w, "variable", h->discarded[i].name);
+		json_kv_string(w, "fate",
+			       record_fate_name(h->discarded[i].fate));
+		json_kv_string(w, "why", h->discarded[i].why);
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_end_object(w);
+}
+
+int report_json(struct text_buf *tb, const struct run_result *r,
+		const struct report_context *ctx)
+{
+	struct json_writer w;
+	char text[32];
+	uint32_t i;
+
+	json_init(&w, tb);
+	json_begin_object(&w);
+	json_kv_string(&w, "schema", "irqlab-results");
+	json_kv_uint(&w, "schema_version", RESULTS_SCHEMA_VERSION);
+	run_folder_name(r->run_id, text, sizeof(text));
+	json_kv_string(&w, "run_id", text);
+
+	json_machine(&w, r);
+	json_boot_return(&w, r);
+	json_display(&w, r);
+	json_firmware(&w, r);
+	json_clock(&w, r);
+	json_method(&w, r);
+	json_config(&w, r);
+	json_schemes(&w, ctx);
+
+	json_key(&w, "experiments");
+	json_begin_array(&w);
+	for (i = 0; i < r->n_experiments; i++)
+		json_experiment(&w, r, &r->exp[i]);
+	json_end_array(&w);
+	json_comparison(&w, r);
+	json_primitives(&w, r, ctx);
+	json_gaps(&w, r);
+	json_runs(&w, r, ctx);
+	seeds_json(&w, r);
+	json_handoff(&w, r, ctx ? ctx->handoff : 0);
+	json_end_object(&w);
+	return (w.error || tb->overflow) ? -1 : 0;
+}

@@ -1,0 +1,367 @@
+/* summary.txt: every row and every section of results.json, as text a
+ * person reads in any editor. One small function per section. */
+#include "bench/report/report.h"
+
+#include "bench/model/catalog.h"
+#include "bench/report/figures.h"
+#include "bench/report/seeds.h"
+
+/* A milli-unit value as a decimal with 1 to 3 fraction digits. */
+static void summary_milli(char *out, size_t cap, int64_t milli, int decimals)
+{
+	static const unsigned divisor[4] = { 1000, 100, 10, 1 };
+	uint64_t mag = milli < 0 ? (uint64_t)0 - (uint64_t)milli : (uint64_t)milli;
+
+	fmt_snprintf(out, cap, "%s%llu.%0*llu", milli < 0 ? "-" : "",
+		     (unsigned long long)(mag / 1000), decimals,
+		     (unsigned long long)(mag % 1000 / divisor[decimals]));
+}
+
+static int summary_width(const struct stats_field *f)
+{
+	return f->kind == STATS_FIELD_MEAN ? 11 : 9;
+}
+
+/* One column per field of stats_fields but the count, net of `floor`. */
+static void summary_stats_fields(struct text_buf *tb,
+				 const struct sample_stats *s, uint64_t floor)
+{
+	size_t i;
+
+	for (i = 0; i < stats_field_count; i++) {
+		const struct stats_field *f = &stats_fields[i];
+		uint64_t v = stats_get(s, f);
+		char cell[24];
+
+		switch (f->kind) {
+		case STATS_FIELD_FIGURE:
+			fmt_snprintf(cell, sizeof(cell), "%lld",
+				     (long long)net_of_floor(v, floor));
+			break;
+		case STATS_FIELD_MEAN:
+			summary_milli(cell, sizeof(cell),
+				      net_mean_milli(v, floor), 1);
+			break;
+		case STATS_FIELD_SPREAD:
+			if (v == UINT64_MAX)
+				fmt_snprintf(cell, sizeof(cell), "-");
+			else
+				summary_milli(cell, sizeof(cell), (int64_t)v, 1);
+			break;
+		default:
+			continue;
+		}
+		tb_printf(tb, " %*s", summary_width(f), cell);
+	}
+}
+
+void report_discards(struct text_buf *tb, const struct handoff_report *h)
+{
+	uint32_t i;
+
+	if (!h || !h->n_discarded)
+		return;
+	tb_printf(tb, "\nHandoff records discarded (never shown as results):\n");
+	for (i = 0; i < h->n_discarded; i++)
+		tb_printf(tb, "  %-16s %-8s %s\n", h->discarded[i].name,
+			  record_fate_name(h->discarded[i].fate),
+			  h->discarded[i].why);
+}
+
+/* One line per row of that CPU mode that has a baseline to compare. */
+static void summary_against_baseline(struct text_buf *tb,
+				     const struct run_result *r,
+				     const char *mode)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->n_experiments; i++) {
+		const struct experiment_result *e = &r->exp[i];
+		const struct experiment_result *base = comparable_baseline(r, e);
+		uint64_t floor = r->floor.min;
+
+		if (!base || !str_eq(catalog_cpu_mode(e->scheme), mode))
+			continue;
+		tb_printf(tb, "%-39s %-30s %7lld %7lld %7lld  %+7lld %+7lld %+7lld\n",
+			  e->name, e->baseline,
+			  (long long)net_of_floor(e->metric[METRIC_ENTRY].median, floor),
+			  (long long)net_of_floor(e->metric[METRIC_EXIT].median, floor),
+			  (long long)net_of_floor(e->metric[METRIC_ROUND_TRIP].median, floor),
+			  (long long)median_over(e, base, METRIC_ENTRY),
+			  (long long)median_over(e, base, METRIC_EXIT),
+			  (long long)median_over(e, base, METRIC_ROUND_TRIP));
+	}
+}
+
+static void summary_schemes(struct text_buf *tb, const struct run_result *r,
+			    const struct report_context *ctx)
+{
+	unsigned pass;
+	size_t k;
+
+	for (pass = 0; pass < 2; pass++) {
+		const char *mode = pass ? "protected-32" : "long";
+
+		if (pass)
+			tb_printf(tb, "\nThe i386 rows, in 32-bit protected mode "
+				  "(docs/protected-mode.md), against i386-direct "
+				  "or their own baseline\n");
+		else
+			tb_printf(tb, "\nAgainst each row's baseline: medians net "
+				  "of the floor, and the overhead over the "
+				  "baseline (+ is slower)\n");
+		tb_printf(tb, "%-39s %-30s %7s %7s %7s  %7s %7s %7s\n",
+			  "experiment", "baseline", "entry", "exit", "round",
+			  "+entry", "+exit", "+round");
+		summary_against_baseline(tb, r, mode);
+	}
+	if (r->clock_kind != CLOCK_TSC_TICKS)
+		tb_printf(tb, "QEMU models no caches: the cache-state rows (cold, "
+			  "cold-control, thrash) can only differ from their "
+			  "baselines on hardware.\n");
+	if (!ctx || !ctx->n_schemes)
+		return;
+	tb_printf(tb, "\nScheme footprint (from the built binary)\n");
+	tb_printf(tb, "%-24s %-8s %6s %7s %6s %7s  %s\n", "scheme", "seed",
+		  "stub B", "code B", "lines", "data B", "what it is");
+	for (k = 0; k < ctx->n_schemes; k++) {
+		const struct scheme_entry *s = &ctx->schemes[k];
+
+		tb_printf(tb, "%-24s %-8s %6u %7u %6u %7u  %s\n", s->name,
+			  s->seed, s->stub_bytes, s->code_bytes,
+			  cache_lines(s->code_bytes), s->data_bytes,
+			  s->description);
+	}
+}
+
+static void summary_primitives(struct text_buf *tb, const struct run_result *r,
+			       const struct report_context *ctx)
+{
+	uint64_t floor = r->floor.min;
+	uint32_t i;
+
+	if (!r->n_primitives)
+		return;
+	tb_printf(tb, "\nPrimitives: per block of %u repetitions, net of the "
+		  "floor (seeds 000, 002, 003)\n", PRIMITIVE_BLOCK_REPS);
+	tb_printf(tb, "%-26s %-4s %9s %9s %9s %9s %8s  %s\n", "primitive",
+		  "seed", "min", "median", "p99", "max", "per rep",
+		  "what it is");
+	for (i = 0; i < r->n_primitives; i++) {
+		const struct primitive_result *p = &r->prim[i];
+		const struct primitive_entry *info = primitive_info(ctx, p->name);
+		char per_rep[24];
+
+		if (p->status != EXP_OK) {
+			tb_printf(tb, "%-26s %-4s %s: %s\n", p->name, info->seed,
+				  exp_status_name(p->status), p->reason);
+			continue;
+		}
+		summary_milli(per_rep, sizeof(per_rep),
+			      net_of_floor(p->block.median, floor) * 1000 /
+				      PRIMITIVE_BLOCK_REPS, 2);
+		tb_printf(tb, "%-26s %-4s %9lld %9lld %9lld %9lld %8s  %s\n",
+			  p->name, info->seed,
+			  (long long)net_of_floor(p->block.min, floor),
+			  (long long)net_of_floor(p->block.median, floor),
+			  (long long)net_of_floor(p->block.p99, floor),
+			  (long long)net_of_floor(p->block.max, floor), per_rep,
+			  info->description);
+	}
+}
+
+static void summary_gaps(struct text_buf *tb, const struct run_result *r)
+{
+	uint32_t i;
+
+	if (!r->n_gaps)
+		return;
+	tb_printf(tb, "\nGap method (seed 000): what an interrupt costs the "
+		  "interrupted code, net of one loop iteration\n");
+	tb_printf(tb, "%-13s %7s %9s %9s %9s %9s %9s\n", "scheme", "gaps",
+		  "min", "median", "p99", "p99.9", "max");
+	for (i = 0; i < r->n_gaps; i++) {
+		const struct gap_result *g = &r->gap[i];
+
+		if (g->status != EXP_OK) {
+			tb_printf(tb, "%-13s %s: %s\n", g->scheme,
+				  exp_status_name(g->status), g->reason);
+			continue;
+		}
+		tb_printf(tb, "%-13s %7u %9lld %9lld %9lld %9lld %9lld\n",
+			  g->scheme, g->gaps.count,
+			  (long long)net_of_loop(g->gaps.min, g),
+			  (long long)net_of_loop(g->gaps.median, g),
+			  (long long)net_of_loop(g->gaps.p99, g),
+			  (long long)net_of_loop(g->gaps.p999, g),
+			  (long long)net_of_loop(g->gaps.max, g));
+	}
+}
+
+static void summary_runs(struct text_buf *tb, const struct run_result *r,
+			 const struct report_context *ctx)
+{
+	uint32_t i, unstable_rows = 0;
+	size_t k;
+
+	if (!ctx || ctx->n_runs < 2)
+		return;
+	tb_printf(tb, "\nRepeat runs: round-trip median of each of %u runs, "
+		  "their spread, and UNSTABLE where it exceeds %u%%\n",
+		  (unsigned)ctx->n_runs, r->config.unstable_pct);
+	for (i = 0; i < r->n_experiments; i++) {
+		int64_t spread;
+		int unstable;
+
+		if (!run_spread(ctx, r->exp[i].name, r->config.unstable_pct,
+				&spread, &unstable))
+			continue;
+		tb_printf(tb, "%-39s", r->exp[i].name);
+		for (k = 0; k < ctx->n_runs; k++)
+			tb_printf(tb, " %7lld",
+				  (long long)run_median(ctx, k, r->exp[i].name));
+		tb_printf(tb, "  spread %lld%s\n", (long long)spread,
+			  unstable ? "  UNSTABLE" : "");
+		unstable_rows += (uint32_t)unstable;
+	}
+	tb_printf(tb, "%u row(s) unstable across runs\n", unstable_rows);
+}
+
+/* The machine, the firmware, the clock, the method and the config: what
+ * the figures below were measured on and how. */
+static void summary_machine(struct text_buf *tb, const struct run_result *r)
+{
+	const struct machine_info *m = &r->machine;
+	uint64_t floor = r->floor.min;
+	char text[32];
+
+	tb_printf(tb, "machine    %s family %u model %u stepping %u\n",
+		  m->cpu_vendor, m->family, m->model, m->stepping);
+	tb_printf(tb, "           \"%s\"\n", m->brand);
+	tb_printf(tb, "system     %s / %s / %s (SMBIOS)\n",
+		  m->system_vendor[0] ? m->system_vendor : "?",
+		  m->system_product[0] ? m->system_product : "?",
+		  m->system_version[0] ? m->system_version : "?");
+	tb_printf(tb, "hypervisor %s\n", m->hypervisor[0] ? m->hypervisor : "none");
+	tb_printf(tb, "LLC        %llu KiB (CPUID)\n",
+		  (unsigned long long)(m->llc_bytes / 1024));
+	if (m->madt_found)
+		tb_printf(tb, "ACPI MADT  local APIC at 0x%llx, %u CPUs, %u IO-APICs\n",
+			  (unsigned long long)m->lapic_address, m->lapic_count,
+			  m->ioapic_count);
+	else
+		tb_printf(tb, "ACPI MADT  not found\n");
+	uefi_revision_text(m->uefi_revision, text, sizeof(text));
+	tb_printf(tb, "firmware   %s revision 0x%x, UEFI %s\n", m->fw_vendor,
+		  m->fw_revision, text);
+	tb_printf(tb, "boot       %s\n",
+		  r->boot_return == BOOT_RETURN_BOOT_NEXT
+			  ? "BootNext was set to the option irqlab started from"
+		  : r->boot_return == BOOT_RETURN_NO_BOOT_CURRENT
+			  ? "the firmware did not name the boot option "
+			    "(no BootCurrent): the stick was booted again by hand"
+			  : "the firmware refused BootNext: the stick was booted "
+			    "again by hand");
+	if (!r->progress_on_screen)
+		tb_printf(tb, "display    progress went to serial only: %s\n",
+			  r->display_note);
+	tb_printf(tb, "clock      %s: figures are %s\n",
+		  clock_kind_name(r->clock_kind), clock_kind_unit(r->clock_kind));
+	tb_printf(tb, "TSC        %llu Hz (%s)", (unsigned long long)r->tsc_hz,
+		  tsc_method_name(r->tsc_method));
+	if (r->tsc_hz_check && r->tsc_check_method != r->tsc_method)
+		tb_printf(tb, "; %s says %llu Hz (%+lld ppm)",
+			  tsc_method_name(r->tsc_check_method),
+			  (unsigned long long)r->tsc_hz_check,
+			  (long long)tsc_disagreement_ppm(r));
+	tb_printf(tb, "\n");
+	tb_printf(tb, "fences     %s\n", report_fence_method);
+	if (r->fence_note[0])
+		tb_printf(tb, "           %s\n", r->fence_note);
+	tb_printf(tb, "noise      batches with an NMI%s are discarded and taken "
+		  "again\n", r->smi_count_watched ? " or an SMI (MSR_SMI_COUNT)"
+						   : " (SMIs not visible here)");
+	tb_printf(tb, "floor      %llu (min of %u back-to-back fenced reads; "
+		  "median %llu), subtracted from every figure below\n",
+		  (unsigned long long)floor, r->floor.count,
+		  (unsigned long long)r->floor.median);
+	tb_printf(tb, "instrument %lld inside a handler (its two timestamps, "
+		  "median, net of the floor): round_trip goes through handlers "
+		  "without them, round_trip_timed through those with them\n",
+		  (long long)net_of_floor(r->instrument.median, floor));
+	tb_printf(tb, "samples    %u per experiment after %u warm-up (cold: %u, "
+		  "thrash: %u); %u blocks per primitive\n", r->config.samples,
+		  r->config.warmup, r->config.cold_samples,
+		  r->config.thrash_samples, r->config.primitive_blocks);
+	tb_puts(tb, "config     ");
+	config_describe(&r->config, tb);
+	tb_puts(tb, "\n");
+	if (r->config_warnings[0])
+		tb_printf(tb, "           warnings: %s\n", r->config_warnings);
+	tb_puts(tb, "\n");
+}
+
+/* Every row: its status, or each metric's statistics net of the floor. */
+static void summary_rows(struct text_buf *tb, const struct run_result *r)
+{
+	uint64_t floor = r->floor.min;
+	uint32_t i;
+	unsigned k;
+
+	tb_printf(tb, "%-39s %-24s %-23s %4s %-7s %-10s", "experiment",
+		  "scheme", "source", "vec", "status", "metric");
+	for (k = 0; k < stats_field_count; k++)
+		if (stats_fields[k].kind != STATS_FIELD_COUNT)
+			tb_printf(tb, " %*s", summary_width(&stats_fields[k]),
+				  stats_fields[k].name);
+	tb_putc(tb, '\n');
+	for (i = 0; i < r->n_experiments; i++) {
+		const struct experiment_result *e = &r->exp[i];
+
+		if (e->status != EXP_OK) {
+			tb_printf(tb, "%-39s %-24s %-23s %4u %s: %s\n", e->name,
+				  e->scheme, e->source, e->vector,
+				  exp_status_name(e->status), e->reason);
+			continue;
+		}
+		for (k = 0; k < METRIC_COUNT; k++) {
+			tb_printf(tb, "%-39s %-24s %-23s %4u %-7s %-10s",
+				  k ? "" : e->name, k ? "" : e->scheme,
+				  k ? "" : e->source, e->vector,
+				  k ? "" : exp_status_name(e->status),
+				  metric_name(k));
+			summary_stats_fields(tb, &e->metric[k], floor);
+			tb_putc(tb, '\n');
+		}
+	}
+	for (i = 0; i < r->n_experiments; i++)
+		if (r->exp[i].discarded)
+			tb_printf(tb, "%s: %u samples in %u batches discarded "
+				  "for SMIs/NMIs and taken again\n",
+				  r->exp[i].name, r->exp[i].discarded,
+				  r->exp[i].discarded_batches);
+}
+
+int report_summary(struct text_buf *tb, const struct run_result *r,
+		   const struct report_context *ctx)
+{
+	char text[32];
+
+	run_folder_name(r->run_id, text, sizeof(text));
+	tb_printf(tb, "irqlab results, run %s", text);
+	if (r->config.runs > 1)
+		tb_printf(tb, " (figures from run %u of %u)", r->run_index,
+			  r->config.runs);
+	tb_printf(tb, "\n\n");
+	summary_machine(tb, r);
+	summary_rows(tb, r);
+	tb_printf(tb, "\nFigures are %s, net of the floor.\n",
+		  clock_kind_unit(r->clock_kind));
+	summary_schemes(tb, r, ctx);
+	summary_primitives(tb, r, ctx);
+	summary_gaps(tb, r);
+	summary_runs(tb, r, ctx);
+	seeds_summary(tb, r);
+	report_discards(tb, ctx ? ctx->handoff : 0);
+	return tb->overflow ? -1 : 0;
+}
