@@ -155,7 +155,8 @@ test: deps efi image $(UNIT_BINS) $(BUILD)/other-disk.img $(BUILD)/irqlab-rescue
 
 # Coverage-guided fuzzing (clang + libFuzzer, with ASan and UBSan): one
 # harness per parser, built from the same sources as the firmware. Each
-# keeps its seed corpus in tests/fuzz/corpus/<harness>/; what it learns
+# takes its seeds from tests/fuzz/corpus/<harness>/ and the unit tests'
+# fixtures (tests/fuzz/run.sh); what it learns
 # goes to build/fuzz-corpus/<harness>/. `make fuzz-smoke` is CI's short run.
 FUZZ_SECONDS ?= 60
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))

@@ -50,7 +50,7 @@
  * and EIP, and no error code (SDM vol. 3 §6.12.1, Figure 6-4); the entry
  * stub or its common code fills the vector slot below them, then the
  * general registers go below that, in the order of Linux's i386
- * SAVE_ALL. 40 bytes. */
+ * SAVE_ALL. 44 bytes (FRAME32_SIZE). */
 #define FRAME32_EBX	0
 #define FRAME32_ECX	4
 #define FRAME32_EDX	8

@@ -51,15 +51,6 @@ void hist_add(struct histogram *h, uint64_t v)
 	h->total++;
 }
 
-void hist_merge(struct histogram *into, const struct histogram *from)
-{
-	unsigned i;
-
-	for (i = 0; i < HIST_BUCKETS; i++)
-		into->counts[i] += from->counts[i];
-	into->total += from->total;
-}
-
 uint64_t hist_percentile(const struct histogram *h, uint32_t bp)
 {
 	uint64_t rank, seen = 0;

@@ -27,7 +27,6 @@ uint64_t hist_upper(unsigned index);
 
 void hist_clear(struct histogram *h);
 void hist_add(struct histogram *h, uint64_t value);
-void hist_merge(struct histogram *into, const struct histogram *from);
 /* The lower bound of the bucket holding the nearest-rank percentile
  * (basis points); exact below HIST_EXACT. 0 for an empty histogram. */
 uint64_t hist_percentile(const struct histogram *h, uint32_t bp);

@@ -37,18 +37,6 @@ static const uint8_t auth_variable_store[16] = {
 	0x78, 0x2c, 0xf3, 0xaa, 0x7b, 0x94, 0x9a, 0x43,
 	0xa1, 0x80, 0x2e, 0x14, 0x4e, 0xc3, 0x77, 0x92 };
 
-const char *varstore_status_name(enum varstore_status s)
-{
-	switch (s) {
-	case VARSTORE_OK: return "ok";
-	case VARSTORE_NOT_NV_DATA: return "not an NV data firmware volume";
-	case VARSTORE_UNKNOWN_FORMAT: return "not an EDK2 variable store";
-	case VARSTORE_BAD_LENGTH: return "sizes beyond the volume";
-	case VARSTORE_BAD_VARIABLE: return "a variable runs past the store";
-	}
-	return "?";
-}
-
 static uint32_t align4(uint64_t v)
 {
 	return (uint32_t)((v + 3) & ~3ull);

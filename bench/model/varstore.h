@@ -22,7 +22,6 @@ enum varstore_status {
 	VARSTORE_BAD_LENGTH,	/* sizes beyond the bytes given */
 	VARSTORE_BAD_VARIABLE,	/* a variable runs past the store */
 };
-const char *varstore_status_name(enum varstore_status s);
 
 struct varstore_usage {
 	uint32_t store_bytes;	/* the store, header included */

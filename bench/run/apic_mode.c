@@ -20,11 +20,6 @@ int apic_mode_tried(enum lapic_mode mode)
 	return mode_tried[mode];
 }
 
-const char *apic_mode_unavailable(enum lapic_mode mode)
-{
-	return mode_unavailable[mode];
-}
-
 static int source_runs_in(const struct irq_source *src, enum lapic_mode mode)
 {
 	switch (src->modes) {

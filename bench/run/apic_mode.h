@@ -11,10 +11,8 @@
 
 enum lapic_mode apic_mode_active(void);
 
-/* Whether a switch to `mode` was tried, and why it failed (NULL: it
- * came up, or was not tried). */
+/* Whether a switch to `mode` was tried. */
 int apic_mode_tried(enum lapic_mode mode);
-const char *apic_mode_unavailable(enum lapic_mode mode);
 
 /* Switches the local APIC to `mode`. xAPIC must come before x2APIC:
  * leaving x2APIC needs the APIC disabled (SDM vol. 3 §11.12.5). */

@@ -448,7 +448,7 @@ void sources_time_ioapic_sequences(struct run_result *r, uint64_t *blocks,
 			for (k = 0; k < PRIMITIVE_BLOCK_REPS; k++) {
 				ioapic_mask(&ioapic, pin);
 				ioapic_unmask(&ioapic, pin);
-				ioapic_level_eoi(&ioapic, pin, 0x40);
+				ioapic_level_eoi(&ioapic, pin, SEQUENCE_VECTOR);
 			}
 			blocks[b] = tsc_close() - t0;
 			/* unmasked and idle is fine; leave it masked */

@@ -54,6 +54,10 @@ TINY = ("samples = 200\nwarmup = 10\ncold_samples = 20\n"
         "histograms = 0\n")
 
 check = Checks("boot")
+# How many checks the suite counts under CI, where every tool is there
+# (tests/checks.py): a helper that dies loses its checks, and this says
+# so. A change that adds checks updates it.
+CHECKS_UNDER_CI = 0
 
 # Every row checks and takes its samples twice: through the timed
 # handlers (entry, exit, round_trip_timed) and the bare ones (round_trip).
@@ -819,7 +823,7 @@ def undeletable_record(tiny):
     attributes): set aside, never read into a run, never a boot loop; the
     run writes its records past its name."""
     if not shutil.which("virt-fw-vars"):
-        print("skip  undeletable-record: virt-fw-vars is not installed")
+        check.skip("undeletable-record", "virt-fw-vars is not installed")
         return
     plant = os.path.join(BUILD, "undeletable.json")
     os.makedirs(BUILD, exist_ok=True)
@@ -874,7 +878,7 @@ def one_time_boot(tiny):
     phase C runs on the next boot anyway, and BootOrder stays as it was."""
     other = os.path.join(ROOT, "build", "other-disk.img")
     if not shutil.which("virt-fw-vars"):
-        print("skip  one-time-boot: virt-fw-vars is not installed")
+        check.skip("one-time-boot", "virt-fw-vars is not installed")
         return
     rc, run_dir, results = run(
         "one-time-boot", "", config=tiny,
@@ -938,8 +942,8 @@ def collect_sources(run_dir):
                            "--read-only", disk], capture_output=True,
                           text=True)
     if loop.returncode != 0:
-        print("skip  collect from a block device and a mount point: "
-              "losetup failed (%s)" % loop.stderr.strip())
+        check.skip("collect from a block device and a mount point",
+                   "losetup failed (%s)" % loop.stderr.strip())
         return
     device = loop.stdout.strip()
     try:
@@ -983,8 +987,8 @@ def usb_writer():
     loop = subprocess.run(["losetup", "--find", "--show", stick],
                           capture_output=True, text=True)
     if loop.returncode != 0:
-        print("skip  usb: writing a loop device: losetup failed (%s)"
-              % loop.stderr.strip())
+        check.skip("usb: writing a loop device",
+                   "losetup failed (%s)" % loop.stderr.strip())
         return
     device = loop.stdout.strip()
     try:
@@ -1063,11 +1067,13 @@ def progress_screen():
     result = {}
 
     def measure():
-        result["run"] = run(name, "", config=config,
-                            extra_env={"TPM": "off", "MONITOR": sock})
-        done.set()
+        try:
+            result["run"] = run(name, "", config=config,
+                                extra_env={"TPM": "off", "MONITOR": sock})
+        finally:
+            done.set()
 
-    runner = threading.Thread(target=measure)
+    runner = check.thread("progress-screen: the measuring run", measure)
     runner.start()
     n = 0
     while not done.wait(1.0):
@@ -1176,7 +1182,7 @@ def bochs_runs(tiny):
     TSC-deadline timer, which QEMU's TCG cannot offer."""
     bochs = bochs_binary()
     if not bochs:
-        print("skip  bochs: no Bochs here (set BOCHS, or put bochs on PATH)")
+        check.skip("bochs", "no Bochs here (set BOCHS, or put bochs on PATH)")
         return
     for model in ("wildcat_lake", "ryzen", "core2_penryn_t9600"):
         label = "bochs-" + model
@@ -1279,8 +1285,8 @@ def cross_check_emulators(qemu_doc, qemu_log):
     difference is one explained_difference names exactly. The table goes
     to build/boot-test/emulators-cross-check.md."""
     if "doc" not in bochs_exact:
-        print("skip  cross-check: no exact-count Bochs (set BOCHS_EXACT; "
-              "make bochs-exact builds one)")
+        check.skip("cross-check", "no exact-count Bochs (set BOCHS_EXACT; "
+                   "make bochs-exact builds one)")
         return
     bochs_doc = bochs_exact["doc"]
     q_io, b_io = ioapic_version(qemu_log), ioapic_version(bochs_exact["log"])
@@ -1382,16 +1388,13 @@ def store_and_esp(tiny):
     """The variable store and the ESP on a stranger's machine: plain TCG,
     the 2 MB and 4 MB stores, no TPM. They share no files with the other
     runs, so they run beside them on the second core."""
-    progress_screen()
-    no_display(tiny)
-    one_time_boot(tiny)
-    usb_writer()
-    store_cycles(tiny)
-    bochs_runs(tiny)
-    bochs_exact_run(tiny)
-    kill_mid_deletion(tiny)
-    undeletable_record(tiny)
-    full_esp(tiny)
+    # Each guarded on its own: an exception in one fails it, by name,
+    # and the others still run.
+    for step in (progress_screen, no_display, one_time_boot, usb_writer,
+                 store_cycles, bochs_runs, bochs_exact_run, kill_mid_deletion,
+                 undeletable_record, full_esp):
+        args = () if step in (progress_screen, usb_writer) else (tiny,)
+        check.guarded(step.__name__, step, *args)
 
     # A 4 MB store whose end other software's deleted variables filled to
     # 3000 bytes: once phase A warned of it and phase B handed over fine.
@@ -1430,8 +1433,20 @@ def main():
         return 1
 
     tiny = TINY
-    beside = threading.Thread(target=store_and_esp, args=(tiny,))
+    beside = check.thread("store_and_esp", store_and_esp, tiny)
     beside.start()
+    icount_a = check.guarded("the QEMU runs", qemu_runs)
+    beside.join()
+    # After the second core's runs: the exact-count Bochs run is among them.
+    if icount_a:
+        check.guarded("the emulators' cross-check", cross_check_emulators,
+                      icount_a, os.path.join(BUILD, "icount-a", "boot1.log"))
+    return check.finish(CHECKS_UNDER_CI)
+
+
+def qemu_runs():
+    """The QEMU configurations, on the first core; the icount pair first,
+    then the Bochs cross-check against it once the other core is done."""
 
     docs = [check_icount_run(n, *run(n, ICOUNT))
             for n in ("icount-a", "icount-b")]
@@ -1610,8 +1625,8 @@ def main():
               and "is not one of its records: left alone" in serial(run_dir, 1)
               and left == [foreign_name], "%s %s %s" % (rc, folders, left))
     else:
-        print("skip  foreign-variable: virt-fw-vars (python3-virt-firmware, "
-              "from bookworm-backports) is not installed")
+        check.skip("foreign-variable", "virt-fw-vars (python3-virt-firmware, "
+                   "from bookworm-backports) is not installed")
 
     # Secure Boot on, as on many a stranger's machine: the firmware refuses
     # the unsigned image, and the runner says so instead of "hung".
@@ -1643,11 +1658,7 @@ def main():
     check("corrupt: corrupt records cleaned up",
           varstore.irqlab_records(os.path.join(run_dir, "vars.fd")) == [])
 
-    beside.join()
-    if docs[0]:
-        cross_check_emulators(docs[0], os.path.join(BUILD, "icount-a",
-                                                    "boot1.log"))
-    return check.finish()
+    return docs[0]
 
 
 if __name__ == "__main__":

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # tests/fuzz/run.sh SECONDS HARNESS...
-# Runs each libFuzzer harness for SECONDS on its seed corpus
-# (tests/fuzz/corpus/<name>/, read only) and its own growing one
-# (build/fuzz-corpus/<name>/), and reports executions and any crash.
+# Runs each libFuzzer harness for SECONDS on its seeds and its own
+# growing corpus (build/fuzz-corpus/<name>/), and reports executions and
+# any crash. The seeds are the harness's own (tests/fuzz/corpus/<name>/)
+# and the real tables the unit tests read (tests/unit/data/), each kept
+# once in the repository and gathered here.
 # Ends with "fuzz: N passed, N failed": a harness passes when it ran its
 # time out without a crash.
 set -u
@@ -11,14 +13,35 @@ seconds=$1
 shift
 passed=0
 failed=0
+
+# The unit tests' fixtures each harness parses, by file name.
+fixtures() {
+	case $1 in
+	madt) echo '*-APIC.bin' ;;
+	fadt) echo '*-FACP.bin' ;;
+	hpet) echo '*-HPET.bin' ;;
+	smbios) echo '*-SMBIOS.bin' ;;
+	varstore) echo '*-VARS-*.bin' ;;
+	esac
+}
+
 for bin in "$@"; do
 	name=$(basename "$bin")
 	name=${name#fuzz_}
 	work=$(dirname "$(dirname "$bin")")/fuzz-corpus/$name
-	mkdir -p "$work" "$work-crashes"
+	seeds=$work-seeds
+	rm -rf "$seeds"
+	mkdir -p "$work" "$work-crashes" "$seeds"
+	if [ -d "$here/corpus/$name" ]; then
+		cp "$here/corpus/$name"/* "$seeds"/
+	fi
+	pattern=$(fixtures "$name")
+	if [ -n "$pattern" ]; then
+		cp "$here"/../unit/data/$pattern "$seeds"/
+	fi
 	log=$(mktemp)
 	"$bin" -max_total_time="$seconds" -print_final_stats=1 \
-		-artifact_prefix="$work-crashes/" "$work" "$here/corpus/$name" \
+		-artifact_prefix="$work-crashes/" "$work" "$seeds" \
 		>"$log" 2>&1
 	rc=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
