@@ -49,8 +49,11 @@ void x2apic_eoi(void)
 
 const char *lapic_name(enum lapic_mode mode)
 {
-	return mode == LAPIC_XAPIC ? "xapic" : mode == LAPIC_X2APIC ? "x2apic"
-								 : "none";
+#define NAME(id, name) name,
+	static const char *const names[] = { APIC_MODE_LIST(NAME) };
+#undef NAME
+
+	return mode < sizeof(names) / sizeof(names[0]) ? names[mode] : "?";
 }
 
 const char *lapic_enable(enum lapic_mode mode)

@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include "arch/axes.h"
+
 /* Registers (SDM vol. 3 §11.4.1, Table 11-1), with their fields. */
 #define APIC_ID		0x020
 #define APIC_LVR	0x030	/* version */
@@ -49,11 +51,10 @@
 #define MSR_X2APIC_BASE	0x800
 #define MSR_TSC_DEADLINE 0x6e0	/* IA32_TSC_DEADLINE, SDM vol. 3 §11.5.4.1 */
 
-enum lapic_mode {
-	LAPIC_NONE = 0,
-	LAPIC_XAPIC = 1,
-	LAPIC_X2APIC = 2,
-};
+/* LAPIC_NONE, LAPIC_XAPIC, LAPIC_X2APIC: APIC_MODE_LIST (arch/axes.h),
+ * whose names the results use. */
+#define AXIS_LAPIC_MODE(id, ...) LAPIC_##id,
+enum lapic_mode { APIC_MODE_LIST(AXIS_LAPIC_MODE) };
 
 struct lapic_ops {
 	enum lapic_mode mode;

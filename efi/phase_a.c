@@ -22,34 +22,36 @@
 /* Room for descriptors the ExitBootServices dance itself may add. */
 #define MEMORY_MAP_SLACK_DESCRIPTORS 16
 
-/* Each scheme's footprint in this binary, for the reports (they take
- * the words from bench/model/catalog.c). */
+/* One scheme's footprint in this binary, from its timed assembly. */
+static void note_footprint(struct run_result *r, uint8_t scheme,
+			   const struct scheme_code *timed, uint32_t stub_bytes,
+			   uint32_t data_bytes)
+{
+	if (r->n_schemes < RESULTS_MAX_SCHEMES)
+		r->scheme[r->n_schemes++] = (struct scheme_footprint){
+			.scheme = scheme,
+			.stub_bytes = stub_bytes,
+			.code_bytes = (uint32_t)(timed->code_end -
+						 timed->code_start),
+			.data_bytes = data_bytes,
+		};
+}
+
+/* Every scheme's footprint, long mode's and i386's, for the reports. */
 static void note_scheme_footprints(struct run_result *r)
 {
 	size_t i;
 
-	for (i = 0; i < dispatch_scheme_count && r->n_schemes < RESULTS_MAX_SCHEMES;
-	     i++) {
-		const struct dispatch_scheme *s = &dispatch_schemes[i];
-		struct scheme_footprint *f = &r->scheme[r->n_schemes++];
-
-		fmt_snprintf(f->name, sizeof(f->name), "%s", s->name);
-		f->stub_bytes = s->stub_bytes;
-		f->code_bytes = (uint32_t)(s->code[HANDLER_TIMED].code_end -
-					   s->code[HANDLER_TIMED].code_start);
-		f->data_bytes = s->data_bytes;
-	}
-	for (i = 0; i < i386_scheme_count && r->n_schemes < RESULTS_MAX_SCHEMES;
-	     i++) {
-		const struct i386_scheme *s = &i386_schemes[i];
-		struct scheme_footprint *f = &r->scheme[r->n_schemes++];
-
-		fmt_snprintf(f->name, sizeof(f->name), "%s", s->name);
-		f->stub_bytes = s->stub_bytes;
-		f->code_bytes = (uint32_t)(s->code[HANDLER_TIMED].code_end -
-					   s->code[HANDLER_TIMED].code_start);
-		f->data_bytes = s->data_bytes;
-	}
+	for (i = 0; i < dispatch_scheme_count; i++)
+		note_footprint(r, dispatch_schemes[i].id,
+			       &dispatch_schemes[i].code[HANDLER_TIMED],
+			       dispatch_schemes[i].stub_bytes,
+			       dispatch_schemes[i].data_bytes);
+	for (i = 0; i < i386_scheme_count; i++)
+		note_footprint(r, i386_schemes[i].id,
+			       &i386_schemes[i].code[HANDLER_TIMED],
+			       i386_schemes[i].stub_bytes,
+			       i386_schemes[i].data_bytes);
 }
 
 static uint64_t memory_map_top(const struct run_state *run)

@@ -11,20 +11,20 @@ SCHEME_SYMBOLS(i386_call16_3byte);
 		  { id##_bare_gates, id##_bare_code, id##_bare_code_end } }
 
 const struct i386_scheme i386_schemes[] = {
-	{ "i386-direct", I386_CODE(i386_direct), PM_GATES_FLAT,
+	{ SCHEME_I386_DIRECT, I386_CODE(i386_direct), PM_GATES_FLAT,
 	  I386_DIRECT_STRIDE, 0 },
 	/* 7 bytes below vector 128, 10 above, each 4-aligned */
-	{ "i386-push-jmp", I386_CODE(i386_push_jmp), PM_GATES_FLAT, 10, 0,
+	{ SCHEME_I386_PUSH_JMP, I386_CODE(i386_push_jmp), PM_GATES_FLAT, 10, 0,
 	  .fault_selftest = 1 },
 	/* a code descriptor per vector */
-	{ "i386-cs-selector", I386_CODE(i386_cs_selector), PM_GATES_PER_VECTOR,
+	{ SCHEME_I386_CS_SELECTOR, I386_CODE(i386_cs_selector), PM_GATES_PER_VECTOR,
 	  0, IRQ_VECTORS * 8 },
-	{ "i386-cs-selector-push-cs", I386_CODE(i386_cs_push),
+	{ SCHEME_I386_CS_SELECTOR_PUSH_CS, I386_CODE(i386_cs_push),
 	  PM_GATES_PER_VECTOR, 0, IRQ_VECTORS * 8 },
 	/* one code descriptor, based at the stubs */
-	{ "i386-call16", I386_CODE(i386_call16), PM_GATES_CALL16,
+	{ SCHEME_I386_CALL16, I386_CODE(i386_call16), PM_GATES_CALL16,
 	  I386_CALL16_STRIDE, 8 },
-	{ "i386-call16-3byte", I386_CODE(i386_call16_3byte), PM_GATES_CALL16,
+	{ SCHEME_I386_CALL16_3BYTE, I386_CODE(i386_call16_3byte), PM_GATES_CALL16,
 	  3, 8 },
 };
 const size_t i386_scheme_count = sizeof(i386_schemes) / sizeof(i386_schemes[0]);
@@ -34,8 +34,8 @@ extern const char i386_variant_ds_es[], i386_variant_ds_es_bare[];
 extern const char i386_variant_pda_gs[], i386_variant_pda_gs_bare[];
 
 const struct i386_variant i386_variants[] = {
-	{ "ds-es", { i386_variant_ds_es, i386_variant_ds_es_bare } },
-	{ "pda-gs", { i386_variant_pda_gs, i386_variant_pda_gs_bare } },
+	{ VARIANT_DS_ES, { i386_variant_ds_es, i386_variant_ds_es_bare } },
+	{ VARIANT_PDA_GS, { i386_variant_pda_gs, i386_variant_pda_gs_bare } },
 };
 const size_t i386_variant_count =
 	sizeof(i386_variants) / sizeof(i386_variants[0]);

@@ -91,11 +91,9 @@
 #include <stdint.h>
 
 struct i386_scheme {
-	const char *name;	/* its words are in bench/model/catalog.c */
-	struct {
-		const uint64_t *gates;	/* IRQ_VECTORS gate targets */
-		const char *code_start, *code_end;
-	} code[HANDLER_KINDS];
+	uint8_t id;		/* enum scheme_id (arch/axes.h) */
+	/* As long mode's (schemes.h), with no exception entry. */
+	struct scheme_code code[HANDLER_KINDS];
 	uint8_t segment;	/* enum pm_gate_segment */
 	uint32_t stub_bytes;	/* per vector; 0 for none */
 	uint32_t data_bytes;	/* descriptors it adds */
@@ -112,7 +110,7 @@ extern const struct i386_scheme *const i386_baseline;
 /* i386-direct's entry variants (seeds 002 and 003): one handler each for
  * VARIANT_VECTOR, the direct handler plus the variant's work. */
 struct i386_variant {
-	const char *name;
+	uint8_t id;		/* enum variant_id (arch/axes.h) */
 	const void *handler[HANDLER_KINDS];
 };
 

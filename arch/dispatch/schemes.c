@@ -126,33 +126,33 @@ static const char *call16_unsupported(void)
 
 const struct dispatch_scheme dispatch_schemes[] = {
 	{
-		.name = "direct",
+		.id = SCHEME_DIRECT,
 		SCHEME_CODE(direct),
 		.stub_bytes = DIRECT_STRIDE,
 	},
 	{
-		.name = "push-jmp",
+		.id = SCHEME_PUSH_JMP,
 		.fault_selftest = 1,
 		SCHEME_CODE(push_jmp),
 		.stub_bytes = PUSH_JMP_STRIDE,
 	},
 	{
-		.name = "push-jmp-ibt",
+		.id = SCHEME_PUSH_JMP_IBT,
 		SCHEME_CODE(push_jmp_ibt),
 		.stub_bytes = PUSH_JMP_IBT_STRIDE,
 	},
 	{
-		.name = "compact",
+		.id = SCHEME_COMPACT,
 		SCHEME_CODE(compact),
 		.stub_bytes = 4,
 	},
 	{
-		.name = "call",
+		.id = SCHEME_CALL,
 		SCHEME_CODE(call),
 		.stub_bytes = CALL_STRIDE,
 	},
 	{
-		.name = "cs-selector",
+		.id = SCHEME_CS_SELECTOR,
 		SCHEME_CODE(cs_selector),
 		.selector = cs_selector_for,
 		.prepare = cs_selector_prepare,
@@ -161,21 +161,21 @@ const struct dispatch_scheme dispatch_schemes[] = {
 		.data_bytes = (256 - FIRST_IRQ_VECTOR) * 8,
 	},
 	{
-		.name = "pf-cr2",
+		.id = SCHEME_PF_CR2,
 		.unsupported = pf_cr2_unsupported,
 		SCHEME_CODE_VIA(pf_cr2, pf_cr2_pf_entry, pf_cr2_bare_pf_entry),
 		.exception_vector = VECTOR_PF,
 		.stub_bytes = 0,
 	},
 	{
-		.name = "int3-byte",
+		.id = SCHEME_INT3_BYTE,
 		SCHEME_CODE_VIA(int3_byte, int3_byte_bp_entry,
 				int3_byte_bare_bp_entry),
 		.exception_vector = VECTOR_BP,
 		.stub_bytes = INT3_BYTE_STRIDE,
 	},
 	{
-		.name = "fred",
+		.id = SCHEME_FRED,
 		.unsupported = fred_unsupported,
 		.code = { { 0, fred_code, fred_code_end, 0 },
 			  { 0, fred_bare_code, fred_bare_code_end, 0 } },
@@ -185,7 +185,7 @@ const struct dispatch_scheme dispatch_schemes[] = {
 		.stub_bytes = 0,
 	},
 	{
-		.name = "call16",
+		.id = SCHEME_CALL16,
 		.unsupported = call16_unsupported,
 	},
 };

@@ -1,6 +1,6 @@
-/* The dispatch schemes, as rows of one table. Adding a scheme means one
- * assembly file in this folder plus one row in schemes.c; nothing else in
- * the harness knows scheme names. Each assembly file emits its own gate
+/* The dispatch schemes, as rows of one table. Adding a scheme means its
+ * entry in SCHEME_LIST (arch/axes.h), one assembly file in this folder
+ * and one row in schemes.c, named by its id. Each assembly file emits its own gate
  * table (GATE_TABLE in irq.h), so C never lists per-vector symbols. */
 #ifndef IRQLAB_ARCH_DISPATCH_SCHEMES_H
 #define IRQLAB_ARCH_DISPATCH_SCHEMES_H
@@ -31,6 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch/axes.h"
+
 /* Which of a scheme's two assemblies (SCHEME_TWICE in irq.h) the gates
  * reach: handlers with the entry and exit timestamps, or without. */
 enum handler_kind {
@@ -57,7 +59,7 @@ struct scheme_code {
 };
 
 struct dispatch_scheme {
-	const char *name;	/* its words are in bench/model/catalog.c */
+	uint8_t id;		/* enum scheme_id (arch/axes.h) */
 	/* NULL when the scheme can run here, else why not. */
 	const char *(*unsupported)(void);
 	struct scheme_code code[HANDLER_KINDS];

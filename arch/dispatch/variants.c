@@ -57,36 +57,22 @@ static void flush_gdt_lines(void)
 	mfence();
 }
 
-#define VARIANT(n, d, s, h)                                                 \
-	.name = n, .description = d, .seed = s, .handler = { h, h##_bare }
+/* Rows by id: their names and words are in VARIANT_LIST (arch/axes.h). */
+#define VARIANT(id_, h) .id = VARIANT_##id_, .handler = { h, h##_bare }
 const struct entry_variant entry_variants[] = {
-	{ VARIANT("none", "the dedicated handler alone (baseline)", "-",
-		  variant_none) },
-	{ VARIANT("seg-mov32", "reload DS and ES with movl $SEL,%eax (FreeBSD)",
-		  "002", variant_seg_mov32) },
-	{ VARIANT("seg-mov16", "reload DS and ES with movw $SEL,%ax (66 prefix)",
-		  "002", variant_seg_mov16) },
-	{ VARIANT("seg-conditional", "reload DS and ES only when DS differs",
-		  "002", variant_seg_conditional) },
-	{ VARIANT("gs-swapgs", "swapgs on entry and on exit", "003",
-		  variant_gs_swapgs) },
-	{ VARIANT("gs-wrgsbase", "rdgsbase/wrgsbase on entry, wrgsbase on exit",
-		  "003", variant_gs_wrgsbase),
+	{ VARIANT(NONE, variant_none) },
+	{ VARIANT(SEG_MOV32, variant_seg_mov32) },
+	{ VARIANT(SEG_MOV16, variant_seg_mov16) },
+	{ VARIANT(SEG_CONDITIONAL, variant_seg_conditional) },
+	{ VARIANT(GS_SWAPGS, variant_gs_swapgs) },
+	{ VARIANT(GS_WRGSBASE, variant_gs_wrgsbase),
 	  .unsupported = no_fsgsbase },
-	{ VARIANT("gs-selector", "load a per-CPU selector into GS, restore on "
-				 "exit", "003", variant_gs_selector_near) },
-	{ VARIANT("gs-lkgs", "lkgs the per-CPU selector, swapgs its base in; "
-		  "swapgs and lkgs back on exit (FRED's LKGS)", "003",
-		  variant_gs_lkgs),
-	  .unsupported = no_lkgs },
-	{ VARIANT("gs-selector-packed-cold", "gs-selector, its descriptor in "
-		  "the CS line; GDT lines flushed", "003",
-		  variant_gs_selector_near),
+	{ VARIANT(GS_SELECTOR, variant_gs_selector_near) },
+	{ VARIANT(GS_LKGS, variant_gs_lkgs), .unsupported = no_lkgs },
+	{ VARIANT(GS_SELECTOR_PACKED_COLD, variant_gs_selector_near),
 	  .unsupported = no_clflush, .prepare = far_percpu_prepare,
 	  .finish = far_percpu_finish, .before_sample = flush_gdt_lines },
-	{ VARIANT("gs-selector-spread-cold", "gs-selector, its descriptor in a "
-		  "line of its own; GDT lines flushed", "003",
-		  variant_gs_selector_far),
+	{ VARIANT(GS_SELECTOR_SPREAD_COLD, variant_gs_selector_far),
 	  .unsupported = no_clflush, .prepare = far_percpu_prepare,
 	  .finish = far_percpu_finish, .before_sample = flush_gdt_lines },
 };
@@ -163,16 +149,10 @@ static const char *no_thrash_buffer(void)
 }
 
 const struct cache_state cache_states[] = {
-	{ .name = "cold", .seed = "000", .unsupported = no_clflush,
-	  .description = "gate, code and descriptor lines flushed before each "
-			 "sample",
-	  .before_sample = cold },
-	{ .name = "cold-control", .seed = "000", .unsupported = no_clflush,
-	  .description = "an unrelated line flushed as often (control)",
+	{ .id = VARIANT_COLD, .unsupported = no_clflush, .before_sample = cold },
+	{ .id = VARIANT_COLD_CONTROL, .unsupported = no_clflush,
 	  .before_sample = cold_control },
-	{ .name = "thrash", .seed = "000", .unsupported = no_thrash_buffer,
-	  .description = "a buffer of twice the last-level cache written "
-			 "between samples",
+	{ .id = VARIANT_THRASH, .unsupported = no_thrash_buffer,
 	  .before_sample = thrash, .heavy = 1 },
 };
 

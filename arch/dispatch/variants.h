@@ -8,12 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch/axes.h"
 #include "arch/dispatch/schemes.h"
 
 struct entry_variant {
-	const char *name;
-	const char *description;
-	const char *seed;
+	uint8_t id;		/* enum variant_id (arch/axes.h) */
 	const void *handler[HANDLER_KINDS];	/* for VARIANT_VECTOR */
 	const char *(*unsupported)(void);	/* NULL: always runs */
 	void (*prepare)(void);			/* may be NULL */
@@ -32,9 +31,7 @@ struct cache_target {
 };
 
 struct cache_state {
-	const char *name;
-	const char *description;
-	const char *seed;
+	uint8_t id;		/* enum variant_id (arch/axes.h) */
 	const char *(*unsupported)(void);
 	void (*before_sample)(const struct cache_target *t);
 	/* Rewrites a whole buffer before every sample: it takes the

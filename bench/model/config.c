@@ -2,32 +2,6 @@
 
 const char *const config_finish_names[] = { "shutdown", "wait-key" };
 
-/* The rows' own names: the schemes (arch/dispatch/schemes.c), the sources
- * (bench/run/sources.c), the entry variants and cache states
- * (arch/dispatch/variants.c), the i386 schemes and variants
- * (arch/dispatch/i386.c) and the APIC modes. A name added there and
- * not here still runs under `all`. */
-const char *const config_scheme_names[] = {
-	"direct", "push-jmp", "push-jmp-ibt", "compact", "call", "cs-selector",
-	"pf-cr2", "int3-byte", "fred", "call16", "i386-direct",
-	"i386-push-jmp", "i386-cs-selector", "i386-cs-selector-push-cs",
-	"i386-call16", "i386-call16-3byte", NULL
-};
-const char *const config_source_names[] = {
-	"int", "ipi-self-xapic", "ipi-self-x2apic-selfipi",
-	"ipi-self-x2apic-icr", "lapic-oneshot", "lapic-periodic",
-	"lapic-tscdeadline", "ioapic-edge", "ioapic-level",
-	"ioapic-level-uncached-nf", "ioapic-level-index-cached",
-	"ioapic-level-index-cached-nf", "ioapic-level-value-cached",
-	"ioapic-level-value-cached-nf", "pic8259", NULL
-};
-const char *const config_variant_names[] = {
-	"seg-mov32", "seg-mov16", "seg-conditional", "gs-swapgs",
-	"gs-wrgsbase", "gs-selector", "gs-lkgs", "gs-selector-packed-cold",
-	"gs-selector-spread-cold", "cold", "cold-control", "thrash", "ds-es",
-	"pda-gs", NULL
-};
-const char *const config_apic_mode_names[] = { "xapic", "x2apic", NULL };
 
 /* quick = 1: these counts, wherever the file does not set its own. */
 static const struct {

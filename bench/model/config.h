@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "arch/lib/fmt.h"
+#include "bench/model/axes.h"
 
 #define CONFIG_MAX_SAMPLES 1000000u
 #define CONFIG_MAX_RUNS 10
@@ -95,11 +96,15 @@ struct config_key {
 };
 
 extern const char *const config_finish_names[];
-/* The names the rows go by (bench/run/plan.c matches them). */
-extern const char *const config_scheme_names[];
-extern const char *const config_source_names[];
-extern const char *const config_variant_names[];
-extern const char *const config_apic_mode_names[];
+/* The names the rows go by, from the lists in arch/axes.h
+ * (bench/run/plan.c matches them). The variants' first name, "none", is
+ * their baseline, which `variants = none` does not select: the parser
+ * reads that word as the empty list. The APIC modes are the two a row
+ * can need. */
+#define config_scheme_names scheme_names
+#define config_source_names source_names
+#define config_variant_names (variant_names + 1)
+#define config_apic_mode_names (apic_mode_names + 1)
 
 /* Whether a list key's value holds `name`; under all, every name does,
  * even one this list does not know. */

@@ -125,22 +125,20 @@ void run_folder_name(uint64_t id, char *out, size_t cap)
 		     (unsigned long long)(id % 1000000));
 }
 
-const char *apic_mode_name(unsigned mode)
-{
-	static const char *const names[3] = { "none", "xapic", "x2apic" };
-
-	return name_or_unknown(names, 3, mode);
-}
-
 const struct experiment_result *results_find(const struct run_result *r,
-					    const char *name)
+					    const struct row_id *row)
 {
 	uint32_t i;
 
 	for (i = 0; i < r->n_experiments; i++)
-		if (str_eq(r->exp[i].name, name))
+		if (row_id_eq(&r->exp[i].id, row))
 			return &r->exp[i];
 	return 0;
+}
+
+int results_has_baseline(const struct experiment_result *e)
+{
+	return !row_id_eq(&e->baseline, &e->id);
 }
 
 const struct row_histogram *results_row_histogram(const struct run_result *r,

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "bench/model/axes.h"
 #include "bench/model/config.h"
 #include "bench/model/stats.h"
 
@@ -83,11 +84,12 @@ struct machine_info {
 #define ROW_HIST_BYTES 384
 
 struct experiment_result {
-	char name[RESULTS_NAME_LEN];
-	char scheme[RESULTS_NAME_LEN];
-	char source[RESULTS_NAME_LEN];
-	char variant[RESULTS_NAME_LEN];	/* "" when none */
-	char baseline[RESULTS_NAME_LEN]; /* the row it is compared with */
+	struct row_id id;
+	/* The row it is compared with: the same source and APIC pass under
+	 * its CPU mode's floor scheme, or the entry variants' baseline, or
+	 * its own warm row; a floor row's and a self-test's is its own id. */
+	struct row_id baseline;
+	char name[RESULTS_NAME_LEN];	/* row_name(&id), a label only */
 	uint8_t status;		/* enum exp_status */
 	uint8_t vector;
 	uint8_t apic_mode;	/* local APIC mode during the row: 0 none,
@@ -137,7 +139,7 @@ struct primitive_result {
 /* The gap method (seed 000, Ingo Molnar): a TSC loop interrupted by a
  * periodic LAPIC timer handled by one scheme. */
 struct gap_result {
-	char scheme[RESULTS_NAME_LEN];
+	uint8_t scheme;		/* enum scheme_id */
 	uint8_t status;		/* enum exp_status */
 	char reason[RESULTS_REASON_LEN];
 	uint64_t loop_median;	/* an undisturbed loop iteration, raw */
@@ -163,7 +165,7 @@ enum boot_return {
  * since only the binary that ran knows its code's size. */
 #define RESULTS_MAX_SCHEMES 16
 struct scheme_footprint {
-	char name[RESULTS_NAME_LEN];
+	uint8_t scheme;		/* enum scheme_id */
 	uint32_t stub_bytes;	/* one vector's stub */
 	uint32_t code_bytes;	/* all of the scheme's timed code */
 	uint32_t data_bytes;	/* descriptors it adds */
@@ -231,9 +233,11 @@ int results_join_part(struct run_result *into, const struct run_result *more);
 const struct row_histogram *results_row_histogram(const struct run_result *r,
 						  uint32_t row, unsigned metric);
 
-/* The experiment of that name, or NULL. */
+/* The experiment that row, or NULL. */
 const struct experiment_result *results_find(const struct run_result *r,
-					     const char *name);
+					     const struct row_id *row);
+/* Whether a row has a baseline other than itself to be compared with. */
+int results_has_baseline(const struct experiment_result *e);
 
 /* What a TSC delta means, from what identifies the platform: the CPUID
  * hypervisor signature, the ACPI OEM ID, and whether 1024 more NOPs read
@@ -248,7 +252,6 @@ const char *clock_kind_unit(unsigned kind);
 const char *tsc_method_name(unsigned method);
 const char *exp_status_name(unsigned status);
 const char *metric_name(unsigned metric);
-const char *apic_mode_name(unsigned mode);
 
 /* Run ids are the firmware clock at the start of the run, YYYYMMDDhhmmss,
  * so folder names sort by time and are readable on any FAT driver. */

@@ -4,8 +4,8 @@
 #include "arch/lib/le.h"
 
 /* Strings are written once, in a table ahead of the fields, and each
- * field refers to its string by index: scheme, source and variant names
- * repeat in almost every row. */
+ * field refers to its string by index: reasons and primitive names
+ * repeat. A row travels as its ids, never its name (WIRE_ROW). */
 #define DICT_MAX 512
 
 struct dict {
@@ -98,9 +98,11 @@ enum wire {
 	WIRE_FIXED,	/* `bytes` little-endian bytes */
 	WIRE_VAR,	/* unsigned LEB128 */
 	WIRE_STRING,	/* an index into the string table */
-	WIRE_ROW_NAME,	/* an experiment's name: as WIRE_STRING, or the empty
-			 * string where it is its source, scheme and variant
-			 * joined, as the plan names almost every row */
+	WIRE_ROW,	/* an experiment's id and baseline (struct row_id):
+			 * source, scheme, variant, then x2apic_repeat and
+			 * selftest in one byte, then the baseline's scheme
+			 * and variant; the baseline shares the rest. Its
+			 * name is made again by row_name() */
 	WIRE_STATS,	/* struct sample_stats: every stats_fields entry, LEB128;
 			 * each figure after the first as its step up from the
 			 * one before (min <= p1 <= ... <= max), which is small */
@@ -166,14 +168,10 @@ static const struct field run_fields[] = {
 };
 
 static const struct field experiment_fields[] = {
-	STRING(struct experiment_result, scheme),
-	STRING(struct experiment_result, source),
-	STRING(struct experiment_result, variant),
-	FIELD_OF(struct experiment_result, name, WIRE_ROW_NAME, 0, 0),
-	STRING(struct experiment_result, baseline),
+	FIELD_OF(struct experiment_result, id, WIRE_ROW, 0, 0),
 	ENUM(struct experiment_result, status, EXP_STATUS_COUNT),
 	FIXED(struct experiment_result, vector, 1),
-	ENUM(struct experiment_result, apic_mode, 3),
+	ENUM(struct experiment_result, apic_mode, APIC_MODE_COUNT),
 	STRING(struct experiment_result, reason),
 	VAR(struct experiment_result, delivered),
 	VAR(struct experiment_result, extra),
@@ -196,7 +194,7 @@ static const struct field primitive_fields[] = {
 };
 
 static const struct field gap_fields[] = {
-	STRING(struct gap_result, scheme),
+	ENUM(struct gap_result, scheme, SCHEME_COUNT),
 	ENUM(struct gap_result, status, EXP_STATUS_COUNT),
 	STRING(struct gap_result, reason),
 	VAR(struct gap_result, loop_median),
@@ -215,7 +213,7 @@ static const struct field row_histogram_fields[] = {
 };
 
 static const struct field scheme_fields[] = {
-	STRING(struct scheme_footprint, name),
+	ENUM(struct scheme_footprint, scheme, SCHEME_COUNT),
 	VAR(struct scheme_footprint, stub_bytes),
 	VAR(struct scheme_footprint, code_bytes),
 	VAR(struct scheme_footprint, data_bytes),
@@ -287,14 +285,15 @@ static int fits_field(uint64_t v, unsigned size)
 	return size >= 8 || v < (1ull << (8 * size));
 }
 
-/* The name the plan gives a row of this source, scheme and variant
- * (bench/run/plan.c): "int-push-jmp", "int-direct+seg-mov32". Rows named
- * otherwise (the self-tests, a repeat in x2APIC mode) carry their own. */
-static void derived_row_name(const struct experiment_result *e, char *out,
-			     size_t cap)
+/* A baseline travels as its scheme and variant: it has its row's
+ * source and APIC pass, and a self-test is its own. */
+static int baseline_encodable(const struct experiment_result *e)
 {
-	fmt_snprintf(out, cap, "%s-%s%s%s", e->source, e->scheme,
-		     e->variant[0] ? "+" : "", e->variant);
+	return e->baseline.source == e->id.source &&
+	       e->baseline.x2apic_repeat == e->id.x2apic_repeat &&
+	       e->baseline.selftest == e->id.selftest &&
+	       (e->id.selftest == SELFTEST_ABSENT ||
+		row_id_eq(&e->baseline, &e->id));
 }
 
 /* --- encoding ----------------------------------------------------------- */
@@ -318,11 +317,16 @@ static void put_fields(struct writer *w, const void *base,
 		case WIRE_STRING:
 			put_str(w, at, f->size);
 			break;
-		case WIRE_ROW_NAME: {
-			char derived[RESULTS_NAME_LEN];
+		case WIRE_ROW: {
+			const struct experiment_result *e = (const void *)base;
 
-			derived_row_name(base, derived, sizeof(derived));
-			put_str(w, str_eq(derived, at) ? "" : at, f->size);
+			put_uint(w, e->id.source, 1);
+			put_uint(w, e->id.scheme, 1);
+			put_uint(w, e->id.variant, 1);
+			put_uint(w, (uint64_t)e->id.x2apic_repeat |
+					    (uint64_t)e->id.selftest << 1, 1);
+			put_uint(w, e->baseline.scheme, 1);
+			put_uint(w, e->baseline.variant, 1);
 			break;
 		}
 		case WIRE_STATS: {
@@ -377,6 +381,11 @@ static int encodable(const struct run_result *r)
 {
 	uint32_t i;
 
+	for (i = 0; i < r->n_experiments && i < RESULTS_MAX_EXPERIMENTS; i++)
+		if (!row_id_valid(&r->exp[i].id) ||
+		    !row_id_valid(&r->exp[i].baseline) ||
+		    !baseline_encodable(&r->exp[i]))
+			return 0;
 	if (r->n_experiments > RESULTS_MAX_EXPERIMENTS ||
 	    r->n_primitives > RESULTS_MAX_PRIMITIVES ||
 	    r->n_gaps > RESULTS_MAX_GAPS || r->n_schemes > RESULTS_MAX_SCHEMES)
@@ -551,11 +560,28 @@ static enum decode_status get_fields(struct reader *r, void *base,
 		case WIRE_STRING:
 			fits &= get_str(r, at, f->size);
 			continue;
-		case WIRE_ROW_NAME:
-			fits &= get_str(r, at, f->size);
-			if (!at[0])
-				derived_row_name(base, at, f->size);
+		case WIRE_ROW: {
+			struct experiment_result *e = (void *)base;
+			uint64_t flags;
+
+			e->id.source = (uint8_t)get_uint(r, 1);
+			e->id.scheme = (uint8_t)get_uint(r, 1);
+			e->id.variant = (uint8_t)get_uint(r, 1);
+			flags = get_uint(r, 1);
+			e->id.x2apic_repeat = (uint8_t)(flags & 1);
+			e->id.selftest = (uint8_t)(flags >> 1);
+			e->baseline = e->id;
+			e->baseline.scheme = (uint8_t)get_uint(r, 1);
+			e->baseline.variant = (uint8_t)get_uint(r, 1);
+			if (r->truncated)
+				continue;
+			if (!row_id_valid(&e->id) || !row_id_valid(&e->baseline) ||
+			    (e->id.selftest != SELFTEST_ABSENT &&
+			     !row_id_eq(&e->baseline, &e->id)))
+				return DECODE_BAD_VALUE;
+			row_name(&e->id, e->name, sizeof(e->name));
 			continue;
+		}
 		case WIRE_STATS:
 			for (k = 0, v = 0; k < stats_field_count; k++) {
 				uint64_t s = get_var(r);

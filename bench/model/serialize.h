@@ -13,8 +13,10 @@
 /* 5: every configuration key travels, its warnings, the ACPI OEM ID.
  * 7: each row's histograms of entry, exit and round trip; parts.
  * 8: an experiment's name left out where the plan's rule gives it, and
- *    each figure of a distribution as its step from the one before. */
-#define RESULTS_BLOB_VERSION 8
+ *    each figure of a distribution as its step from the one before.
+ * 9: a row as its ids (source, scheme, variant; struct row_id), never
+ *    its name; a gap row's and a footprint's scheme as its id. */
+#define RESULTS_BLOB_VERSION 9
 
 /* Returns the encoded length, or 0 when `cap` is too small. */
 size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap);

@@ -1,38 +1,19 @@
 /* The end screen: one page at the machine, within 80 x 25. */
 #include "bench/report/report.h"
 
-#include "bench/model/catalog.h"
-
-static int str_has(const char *s, char c)
-{
-	for (; *s; s++)
-		if (*s == c)
-			return 1;
-	return 0;
-}
-
 /* A row's round trip for the end screen: the median net of the floor,
  * with its overhead against the same source's direct row, or the status
- * when it did not end ok. */
+ * when it did not end ok. The plain row: no variant, not the x2APIC pass
+ * of a source measured in both modes, not a self-test. */
 static void end_screen_cell(char *out, size_t cap, const struct run_result *r,
-			    const char *source, const char *scheme)
+			    enum source_id source, enum scheme_id scheme)
 {
-	const struct experiment_result *e = NULL, *direct = NULL;
-	uint32_t i;
+	const struct row_id plain = { .source = source, .scheme = scheme };
+	const struct row_id floor = { .source = source,
+				      .scheme = scheme_floor(CPU_MODE_LONG) };
+	const struct experiment_result *e = results_find(r, &plain);
+	const struct experiment_result *direct = results_find(r, &floor);
 
-	for (i = 0; i < r->n_experiments; i++) {
-		const struct experiment_result *x = &r->exp[i];
-
-		/* the plain row, not a variant's nor a repeat in another
-		 * APIC mode ("name@x2apic") */
-		if (!str_eq(x->source, source) || x->variant[0] ||
-		    str_has(x->name, '@'))
-			continue;
-		if (str_eq(x->scheme, scheme))
-			e = x;
-		if (str_eq(x->scheme, "direct"))
-			direct = x;
-	}
 	if (!e) {
 		fmt_snprintf(out, cap, "-");
 	} else if (e->status != EXP_OK) {
@@ -55,28 +36,30 @@ void report_end_screen(struct text_buf *tb, const struct run_result *r,
 		       const char *folder)
 {
 	/* The self-IPI the headline shows: the first of these that ran. */
-	static const char *const ipis[] = { "ipi-self-xapic",
-					    "ipi-self-x2apic-selfipi" };
-	const char *schemes[16], *ipi = ipis[0];
+	static const uint8_t ipis[] = { SOURCE_IPI_SELF_XAPIC,
+					SOURCE_IPI_SELF_X2APIC_SELFIPI };
+	uint8_t schemes[16], ipi = ipis[0];
 	uint32_t i, k, n = 0, i386_rows = 0, counts[EXP_STATUS_COUNT] = { 0 };
 
 	for (i = 0; i < r->n_experiments; i++) {
 		const struct experiment_result *e = &r->exp[i];
 
 		counts[e->status < EXP_STATUS_COUNT ? e->status : EXP_FAILED]++;
-		/* Long mode's schemes: the i386 rows are measured against
-		 * i386-direct, in a table of their own (summary.txt). */
-		if (str_eq(e->source, "int") && !e->variant[0] && n < 16 &&
-		    str_eq(catalog_cpu_mode(e->scheme), "long"))
-			schemes[n++] = e->scheme;
-		if (str_eq(catalog_cpu_mode(e->scheme), "protected-32"))
+		/* Long mode's schemes under INT n: the i386 rows are measured
+		 * against i386-direct, in a table of their own (summary.txt). */
+		if (e->id.source == SOURCE_INT &&
+		    e->id.variant == VARIANT_ABSENT &&
+		    e->id.selftest == SELFTEST_ABSENT && n < 16 &&
+		    scheme_cpu_mode(e->id.scheme) == CPU_MODE_LONG)
+			schemes[n++] = e->id.scheme;
+		if (scheme_cpu_mode(e->id.scheme) == CPU_MODE_PROTECTED_32)
 			i386_rows++;
 	}
 	for (k = 0; k < sizeof(ipis) / sizeof(ipis[0]); k++) {
 		const struct experiment_result *e = NULL;
 
 		for (i = 0; i < r->n_experiments && !e; i++)
-			if (str_eq(r->exp[i].source, ipis[k]) &&
+			if (r->exp[i].id.source == ipis[k] &&
 			    r->exp[i].status == EXP_OK)
 				e = &r->exp[i];
 		if (e) {
@@ -96,18 +79,20 @@ void report_end_screen(struct text_buf *tb, const struct run_result *r,
 	tb_printf(tb, "rows     %u ok, %u skipped, %u failed\n", counts[EXP_OK],
 		  counts[EXP_SKIPPED], counts[EXP_FAILED] + counts[EXP_TIMEOUT]);
 	tb_printf(tb, "\nround trip, median, net of the floor (+ over direct)\n");
-	tb_printf(tb, "%-18s %-28s %-.30s\n", "scheme", "INT n", ipi);
+	tb_printf(tb, "%-18s %-28s %-.30s\n", "scheme", "INT n", source_name(ipi));
 	for (i = 0; i < n && i < END_SCREEN_LINES - 13 - (i386_rows ? 1 : 0);
 	     i++) {
 		char a[32], b[32];
 
-		end_screen_cell(a, sizeof(a), r, "int", schemes[i]);
+		end_screen_cell(a, sizeof(a), r, SOURCE_INT, schemes[i]);
 		end_screen_cell(b, sizeof(b), r, ipi, schemes[i]);
-		tb_printf(tb, "%-18.18s %-28.28s %-.30s\n", schemes[i], a, b);
+		tb_printf(tb, "%-18.18s %-28.28s %-.30s\n",
+			  scheme_name(schemes[i]), a, b);
 	}
 	if (i386_rows)
 		tb_printf(tb, "i386     %u rows in 32-bit protected mode, against "
-			  "i386-direct: summary.txt\n", i386_rows);
+			  "%s: summary.txt\n", i386_rows,
+			  scheme_name(scheme_floor(CPU_MODE_PROTECTED_32)));
 	tb_printf(tb, "\nresults  %.60s\\\n", folder);
 	tb_printf(tb, "         results.json and summary.txt: every row, "
 		  "every figure\n");

@@ -29,9 +29,9 @@ const struct experiment_result *comparable_baseline(
 {
 	const struct experiment_result *base;
 
-	if (e->status != EXP_OK || !e->baseline[0] || str_eq(e->baseline, e->name))
+	if (e->status != EXP_OK || !results_has_baseline(e))
 		return 0;
-	base = results_find(r, e->baseline);
+	base = results_find(r, &e->baseline);
 	return base && base->status == EXP_OK ? base : 0;
 }
 
@@ -59,9 +59,9 @@ const struct primitive_entry *primitive_info(
 }
 
 int64_t run_median(const struct report_context *ctx, size_t k,
-		   const char *name)
+		   const struct row_id *row)
 {
-	const struct experiment_result *e = results_find(ctx->runs[k], name);
+	const struct experiment_result *e = results_find(ctx->runs[k], row);
 
 	if (!e || e->status != EXP_OK)
 		return INT64_MIN;
@@ -69,14 +69,14 @@ int64_t run_median(const struct report_context *ctx, size_t k,
 			    ctx->runs[k]->floor.min);
 }
 
-int run_spread(const struct report_context *ctx, const char *name,
+int run_spread(const struct report_context *ctx, const struct row_id *row,
 	       uint32_t pct, int64_t *spread, int *unstable)
 {
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	size_t k;
 
 	for (k = 0; k < ctx->n_runs; k++) {
-		int64_t m = run_median(ctx, k, name);
+		int64_t m = run_median(ctx, k, row);
 
 		if (m == INT64_MIN)
 			return 0;
@@ -101,4 +101,12 @@ int64_t tsc_disagreement_ppm(const struct run_result *r)
 		return 0;
 	return ((int64_t)r->tsc_hz_check - (int64_t)r->tsc_hz) * 1000000 /
 	       (int64_t)r->tsc_hz;
+}
+
+void baseline_name(const struct experiment_result *e, char *out, size_t cap)
+{
+	if (e->id.selftest != SELFTEST_ABSENT)
+		fmt_snprintf(out, cap, "%s", "");
+	else
+		row_name(&e->baseline, out, cap);
 }

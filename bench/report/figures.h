@@ -32,13 +32,16 @@ const struct primitive_entry *primitive_info(const struct report_context *ctx,
 /* The round-trip median of `name` in run `k` of a series, net of that
  * run's floor, or INT64_MIN when it did not run ok there. */
 int64_t run_median(const struct report_context *ctx, size_t k,
-		   const char *name);
+		   const struct row_id *row);
 /* Spread of the per-run medians, and whether it exceeds the tolerance
  * (percent of the smallest median). Returns 0 when some run lacks it. */
-int run_spread(const struct report_context *ctx, const char *name,
+int run_spread(const struct report_context *ctx, const struct row_id *row,
 	       uint32_t pct, int64_t *spread, int *unstable);
 /* Gap figures net of one undisturbed loop iteration. */
 int64_t net_of_loop(uint64_t gap, const struct gap_result *g);
+/* The name of the row `e` is compared with; "" for a self-test, which
+ * has none. */
+void baseline_name(const struct experiment_result *e, char *out, size_t cap);
 /* (check - primary) / primary TSC frequency, in parts per million. */
 int64_t tsc_disagreement_ppm(const struct run_result *r);
 

@@ -20,14 +20,11 @@ void report_context_build(struct report_context *ctx,
 
 	for (i = 0; r && i < r->n_schemes && n < RESULTS_MAX_SCHEMES; i++) {
 		const struct scheme_footprint *f = &r->scheme[i];
-		const struct catalog_entry *c =
-			catalog_find(catalog_schemes, catalog_scheme_count,
-				     f->name);
 
 		store->schemes[n++] = (struct scheme_entry){
-			.name = f->name,
-			.description = c ? c->description : "",
-			.seed = c ? c->seed : "-",
+			.name = scheme_name(f->scheme),
+			.description = scheme_words(f->scheme),
+			.seed = scheme_seed(f->scheme),
 			.stub_bytes = f->stub_bytes,
 			.code_bytes = f->code_bytes,
 			.data_bytes = f->data_bytes,

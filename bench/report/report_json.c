@@ -2,7 +2,6 @@
  * run, the report page's data. One small function per section. */
 #include "bench/report/report.h"
 
-#include "bench/model/catalog.h"
 #include "bench/model/histogram.h"
 #include "bench/report/figures.h"
 #include "bench/report/json.h"
@@ -97,17 +96,20 @@ static void json_experiment(struct json_writer *w, const struct run_result *r,
 			    const struct experiment_result *e)
 {
 	uint64_t floor = r->floor.min;
+	char baseline[RESULTS_NAME_LEN];
 	unsigned k;
 
+	baseline_name(e, baseline, sizeof(baseline));
 	json_begin_object(w);
 	json_kv_string(w, "name", e->name);
-	json_kv_string(w, "scheme", e->scheme);
-	json_kv_string(w, "source", e->source);
-	json_kv_string(w, "variant", e->variant);
-	json_kv_string(w, "baseline", e->baseline);
+	json_kv_string(w, "scheme", scheme_name(e->id.scheme));
+	json_kv_string(w, "source", source_name(e->id.source));
+	json_kv_string(w, "variant", variant_name(e->id.variant));
+	json_kv_string(w, "baseline", baseline);
 	json_kv_uint(w, "vector", e->vector);
 	json_kv_string(w, "apic_mode", apic_mode_name(e->apic_mode));
-	json_kv_string(w, "cpu_mode", catalog_cpu_mode(e->scheme));
+	json_kv_string(w, "cpu_mode",
+		       cpu_mode_name(scheme_cpu_mode(e->id.scheme)));
 	json_status(w, e->status, e->reason);
 	json_kv_uint(w, "delivered", e->delivered);
 	json_kv_uint(w, "extra_interrupts", e->extra);
@@ -241,7 +243,7 @@ static void json_runs(struct json_writer *w, const struct run_result *r,
 		int64_t spread;
 		int unstable;
 
-		if (!run_spread(ctx, r->exp[i].name, r->config.unstable_pct,
+		if (!run_spread(ctx, &r->exp[i].id, r->config.unstable_pct,
 				&spread, &unstable))
 			continue;
 		json_begin_object(w);
@@ -249,7 +251,7 @@ static void json_runs(struct json_writer *w, const struct run_result *r,
 		json_key(w, "round_trip_medians");
 		json_begin_array(w);
 		for (k = 0; k < ctx->n_runs; k++)
-			json_int(w, run_median(ctx, k, r->exp[i].name));
+			json_int(w, run_median(ctx, k, &r->exp[i].id));
 		json_end_array(w);
 		json_kv_int(w, "spread", spread);
 		json_key(w, "unstable");
@@ -279,7 +281,7 @@ static void json_gaps(struct json_writer *w, const struct run_result *r)
 		const struct gap_result *g = &r->gap[i];
 
 		json_begin_object(w);
-		json_kv_string(w, "scheme", g->scheme);
+		json_kv_string(w, "scheme", scheme_name(g->scheme));
 		json_status(w, g->status, g->reason);
 		if (g->status == EXP_OK) {
 			json_kv_uint(w, "gaps", g->gaps.count);

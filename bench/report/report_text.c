@@ -2,7 +2,6 @@
  * person reads in any editor. One small function per section. */
 #include "bench/report/report.h"
 
-#include "bench/model/catalog.h"
 #include "bench/report/figures.h"
 #include "bench/report/seeds.h"
 
@@ -71,7 +70,7 @@ void report_discards(struct text_buf *tb, const struct handoff_report *h)
 /* One line per row of that CPU mode that has a baseline to compare. */
 static void summary_against_baseline(struct text_buf *tb,
 				     const struct run_result *r,
-				     const char *mode)
+				     enum cpu_mode mode)
 {
 	uint32_t i;
 
@@ -80,10 +79,10 @@ static void summary_against_baseline(struct text_buf *tb,
 		const struct experiment_result *base = comparable_baseline(r, e);
 		uint64_t floor = r->floor.min;
 
-		if (!base || !str_eq(catalog_cpu_mode(e->scheme), mode))
+		if (!base || scheme_cpu_mode(e->id.scheme) != mode)
 			continue;
 		tb_printf(tb, "%-39s %-30s %7lld %7lld %7lld  %+7lld %+7lld %+7lld\n",
-			  e->name, e->baseline,
+			  e->name, base->name,
 			  (long long)net_of_floor(e->metric[METRIC_ENTRY].median, floor),
 			  (long long)net_of_floor(e->metric[METRIC_EXIT].median, floor),
 			  (long long)net_of_floor(e->metric[METRIC_ROUND_TRIP].median, floor),
@@ -100,7 +99,7 @@ static void summary_schemes(struct text_buf *tb, const struct run_result *r,
 	size_t k;
 
 	for (pass = 0; pass < 2; pass++) {
-		const char *mode = pass ? "protected-32" : "long";
+		enum cpu_mode mode = pass ? CPU_MODE_PROTECTED_32 : CPU_MODE_LONG;
 
 		if (pass)
 			tb_printf(tb, "\nThe i386 rows, in 32-bit protected mode "
@@ -184,12 +183,12 @@ static void summary_gaps(struct text_buf *tb, const struct run_result *r)
 		const struct gap_result *g = &r->gap[i];
 
 		if (g->status != EXP_OK) {
-			tb_printf(tb, "%-13s %s: %s\n", g->scheme,
+			tb_printf(tb, "%-13s %s: %s\n", scheme_name(g->scheme),
 				  exp_status_name(g->status), g->reason);
 			continue;
 		}
 		tb_printf(tb, "%-13s %7u %9lld %9lld %9lld %9lld %9lld\n",
-			  g->scheme, g->gaps.count,
+			  scheme_name(g->scheme), g->gaps.count,
 			  (long long)net_of_loop(g->gaps.min, g),
 			  (long long)net_of_loop(g->gaps.median, g),
 			  (long long)net_of_loop(g->gaps.p99, g),
@@ -213,13 +212,13 @@ static void summary_runs(struct text_buf *tb, const struct run_result *r,
 		int64_t spread;
 		int unstable;
 
-		if (!run_spread(ctx, r->exp[i].name, r->config.unstable_pct,
+		if (!run_spread(ctx, &r->exp[i].id, r->config.unstable_pct,
 				&spread, &unstable))
 			continue;
 		tb_printf(tb, "%-39s", r->exp[i].name);
 		for (k = 0; k < ctx->n_runs; k++)
 			tb_printf(tb, " %7lld",
-				  (long long)run_median(ctx, k, r->exp[i].name));
+				  (long long)run_median(ctx, k, &r->exp[i].id));
 		tb_printf(tb, "  spread %lld%s\n", (long long)spread,
 			  unstable ? "  UNSTABLE" : "");
 		unstable_rows += (uint32_t)unstable;
@@ -320,14 +319,16 @@ static void summary_rows(struct text_buf *tb, const struct run_result *r)
 
 		if (e->status != EXP_OK) {
 			tb_printf(tb, "%-39s %-24s %-23s %4u %s: %s\n", e->name,
-				  e->scheme, e->source, e->vector,
+				  scheme_name(e->id.scheme),
+				  source_name(e->id.source), e->vector,
 				  exp_status_name(e->status), e->reason);
 			continue;
 		}
 		for (k = 0; k < METRIC_COUNT; k++) {
 			tb_printf(tb, "%-39s %-24s %-23s %4u %-7s %-10s",
-				  k ? "" : e->name, k ? "" : e->scheme,
-				  k ? "" : e->source, e->vector,
+				  k ? "" : e->name,
+				  k ? "" : scheme_name(e->id.scheme),
+				  k ? "" : source_name(e->id.source), e->vector,
 				  k ? "" : exp_status_name(e->status),
 				  metric_name(k));
 			summary_stats_fields(tb, &e->metric[k], floor);

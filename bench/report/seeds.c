@@ -13,9 +13,17 @@ enum figure_kind {
 struct seed_row {
 	const char *label;
 	uint8_t kind;
-	const char *name;	/* experiment or primitive */
+	const char *primitive;	/* PER_BLOCK: the primitive's name */
+	struct row_id row;	/* the others: the experiment */
 	const char *seed;	/* the thread's own figure for it */
 };
+
+/* A primitive's row, and an experiment's, by its ids. */
+#define PRIM(label, name, seed) { label, PER_BLOCK, name, { 0 }, seed }
+#define EXPERIMENT(label, kind, source, scheme, variant, seed)              \
+	{ label, kind, NULL,                                                \
+	  { SOURCE_##source, SCHEME_##scheme, VARIANT_##variant, 0, 0 },     \
+	  seed }
 
 #define NOT_RUN INT64_MIN
 
@@ -38,14 +46,14 @@ static int64_t figure(const struct run_result *r, const struct seed_row *row)
 
 	if (row->kind == PER_BLOCK) {
 		for (i = 0; i < r->n_primitives; i++)
-			if (str_eq(r->prim[i].name, row->name))
+			if (str_eq(r->prim[i].name, row->primitive))
 				return r->prim[i].status == EXP_OK ?
 					       net_of_floor(r->prim[i].block.median,
 							    floor) : NOT_RUN;
 		return NOT_RUN;
 	}
 	{
-		const struct experiment_result *e = results_find(r, row->name);
+		const struct experiment_result *e = results_find(r, &row->row);
 		const struct experiment_result *base;
 
 		if (!e || e->status != EXP_OK)
@@ -53,7 +61,7 @@ static int64_t figure(const struct run_result *r, const struct seed_row *row)
 		if (row->kind == ROUND_TRIP)
 			return net_of_floor(e->metric[METRIC_ROUND_TRIP].median,
 					    floor);
-		base = results_find(r, e->baseline);
+		base = results_find(r, &e->baseline);
 		if (!base || base->status != EXP_OK)
 			return NOT_RUN;
 		return (int64_t)(e->metric[METRIC_ENTRY].median -
@@ -76,81 +84,87 @@ static int seed004_holds(const int64_t *f) { return f[2] < f[1]; }
 /* The thread timed i386 code: its rows come first and carry the claim;
  * the long-mode stand-ins follow, labelled. */
 static const struct seed_row seed000_rows[] = {
-	{ "TEST1 push $-255 (i386)", PER_BLOCK, "push-imm-i386",
-	  "1024 / 1092 / 1028" },
-	{ "TEST2 push %cs (i386)", PER_BLOCK, "push-cs",
-	  "1157 / 1085 / 1166" },
-	{ "TEST3 the vector from %cs (i386)", PER_BLOCK, "cs-vector-i386",
-	  "3527 / 6622 / 5192" },
-	{ "TEST1, long mode: push $imm", PER_BLOCK, "push-imm", "" },
-	{ "TEST2, long mode: mov %cs; push", PER_BLOCK, "cs-push", "" },
-	{ "TEST3, long mode", PER_BLOCK, "cs-vector", "" },
+	PRIM("TEST1 push $-255 (i386)", "push-imm-i386",
+	  "1024 / 1092 / 1028"),
+	PRIM("TEST2 push %cs (i386)", "push-cs",
+	  "1157 / 1085 / 1166"),
+	PRIM("TEST3 the vector from %cs (i386)",
+	  "cs-vector-i386", "3527 / 6622 / 5192"),
+	PRIM("TEST1, long mode: push $imm", "push-imm", ""),
+	PRIM("TEST2, long mode: mov %cs; push", "cs-push", ""),
+	PRIM("TEST3, long mode", "cs-vector", ""),
 };
 /* Alexander measured i386 kernels, with hpa's 4-byte stubs: the i386
  * rows of the 32-bit phase come first and carry the claim. */
 static const struct seed_row seed001_rows[] = {
-	{ "push-jmp stubs (i386, INT n)", ROUND_TRIP, "int-i386-push-jmp",
-	  "0.69% CPU" },
-	{ "cs-selector (i386, INT n)", ROUND_TRIP, "int-i386-cs-selector",
-	  "0.69% CPU" },
-	{ "hpa's 4-byte call16 stubs (i386, INT n)", ROUND_TRIP,
-	  "int-i386-call16", "0.64% CPU" },
-	{ "hpa's 3-byte call16 stubs (i386, INT n)", ROUND_TRIP,
-	  "int-i386-call16-3byte", "" },
-	{ "cs-selector, just push %cs (i386, INT n)", ROUND_TRIP,
-	  "int-i386-cs-selector-push-cs", "" },
-	{ "push-jmp stubs (i386, self-IPI)", ROUND_TRIP,
-	  "ipi-self-xapic-i386-push-jmp", "" },
-	{ "cs-selector (i386, self-IPI)", ROUND_TRIP,
-	  "ipi-self-xapic-i386-cs-selector", "" },
-	{ "4-byte call16 stubs (i386, self-IPI)", ROUND_TRIP,
-	  "ipi-self-xapic-i386-call16", "" },
-	{ "long mode: push-jmp stubs (INT n)", ROUND_TRIP, "int-push-jmp", "" },
-	{ "long mode: cs-selector (INT n)", ROUND_TRIP, "int-cs-selector", "" },
-	{ "long mode: call rel32 stubs (INT n)", ROUND_TRIP, "int-call", "" },
-	{ "long mode: push-jmp stubs (self-IPI)", ROUND_TRIP,
-	  "ipi-self-xapic-push-jmp", "" },
-	{ "long mode: cs-selector (self-IPI)", ROUND_TRIP,
-	  "ipi-self-xapic-cs-selector", "" },
-	{ "long mode: call rel32 stubs (self-IPI)", ROUND_TRIP,
-	  "ipi-self-xapic-call", "" },
+	EXPERIMENT("push-jmp stubs (i386, INT n)",
+	  ROUND_TRIP, INT, I386_PUSH_JMP, ABSENT, "0.69% CPU"),
+	EXPERIMENT("cs-selector (i386, INT n)",
+	  ROUND_TRIP, INT, I386_CS_SELECTOR, ABSENT, "0.69% CPU"),
+	EXPERIMENT("hpa's 4-byte call16 stubs (i386, INT n)",
+	  ROUND_TRIP, INT, I386_CALL16, ABSENT, "0.64% CPU"),
+	EXPERIMENT("hpa's 3-byte call16 stubs (i386, INT n)",
+	  ROUND_TRIP, INT, I386_CALL16_3BYTE, ABSENT, ""),
+	EXPERIMENT("cs-selector, just push %cs (i386, INT n)",
+	  ROUND_TRIP, INT, I386_CS_SELECTOR_PUSH_CS, ABSENT, ""),
+	EXPERIMENT("push-jmp stubs (i386, self-IPI)",
+	  ROUND_TRIP, IPI_SELF_XAPIC, I386_PUSH_JMP, ABSENT, ""),
+	EXPERIMENT("cs-selector (i386, self-IPI)",
+	  ROUND_TRIP, IPI_SELF_XAPIC, I386_CS_SELECTOR, ABSENT, ""),
+	EXPERIMENT("4-byte call16 stubs (i386, self-IPI)",
+	  ROUND_TRIP, IPI_SELF_XAPIC, I386_CALL16, ABSENT, ""),
+	EXPERIMENT("long mode: push-jmp stubs (INT n)",
+	  ROUND_TRIP, INT, PUSH_JMP, ABSENT, ""),
+	EXPERIMENT("long mode: cs-selector (INT n)",
+	  ROUND_TRIP, INT, CS_SELECTOR, ABSENT, ""),
+	EXPERIMENT("long mode: call rel32 stubs (INT n)",
+	  ROUND_TRIP, INT, CALL, ABSENT, ""),
+	EXPERIMENT("long mode: push-jmp stubs (self-IPI)",
+	  ROUND_TRIP, IPI_SELF_XAPIC, PUSH_JMP, ABSENT, ""),
+	EXPERIMENT("long mode: cs-selector (self-IPI)",
+	  ROUND_TRIP, IPI_SELF_XAPIC, CS_SELECTOR, ABSENT, ""),
+	EXPERIMENT("long mode: call rel32 stubs (self-IPI)",
+	  ROUND_TRIP, IPI_SELF_XAPIC, CALL, ABSENT, ""),
 };
 static const struct seed_row seed002_rows[] = {
-	{ "movl $SEL,%eax; movl %eax,%ds x1024", PER_BLOCK, "ds-mov32",
-	  "3/load AthlonXP, <=6 Celeron" },
-	{ "movw $SEL,%ax; movw %ax,%ds x1024", PER_BLOCK, "ds-mov16",
-	  "-22/IRQ on Celeron (stall)" },
-	{ "conditional reload x1024", PER_BLOCK, "ds-conditional",
-	  "-1/IRQ AthlonXP, -22 Celeron" },
-	{ "entry: DS/ES reload, movl", ENTRY_OVER, "int-direct+seg-mov32", "" },
-	{ "entry: DS/ES reload, movw", ENTRY_OVER, "int-direct+seg-mov16", "" },
-	{ "entry: conditional reload", ENTRY_OVER,
-	  "int-direct+seg-conditional", "" },
-	{ "entry: DS/ES saved and reloaded (i386)", ENTRY_OVER,
-	  "int-i386-direct+ds-es", "" },
+	PRIM("movl $SEL,%eax; movl %eax,%ds x1024",
+	  "ds-mov32", "3/load AthlonXP, <=6 Celeron"),
+	PRIM("movw $SEL,%ax; movw %ax,%ds x1024",
+	  "ds-mov16", "-22/IRQ on Celeron (stall)"),
+	PRIM("conditional reload x1024",
+	  "ds-conditional", "-1/IRQ AthlonXP, -22 Celeron"),
+	EXPERIMENT("entry: DS/ES reload, movl", ENTRY_OVER, INT, DIRECT, SEG_MOV32, ""),
+	EXPERIMENT("entry: DS/ES reload, movw", ENTRY_OVER, INT, DIRECT, SEG_MOV16, ""),
+	EXPERIMENT("entry: conditional reload",
+	  ENTRY_OVER, INT, DIRECT, SEG_CONDITIONAL, ""),
+	EXPERIMENT("entry: DS/ES saved and reloaded (i386)",
+	  ENTRY_OVER, INT, I386_DIRECT, DS_ES, ""),
 };
 static const struct seed_row seed003_rows[] = {
-	{ "entry: GS selector reload", ENTRY_OVER, "int-direct+gs-selector",
-	  "9 ns/syscall (Core Duo 1 GHz)" },
-	{ "entry: the PDA's %gs saved and reloaded (i386)", ENTRY_OVER,
-	  "int-i386-direct+pda-gs", "" },
-	{ "  descriptor in the CS line, GDT cold", ENTRY_OVER,
-	  "int-direct+gs-selector-packed-cold", "" },
-	{ "  descriptor on its own line, GDT cold", ENTRY_OVER,
-	  "int-direct+gs-selector-spread-cold", "25-35 ns/syscall (P-M)" },
-	{ "entry: swapgs pair", ENTRY_OVER, "int-direct+gs-swapgs", "" },
-	{ "entry: rdgsbase/wrgsbase", ENTRY_OVER, "int-direct+gs-wrgsbase", "" },
-	{ "swapgs x1024", PER_BLOCK, "swapgs", "" },
-	{ "wrgsbase x1024", PER_BLOCK, "wrgsbase", "" },
-	{ "wrmsr GS_BASE x1024", PER_BLOCK, "wrmsr-gsbase", "" },
+	EXPERIMENT("entry: GS selector reload",
+	  ENTRY_OVER, INT, DIRECT, GS_SELECTOR, "9 ns/syscall (Core Duo 1 GHz)"),
+	EXPERIMENT("entry: the PDA's %gs saved and reloaded (i386)",
+	  ENTRY_OVER, INT, I386_DIRECT, PDA_GS, ""),
+	EXPERIMENT("  descriptor in the CS line, GDT cold",
+	  ENTRY_OVER, INT, DIRECT, GS_SELECTOR_PACKED_COLD, ""),
+	EXPERIMENT("  descriptor on its own line, GDT cold",
+	  ENTRY_OVER, INT, DIRECT, GS_SELECTOR_SPREAD_COLD,
+	  "25-35 ns/syscall (P-M)"),
+	EXPERIMENT("entry: swapgs pair", ENTRY_OVER, INT, DIRECT, GS_SWAPGS, ""),
+	EXPERIMENT("entry: rdgsbase/wrgsbase",
+	  ENTRY_OVER, INT, DIRECT, GS_WRGSBASE, ""),
+	PRIM("swapgs x1024", "swapgs", ""),
+	PRIM("wrgsbase x1024", "wrgsbase", ""),
+	PRIM("wrmsr GS_BASE x1024", "wrmsr-gsbase", ""),
 };
 static const struct seed_row seed004_rows[] = {
-	{ "XT-PIC", ROUND_TRIP, "pic8259-direct", "18733-23057" },
-	{ "IO-APIC uncached", ROUND_TRIP, "ioapic-level-direct", "4711-32680" },
-	{ "IO-APIC cached", ROUND_TRIP, "ioapic-level-value-cached-direct",
-	  "~900-1600" },
-	{ "IO-APIC cached, caches thrashed", ROUND_TRIP,
-	  "ioapic-level-value-cached-direct+thrash", "~1700-2800" },
+	EXPERIMENT("XT-PIC", ROUND_TRIP, PIC8259, DIRECT, ABSENT, "18733-23057"),
+	EXPERIMENT("IO-APIC uncached",
+	  ROUND_TRIP, IOAPIC_LEVEL, DIRECT, ABSENT, "4711-32680"),
+	EXPERIMENT("IO-APIC cached",
+	  ROUND_TRIP, IOAPIC_LEVEL_VALUE_CACHED, DIRECT, ABSENT, "~900-1600"),
+	EXPERIMENT("IO-APIC cached, caches thrashed",
+	  ROUND_TRIP, IOAPIC_LEVEL_VALUE_CACHED, DIRECT, THRASH, "~1700-2800"),
 };
 
 #define ROWS(a) a, sizeof(a) / sizeof(a[0])
@@ -230,7 +244,14 @@ void seeds_json(struct json_writer *w, const struct run_result *r)
 		for (i = 0; i < s->n_rows; i++) {
 			json_begin_object(w);
 			json_kv_string(w, "label", s->rows[i].label);
-			json_kv_string(w, "from", s->rows[i].name);
+			char from[RESULTS_NAME_LEN];
+
+			if (s->rows[i].kind == PER_BLOCK)
+				fmt_snprintf(from, sizeof(from), "%s",
+					     s->rows[i].primitive);
+			else
+				row_name(&s->rows[i].row, from, sizeof(from));
+			json_kv_string(w, "from", from);
 			json_kv_string(w, "figure",
 				       s->rows[i].kind == ROUND_TRIP ? "round trip median"
 				       : s->rows[i].kind == ENTRY_OVER

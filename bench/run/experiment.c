@@ -44,7 +44,7 @@ static int check_one_vector(struct experiment_run *x, uint8_t v)
 	    (got > 1 && !src->repeats)) {
 		fmt_snprintf(x->why, sizeof(x->why),
 			     "%s on vector %u: %u interrupt(s) on it, %u on "
-			     "others, the last on vector %u%s", src->name, v,
+			     "others, the last on vector %u%s", source_name(src->id), v,
 			     got, others, irq_last_vector,
 			     irq_arrived ? "" : " (none arrived in time)");
 		return -1;
@@ -62,7 +62,7 @@ static int sweep_vectors(struct experiment_run *x)
 	struct irq_sample s;
 	unsigned v, i;
 
-	if (src->sweep_all) {
+	if (src->kind == SOURCE_RAISED_BY_INSTRUCTION) {
 		for (v = FIRST_IRQ_VECTOR; v < 256; v++) {
 			irq_reset_counts();
 			irq_arrived = 0;
@@ -316,18 +316,13 @@ static void keep_histograms(struct run_result *r, uint32_t row,
 }
 
 struct experiment_result *experiment_open(const struct plan_row *p,
-					  struct run_result *r,
-					  const char *scheme,
-					  const char *variant, const char *why)
+					  struct run_result *r, const char *why)
 {
 	struct experiment_result *e = &r->exp[r->n_experiments++];
 
-	*e = (struct experiment_result){ .vector = p->vector };
+	*e = (struct experiment_result){ .id = p->id, .baseline = p->baseline,
+					 .vector = p->vector };
 	fmt_snprintf(e->name, sizeof(e->name), "%s", p->name);
-	fmt_snprintf(e->scheme, sizeof(e->scheme), "%s", scheme);
-	fmt_snprintf(e->source, sizeof(e->source), "%s", p->source->name);
-	fmt_snprintf(e->variant, sizeof(e->variant), "%s", variant);
-	fmt_snprintf(e->baseline, sizeof(e->baseline), "%s", p->baseline);
 	e->apic_mode = (uint8_t)apic_mode_active();
 	if (why) {
 		e->status = EXP_SKIPPED;
@@ -411,10 +406,7 @@ void experiment_close(const struct plan_row *p, struct run_result *r,
 void experiment_run(const struct plan_row *p, struct run_result *r,
 		    const struct irqlab_config *c, struct bench_buffers *b)
 {
-	struct experiment_result *e = experiment_open(p, r,
-		(p->scheme ? p->scheme : dispatch_baseline)->name,
-		p->entry ? p->entry->name : p->cache ? p->cache->name : "",
-		unsupported(p));
+	struct experiment_result *e = experiment_open(p, r, unsupported(p));
 	struct experiment_run x = { .plan = p, .config = c, .buf = b, .out = e };
 	struct fault_info fault;
 	int faulted;

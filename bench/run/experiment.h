@@ -24,12 +24,10 @@ void i386_experiment_run(const struct plan_row *p, struct run_result *r,
 			 const struct irqlab_config *c,
 			 struct bench_buffers *b);
 
-/* What both kinds of experiment row share: the row's result, named and
- * labelled from the plan, skipped when `why` is not NULL; */
+/* What both kinds of experiment row share: the row's result, with the
+ * plan's ids and name, skipped when `why` is not NULL; */
 struct experiment_result *experiment_open(const struct plan_row *p,
-					  struct run_result *r,
-					  const char *scheme,
-					  const char *variant, const char *why);
+					  struct run_result *r, const char *why);
 /* ... and how it ended: `why` says why it did not finish (NULL: it
  * did), with timed_out or faulted saying how; else the verdict from the
  * per-vector `delivered` counts, and each metric's statistics and

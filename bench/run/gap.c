@@ -79,8 +79,7 @@ void gap_run(const struct plan_row *p, struct run_result *r,
 	const char *why = scheme->unsupported ? scheme->unsupported() : 0;
 	uint32_t k;
 
-	*out = (struct gap_result){ 0 };
-	fmt_snprintf(out->scheme, sizeof(out->scheme), "%s", scheme->name);
+	*out = (struct gap_result){ .scheme = scheme->id };
 	if (!why && (!timer || !source_runs_now(timer)))
 		why = "needs the local APIC timer";
 	if (why) {
@@ -117,7 +116,7 @@ void gap_run(const struct plan_row *p, struct run_result *r,
 			     "the histogram needs more than %u bytes",
 			     GAP_HIST_BYTES);
 	log_printf("gap method %s: %u gaps, median %llu (loop %llu)\n",
-		   scheme->name, g.got,
+		   scheme_name(scheme->id), g.got,
 		   (unsigned long long)out->gaps.median,
 		   (unsigned long long)out->loop_median);
 }

@@ -60,8 +60,9 @@ static int failing(struct i386_row *x)
  * off every later one. */
 static int sweep_vectors(struct i386_row *x, enum handler_kind kind)
 {
-	unsigned v, total = 0, last = x->plan->source->instruction ?
-					      255 : APIC_SPURIOUS_VECTOR - 1;
+	unsigned v, total = 0,
+		 last = x->plan->source->kind == SOURCE_RAISED_BY_INSTRUCTION ?
+				255 : APIC_SPURIOUS_VECTOR - 1;
 
 	pm_reset_counts();
 	sources_aim_protected(x->plan->source, x->plan->vector);
@@ -75,7 +76,7 @@ static int sweep_vectors(struct i386_row *x, enum handler_kind kind)
 				     "%s on vector %u through the %s handlers: "
 				     "%u interrupt(s) on it, the last on vector "
 				     "%u (0: none arrived in time)",
-				     x->plan->source->name, v,
+				     source_name(x->plan->source->id), v,
 				     kind == HANDLER_TIMED ? "timed" : "bare",
 				     pm.delivered[v], pm.sweep_last[v]);
 			return failing(x);
@@ -217,7 +218,7 @@ static const char *unsupported(const struct plan_row *p)
 		return why;
 	/* The 32-bit loops write the local APIC by a 32-bit physical
 	 * address: a page relocated above 4 GiB would be another one. */
-	if (!p->source->instruction &&
+	if (p->source->kind != SOURCE_RAISED_BY_INSTRUCTION &&
 	    (uint64_t)(uintptr_t)lapic_mmio >= (1ull << 32))
 		return "the local APIC's registers lie above 4 GiB "
 		       "(IA32_APIC_BASE), beyond a 32-bit address";
@@ -228,8 +229,7 @@ void i386_experiment_run(const struct plan_row *p, struct run_result *r,
 			 const struct irqlab_config *c,
 			 struct bench_buffers *b)
 {
-	struct experiment_result *e = experiment_open(p, r, p->i386->name,
-		p->i386_entry ? p->i386_entry->name : "", unsupported(p));
+	struct experiment_result *e = experiment_open(p, r, unsupported(p));
 	struct i386_row x = { .plan = p, .config = c, .buf = b, .out = e };
 	struct fault_info fault;
 	int guarded;

@@ -38,9 +38,19 @@ static const struct irq_source *instruction_source(void)
 	size_t i;
 
 	for (i = 0; i < irq_source_count; i++)
-		if (irq_sources[i].instruction)
+		if (irq_sources[i].kind == SOURCE_RAISED_BY_INSTRUCTION)
 			return &irq_sources[i];
 	return 0;
+}
+
+/* A row of `source` under `scheme`, with `variant` (VARIANT_ABSENT for
+ * none) in the given APIC pass. */
+static struct row_id row_of(const struct irq_source *source, uint8_t scheme,
+			    uint8_t variant, int x2apic_repeat)
+{
+	return (struct row_id){ .source = source->id, .scheme = scheme,
+				.variant = variant,
+				.x2apic_repeat = (uint8_t)x2apic_repeat };
 }
 
 /* One source in one APIC mode: a row per scheme, or only the baseline
@@ -55,7 +65,7 @@ static void add_source(struct builder *b, const struct irq_source *src,
 	const struct irqlab_config *c = b->config;
 	int every = src->every_scheme &&
 		    !(src->unsupported && src->unsupported(src));
-	const char *suffix = repeat ? "@x2apic" : "";
+	int instruction = src->kind == SOURCE_RAISED_BY_INSTRUCTION;
 	size_t s;
 
 	for (s = 0; s < dispatch_scheme_count; s++) {
@@ -64,7 +74,7 @@ static void add_source(struct builder *b, const struct irq_source *src,
 		struct plan_row *row;
 
 		if (!first && (!every || (scheme_unsupported(scheme) &&
-					  !src->instruction)))
+					  !instruction)))
 			continue;
 		row = add(b, ROW_EXPERIMENT);
 		if (!row)
@@ -75,11 +85,10 @@ static void add_source(struct builder *b, const struct irq_source *src,
 		row->without_mode = repeat || !first ? ROW_OMITTED : ROW_SKIPPED;
 		row->vector = src->vector ? src->vector : (uint8_t)c->int_vector;
 		row->samples = c->samples;
-		row->inject_smi = c->selftest_smi && src->instruction && first;
-		fmt_snprintf(row->name, sizeof(row->name), "%s-%s%s", src->name,
-			     scheme->name, suffix);
-		fmt_snprintf(row->baseline, sizeof(row->baseline), "%s-%s%s",
-			     src->name, dispatch_baseline->name, suffix);
+		row->inject_smi = c->selftest_smi && instruction && first;
+		row->id = row_of(src, scheme->id, VARIANT_ABSENT, repeat);
+		row->baseline = row_of(src, dispatch_baseline->id,
+				       VARIANT_ABSENT, repeat);
 	}
 }
 
@@ -119,12 +128,10 @@ static void add_entry_variants(struct builder *b, const struct irq_source *src)
 		row->source = src;
 		row->vector = VARIANT_VECTOR;
 		row->samples = b->config->samples;
-		fmt_snprintf(row->name, sizeof(row->name), "%s-%s+%s",
-			     src->name, dispatch_baseline->name,
-			     entry_variants[i].name);
-		fmt_snprintf(row->baseline, sizeof(row->baseline), "%s-%s+%s",
-			     src->name, dispatch_baseline->name,
-			     entry_variants[0].name);
+		row->id = row_of(src, dispatch_baseline->id,
+				 entry_variants[i].id, 0);
+		row->baseline = row_of(src, dispatch_baseline->id,
+				       entry_variants[0].id, 0);
 	}
 }
 
@@ -153,56 +160,60 @@ static void add_cache_states(struct builder *b, const struct irq_source *src)
 			row->samples = at_most(cache->heavy ? c->thrash_samples
 							    : c->cold_samples,
 					       c->samples);
-			fmt_snprintf(row->name, sizeof(row->name), "%s-%s+%s",
-				     src->name, scheme->name, cache->name);
-			fmt_snprintf(row->baseline, sizeof(row->baseline),
-				     "%s-%s", src->name, scheme->name);
+			row->id = row_of(src, scheme->id, cache->id, 0);
+			row->baseline = row_of(src, scheme->id, VARIANT_ABSENT, 0);
 		}
 }
 
-/* Seed 004's last row: a source timed again with the caches thrashed,
- * in xAPIC mode, against its warm row. */
-static void add_thrashed_sources(struct builder *b)
+/* The source of that id, or NULL. */
+static const struct irq_source *source_with_id(enum source_id id)
 {
-	const struct irqlab_config *c = b->config;
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < irq_source_count; i++)
-		for (k = 0; irq_sources[i].also_thrashed && k < cache_state_count;
-		     k++) {
-			const struct irq_source *src = &irq_sources[i];
-			struct plan_row *row;
+		if (irq_sources[i].id == id)
+			return &irq_sources[i];
+	return 0;
+}
 
-			if (!cache_states[k].heavy)
-				continue;
-			row = add(b, ROW_EXPERIMENT);
-			if (!row)
-				return;
-			row->scheme = dispatch_baseline;
-			row->cache = &cache_states[k];
-			row->source = src;
-			row->mode = LAPIC_XAPIC;
-			row->without_mode = ROW_SKIPPED;
-			row->vector = (uint8_t)c->int_vector;
-			row->samples = at_most(c->thrash_samples, c->samples);
-			fmt_snprintf(row->name, sizeof(row->name), "%s-%s+%s",
-				     src->name, dispatch_baseline->name,
-				     cache_states[k].name);
-			fmt_snprintf(row->baseline, sizeof(row->baseline),
-				     "%s-%s", src->name, dispatch_baseline->name);
-		}
+/* Seed 004's last row: its cached IO-APIC level line timed again with
+ * the caches thrashed, in xAPIC mode, against its warm row. */
+static void add_thrashed_source(struct builder *b)
+{
+	const struct irqlab_config *c = b->config;
+	const struct irq_source *src =
+		source_with_id(SOURCE_IOAPIC_LEVEL_VALUE_CACHED);
+	size_t k;
+
+	for (k = 0; src && k < cache_state_count; k++) {
+		struct plan_row *row;
+
+		if (!cache_states[k].heavy)
+			continue;
+		row = add(b, ROW_EXPERIMENT);
+		if (!row)
+			return;
+		row->scheme = dispatch_baseline;
+		row->cache = &cache_states[k];
+		row->source = src;
+		row->mode = LAPIC_XAPIC;
+		row->without_mode = ROW_SKIPPED;
+		row->vector = (uint8_t)c->int_vector;
+		row->samples = at_most(c->thrash_samples, c->samples);
+		row->id = row_of(src, dispatch_baseline->id,
+				 cache_states[k].id, 0);
+		row->baseline = row_of(src, dispatch_baseline->id,
+				       VARIANT_ABSENT, 0);
+	}
 }
 
 /* Seed 000's gap method: every scheme, a row each, in xAPIC mode. */
 static void add_gap_rows(struct builder *b)
 {
 	const struct irqlab_config *c = b->config;
-	const struct irq_source *timer = 0;
-	size_t i, s;
+	const struct irq_source *timer = source_with_id(SOURCE_LAPIC_PERIODIC);
+	size_t s;
 
-	for (i = 0; i < irq_source_count; i++)
-		if (irq_sources[i].gap_timer)
-			timer = &irq_sources[i];
 	for (s = 0; s < dispatch_scheme_count && s < RESULTS_MAX_GAPS; s++) {
 		struct plan_row *row = add(b, ROW_GAP);
 
@@ -214,8 +225,7 @@ static void add_gap_rows(struct builder *b)
 		row->without_mode = ROW_SKIPPED;
 		row->vector = (uint8_t)c->int_vector;
 		row->samples = at_most(c->gap_samples, c->samples);
-		fmt_snprintf(row->name, sizeof(row->name), "gap-%s",
-			     dispatch_schemes[s].name);
+		row->id = (struct row_id){ .scheme = dispatch_schemes[s].id };
 	}
 }
 
@@ -245,10 +255,10 @@ static void add_i386_rows(struct builder *b)
 			row->without_mode = s ? ROW_OMITTED : ROW_SKIPPED;
 			row->vector = (uint8_t)c->int_vector;
 			row->samples = c->samples;
-			fmt_snprintf(row->name, sizeof(row->name), "%s-%s",
-				     src->name, i386_schemes[s].name);
-			fmt_snprintf(row->baseline, sizeof(row->baseline),
-				     "%s-%s", src->name, i386_baseline->name);
+			row->id = row_of(src, i386_schemes[s].id,
+					 VARIANT_ABSENT, 0);
+			row->baseline = row_of(src, i386_baseline->id,
+					       VARIANT_ABSENT, 0);
 		}
 	}
 	for (i = 0, src = instruction_source(); src && i < i386_variant_count;
@@ -262,20 +272,17 @@ static void add_i386_rows(struct builder *b)
 		row->source = src;
 		row->vector = VARIANT_VECTOR;
 		row->samples = c->samples;
-		fmt_snprintf(row->name, sizeof(row->name), "%s-%s+%s",
-			     src->name, i386_baseline->name,
-			     i386_variants[i].name);
-		fmt_snprintf(row->baseline, sizeof(row->baseline), "%s-%s",
-			     src->name, i386_baseline->name);
+		row->id = row_of(src, i386_baseline->id, i386_variants[i].id, 0);
+		row->baseline = row_of(src, i386_baseline->id, VARIANT_ABSENT, 0);
 	}
 }
 
-static const struct dispatch_scheme *scheme_named(const char *name)
+static const struct dispatch_scheme *scheme_with_id(enum scheme_id id)
 {
 	size_t i;
 
 	for (i = 0; i < dispatch_scheme_count; i++)
-		if (str_eq(dispatch_schemes[i].name, name))
+		if (dispatch_schemes[i].id == id)
 			return &dispatch_schemes[i];
 	return dispatch_baseline;
 }
@@ -287,13 +294,14 @@ static const struct dispatch_scheme *scheme_named(const char *name)
 static void add_selftests(struct builder *b, const struct irq_source *src)
 {
 	static const struct {
-		const char *name;
+		uint8_t selftest;	/* enum selftest_id */
 		uint8_t inject;
-		const char *scheme;	/* NULL: a stub scheme */
+		uint8_t behind_stubs;	/* a stub scheme, not `scheme` */
+		uint8_t scheme;		/* enum scheme_id */
 	} selftests[] = {
-		{ "selftest-fault", INJECT_IN_LOOP, "direct" },
-		{ "selftest-fault-in-handler", INJECT_IN_HANDLER, 0 },
-		{ "selftest-fault-in-fred", INJECT_IN_HANDLER, "fred" },
+		{ SELFTEST_IN_LOOP, INJECT_IN_LOOP, 0, SCHEME_DIRECT },
+		{ SELFTEST_IN_HANDLER, INJECT_IN_HANDLER, 1, 0 },
+		{ SELFTEST_IN_FRED, INJECT_IN_HANDLER, 0, SCHEME_FRED },
 	};
 	const struct dispatch_scheme *behind_stubs = dispatch_baseline;
 	size_t i;
@@ -307,15 +315,16 @@ static void add_selftests(struct builder *b, const struct irq_source *src)
 
 		if (!row)
 			return;
-		row->scheme = selftests[i].scheme ?
-				      scheme_named(selftests[i].scheme) :
-				      behind_stubs;
+		row->scheme = selftests[i].behind_stubs ?
+				      behind_stubs :
+				      scheme_with_id(selftests[i].scheme);
 		row->source = src;
 		row->vector = (uint8_t)b->config->int_vector;
 		row->inject = selftests[i].inject;
 		row->samples = b->config->samples;
-		fmt_snprintf(row->name, sizeof(row->name), "%s",
-			     selftests[i].name);
+		row->id = row_of(src, row->scheme->id, VARIANT_ABSENT, 0);
+		row->id.selftest = selftests[i].selftest;
+		row->baseline = row->id;
 	}
 	/* And one in the 32-bit phase, behind i386 stubs' common path: the
 	 * trip must still come back to long mode and the run go on. */
@@ -332,7 +341,9 @@ static void add_selftests(struct builder *b, const struct irq_source *src)
 		row->vector = (uint8_t)b->config->int_vector;
 		row->inject = INJECT_IN_HANDLER;
 		row->samples = b->config->samples;
-		fmt_snprintf(row->name, sizeof(row->name), "selftest-fault-i386");
+		row->id = row_of(src, i386_schemes[i].id, VARIANT_ABSENT, 0);
+		row->id.selftest = SELFTEST_I386;
+		row->baseline = row->id;
 	}
 }
 
@@ -344,11 +355,11 @@ static int i386_selected(const struct irqlab_config *c)
 
 	for (i = 0; i < i386_scheme_count; i++)
 		if (config_selects(c->schemes, config_scheme_names,
-				   i386_schemes[i].name))
+				   scheme_name(i386_schemes[i].id)))
 			return 1;
 	for (i = 0; i < i386_variant_count; i++)
 		if (config_selects(c->variants, config_variant_names,
-				   i386_variants[i].name))
+				   variant_name(i386_variants[i].id)))
 			return 1;
 	return 0;
 }
@@ -361,31 +372,46 @@ static int i386_selected(const struct irqlab_config *c)
 static int row_selected(const struct irqlab_config *c,
 			const struct plan_row *r)
 {
-	const char *variant = r->entry ? r->entry->name :
-			      r->cache ? r->cache->name :
-			      r->i386_entry ? r->i386_entry->name : 0;
+	uint8_t variant = r->entry ? r->entry->id :
+			  r->cache ? r->cache->id :
+			  r->i386_entry ? r->i386_entry->id : VARIANT_ABSENT;
 
 	if (r->inject || r->inject_smi)
 		return 1;
 	if (r->source && !config_selects(c->sources, config_source_names,
-					 r->source->name))
+					 source_name(r->source->id)))
 		return 0;
 	if (r->mode != LAPIC_NONE &&
 	    !config_selects(c->apic_modes, config_apic_mode_names,
-			    r->mode == LAPIC_X2APIC ? "x2apic" : "xapic"))
+			    apic_mode_name(r->mode)))
 		return 0;
-	/* "none" is the entry variants' own baseline. */
-	if (variant && (str_eq(variant, "none") ? c->variants == 0 :
-			!config_selects(c->variants, config_variant_names,
-					variant)))
+	/* VARIANT_NONE is the entry variants' own baseline. */
+	if (variant != VARIANT_ABSENT &&
+	    (variant == VARIANT_NONE ? c->variants == 0 :
+	     !config_selects(c->variants, config_variant_names,
+			     variant_name(variant))))
 		return 0;
 	if (r->i386 && (r->i386_entry || r->i386 == i386_baseline))
 		return i386_selected(c);
 	if (r->i386)
 		return config_selects(c->schemes, config_scheme_names,
-				      r->i386->name);
+				      scheme_name(r->i386->id));
 	return !r->scheme || r->scheme == dispatch_baseline ||
-	       config_selects(c->schemes, config_scheme_names, r->scheme->name);
+	       config_selects(c->schemes, config_scheme_names,
+			      scheme_name(r->scheme->id));
+}
+
+/* Each row's label, from its ids: row_name(), or "gap-<scheme>". */
+static void name_rows(struct plan_row *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (rows[i].kind == ROW_GAP)
+			fmt_snprintf(rows[i].name, sizeof(rows[i].name), "gap-%s",
+				     scheme_name(rows[i].id.scheme));
+		else
+			row_name(&rows[i].id, rows[i].name, sizeof(rows[i].name));
 }
 
 /* The matrix, in order: INT n under every scheme; then in xAPIC mode the
@@ -403,11 +429,12 @@ size_t plan_build(struct plan_row *rows, size_t cap,
 	add_sources(&b, LAPIC_XAPIC);
 	add_entry_variants(&b, int_source);
 	add_cache_states(&b, int_source);
-	add_thrashed_sources(&b);
+	add_thrashed_source(&b);
 	add_gap_rows(&b);
 	add_i386_rows(&b);
 	add_sources(&b, LAPIC_X2APIC);
 	add_selftests(&b, int_source);
+	name_rows(rows, b.n);
 	return plan_keep_selected(rows, b.n, c);
 }
 

@@ -1,7 +1,8 @@
 /* The experiment plan: every row the run will take, built before any
  * runs. A row's behaviour comes from its fields (scheme, source, entry
  * variant, cache state, APIC mode, vector, samples), never from its
- * name; the names are only labels for the reports. */
+ * name; its identity is its ids (struct row_id), and its name, made from
+ * them by row_name(), is only a label for the log and the reports. */
 #ifndef IRQLAB_BENCH_RUN_PLAN_H
 #define IRQLAB_BENCH_RUN_PLAN_H
 
@@ -35,8 +36,9 @@ enum injected_fault {
 
 struct plan_row {
 	uint8_t kind;		/* enum row_kind */
-	char name[RESULTS_NAME_LEN];
-	char baseline[RESULTS_NAME_LEN];	/* the row it is compared with */
+	struct row_id id;
+	struct row_id baseline;	/* the row it is compared with */
+	char name[RESULTS_NAME_LEN];	/* row_name(&id); "gap-<scheme>" */
 	const struct dispatch_scheme *scheme;	/* NULL for entry variants */
 	const struct entry_variant *entry;	/* replaces the handler */
 	const struct cache_state *cache;	/* runs before each sample */

@@ -284,54 +284,56 @@ static void pic8259_stop(const struct irq_source *src)
 	pit_stop();
 }
 
-#define LEVEL_ROW(n, access, flush, modes_, thrashed)                        \
-	{ .name = n, .modes = modes_, .ack = SOURCE_ACK_LEVEL_LINE,          \
-	  .io_access = access, .io_flush = flush, .also_thrashed = thrashed, \
-	  .repeats = 1,                                                      \
+#define LEVEL_ROW(id_, access, flush, modes_)                                \
+	{ .id = SOURCE_##id_, .kind = SOURCE_EXTERNAL, .modes = modes_,       \
+	  .ack = SOURCE_ACK_LEVEL_LINE, .io_access = access,                 \
+	  .io_flush = flush, .repeats = 1,                                   \
 	  .unsupported = level_unsupported, .start = level_start,            \
 	  .fire = fire_hpet_level, .stop = level_stop }
 
 const struct irq_source irq_sources[] = {
 	/* Software INT n: no APIC acceptance, no EOI (docs/timing.md). */
-	{ .name = "int", .modes = SOURCE_NO_APIC, .every_scheme = 1,
-	  .sweep_all = 1, .instruction = 1, .protected_trigger = PM_TRIGGER_INT,
-	  .fire = fire_int },
-	{ .name = "ipi-self-xapic", .modes = SOURCE_XAPIC_ONLY,
-	  .ack = SOURCE_ACK_LAPIC, .every_scheme = 1,
+	{ .id = SOURCE_INT, .kind = SOURCE_RAISED_BY_INSTRUCTION,
+	  .modes = SOURCE_NO_APIC, .every_scheme = 1,
+	  .protected_trigger = PM_TRIGGER_INT, .fire = fire_int },
+	{ .id = SOURCE_IPI_SELF_XAPIC, .kind = SOURCE_SELF_IPI,
+	  .modes = SOURCE_XAPIC_ONLY, .ack = SOURCE_ACK_LAPIC, .every_scheme = 1,
 	  .protected_trigger = PM_TRIGGER_IPI, .fire = fire_ipi_xapic },
-	{ .name = "ipi-self-x2apic-selfipi", .modes = SOURCE_X2APIC_ONLY,
-	  .ack = SOURCE_ACK_LAPIC, .every_scheme = 1,
-	  .fire = fire_ipi_x2apic_self },
-	{ .name = "ipi-self-x2apic-icr", .modes = SOURCE_X2APIC_ONLY,
-	  .ack = SOURCE_ACK_LAPIC, .fire = fire_ipi_x2apic_icr },
-	{ .name = "lapic-oneshot", .modes = SOURCE_EITHER_APIC,
-	  .ack = SOURCE_ACK_LAPIC, .protected_trigger = PM_TRIGGER_TIMER,
-	  .start = lapic_oneshot_start,
+	{ .id = SOURCE_IPI_SELF_X2APIC_SELFIPI, .kind = SOURCE_SELF_IPI,
+	  .modes = SOURCE_X2APIC_ONLY, .ack = SOURCE_ACK_LAPIC,
+	  .every_scheme = 1, .fire = fire_ipi_x2apic_self },
+	{ .id = SOURCE_IPI_SELF_X2APIC_ICR, .kind = SOURCE_SELF_IPI,
+	  .modes = SOURCE_X2APIC_ONLY, .ack = SOURCE_ACK_LAPIC,
+	  .fire = fire_ipi_x2apic_icr },
+	{ .id = SOURCE_LAPIC_ONESHOT, .kind = SOURCE_TIMER,
+	  .modes = SOURCE_EITHER_APIC, .ack = SOURCE_ACK_LAPIC,
+	  .protected_trigger = PM_TRIGGER_TIMER, .start = lapic_oneshot_start,
 	  .fire = fire_lapic_oneshot, .stop = lapic_timer_stop },
-	{ .name = "lapic-periodic", .modes = SOURCE_EITHER_APIC,
-	  .ack = SOURCE_ACK_LAPIC, .start = lapic_periodic_start,
-	  .fire = fire_wait, .stop = lapic_timer_stop, .gap_timer = 1,
-	  .repeats = 1 },
-	{ .name = "lapic-tscdeadline", .modes = SOURCE_EITHER_APIC,
-	  .ack = SOURCE_ACK_LAPIC, .unsupported = tsc_deadline_unsupported,
-	  .start = tsc_deadline_start, .fire = fire_tsc_deadline,
-	  .stop = tsc_deadline_stop },
-	{ .name = "ioapic-edge", .modes = SOURCE_EITHER_APIC,
-	  .ack = SOURCE_ACK_LAPIC, .unsupported = ioapic_unsupported,
-	  .start = pit_ioapic_start, .fire = fire_pit, .stop = pit_ioapic_stop },
-	/* "-nf": without the read that flushes posted writes */
-	LEVEL_ROW("ioapic-level", IOAPIC_UNCACHED, 1, SOURCE_EITHER_APIC, 0),
-	LEVEL_ROW("ioapic-level-uncached-nf", IOAPIC_UNCACHED, 0,
-		  SOURCE_XAPIC_ONLY, 0),
-	LEVEL_ROW("ioapic-level-index-cached", IOAPIC_INDEX_CACHED, 1,
-		  SOURCE_XAPIC_ONLY, 0),
-	LEVEL_ROW("ioapic-level-index-cached-nf", IOAPIC_INDEX_CACHED, 0,
-		  SOURCE_XAPIC_ONLY, 0),
-	LEVEL_ROW("ioapic-level-value-cached", IOAPIC_VALUE_CACHED, 1,
-		  SOURCE_XAPIC_ONLY, 1),
-	LEVEL_ROW("ioapic-level-value-cached-nf", IOAPIC_VALUE_CACHED, 0,
-		  SOURCE_XAPIC_ONLY, 0),
-	{ .name = "pic8259", .modes = SOURCE_EITHER_APIC,
+	{ .id = SOURCE_LAPIC_PERIODIC, .kind = SOURCE_TIMER,
+	  .modes = SOURCE_EITHER_APIC, .ack = SOURCE_ACK_LAPIC,
+	  .start = lapic_periodic_start, .fire = fire_wait,
+	  .stop = lapic_timer_stop, .repeats = 1 },
+	{ .id = SOURCE_LAPIC_TSCDEADLINE, .kind = SOURCE_TIMER,
+	  .modes = SOURCE_EITHER_APIC, .ack = SOURCE_ACK_LAPIC,
+	  .unsupported = tsc_deadline_unsupported, .start = tsc_deadline_start,
+	  .fire = fire_tsc_deadline, .stop = tsc_deadline_stop },
+	{ .id = SOURCE_IOAPIC_EDGE, .kind = SOURCE_EXTERNAL,
+	  .modes = SOURCE_EITHER_APIC, .ack = SOURCE_ACK_LAPIC,
+	  .unsupported = ioapic_unsupported, .start = pit_ioapic_start,
+	  .fire = fire_pit, .stop = pit_ioapic_stop },
+	LEVEL_ROW(IOAPIC_LEVEL, IOAPIC_UNCACHED, 1, SOURCE_EITHER_APIC),
+	LEVEL_ROW(IOAPIC_LEVEL_UNCACHED_NF, IOAPIC_UNCACHED, 0,
+		  SOURCE_XAPIC_ONLY),
+	LEVEL_ROW(IOAPIC_LEVEL_INDEX_CACHED, IOAPIC_INDEX_CACHED, 1,
+		  SOURCE_XAPIC_ONLY),
+	LEVEL_ROW(IOAPIC_LEVEL_INDEX_CACHED_NF, IOAPIC_INDEX_CACHED, 0,
+		  SOURCE_XAPIC_ONLY),
+	LEVEL_ROW(IOAPIC_LEVEL_VALUE_CACHED, IOAPIC_VALUE_CACHED, 1,
+		  SOURCE_XAPIC_ONLY),
+	LEVEL_ROW(IOAPIC_LEVEL_VALUE_CACHED_NF, IOAPIC_VALUE_CACHED, 0,
+		  SOURCE_XAPIC_ONLY),
+	{ .id = SOURCE_PIC8259, .kind = SOURCE_EXTERNAL,
+	  .modes = SOURCE_EITHER_APIC,
 	  .ack = SOURCE_ACK_PIC8259, .vector = PIC8259_BASE,
 	  .unsupported = pic8259_unsupported, .start = pic8259_start,
 	  .fire = fire_pit, .stop = pic8259_stop },
@@ -476,6 +478,6 @@ void sources_aim_protected(const struct irq_source *src, uint8_t vector)
 	pm.icr_value = timer ? LAPIC_ONESHOT_COUNT
 			     : APIC_ICR_LEVEL_ASSERT | APIC_ICR_DEST_SELF;
 	pm.lvt = (uint32_t)(uintptr_t)&lapic_mmio[APIC_LVT_TIMER / 4];
-	pm.eoi = src->instruction ? 0 :
+	pm.eoi = src->kind == SOURCE_RAISED_BY_INSTRUCTION ? 0 :
 		 (uint32_t)(uintptr_t)&lapic_mmio[APIC_EOI / 4];
 }

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "arch/axes.h"
 #include "bench/model/acpi.h"
 #include "arch/dispatch/irq.h"
 
@@ -16,6 +17,17 @@ enum source_modes {
 	SOURCE_EITHER_APIC,	/* once in each mode */
 };
 
+/* What raises it. */
+enum source_kind {
+	SOURCE_RAISED_BY_INSTRUCTION,	/* INT n: needs no APIC; checked on
+					 * every vector 32-255; the source
+					 * of the entry-variant, cache-state
+					 * and self-test rows */
+	SOURCE_SELF_IPI,	/* the local APIC's ICR or SELF_IPI */
+	SOURCE_TIMER,		/* a timer of the local APIC */
+	SOURCE_EXTERNAL,	/* a line into the IO-APIC or the 8259 */
+};
+
 /* How the handler acknowledges it. */
 enum source_ack {
 	SOURCE_ACK_NONE = 0,
@@ -24,20 +36,16 @@ enum source_ack {
 	SOURCE_ACK_LEVEL_LINE,
 };
 
+/* Rows by id: their names are in SOURCE_LIST (arch/axes.h). */
 struct irq_source {
-	const char *name;
+	uint8_t id;		/* enum source_id */
+	uint8_t kind;		/* enum source_kind */
 	uint8_t modes;		/* enum source_modes */
 	uint8_t ack;		/* enum source_ack */
 	uint8_t every_scheme;	/* measured under every scheme, or direct */
-	uint8_t sweep_all;	/* checked on vectors 32-255 (INT n) */
 	uint8_t vector;		/* fixed vector, or 0 for the configured one */
 	uint8_t io_access;	/* level rows: enum ioapic_access */
 	uint8_t io_flush;	/* level rows: read back after writes */
-	/* Raised by an instruction (INT n): needs no APIC, and is the source
-	 * of the entry-variant, cache-state and self-test rows. */
-	uint8_t instruction;
-	/* The periodic timer the gap method interrupts its loop with. */
-	uint8_t gap_timer;
 	/* May raise its vector again before a sample's wait closes: a
 	 * periodic timer ticking during its own handler, or a level line an
 	 * emulator sends again at the EOI. Those are counted as extra
@@ -47,8 +55,6 @@ struct irq_source {
 	 * arch/protected.h): INT n, the xAPIC self-IPI and the local APIC
 	 * one-shot timer, which its loops arm themselves; 0: not there. */
 	uint8_t protected_trigger;
-	/* Seed 004's last row: timed again with the caches thrashed. */
-	uint8_t also_thrashed;
 	const char *(*unsupported)(const struct irq_source *s);
 	void (*start)(const struct irq_source *s, uint8_t vector);
 	void (*fire)(uint8_t vector, struct irq_sample *sample);

@@ -33,7 +33,7 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]', re.M)
 
 check = Checks("layout")
 # How many checks the suite counts under CI (tests/checks.py).
-CHECKS_UNDER_CI = 8
+CHECKS_UNDER_CI = 9
 
 
 def floor_of(path):
@@ -129,6 +129,31 @@ def layout():
           cited and not dangling, "; ".join(dangling))
     check("no comment cites a document outside the repository",
           not foreign, ", ".join(foreign))
+
+    # One name per thing: a scheme, source or self-test row is named only
+    # in its list (arch/axes.h); everything else names it by its id.
+    axes = os.path.join("arch", "axes.h")
+    with open(os.path.join(ROOT, axes)) as fh:
+        lists = fh.read()
+    names = set()
+    for macro in ("SCHEME_LIST", "SOURCE_LIST", "SELFTEST_LIST"):
+        body = re.search(r"#define %s\(X\)(.*?)\n\n" % macro, lists, re.S)
+        names |= set(re.findall(r'X\(\w+, "([^"]+)"', body.group(1))
+                     if body else ())
+    spelled = []
+    for f in files + [os.path.join("tools", n) for n in
+                      sorted(os.listdir(os.path.join(ROOT, "tools")))
+                      if n.endswith(".c")]:
+        if f == axes:
+            continue
+        with open(os.path.join(ROOT, f)) as fh:
+            text = re.sub(r"/\*.*?\*/|//[^\n]*", "", fh.read(), flags=re.S)
+        for name in sorted(names):
+            if '"%s"' % name in text:
+                spelled.append("%s: \"%s\"" % (f, name))
+    check("no scheme, source or self-test name is spelled outside its "
+          "list in arch/axes.h (%d names)" % len(names),
+          len(names) > 30 and not spelled, "; ".join(spelled))
 
     readme = open(os.path.join(ROOT, "README.md")).read()
     missing = [folder for _, folders in FLOORS for folder in folders

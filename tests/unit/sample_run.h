@@ -47,13 +47,17 @@ static inline void sample_run(struct run_result *r, unsigned n_experiments)
 	r->floor = sample_stats(20);
 	r->floor.count = 1000;
 	r->n_experiments = n_experiments;
+	/* Row i: long mode's scheme i % 10 under source i / 10, from
+	 * int-direct, int-push-jmp, int-push-jmp-ibt, int-compact, ... on,
+	 * each against its source's direct row. */
 	for (i = 0; i < n_experiments; i++) {
 		struct experiment_result *e = &r->exp[i];
 
-		snprintf(e->name, sizeof(e->name), "exp-%u", i);
-		strcpy(e->scheme, "direct");
-		strcpy(e->source, "int");
-		strcpy(e->baseline, "exp-0");
+		e->id = (struct row_id){ .source = (uint8_t)(i / 10),
+					 .scheme = (uint8_t)(i % 10) };
+		e->baseline = (struct row_id){ .source = (uint8_t)(i / 10),
+					       .scheme = SCHEME_DIRECT };
+		row_name(&e->id, e->name, sizeof(e->name));
 		e->vector = (uint8_t)(64 + i);
 		e->status = i % 4 == 3 ? EXP_SKIPPED : EXP_OK;
 		if (e->status != EXP_OK)
@@ -77,10 +81,10 @@ static inline void sample_run(struct run_result *r, unsigned n_experiments)
 		p->block.count = 200;
 	}
 	r->n_schemes = 2;
-	strcpy(r->scheme[0].name, "direct");
+	r->scheme[0].scheme = SCHEME_DIRECT;
 	r->scheme[0].stub_bytes = 16;
 	r->scheme[0].code_bytes = 4096;
-	strcpy(r->scheme[1].name, "cs-selector");
+	r->scheme[1].scheme = SCHEME_CS_SELECTOR;
 	r->scheme[1].code_bytes = 300;
 	r->scheme[1].data_bytes = 1792;
 }

@@ -171,7 +171,7 @@ static void results_json_is_valid_and_complete(void **state)
 	assert_non_null(strstr(out, "\"status\": \"skipped\""));
 	assert_non_null(strstr(out, "\"reason\": \"CPUID.1:ECX[24] is 0\""));
 	assert_non_null(strstr(out, "\"why\": \"CRC mismatch\""));
-	/* entry of exp-0: raw min 100, floor min 20 -> 80 net; the raw
+	/* entry of row 0: raw min 100, floor min 20 -> 80 net; the raw
 	 * mean 103.250 -> 83.250 */
 	assert_non_null(strstr(out, "\"entry\": {\n        \"min\": 80,\n        \"p1\": 80,"));
 	assert_non_null(strstr(out, "\"p99.9\": 120,"));
@@ -183,12 +183,18 @@ static void results_json_is_valid_and_complete(void **state)
 	assert_non_null(strstr(out, "\"name\": \"cs-selector\""));
 	assert_non_null(strstr(out, "\"code_cache_lines\": 448"));
 	assert_non_null(strstr(out, "\"data_bytes\": 1792"));
-	/* exp-2's medians are 2 over exp-0's, its baseline */
-	assert_non_null(strstr(out, "\"experiment\": \"exp-2\",\n"
-				    "      \"baseline\": \"exp-0\",\n"
+	/* row 2's medians are 2 over row 0's, its baseline */
+	assert_non_null(strstr(out, "\"experiment\": \"int-push-jmp-ibt\",\n"
+				    "      \"baseline\": \"int-direct\",\n"
 				    "      \"entry_median_over\": 2,"));
+	/* each row's fields, from its ids */
+	assert_non_null(strstr(out, "\"name\": \"int-push-jmp\",\n"
+				    "      \"scheme\": \"push-jmp\",\n"
+				    "      \"source\": \"int\",\n"
+				    "      \"variant\": \"\",\n"
+				    "      \"baseline\": \"int-direct\","));
 	/* skipped rows are not compared */
-	assert_null(strstr(out, "\"experiment\": \"exp-3\""));
+	assert_null(strstr(out, "\"experiment\": \"int-compact\""));
 	/* primitives: push-imm-i386's median block 1046 - floor 20 = 1026 */
 	assert_non_null(strstr(out, "\"reps_per_block\": 1024"));
 	assert_non_null(strstr(out, "\"description\": \"push $-255 (seed 000 TEST1 as written, i386)\""));
@@ -286,28 +292,29 @@ static void icount_figures_are_not_called_cycles(void **state)
  * round trip and its overhead against direct, for INT n and a self-IPI. */
 static void end_screen_fits_and_heads_with_the_schemes(void **state)
 {
-	static const char *const schemes[] = { "direct", "push-jmp", "compact",
-					       "call", "cs-selector", "pf-cr2",
-					       "int3-byte", "push-jmp-ibt",
-					       "fred", "call16" };
 	static struct run_result r;
 	struct text_buf tb;
 	const char *line;
 	unsigned i, lines = 0;
 
 	(void)state;
+	/* long mode's ten schemes under INT n, then under the xAPIC
+	 * self-IPI (sample_run) */
 	sample_run(&r, 20);
 	for (i = 0; i < 20; i++) {
 		struct experiment_result *e = &r.exp[i];
 
-		strcpy(e->scheme, schemes[i % 10]);
-		strcpy(e->source, i < 10 ? "int" : "ipi-self-xapic");
-		e->variant[0] = '\0';
-		e->status = i % 10 == 8 ? EXP_SKIPPED : EXP_OK;
+		e->status = e->id.scheme == SCHEME_FRED ? EXP_SKIPPED : EXP_OK;
 		/* round trip medians: 100 + 10 * scheme for INT, + 1000 for IPIs */
 		e->metric[METRIC_ROUND_TRIP].median =
 			20 + 100 + 10 * (i % 10) + (i < 10 ? 0 : 1000);
 	}
+	/* A self-test that failed under push-jmp is no scheme's figure. */
+	r.n_experiments = 21;
+	r.exp[20] = r.exp[1];
+	r.exp[20].id.selftest = SELFTEST_IN_HANDLER;
+	r.exp[20].baseline = r.exp[20].id;
+	r.exp[20].status = EXP_FAILED;
 	tb_init(&tb, out, sizeof(out));
 	report_end_screen(&tb, &r, "\\EFI\\irqlab\\results\\20261130-054701");
 	for (line = out; *line; lines++) {
@@ -325,7 +332,7 @@ static void end_screen_fits_and_heads_with_the_schemes(void **state)
 	assert_non_null(strstr(out, "fred               skipped"));
 	assert_non_null(strstr(out, "ipi-self-xapic"));
 	assert_non_null(strstr(out, "results  \\EFI\\irqlab\\results\\20261130-054701"));
-	assert_non_null(strstr(out, "rows     18 ok, 2 skipped, 0 failed"));
+	assert_non_null(strstr(out, "rows     18 ok, 2 skipped, 1 failed"));
 	assert_non_null(strstr(out, "irqlab: run 20261130-054701 done"));
 }
 
@@ -345,15 +352,15 @@ static void summary_has_the_figures_as_rows(void **state)
 	assert_int_equal(report_summary(&tb, &r, &ctx), 0);
 	assert_non_null(strstr(out, "irqlab results, run 20261130-054701"));
 	assert_non_null(strstr(out, "floor      20 "));
-	/* exp-0 entry: min 80, p1 80, median 82, p90 85, p99 89, p99.9 120,
+	/* row 0 entry: min 80, p1 80, median 82, p90 85, p99 89, p99.9 120,
 	 * max 580, mean 83.2, sd 1.5 */
 	assert_non_null(strstr(out, "entry             80        80        82        85        89       120       580        83.2       1.5"));
-	assert_non_null(strstr(out, "exp-3                                   direct                   int                       67 skipped: CPUID.1:ECX[24] is 0"));
+	assert_non_null(strstr(out, "int-compact                             compact                  int                       67 skipped: CPUID.1:ECX[24] is 0"));
 	assert_non_null(strstr(out, "IrqlabRecord03   stale    superseded by a newer run"));
-	/* against the baseline: exp-1 is 1 over exp-0 on every median */
-	assert_non_null(strstr(out, "exp-1                                   exp-0                               83     183     283       +1      +1      +1"));
+	/* against the baseline: row 1 is 1 over row 0 on every median */
+	assert_non_null(strstr(out, "int-push-jmp                            int-direct                          83     183     283       +1      +1      +1"));
 	/* the baseline itself is not compared with itself */
-	assert_null(strstr(out, "exp-0                                   exp-0"));
+	assert_null(strstr(out, "int-direct                              int-direct"));
 	assert_null(strstr(out, "QEMU models no caches"));
 	/* every seed's table prints, saying what did not run */
 	assert_non_null(strstr(out, "XT-PIC                                        not run   18733-23057"));
@@ -381,12 +388,12 @@ static void i386_rows_have_their_own_table(void **state)
 
 	(void)state;
 	sample_run(&r, 4);
-	strcpy(r.exp[2].name, "int-i386-direct");
-	strcpy(r.exp[2].scheme, "i386-direct");
-	strcpy(r.exp[2].baseline, "int-i386-direct");
-	strcpy(r.exp[3].name, "int-i386-call16");
-	strcpy(r.exp[3].scheme, "i386-call16");
-	strcpy(r.exp[3].baseline, "int-i386-direct");
+	r.exp[2].id.scheme = SCHEME_I386_DIRECT;
+	r.exp[2].baseline = r.exp[2].id;
+	row_name(&r.exp[2].id, r.exp[2].name, sizeof(r.exp[2].name));
+	r.exp[3].id.scheme = SCHEME_I386_CALL16;
+	r.exp[3].baseline = r.exp[2].id;
+	row_name(&r.exp[3].id, r.exp[3].name, sizeof(r.exp[3].name));
 	r.exp[3].status = EXP_OK;
 	tb_init(&tb, out, sizeof(out));
 	assert_int_equal(report_summary(&tb, &r, &ctx), 0);
@@ -397,8 +404,8 @@ static void i386_rows_have_their_own_table(void **state)
 	assert_non_null(i386_table);
 	assert_non_null(row);
 	assert_true(long_table < i386_table && i386_table < row);
-	/* exp-1 stays in long mode's table, before the i386 one */
-	assert_true(strstr(out, "exp-1                                   exp-0") < i386_table);
+	/* row 1 stays in long mode's table, before the i386 one */
+	assert_true(strstr(out, "int-push-jmp                            int-direct") < i386_table);
 
 	tb_init(&tb, out, sizeof(out));
 	assert_int_equal(report_json(&tb, &r, &ctx), 0);

@@ -35,7 +35,7 @@ static void a_full_matrix_fits_the_handoff(void **state)
 
 	(void)state;
 	sample_run(&in, RESULTS_MAX_EXPERIMENTS);
-	/* Every table full, every name at its longest, every fourth row
+	/* Every table full, every string at its longest, every fourth row
 	 * skipped with a reason at its longest, figures up to 2^32. */
 	memset(in.machine.brand, 'b', sizeof(in.machine.brand) - 1);
 	memset(in.machine.fw_vendor, 'f', sizeof(in.machine.fw_vendor) - 1);
@@ -43,9 +43,6 @@ static void a_full_matrix_fits_the_handoff(void **state)
 		struct experiment_result *e = &in.exp[i];
 		unsigned k;
 
-		memset(e->name, 'n', sizeof(e->name) - 1);
-		memset(e->scheme, 's', sizeof(e->scheme) - 1);
-		memset(e->source, 'o', sizeof(e->source) - 1);
 		if (e->status != EXP_OK)
 			memset(e->reason, 'r', sizeof(e->reason) - 1);
 		for (k = 0; k < METRIC_COUNT; k++)
@@ -157,12 +154,14 @@ static void parts_join_into_one_run(void **state)
 	second.part = 2;
 	second.first_row = 3;
 	second.n_primitives = 0;
-	strcpy(second.exp[0].name, "later-0");
+	second.exp[0].id.variant = VARIANT_THRASH;
+	row_name(&second.exp[0].id, second.exp[0].name,
+		 sizeof(second.exp[0].name));
 	add_row_histogram(&second, 1, METRIC_ROUND_TRIP, 90, 4);
 	joined = first;
 	assert_int_equal(results_join_part(&joined, &second), 0);
 	assert_int_equal(joined.n_experiments, 5);
-	assert_string_equal(joined.exp[3].name, "later-0");
+	assert_string_equal(joined.exp[3].name, "int-direct+thrash");
 	assert_int_equal(joined.n_primitives, first.n_primitives);
 	assert_int_equal(joined.part, 2);
 	assert_int_equal(joined.next_row, 0);
@@ -265,50 +264,102 @@ static void an_index_outside_the_string_table_is_refused(void **state)
 static void repeated_strings_are_stored_once(void **state)
 {
 	static struct run_result in;
-	uint8_t one, two;
+	uint8_t one, two, three;
 
 	(void)state;
 	sample_run(&in, 1);
 	assert_true(results_encode(&in, buf, sizeof(buf)) > 0);
 	one = buf[2];	/* the string table's size */
-	sample_run(&in, 2);
+	sample_run(&in, 3);
 	assert_true(results_encode(&in, buf, sizeof(buf)) > 0);
 	two = buf[2];
-	/* the second row adds only its own name, "exp-1" */
-	assert_int_equal(two, one + 1);
+	/* rows add no string of their own: they travel as ids */
+	assert_int_equal(two, one);
+	strcpy(in.exp[1].reason, "a reason of its own");
+	strcpy(in.exp[2].reason, "a reason of its own");
+	assert_true(results_encode(&in, buf, sizeof(buf)) > 0);
+	three = buf[2];
+	/* the same reason twice is one more string */
+	assert_int_equal(three, one + 1);
 }
 
-/* A row the plan named by its rule (source-scheme+variant) travels
- * without its name, and comes back with it; one named otherwise keeps
- * its own. */
-static void plan_named_rows_travel_without_their_names(void **state)
+/* A row travels as its ids and its baseline's scheme and variant, and
+ * comes back with the name row_name() gives them: a variant, the x2APIC
+ * pass and a self-test among them. */
+static void rows_travel_as_their_ids(void **state)
 {
 	static struct run_result in, out;
-	size_t named, derived;
+	size_t one_row, nine_rows;
+	uint8_t one_row_strings;
 	unsigned i;
 
 	(void)state;
-	sample_run(&in, 8);
-	for (i = 0; i < 8; i++)
-		snprintf(in.exp[i].name, sizeof(in.exp[i].name),
-			 "row-with-a-long-name-of-its-own-%u", i);
-	named = results_encode(&in, buf, sizeof(buf));
-	for (i = 0; i < 8; i++) {
+	sample_run(&in, 1);
+	one_row = results_encode(&in, buf, sizeof(buf));
+	assert_true(one_row > 0);
+	one_row_strings = buf[2];
+	sample_run(&in, 9);
+	for (i = 0; i < 9; i++) {
 		struct experiment_result *e = &in.exp[i];
 
-		memset(e->name, 0, sizeof(e->name));
-		snprintf(e->variant, sizeof(e->variant), "%s",
-			 i % 2 ? "seg-mov32" : "");
-		snprintf(e->name, sizeof(e->name), "%s-%s%s%s", e->source,
-			 e->scheme, e->variant[0] ? "+" : "", e->variant);
+		e->id.variant = i % 2 ? VARIANT_SEG_MOV32 : VARIANT_ABSENT;
+		e->baseline.variant = i % 2 ? VARIANT_NONE : VARIANT_ABSENT;
+		row_name(&e->id, e->name, sizeof(e->name));
+		e->status = EXP_OK;
+		memset(e->reason, 0, sizeof(e->reason));
 	}
-	strcat(in.exp[7].name, "@x2apic");
-	derived = results_encode(&in, buf, sizeof(buf));
-	assert_true(derived > 0);
-	assert_true(derived + 7 * 30 < named);
-	assert_int_equal(results_decode(buf, derived, &out), DECODE_OK);
+	in.exp[7].id.x2apic_repeat = 1;
+	in.exp[7].baseline.x2apic_repeat = 1;
+	row_name(&in.exp[7].id, in.exp[7].name, sizeof(in.exp[7].name));
+	in.exp[8].id.selftest = SELFTEST_IN_FRED;
+	in.exp[8].baseline = in.exp[8].id;
+	row_name(&in.exp[8].id, in.exp[8].name, sizeof(in.exp[8].name));
+	nine_rows = results_encode(&in, buf, sizeof(buf));
+	assert_true(nine_rows > 0);
+	assert_int_equal(results_decode(buf, nine_rows, &out), DECODE_OK);
 	assert_memory_equal(&in, &out, sizeof(in));
-	assert_string_equal(out.exp[1].name, "int-direct+seg-mov32");
+	assert_string_equal(out.exp[1].name, "int-push-jmp+seg-mov32");
+	assert_string_equal(out.exp[7].name, "int-int3-byte+seg-mov32@x2apic");
+	assert_string_equal(out.exp[8].name, "selftest-fault-in-fred");
+	/* The rows' names are in no string table: the table one row
+	 * needs holds nine. */
+	assert_int_equal(buf[2], (uint8_t)one_row_strings);
+}
+
+/* A row whose ids no list has, or whose baseline is another source's,
+ * does not travel; a blob that says so is refused. */
+static void rows_the_lists_lack_are_refused(void **state)
+{
+	static struct run_result in, out;
+	size_t n;
+
+	(void)state;
+	sample_run(&in, 2);
+	in.exp[1].id.scheme = SCHEME_COUNT;
+	assert_int_equal(results_encode(&in, buf, sizeof(buf)), 0);
+	sample_run(&in, 2);
+	in.exp[1].baseline.source = SOURCE_PIC8259;
+	assert_int_equal(results_encode(&in, buf, sizeof(buf)), 0);
+	/* A second row int-call16 against int-direct travels as the bytes
+	 * 00 09 00 00 00 00; its scheme byte past the list is refused. */
+	sample_run(&in, 2);
+	in.exp[1].id.scheme = SCHEME_CALL16;
+	row_name(&in.exp[1].id, in.exp[1].name, sizeof(in.exp[1].name));
+	n = results_encode(&in, buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_int_equal(results_decode(buf, n, &out), DECODE_OK);
+	{
+		static const uint8_t row[6] = { SOURCE_INT, SCHEME_CALL16, 0, 0,
+						SCHEME_DIRECT, 0 };
+		size_t at, found = 0;
+
+		for (at = 0; at + sizeof(row) <= n; at++)
+			if (!memcmp(buf + at, row, sizeof(row)))
+				found = at + 1;
+		assert_true(found > 0);
+		buf[found] = SCHEME_COUNT;
+	}
+	assert_int_equal(results_decode(buf, n, &out), DECODE_BAD_VALUE);
 }
 
 /* A distribution's figures travel as steps from the one before: close
@@ -402,7 +453,8 @@ int main(void)
 		cmocka_unit_test(out_of_range_values_are_refused),
 		cmocka_unit_test(an_index_outside_the_string_table_is_refused),
 		cmocka_unit_test(repeated_strings_are_stored_once),
-		cmocka_unit_test(plan_named_rows_travel_without_their_names),
+		cmocka_unit_test(rows_travel_as_their_ids),
+		cmocka_unit_test(rows_the_lists_lack_are_refused),
 		cmocka_unit_test(figures_travel_as_steps),
 		cmocka_unit_test(varints_round_trip_at_their_limits),
 		cmocka_unit_test(an_overlong_number_is_refused),

@@ -1,0 +1,159 @@
+/* The axes of the matrix (README "What it measures"): every dispatch
+ * scheme, interrupt source, entry variant or cache state, APIC mode, CPU
+ * mode and self-test, each listed once, here. The enums below, the
+ * config's names, the catalog's words and every row's name
+ * (bench/model/axes.h) are made from these lists, so adding a scheme, a
+ * source or a variant is one entry here plus its code; the tables that
+ * run them (arch/dispatch/schemes.c, arch/dispatch/i386.c,
+ * arch/dispatch/variants.c, bench/run/sources.c) name their rows by id.
+ * Plain C without code: the host-built floors include it too. */
+#ifndef IRQLAB_ARCH_AXES_H
+#define IRQLAB_ARCH_AXES_H
+
+/* X(ID, "name", CPU mode, "seed threads", "what it is"). The first of
+ * each CPU mode is the floor its rows are measured against. */
+#define SCHEME_LIST(X)                                                      \
+	X(DIRECT, "direct", LONG, "-",                                      \
+	  "a dedicated handler per vector; the vector is an immediate "      \
+	  "(the lower bound)")                                              \
+	X(PUSH_JMP, "push-jmp", LONG, "000 001",                            \
+	  "push imm8; jmp common, 8 bytes a vector (Linux)")                \
+	X(PUSH_JMP_IBT, "push-jmp-ibt", LONG, "-",                          \
+	  "endbr64; push imm8; jmp common, 16 bytes a vector (Linux with "   \
+	  "IBT)")                                                           \
+	X(COMPACT, "compact", LONG, "001",                                  \
+	  "7 stubs per 32-byte chunk, short jumps to one long jump (Linux "  \
+	  "2.6.29)")                                                        \
+	X(CALL, "call", LONG, "001",                                        \
+	  "call rel32 stubs, 5 bytes padded to 8; vector from the return "   \
+	  "address")                                                        \
+	X(CS_SELECTOR, "cs-selector", LONG, "000 001",                      \
+	  "no stubs: a code descriptor per vector, vector read from %cs")   \
+	X(PF_CR2, "pf-cr2", LONG, "001",                                    \
+	  "gates into a not-present page; #PF decodes the vector from RIP") \
+	X(INT3_BYTE, "int3-byte", LONG, "001",                              \
+	  "CC xx stubs; #BP reads the vector byte and unwinds to the "      \
+	  "interrupt frame")                                                \
+	X(FRED, "fred", LONG, "-", "FRED event delivery (CR4.FRED, ERETS)") \
+	X(CALL16, "call16", LONG, "001",                                    \
+	  "hpa's 4- and 3-byte 66 E8 call stubs (i386 only: see the "        \
+	  "i386-call16 rows)")                                              \
+	/* The i386 schemes, run in 32-bit protected mode                  \
+	 * (docs/protected-mode.md). */                                     \
+	X(I386_DIRECT, "i386-direct", PROTECTED_32, "-",                    \
+	  "i386: a dedicated handler per vector (the i386 rows' lower "      \
+	  "bound)")                                                         \
+	X(I386_PUSH_JMP, "i386-push-jmp", PROTECTED_32, "000 001",          \
+	  "i386: pushl $~vector; jmp common_interrupt, 7 or 10 bytes "       \
+	  "(Linux 2008)")                                                   \
+	X(I386_CS_SELECTOR, "i386-cs-selector", PROTECTED_32, "000 001",    \
+	  "i386: a code descriptor per vector, ~vector derived from %cs in " \
+	  "8 instructions (van Heukelum)")                                  \
+	X(I386_CS_SELECTOR_PUSH_CS, "i386-cs-selector-push-cs",            \
+	  PROTECTED_32, "000 001",                                          \
+	  "i386: a code descriptor per vector, just push %cs")              \
+	X(I386_CALL16, "i386-call16", PROTECTED_32, "001",                  \
+	  "i386: hpa's 4-byte 66 E8 rel16 stubs, vector from the 16-bit "    \
+	  "return IP")                                                      \
+	X(I386_CALL16_3BYTE, "i386-call16-3byte", PROTECTED_32, "001",      \
+	  "i386: hpa's overlapped 3-byte stubs, 66 e8 ff 66 e8 fc ...")
+
+/* X(ID, "name"), in the order the plan takes them (bench/run/plan.c). */
+#define SOURCE_LIST(X)                                                      \
+	X(INT, "int")                                                       \
+	X(IPI_SELF_XAPIC, "ipi-self-xapic")                                 \
+	X(IPI_SELF_X2APIC_SELFIPI, "ipi-self-x2apic-selfipi")               \
+	X(IPI_SELF_X2APIC_ICR, "ipi-self-x2apic-icr")                       \
+	X(LAPIC_ONESHOT, "lapic-oneshot")                                   \
+	X(LAPIC_PERIODIC, "lapic-periodic")                                 \
+	X(LAPIC_TSCDEADLINE, "lapic-tscdeadline")                           \
+	X(IOAPIC_EDGE, "ioapic-edge")                                       \
+	/* seed 004's register-access strategies; "-nf": without the read  \
+	 * that flushes posted writes */                                    \
+	X(IOAPIC_LEVEL, "ioapic-level")                                     \
+	X(IOAPIC_LEVEL_UNCACHED_NF, "ioapic-level-uncached-nf")             \
+	X(IOAPIC_LEVEL_INDEX_CACHED, "ioapic-level-index-cached")           \
+	X(IOAPIC_LEVEL_INDEX_CACHED_NF, "ioapic-level-index-cached-nf")     \
+	X(IOAPIC_LEVEL_VALUE_CACHED, "ioapic-level-value-cached")           \
+	X(IOAPIC_LEVEL_VALUE_CACHED_NF, "ioapic-level-value-cached-nf")     \
+	X(PIC8259, "pic8259")
+
+/* X(ID, "name", kind, "seed threads", "what it is"). ENTRY: a handler
+ * of its own for INT n under direct (variants.S), NONE first as their
+ * baseline; CACHE: a cache state, run before every sample of any
+ * scheme; I386: i386-direct's own entry variants (i386.c). */
+#define VARIANT_LIST(X)                                                     \
+	X(NONE, "none", ENTRY, "-", "the dedicated handler alone (baseline)") \
+	X(SEG_MOV32, "seg-mov32", ENTRY, "002",                             \
+	  "reload DS and ES with movl $SEL,%eax (FreeBSD)")                 \
+	X(SEG_MOV16, "seg-mov16", ENTRY, "002",                             \
+	  "reload DS and ES with movw $SEL,%ax (66 prefix)")                \
+	X(SEG_CONDITIONAL, "seg-conditional", ENTRY, "002",                 \
+	  "reload DS and ES only when DS differs")                          \
+	X(GS_SWAPGS, "gs-swapgs", ENTRY, "003", "swapgs on entry and on exit") \
+	X(GS_WRGSBASE, "gs-wrgsbase", ENTRY, "003",                         \
+	  "rdgsbase/wrgsbase on entry, wrgsbase on exit")                   \
+	X(GS_SELECTOR, "gs-selector", ENTRY, "003",                         \
+	  "load a per-CPU selector into GS, restore on exit")               \
+	X(GS_LKGS, "gs-lkgs", ENTRY, "003",                                 \
+	  "lkgs the per-CPU selector, swapgs its base in; swapgs and lkgs "  \
+	  "back on exit (FRED's LKGS)")                                     \
+	X(GS_SELECTOR_PACKED_COLD, "gs-selector-packed-cold", ENTRY, "003", \
+	  "gs-selector, its descriptor in the CS line; GDT lines flushed")  \
+	X(GS_SELECTOR_SPREAD_COLD, "gs-selector-spread-cold", ENTRY, "003", \
+	  "gs-selector, its descriptor in a line of its own; GDT lines "     \
+	  "flushed")                                                        \
+	X(COLD, "cold", CACHE, "000",                                       \
+	  "gate, code and descriptor lines flushed before each sample")     \
+	X(COLD_CONTROL, "cold-control", CACHE, "000",                       \
+	  "an unrelated line flushed as often (control)")                   \
+	X(THRASH, "thrash", CACHE, "000",                                   \
+	  "a buffer of twice the last-level cache written between samples") \
+	X(DS_ES, "ds-es", I386, "002",                                      \
+	  "i386: DS and ES saved, reloaded and restored (FreeBSD)")         \
+	X(PDA_GS, "pda-gs", I386, "003",                                    \
+	  "i386: the PDA's %gs saved, the per-CPU selector loaded, restored " \
+	  "(2.6.20)")
+
+/* X(ID, "name"): the local APIC's mode during a row. */
+#define APIC_MODE_LIST(X)                                                   \
+	X(NONE, "none")                                                     \
+	X(XAPIC, "xapic")                                                   \
+	X(X2APIC, "x2apic")
+
+/* X(ID, "name"): the mode the CPU runs a scheme's code in. */
+#define CPU_MODE_LIST(X)                                                    \
+	X(LONG, "long")                                                     \
+	X(PROTECTED_32, "protected-32")
+
+/* X(ID, "name"): rows that raise #UD on purpose (selftest_fault = 1), to
+ * show an exception fails only its own row. */
+#define SELFTEST_LIST(X)                                                    \
+	X(IN_LOOP, "selftest-fault")                                        \
+	X(IN_HANDLER, "selftest-fault-in-handler")                          \
+	X(IN_FRED, "selftest-fault-in-fred")                                \
+	X(I386, "selftest-fault-i386")
+
+#ifndef __ASSEMBLER__
+
+#define AXIS_SCHEME_ID(id, ...) SCHEME_##id,
+#define AXIS_SOURCE_ID(id, ...) SOURCE_##id,
+#define AXIS_VARIANT_ID(id, ...) VARIANT_##id,
+#define AXIS_CPU_MODE_ID(id, ...) CPU_MODE_##id,
+#define AXIS_SELFTEST_ID(id, ...) SELFTEST_##id,
+
+enum scheme_id { SCHEME_LIST(AXIS_SCHEME_ID) SCHEME_COUNT };
+enum source_id { SOURCE_LIST(AXIS_SOURCE_ID) SOURCE_COUNT };
+/* VARIANT_ABSENT: a row with no variant. */
+enum variant_id { VARIANT_ABSENT, VARIANT_LIST(AXIS_VARIANT_ID) VARIANT_END };
+enum variant_kind { VARIANT_KIND_ENTRY, VARIANT_KIND_CACHE, VARIANT_KIND_I386 };
+enum cpu_mode { CPU_MODE_LIST(AXIS_CPU_MODE_ID) CPU_MODE_COUNT };
+/* SELFTEST_ABSENT: a row that measures. */
+enum selftest_id { SELFTEST_ABSENT, SELFTEST_LIST(AXIS_SELFTEST_ID) SELFTEST_END };
+/* enum lapic_mode (LAPIC_NONE, ...) is made from APIC_MODE_LIST in
+ * apic/lapic.h. */
+#define AXIS_ONE_MORE(id, ...) +1
+enum { APIC_MODE_COUNT = 0 APIC_MODE_LIST(AXIS_ONE_MORE) };
+
+#endif
+#endif

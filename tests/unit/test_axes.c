@@ -1,0 +1,156 @@
+/* The matrix's axes (arch/axes.h): every scheme, source and variant a
+ * list has is a name the config accepts, has its words in the catalog,
+ * and travels through the handoff as itself. A name added to a list and
+ * missing from any of them fails here. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bench/model/axes.h"
+#include "bench/model/config.h"
+#include "bench/model/records.h"
+#include "bench/model/serialize.h"
+#include "tests/unit/sample_run.h"
+
+static char errors[1024], warnings[1024];
+static struct config_problems problems;
+static uint8_t blob[HANDOFF_MAX_BLOB];
+
+/* "key = name" alone selects exactly that name of the list. */
+static void config_selects_only(const char *key, const char *name,
+				const char *const *names)
+{
+	struct irqlab_config c;
+	char line[128];
+	uint32_t value;
+	size_t i;
+
+	snprintf(line, sizeof(line), "%s = %s\n", key, name);
+	config_defaults(&c);
+	config_problems_init(&problems, errors, sizeof(errors), warnings,
+			     sizeof(warnings));
+	config_parse(&c, line, strlen(line), &problems);
+	if (problems.n_errors)
+		fail_msg("%s: %s", line, errors);
+	value = str_eq(key, "schemes") ? c.schemes :
+		str_eq(key, "sources") ? c.sources : c.variants;
+	for (i = 0; names[i]; i++)
+		assert_int_equal(config_selects(value, names, names[i]),
+				 str_eq(names[i], name));
+}
+
+/* Names are unique within a list, and never empty. */
+static void assert_unique(const char *const *names, size_t from, size_t n)
+{
+	size_t i, k;
+
+	for (i = from; i < n; i++) {
+		assert_non_null(names[i]);
+		assert_true(names[i][0] != '\0');
+		for (k = from; k < i; k++)
+			if (str_eq(names[i], names[k]))
+				fail_msg("%s twice", names[i]);
+	}
+	assert_null(names[n]);
+}
+
+static void every_name_is_unique(void **state)
+{
+	(void)state;
+	assert_unique(scheme_names, 0, SCHEME_COUNT);
+	assert_unique(source_names, 0, SOURCE_COUNT);
+	assert_unique(variant_names, 1, VARIANT_END);
+	assert_unique(apic_mode_names, 0, APIC_MODE_COUNT);
+	assert_unique(cpu_mode_names, 0, CPU_MODE_COUNT);
+	assert_unique(selftest_names, 1, SELFTEST_END);
+}
+
+static void every_name_is_one_the_config_takes(void **state)
+{
+	unsigned id;
+
+	(void)state;
+	for (id = 0; id < SCHEME_COUNT; id++)
+		config_selects_only("schemes", scheme_name(id),
+				    config_scheme_names);
+	for (id = 0; id < SOURCE_COUNT; id++)
+		config_selects_only("sources", source_name(id),
+				    config_source_names);
+	/* VARIANT_NONE is the variants' baseline: "none" is the empty list. */
+	for (id = VARIANT_NONE + 1; id < VARIANT_END; id++)
+		config_selects_only("variants", variant_name(id),
+				    config_variant_names);
+}
+
+static void every_scheme_and_variant_has_its_words(void **state)
+{
+	unsigned id;
+
+	(void)state;
+	for (id = 0; id < SCHEME_COUNT; id++) {
+		assert_true(strlen(scheme_words(id)) > 10);
+		assert_true(scheme_seed(id)[0] != '\0');
+		assert_true(scheme_cpu_mode(id) < CPU_MODE_COUNT);
+	}
+	for (id = VARIANT_NONE; id < VARIANT_END; id++) {
+		assert_true(strlen(variant_words(id)) > 10);
+		assert_true(variant_seed(id)[0] != '\0');
+	}
+	/* Each CPU mode's floor is its first scheme. */
+	assert_int_equal(scheme_floor(CPU_MODE_LONG), SCHEME_DIRECT);
+	assert_int_equal(scheme_floor(CPU_MODE_PROTECTED_32), SCHEME_I386_DIRECT);
+	assert_string_equal(scheme_name(SCHEME_COUNT), "?");
+}
+
+/* A run with a row for every scheme, every source and every variant
+ * comes back from the handoff with the same ids and names. */
+static void every_row_travels_as_itself(void **state)
+{
+	static struct run_result in, out;
+	unsigned i, n = 0;
+	size_t len;
+
+	(void)state;
+	sample_run(&in, 0);
+	for (i = 0; i < SCHEME_COUNT + SOURCE_COUNT + VARIANT_END - 1; i++) {
+		struct experiment_result *e = &in.exp[n++];
+
+		e->id = (struct row_id){ .source = SOURCE_INT,
+					 .scheme = SCHEME_DIRECT };
+		if (i < SCHEME_COUNT)
+			e->id.scheme = (uint8_t)i;
+		else if (i < SCHEME_COUNT + SOURCE_COUNT)
+			e->id.source = (uint8_t)(i - SCHEME_COUNT);
+		else
+			e->id.variant = (uint8_t)(i - SCHEME_COUNT -
+						  SOURCE_COUNT + 1);
+		e->baseline = e->id;
+		row_name(&e->id, e->name, sizeof(e->name));
+	}
+	in.n_experiments = n;
+	len = results_encode(&in, blob, sizeof(blob));
+	assert_true(len > 0);
+	assert_int_equal(results_decode(blob, len, &out), DECODE_OK);
+	assert_memory_equal(&in, &out, sizeof(in));
+	assert_string_equal(out.exp[SCHEME_I386_CALL16].name, "int-i386-call16");
+	assert_string_equal(out.exp[SCHEME_COUNT + SOURCE_PIC8259].name,
+			    "pic8259-direct");
+	assert_string_equal(out.exp[n - 1].name, "int-direct+pda-gs");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_name_is_unique),
+		cmocka_unit_test(every_name_is_one_the_config_takes),
+		cmocka_unit_test(every_scheme_and_variant_has_its_words),
+		cmocka_unit_test(every_row_travels_as_itself),
+	};
+
+	return cmocka_run_group_tests_name("axes", tests, NULL, NULL);
+}
