@@ -99,11 +99,23 @@ const char *pm_unsupported(void)
 	return 0;
 }
 
+/* Before the first gate or descriptor is set: the trip's tables are
+ * built once, and never again over what a row set. A run in parts can
+ * begin its boot with an i386-call16 row, whose code segment's base
+ * build_tables would otherwise reset to 0 before its first trip, and
+ * the trip would run off into nowhere. */
+static void tables_ready(void)
+{
+	if (!pm.self)
+		build_tables();
+}
+
 void pm_set_gates(const uint64_t *targets, enum pm_gate_segment segment,
 		  uint64_t base)
 {
 	unsigned v;
 
+	tables_ready();
 	pm.gdt[PM_SEL_CALL16 / 8] = based(DESC32_CODE, (uint32_t)base);
 	for (v = FIRST_IRQ_VECTOR; v < 256; v++) {
 		uint32_t target = (uint32_t)targets[v - FIRST_IRQ_VECTOR];
@@ -120,6 +132,7 @@ void pm_set_gates(const uint64_t *targets, enum pm_gate_segment segment,
 
 void pm_set_gate(uint8_t vector, const void *target)
 {
+	tables_ready();
 	set_gate32(vector, (uint32_t)(uintptr_t)target, PM_SEL_CODE);
 }
 
@@ -138,8 +151,7 @@ int pm_run(void)
 	uint64_t fs_base = rdmsr(MSR_FS_BASE), gs_base = rdmsr(MSR_GS_BASE);
 	unsigned i;
 
-	if (!pm.self)
-		build_tables();
+	tables_ready();
 	pm.budget = wait_budget_ticks;
 	pm.done = pm.timed_out = pm.faulted = 0;
 	pm.fault_vector = pm.fault_error = pm.fault_eip = pm.fault_cs = 0;
