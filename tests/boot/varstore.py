@@ -12,6 +12,7 @@ import os
 import struct
 import sys
 import uuid
+import zlib
 
 IRQLAB_GUID = uuid.UUID("5f2b0c1e-8a4d-4c6b-9b1f-3e7a2d9c4f61")
 GLOBAL_GUID = uuid.UUID("8be4df61-93ca-11d2-aa0d-00e098032b8c")
@@ -143,6 +144,37 @@ def irqlab_records(path, live_only=True):
         image = f.read()
     return [v for v in variables(image)
             if v.guid == IRQLAB_GUID and (v.live or not live_only)]
+
+
+RECORD_HEADER = 36     # bench/model/records.c: the header, then the payload
+
+
+def records_check(records):
+    """Why a run's records (irqlab_records) are not what phase B writes,
+    or None: each record's CRC-32 over its header's first 32 bytes and
+    its payload, then the blob's own CRC over the payloads in order
+    (bench/model/records.c)."""
+    parts = {}
+    blob_len = blob_crc = total = None
+    for v in records:
+        d = v.data
+        if len(d) < RECORD_HEADER or d[:4] != b"IRQL":
+            return "%s: no record header" % v.name
+        (seq, total, blob_len, blob_crc, payload_len) = struct.unpack_from(
+            "<HHIIH", d, 16)
+        crc, = struct.unpack_from("<I", d, 32)
+        if len(d) != RECORD_HEADER + payload_len:
+            return "%s: payload length %d in %d bytes" % (
+                v.name, payload_len, len(d))
+        if zlib.crc32(d[:32] + d[RECORD_HEADER:]) != crc:
+            return "%s: record CRC mismatch" % v.name
+        parts[seq] = d[RECORD_HEADER:]
+    if not parts or sorted(parts) != list(range(total)):
+        return "records %s of %s" % (sorted(parts), total)
+    blob = b"".join(parts[k] for k in sorted(parts))
+    if len(blob) != blob_len or zlib.crc32(blob) != blob_crc:
+        return "the reassembled blob's length or CRC differs"
+    return None
 
 
 def corrupt_records(path):

@@ -8,7 +8,10 @@
  *    record checks);
  *  - odd: the rest is a results blob, encoded into valid records, one of
  *    which may be dropped; reassembly must give back exactly the blob, or
- *    refuse when a record is missing (exercises reassembly). */
+ *    refuse when a record is missing (exercises reassembly).
+ * Whatever decodes, from records or from the raw bytes, goes through
+ * every report writer, and is joined as a later part onto the last run
+ * that decoded (results_join_part), as phase C joins a run in parts. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -46,10 +49,39 @@ static void encoded_round_trip(uint8_t flags, const uint8_t *blob, size_t len)
 	}
 }
 
+/* Every writer phase C and the rescue tool run, and the join of a part. */
+static void report_and_join(const struct run_result *r)
+{
+	static char text[64 * 1024];
+	static struct run_result earlier;
+	static int have_earlier;
+	struct text_buf tb;
+
+	tb_init(&tb, text, sizeof(text));
+	report_json(&tb, r, NULL);
+	tb_init(&tb, text, sizeof(text));
+	report_summary(&tb, r, NULL);
+	tb_init(&tb, text, sizeof(text));
+	report_end_screen(&tb, r, "\\EFI\\irqlab\\results\\x");
+	if (have_earlier) {
+		struct run_result *joined = malloc(sizeof(*joined));
+
+		if (!joined)
+			abort();
+		*joined = earlier;
+		if (results_join_part(joined, r) == 0) {
+			tb_init(&tb, text, sizeof(text));
+			report_json(&tb, joined, NULL);
+		}
+		free(joined);
+	}
+	earlier = *r;
+	have_earlier = 1;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static uint8_t blob[HANDOFF_MAX_BLOB];
-	static char text[64 * 1024];
 	static struct run_result r;
 	static struct handoff_item items[HANDOFF_SCAN_RECORDS];
 	size_t n = 0, pos = 0, blob_len;
@@ -75,15 +107,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pos += len;
 	}
 	if (handoff_select(items, n, blob, sizeof(blob), &blob_len, &run_id) &&
-	    results_decode(blob, blob_len, &r) == DECODE_OK) {
-		struct text_buf tb;
-
-		tb_init(&tb, text, sizeof(text));
-		report_json(&tb, &r, NULL);
-		tb_init(&tb, text, sizeof(text));
-		report_summary(&tb, &r, NULL);
-	}
+	    results_decode(blob, blob_len, &r) == DECODE_OK)
+		report_and_join(&r);
 	/* The blob decoder alone, on raw input. */
-	results_decode(data, size, &r);
+	if (results_decode(data, size, &r) == DECODE_OK)
+		report_and_join(&r);
 	return 0;
 }

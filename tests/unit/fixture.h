@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* Reads up to cap bytes of the fixture `name`; fails the test if it is
  * missing. Returns how many were read. */
@@ -20,6 +22,17 @@ static inline size_t load_fixture(const char *name, uint8_t *buf, size_t cap)
 	n = fread(buf, 1, cap, f);
 	fclose(f);
 	return n;
+}
+
+/* The first `len` bytes of `data` in an allocation of exactly that
+ * size, so that ASan sees a read past them; free() it after. */
+static inline uint8_t *exact_copy(const uint8_t *data, size_t len)
+{
+	uint8_t *p = malloc(len ? len : 1);
+
+	assert_non_null(p);
+	memcpy(p, data, len);
+	return p;
 }
 
 #endif
