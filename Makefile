@@ -22,10 +22,11 @@ EFI_LDFLAGS := -shared -Bsymbolic -nostdlib -znocombreloc -T $(EFI_LDS)
 LIBGCC     := $(shell $(CC) -print-libgcc-file-name)
 
 # Every floor, bottom to top (README "Layout"): the ground floor of
-# freestanding utilities, the CPU, the controllers, the data model, the
-# runner, the report writers and the phases.
-FLOORS     := arch/lib arch arch/dispatch apic bench/model bench/run \
-	      bench/report efi
+# freestanding utilities, the parsers of the firmware's tables, the CPU,
+# the controllers, the data model, the runner, the report writers and
+# the phases.
+FLOORS     := arch/lib firmware arch arch/dispatch apic bench/model \
+	      bench/run bench/report efi
 EFI_C_SRCS := $(wildcard $(FLOORS:%=%/*.c))
 EFI_S_SRCS := $(wildcard $(FLOORS:%=%/*.S))
 # Objects keep their source's extension, so foo.c and foo.S can coexist.
@@ -37,8 +38,9 @@ EFI_OBJS   := $(EFI_C_SRCS:%=$(BUILD)/efi-obj/%.o) \
 ENTRY_OBJS := $(EFI_S_SRCS:%=$(BUILD)/efi-obj/%.o)
 
 # The floors in plain C that also build on the host, whole folders: the
-# ground floor, the data model and the report writers.
-HOST_FLOORS := arch/lib bench/model bench/report
+# ground floor, the firmware's tables, the data model and the report
+# writers.
+HOST_FLOORS := arch/lib firmware bench/model bench/report
 PURE_SRCS  := $(wildcard $(HOST_FLOORS:%=%/*.c))
 PURE_HDRS  := $(wildcard $(HOST_FLOORS:%=%/*.h))
 HOST_CFLAGS := -std=gnu11 -O1 -g $(WARNINGS) -fsanitize=address,undefined \

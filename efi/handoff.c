@@ -5,7 +5,7 @@
 
 #include "arch/lib/fmt.h"
 #include "arch/lib/le.h"
-#include "bench/model/varstore.h"
+#include "firmware/varstore.h"
 #include "arch/lib/log.h"
 
 /* irqlab's own vendor GUID: no other software's variables are touched. */

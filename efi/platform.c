@@ -3,10 +3,10 @@
 
 #include "efi/platform.h"
 
-#include "bench/model/acpi.h"
+#include "firmware/acpi.h"
 #include "arch/cpu.h"
 #include "arch/lib/fmt.h"
-#include "bench/model/smbios.h"
+#include "firmware/smbios.h"
 
 static const void *find_config_table(EFI_SYSTEM_TABLE *st, EFI_GUID *guid)
 {

@@ -5,7 +5,7 @@
 
 #include <efi.h>
 
-#include "bench/model/acpi.h"
+#include "firmware/acpi.h"
 #include "bench/model/results.h"
 
 struct platform {

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "arch/axes.h"
-#include "bench/model/acpi.h"
+#include "firmware/acpi.h"
 #include "arch/dispatch/irq.h"
 
 /* Which local APIC mode a source runs in. */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "arch/lib/le.h"
-#include "bench/model/acpi.h"
+#include "firmware/acpi.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

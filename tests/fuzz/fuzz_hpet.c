@@ -2,7 +2,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench/model/acpi.h"
+#include "firmware/acpi.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

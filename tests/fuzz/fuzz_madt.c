@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "bench/model/acpi.h"
+#include "firmware/acpi.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

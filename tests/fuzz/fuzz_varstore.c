@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/model/varstore.h"
+#include "firmware/varstore.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

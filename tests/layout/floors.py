@@ -15,6 +15,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
 # folder belongs to exactly one floor.
 FLOORS = [
     ("ground", ["arch/lib"]),
+    ("firmware tables", ["firmware"]),
     ("cpu", ["arch", "arch/dispatch"]),
     ("controllers", ["apic"]),
     ("model", ["bench/model"]),
@@ -23,8 +24,8 @@ FLOORS = [
     ("phases", ["efi"]),
 ]
 # Built for the host as well as the firmware: plain C, no firmware headers.
-HOST_FLOORS = ("ground", "model", "reports")
-SOURCE_TOPS = ("arch", "apic", "bench", "efi")
+HOST_FLOORS = ("ground", "firmware tables", "model", "reports")
+SOURCE_TOPS = ("arch", "firmware", "apic", "bench", "efi")
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from checks import Checks  # noqa: E402

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "bench/model/acpi.h"
+#include "firmware/acpi.h"
 #include "bench/model/results.h"
 #include "tests/unit/fixture.h"
 

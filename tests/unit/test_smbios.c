@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "bench/model/smbios.h"
+#include "firmware/smbios.h"
 #include "tests/unit/fixture.h"
 
 static void qemu_system_information(void **state)

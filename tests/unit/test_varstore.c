@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "bench/model/varstore.h"
+#include "firmware/varstore.h"
 #include "tests/unit/fixture.h"
 
 #define STORE_AT 72	/* the firmware volume header's length */

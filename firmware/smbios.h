@@ -1,8 +1,8 @@
 /* SMBIOS: the system's vendor, product and version (type 1), so results
  * from QEMU, whose product names the machine type and version, or from a
  * real board are recognisable. DMTF DSP0134. */
-#ifndef IRQLAB_BENCH_MODEL_SMBIOS_H
-#define IRQLAB_BENCH_MODEL_SMBIOS_H
+#ifndef IRQLAB_FIRMWARE_SMBIOS_H
+#define IRQLAB_FIRMWARE_SMBIOS_H
 
 #include <stddef.h>
 #include <stdint.h>

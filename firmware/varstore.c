@@ -1,4 +1,4 @@
-#include "bench/model/varstore.h"
+#include "firmware/varstore.h"
 
 #include "arch/lib/fmt.h"
 #include "arch/lib/le.h"

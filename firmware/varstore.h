@@ -9,8 +9,8 @@
  * file system is the NV data GUID, a variable store header, then
  * variables that each begin with 0x55AA and are 4-byte aligned. Other
  * firmware stores are reported unrecognised. */
-#ifndef IRQLAB_BENCH_MODEL_VARSTORE_H
-#define IRQLAB_BENCH_MODEL_VARSTORE_H
+#ifndef IRQLAB_FIRMWARE_VARSTORE_H
+#define IRQLAB_FIRMWARE_VARSTORE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* ACPI table lookup: RSDP -> XSDT (or RSDT) -> a table by signature, with
  * checksums checked. Tables are read in place through the identity map. */
-#ifndef IRQLAB_BENCH_MODEL_ACPI_H
-#define IRQLAB_BENCH_MODEL_ACPI_H
+#ifndef IRQLAB_FIRMWARE_ACPI_H
+#define IRQLAB_FIRMWARE_ACPI_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-#include "bench/model/smbios.h"
+#include "firmware/smbios.h"
 
 #include "arch/lib/le.h"
 

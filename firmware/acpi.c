@@ -1,4 +1,4 @@
-#include "bench/model/acpi.h"
+#include "firmware/acpi.h"
 
 #include "arch/lib/fmt.h"
 #include "arch/lib/le.h"
