@@ -11,10 +11,7 @@
 
 .macro SCHEME_BODY id, timed
 	GATE_TABLE \id\()_gates
-	.section .text.irqlab.scheme.\id, "ax"
-	.balign CALL_STRIDE
-	.globl \id\()_code, \id\()_code_end
-\id\()_code:
+	SCHEME_CODE \id, CALL_STRIDE
 	vector = FIRST_IRQ_VECTOR
 	.rept IRQ_VECTORS
 0:	call \id\()_common	/* pushes 0b + 5 into FRAME_ERROR */
@@ -33,7 +30,7 @@
 	addq $FIRST_IRQ_VECTOR, %rax
 	movq %rax, FRAME_VECTOR(%rsp)
 	DISPATCH_TAIL \timed
-\id\()_code_end:
+	SCHEME_CODE_END \id
 .endm
 
 	SCHEME_TWICE SCHEME_BODY, call

@@ -9,10 +9,7 @@
 
 .macro SCHEME_BODY id, timed
 	GATE_TABLE \id\()_gates
-	.section .text.irqlab.scheme.\id, "ax"
-	.balign COMPACT_CHUNK
-	.globl \id\()_code, \id\()_code_end
-\id\()_code:
+	SCHEME_CODE \id, COMPACT_CHUNK
 	vector = FIRST_IRQ_VECTOR
 	.rept IRQ_VECTORS / COMPACT_PER_CHUNK
 2:
@@ -37,7 +34,7 @@
 	movzbl %al, %eax
 	movq %rax, FRAME_VECTOR(%rsp)
 	DISPATCH_TAIL \timed
-\id\()_code_end:
+	SCHEME_CODE_END \id
 .endm
 
 	SCHEME_TWICE SCHEME_BODY, compact

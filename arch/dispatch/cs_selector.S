@@ -13,10 +13,7 @@
 	GATE_TABLE_ENTRY \id\()_entry
 	.endr
 
-	.section .text.irqlab.scheme.\id, "ax"
-	.balign 16
-	.globl \id\()_code, \id\()_code_end
-\id\()_code:
+	SCHEME_CODE \id, 16
 \id\()_entry:
 	pushq $0			/* FRAME_ERROR */
 	subq $8, %rsp			/* FRAME_VECTOR */
@@ -25,7 +22,7 @@
 	shrl $3, %eax
 	movq %rax, FRAME_VECTOR(%rsp)
 	DISPATCH_TAIL \timed
-\id\()_code_end:
+	SCHEME_CODE_END \id
 .endm
 
 	SCHEME_TWICE SCHEME_BODY, cs_selector

@@ -9,10 +9,7 @@
 
 .macro SCHEME_BODY id, timed
 	GATE_TABLE \id\()_gates
-	.section .text.irqlab.scheme.\id, "ax"
-	.balign DIRECT_STRIDE
-	.globl \id\()_code, \id\()_code_end
-\id\()_code:
+	SCHEME_CODE \id, DIRECT_STRIDE
 	vector = FIRST_IRQ_VECTOR
 	.rept IRQ_VECTORS
 0:	pushq $0		/* FRAME_ERROR: external vectors have none */
@@ -23,7 +20,7 @@
 	GATE_TABLE_ENTRY 0b
 	vector = vector + 1
 	.endr
-\id\()_code_end:
+	SCHEME_CODE_END \id
 .endm
 
 	SCHEME_TWICE SCHEME_BODY, direct

@@ -10,10 +10,8 @@
 
 .macro SCHEME_BODY id, timed
 	GATE_TABLE \id\()_gates
-	.section .text.irqlab.scheme.\id, "ax"
-	.balign 16
-	.globl \id\()_code, \id\()_code_end, \id\()_bp_entry
-\id\()_code:
+	SCHEME_CODE \id, 16
+	.globl \id\()_bp_entry
 \id\()_stubs:
 	vector = FIRST_IRQ_VECTOR
 	.rept IRQ_VECTORS
@@ -45,7 +43,7 @@
 1:	popq %rcx
 	popq %rax
 	jmp exception_stubs + VECTOR_BP * EXCEPTION_STUB_STRIDE
-\id\()_code_end:
+	SCHEME_CODE_END \id
 .endm
 
 	SCHEME_TWICE SCHEME_BODY, int3_byte

@@ -53,6 +53,21 @@
 	movq %rax, FRAME_VECTOR(%rsp)
 .endm
 
+/* Starts a scheme's long-mode code: its own section, aligned to `align`,
+ * and \id_code, its first byte, which the footprint counts from to
+ * \id_code_end (SCHEME_CODE_END). As i386.h's I386_CODE for the 32-bit
+ * schemes. */
+.macro SCHEME_CODE id, align
+	.section .text.irqlab.scheme.\id, "ax"
+	.balign \align
+	.globl \id\()_code, \id\()_code_end
+\id\()_code:
+.endm
+
+.macro SCHEME_CODE_END id
+\id\()_code_end:
+.endm
+
 /* Starts a scheme's gate table: IRQ_VECTORS gate targets, one per vector
  * from FIRST_IRQ_VECTOR, that GATE_TABLE_ENTRY appends to. */
 .macro GATE_TABLE name

@@ -20,10 +20,8 @@
 	vector = vector + 1
 	.endr
 
-	.section .text.irqlab.scheme.\id, "ax"
-	.balign 16
-	.globl \id\()_code, \id\()_code_end, \id\()_pf_entry
-\id\()_code:
+	SCHEME_CODE \id, 16
+	.globl \id\()_pf_entry
 \id\()_pf_entry:
 	/* #PF frame: error, RIP, CS, RFLAGS, RSP, SS */
 	cmpq $PF_GATE_BASE, 8(%rsp)	/* RIP inside the gate page? */
@@ -36,7 +34,7 @@
 	SAVE_GPRS
 	DISPATCH_TAIL \timed
 1:	jmp exception_stubs + VECTOR_PF * EXCEPTION_STUB_STRIDE
-\id\()_code_end:
+	SCHEME_CODE_END \id
 .endm
 
 	SCHEME_TWICE SCHEME_BODY, pf_cr2

@@ -8,10 +8,7 @@
 
 .macro SCHEME_BODY id, timed
 	GATE_TABLE \id\()_gates
-	.section .text.irqlab.scheme.\id, "ax"
-	.balign PUSH_JMP_STRIDE
-	.globl \id\()_code, \id\()_code_end
-\id\()_code:
+	SCHEME_CODE \id, PUSH_JMP_STRIDE
 	vector = FIRST_IRQ_VECTOR
 	.rept IRQ_VECTORS
 0:	.byte 0x6a, vector	/* push imm8 into FRAME_ERROR: always 2 bytes,
@@ -27,7 +24,7 @@
 	SAVE_GPRS
 	VECTOR_FROM_PUSHED_BYTE		/* undo the push's sign extension */
 	DISPATCH_TAIL \timed
-\id\()_code_end:
+	SCHEME_CODE_END \id
 .endm
 
 	SCHEME_TWICE SCHEME_BODY, push_jmp

@@ -8,10 +8,7 @@
 
 .macro SCHEME_BODY id, timed
 	GATE_TABLE \id\()_gates
-	.section .text.irqlab.scheme.\id, "ax"
-	.balign PUSH_JMP_IBT_STRIDE
-	.globl \id\()_code, \id\()_code_end
-\id\()_code:
+	SCHEME_CODE \id, PUSH_JMP_IBT_STRIDE
 	vector = FIRST_IRQ_VECTOR
 	.rept IRQ_VECTORS
 0:	endbr64
@@ -28,7 +25,7 @@
 	SAVE_GPRS
 	VECTOR_FROM_PUSHED_BYTE		/* undo the push's sign extension */
 	DISPATCH_TAIL \timed
-\id\()_code_end:
+	SCHEME_CODE_END \id
 .endm
 
 	SCHEME_TWICE SCHEME_BODY, push_jmp_ibt
