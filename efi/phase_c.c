@@ -235,23 +235,25 @@ static int keep_part(struct pending *pc, struct next_run *next)
 }
 
 /* The last part of a run joined with the earlier ones on the ESP; the
- * blob becomes the whole run's, and the part's own is set aside. */
+ * blob becomes the whole run's, and the part's own is set aside first:
+ * the join reads the earlier parts' files into the same buffer. */
 static void join_parts(struct pending *pc)
 {
 	struct run_result *r = pc->r;
-	const char *missing = run_store_join_parts(pc->root, r, pc->blob);
+	const char *missing;
 
+	pc->final_part = pages_alloc(HANDOFF_MAX_BLOB);
+	if (pc->final_part) {
+		CopyMem(pc->final_part, pc->blob, pc->blob_len);
+		pc->final_part_len = pc->blob_len;
+	}
+	missing = run_store_join_parts(pc->root, r, pc->blob);
 	if (missing)
 		log_printf("phase C: the run's earlier parts cannot be "
 			   "joined (%s): its files hold the last part "
 			   "alone\n", missing);
 	else
 		log_printf("phase C: %u parts joined into one run\n", r->part);
-	pc->final_part = pages_alloc(HANDOFF_MAX_BLOB);
-	if (pc->final_part) {
-		CopyMem(pc->final_part, pc->blob, pc->blob_len);
-		pc->final_part_len = pc->blob_len;
-	}
 	pc->blob_len = results_encode(r, pc->blob, RUN_FILE_BYTES);
 }
 
