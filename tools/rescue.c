@@ -6,11 +6,16 @@
  * would: the same decoder and writers, the same catalog. It deletes the
  * records only when asked, and only after the files are read back.
  *
- *   irqlab-rescue [--delete] SOURCE [DEST]
+ *   irqlab-rescue [--delete] [--stick DIR] [--template FILE] SOURCE [DEST]
  *     SOURCE  /sys/firmware/efi/efivars, or a folder of copies of its
  *             IrqlabRecordNN-<guid> files (4 bytes of attributes, then
  *             the record, as efivarfs shows them)
- *     DEST    where the run's folder goes (default: results) */
+ *     DEST    where the run's folder goes (default: results)
+ *     --stick the stick's results folder (\EFI\irqlab\results, mounted
+ *             or copied): a run measured in parts keeps its earlier
+ *             parts there (docs/uefi-variables.md "Parts"), and the
+ *             records hold only its last; they are joined as phase C
+ *             joins them, and any part not found is named. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +42,10 @@ struct found {
 };
 
 static struct found found[HANDOFF_SCAN_RECORDS];
+/* A run in parts: the parts joined so far, and the one being read. */
+static struct run_result joined, part;
+static uint8_t part_blob[HANDOFF_MAX_BLOB * RESULTS_MAX_PARTS];
+static uint8_t joined_blob[HANDOFF_MAX_BLOB * RESULTS_MAX_PARTS];
 static struct handoff_item items[HANDOFF_SCAN_RECORDS];
 static uint8_t blob[HANDOFF_MAX_BLOB];
 static struct run_result run;
@@ -112,6 +121,55 @@ static int write_verified(const char *path, const void *data, size_t len)
 	return 0;
 }
 
+/* Part `p` of run `r`'s index, as phase C kept it beside the run's files
+ * on the stick (run-<k>-part-<p>.bin in its folder), into `part`.
+ * Returns 0, or -1 when it is not there or is not that part. */
+static int read_part(const char *stick, const char *folder,
+		     const struct run_result *r, unsigned p)
+{
+	char path[600];
+	FILE *in;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/%s/run-%u-part-%u.bin", stick, folder,
+		 r->run_index, p);
+	in = fopen(path, "rb");
+	if (!in)
+		return -1;
+	len = fread(part_blob, 1, sizeof(part_blob), in);
+	fclose(in);
+	return results_decode(part_blob, len, &part) == DECODE_OK &&
+			       part.run_id == r->run_id && part.part == p ?
+		       0 : -1;
+}
+
+/* Joins the earlier parts of run `r` found on the stick with `r`, the
+ * last, into `joined`. Returns how many parts are missing; each is
+ * named. */
+static unsigned join_parts(const char *stick, const char *folder,
+			   const struct run_result *r)
+{
+	unsigned p, missing = 0;
+
+	for (p = 1; p < r->part; p++) {
+		if (!stick || read_part(stick, folder, r, p)) {
+			printf("irqlab-rescue: part %u of %u is missing: no "
+			       "run-%u-part-%u.bin in %s/%s\n", p, r->part,
+			       r->run_index, p, stick ? stick : "(no --stick)",
+			       folder);
+			missing++;
+			continue;
+		}
+		if (p == 1)
+			joined = part;
+		else if (results_join_part(&joined, &part))
+			missing++;
+	}
+	if (!missing && results_join_part(&joined, r))
+		missing++;
+	return missing;
+}
+
 /* efivarfs files are immutable until their flag is cleared. */
 static int delete_record(const char *path)
 {
@@ -142,19 +200,24 @@ int main(int argc, char **argv)
 	int delete = 0, arg = 1;
 	enum decode_status ds;
 
-	const char *template_path = NULL;
+	const char *template_path = NULL, *stick = NULL;
+	const uint8_t *run_blob = blob;
+	size_t run_blob_len;
+	int in_parts = 0;
 
 	for (; arg < argc && argv[arg][0] == '-'; arg++) {
 		if (!strcmp(argv[arg], "--delete"))
 			delete = 1;
 		else if (!strcmp(argv[arg], "--template") && arg + 1 < argc)
 			template_path = argv[++arg];
+		else if (!strcmp(argv[arg], "--stick") && arg + 1 < argc)
+			stick = argv[++arg];
 		else
 			break;
 	}
 	if (arg >= argc) {
-		fprintf(stderr, "usage: irqlab-rescue [--delete] [--template "
-			"report-template.html] SOURCE [DEST]\n");
+		fprintf(stderr, "usage: irqlab-rescue [--delete] [--stick DIR] "
+			"[--template report-template.html] SOURCE [DEST]\n");
 		return 2;
 	}
 	source = argv[arg++];
@@ -206,10 +269,31 @@ int main(int argc, char **argv)
 		fprintf(stderr, "irqlab-rescue: cannot create %s\n", dir);
 		return 1;
 	}
-	if (run.part > 1 || run.next_row)
-		printf("irqlab-rescue: part %u of a run measured in parts: the "
-		       "earlier parts are on the stick (run-<k>-part-<p>.bin); "
-		       "these files hold this part alone\n", run.part);
+	run_blob_len = blob_len;
+	if (run.part > 1) {
+		if (join_parts(stick, folder, &run)) {
+			printf("irqlab-rescue: part %u of a run measured in parts: "
+			       "these files hold this part alone\n", run.part);
+		} else {
+			printf("irqlab-rescue: %u parts joined into one run\n",
+			       run.part);
+			/* The files phase C writes: the whole run's blob, and
+			 * this part's own beside it. */
+			in_parts = 1;
+			run = joined;
+			run_blob_len = results_encode(&run, joined_blob,
+						      sizeof(joined_blob));
+			run_blob = joined_blob;
+			if (!run_blob_len) {
+				fprintf(stderr, "irqlab-rescue: the joined run "
+					"does not encode\n");
+				return 1;
+			}
+		}
+	}
+	if (run.next_row)
+		printf("irqlab-rescue: the run stopped at plan row %u: its later "
+		       "parts were never measured\n", run.next_row);
 	if (run.config.runs > 1)
 		printf("irqlab-rescue: run %u of a series of %u: the earlier runs "
 		       "are on the stick (run-<k>.bin); these files hold this run "
@@ -233,7 +317,11 @@ int main(int argc, char **argv)
 			return 1;
 	}
 	snprintf(path, sizeof(path), "%s/run-%u.bin", dir, run.run_index);
-	if (write_verified(path, blob, blob_len))
+	if (write_verified(path, run_blob, run_blob_len))
+		return 1;
+	snprintf(path, sizeof(path), "%s/run-%u-part-%u.bin", dir, run.run_index,
+		 run.part);
+	if (in_parts && write_verified(path, blob, blob_len))
 		return 1;
 	if (!delete) {
 		printf("irqlab-rescue: %zu record(s) left in %s (--delete removes "

@@ -17,6 +17,7 @@ import os
 import re
 import shutil
 import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -1200,6 +1201,59 @@ def rescue(run_dir, results):
           and "wrote and verified" in gone.stdout, gone.stdout + gone.stderr)
 
 
+def rescue_parts(results):
+    """The last part of a run in parts, its records stranded in the store
+    (made again from the part's own blob phase C kept): irqlab-rescue
+    joins it with the earlier parts on the stick and writes byte for byte
+    what phase C wrote; without the stick it names each missing part and
+    writes the last part alone."""
+    tool = os.path.join(ROOT, "build", "irqlab-rescue")
+    folder = result_folders(results)[0]
+    kept = os.path.join(results, folder)
+    parts = sorted(int(m.group(1)) for m in
+                   (re.match(r"run-1-part-(\d+)\.bin$", f)
+                    for f in os.listdir(kept)) if m)
+    with open(os.path.join(kept, "results.json")) as f:
+        run_id = int(json.load(f)["run_id"].replace("-", ""))
+    with open(os.path.join(kept, "run-1-part-%d.bin" % parts[-1]), "rb") as f:
+        records = varstore.records_of(f.read(), run_id)
+    work = os.path.join(BUILD, "rescue-parts")
+    efivars = os.path.join(work, "efivars")
+    subprocess.run(["rm", "-rf", work], check=True)
+    os.makedirs(efivars)
+    for seq, record in enumerate(records):
+        with open(os.path.join(efivars, "IrqlabRecord%02d-%s"
+                               % (seq, varstore.IRQLAB_GUID)), "wb") as f:
+            f.write(struct.pack("<I", 7) + record)
+    joined = subprocess.run([tool, "--stick", results, efivars,
+                             os.path.join(work, "joined")],
+                            capture_output=True, text=True)
+    files = ["results.json", "summary.txt", "run-1.bin",
+             "run-1-part-%d.bin" % parts[-1]]
+    same = [f for f in files
+            if os.path.exists(os.path.join(work, "joined", folder, f))
+            and open(os.path.join(kept, f), "rb").read()
+            == open(os.path.join(work, "joined", folder, f), "rb").read()]
+    check("rescue-parts: the last of %d parts, from its records, joined with "
+          "the earlier ones on the stick gives byte for byte the %s phase "
+          "C wrote" % (len(parts), ", ".join(files)),
+          joined.returncode == 0 and parts == list(range(1, len(parts) + 1))
+          and len(parts) >= 2 and same == files
+          and "%d parts joined" % len(parts) in joined.stdout,
+          "%s %s\n%s%s" % (parts, same, joined.stdout, joined.stderr))
+    alone = subprocess.run([tool, efivars, os.path.join(work, "alone")],
+                           capture_output=True, text=True)
+    with open(os.path.join(work, "alone", folder, "results.json")) as f:
+        doc = json.load(f)
+    check("rescue-parts: without the stick, each earlier part is named "
+          "missing and the files hold the last part alone",
+          alone.returncode == 0 and all(
+              "part %d of %d is missing" % (p, len(parts)) in alone.stdout
+              for p in parts[:-1]) and doc["handoff"]["parts"] == len(parts)
+          and "these files hold this part alone" in alone.stdout,
+          alone.stdout + alone.stderr)
+
+
 def bochs_binary():
     """BOCHS, else bochs on the PATH; None when neither."""
     path = os.environ.get("BOCHS") or shutil.which("bochs")
@@ -1615,6 +1669,7 @@ def qemu_runs():
               and doc["handoff"]["row_histograms"] >= 3 * len(with_hist),
               "%s parts=%s, %d of %d ok rows with histograms"
               % (parts, doc["handoff"], len(with_hist), len(ok_rows)))
+        rescue_parts(results)
 
     # runs = 3: three measuring boots, one reset apart, merged by the
     # fourth. Under icount every run must give the same medians.

@@ -177,6 +177,21 @@ def records_check(records):
     return None
 
 
+def records_of(blob, run_id):
+    """The records phase B writes for `blob` (bench/model/records.c
+    record_encode): 36-byte headers, payloads of at most 988 bytes."""
+    payload = 1024 - RECORD_HEADER
+    total = max(1, (len(blob) + payload - 1) // payload)
+    out = []
+    for seq in range(total):
+        part = blob[seq * payload:(seq + 1) * payload]
+        head = struct.pack("<IHHQHHIIHH", 0x4C515249, 1, RECORD_HEADER,
+                           run_id, seq, total, len(blob), zlib.crc32(blob),
+                           len(part), 0)
+        out.append(head + struct.pack("<I", zlib.crc32(head + part)) + part)
+    return out
+
+
 def corrupt_records(path):
     """Flips one payload bit in every live irqlab record, in place."""
     with open(path, "r+b") as f:
