@@ -178,13 +178,14 @@ fuzz-smoke:
 
 # Results left in the variable store, written on Linux (tools/rescue.c):
 # make rescue [SOURCE=/sys/firmware/efi/efivars] [DEST=results] [DELETE=1]
+#             [STICK=the stick's EFI/irqlab/results, for a run in parts]
 $(BUILD)/irqlab-rescue: tools/rescue.c $(PURE_SRCS) $(PURE_HDRS)
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -std=gnu11 -O2 $(WARNINGS) -I. $< $(PURE_SRCS) -lm -o $@
 
 rescue: $(BUILD)/irqlab-rescue $(BUILD)/report-template.html
 	$(BUILD)/irqlab-rescue $(if $(DELETE),--delete) \
-		--template $(BUILD)/report-template.html \
+		$(if $(STICK),--stick $(STICK)) --template $(BUILD)/report-template.html \
 		$(or $(SOURCE),/sys/firmware/efi/efivars) $(or $(DEST),results)
 
 usb: image

@@ -46,15 +46,15 @@ def load(path):
     return label, doc, None
 
 
-def headline_rows(docs):
-    """(source, scheme, experiment name) in the first run's order, then
-    any the others add."""
+def headline_rows(docs, cpu_mode):
+    """(source, scheme, experiment name) of one CPU mode's rows, in the
+    first run's order, then any the others add."""
     seen, rows = set(), []
     for doc in docs:
         for e in doc.get("experiments", []):
             name = e.get("name", "")
             if e.get("variant") or name.startswith("selftest-") \
-                    or name in seen:
+                    or name in seen or e.get("cpu_mode", "long") != cpu_mode:
                 continue
             seen.add(name)
             source = e.get("source", "?")
@@ -120,14 +120,24 @@ def main():
 
     headers = ["source", "scheme"] + ["run %d" % (i + 1)
                                       for i in range(len(runs))]
-    lines = [[s, sch] + [figure(d, name) for d in docs]
-             for s, sch, name in headline_rows(docs)]
-    widths = [max(len(str(x)) for x in col) for col in zip(headers, *lines)]
     for i, r in enumerate(runs):
         print("run %d: %s\n       unit: %s" % (i + 1, r["label"], r["unit"]))
     print("each figure: median round trip (entry/exit)")
-    for row in [headers] + lines:
-        print("  ".join(str(x).ljust(w) for x, w in zip(row, widths)))
+    # Long mode's rows, then the i386 rows of the 32-bit phase, which are
+    # measured against i386-direct and never compared with long mode's.
+    for mode, title in (("long", None),
+                        ("protected-32", "the i386 rows, in 32-bit "
+                         "protected mode (docs/protected-mode.md)")):
+        lines = [[s, sch] + [figure(d, name) for d in docs]
+                 for s, sch, name in headline_rows(docs, mode)]
+        if not lines:
+            continue
+        if title:
+            print("\n" + title)
+        widths = [max(len(str(x)) for x in col)
+                  for col in zip(headers, *lines)]
+        for row in [headers] + lines:
+            print("  ".join(str(x).ljust(w) for x, w in zip(row, widths)))
     for p in problems:
         print("note: " + p)
 

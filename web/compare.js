@@ -7,9 +7,9 @@ function findRow(doc, name) {
   return (doc.experiments || []).find((e) => e.name === name);
 }
 
-function compareTable(page, data) {
+function compareTable(page, data, cpuMode, id) {
   const runs = data.runs, rows = [];
-  for (const [source, scheme, name] of unionRows(runs)) {
+  for (const [source, scheme, name] of unionRows(runs, cpuMode)) {
     const row = [source, scheme];
     runs.forEach((r, i) => {
       const e = findRow(r.doc, name);
@@ -27,14 +27,14 @@ function compareTable(page, data) {
     rows.push(row);
   }
   page.append(table(["source", "scheme"].concat(runs.map((r, i) =>
-    "run " + (i + 1))), rows, { id: "compare-table" }));
+    "run " + (i + 1))), rows, { id }));
 }
 
-/* Headline rows of every run, in the first run's order. */
-function unionRows(runs) {
+/* Headline rows of every run in one CPU mode, in the first run's order. */
+function unionRows(runs, cpuMode) {
   const seen = new Set(), out = [];
   for (const r of runs)
-    for (const [source, group] of headlineGroups(r.doc))
+    for (const [source, group] of headlineGroups(r.doc, cpuMode))
       for (const e of group)
         if (!seen.has(e.name)) {
           seen.add(e.name);
@@ -85,6 +85,13 @@ function charts(page, data) {
   section(page, "Each scheme, per run",
     "Median round trip, and in brackets entry/exit. A row a run does not " +
     "have reads missing.");
-  compareTable(page, data);
+  compareTable(page, data, "long", "compare-table");
+  if (unionRows(data.runs, "protected-32").length) {
+    section(page, "The i386 schemes, in 32-bit protected mode, per run",
+      "The threads' i386 entry code, each against i386-direct on the same " +
+      "source; these figures do not compare with the long-mode table's " +
+      "rows (docs/protected-mode.md).");
+    compareTable(page, data, "protected-32", "compare-i386-table");
+  }
   charts(page, data);
 })();

@@ -1,8 +1,10 @@
 // inspect.cjs PAGE SCREENSHOT: opens PAGE in headless Chromium and prints,
 // as JSON, what a reader's browser saw: console errors, uncaught errors,
 // every request beyond the page itself, each chart box (the data points
-// it was given, whether its canvas holds any ink), each figure cell, and
-// saves a full-page screenshot. pages_test.py judges it.
+// it was given, its canvas's ink, and of that the pixels in a series'
+// colour, which only data draws: axes and labels are grey and black),
+// each figure cell, and saves a full-page screenshot. pages_test.py
+// judges it.
 "use strict";
 const path = require("path");
 const puppeteer = require("puppeteer-core");
@@ -31,18 +33,28 @@ async function main() {
     await page.goto(url, { waitUntil: "load" });
     out.title = await page.title();
     out.charts = await page.$$eval(".chart", (boxes) => boxes.map((box) => {
+      /* global PALETTE: web/common.js, the series' colours */
+      const colours = (typeof PALETTE === "undefined" ? [] : PALETTE)
+        .map((h) => [1, 3, 5].map((k) => parseInt(h.substr(k, 2), 16)));
       const canvas = box.querySelector("canvas");
-      let inked = 0;
+      let inked = 0, series = 0;
       if (canvas) {
         const d = canvas.getContext("2d")
           .getImageData(0, 0, canvas.width, canvas.height).data;
-        for (let i = 3; i < d.length; i += 4)
-          if (d[i])
-            inked++;
+        for (let i = 0; i < d.length; i += 4) {
+          if (!d[i + 3])
+            continue;
+          inked++;
+          if (d[i + 3] > 200 && colours.some((c) => Math.abs(c[0] - d[i]) <
+              12 && Math.abs(c[1] - d[i + 1]) < 12 &&
+              Math.abs(c[2] - d[i + 2]) < 12))
+            series++;
+        }
       }
       const title = box.querySelector(".title");
       return { title: title ? title.textContent : "",
-        points: Number(box.dataset.points), canvas: !!canvas, inked };
+        points: Number(box.dataset.points), canvas: !!canvas, inked,
+        series };
     }));
     out.cells = await page.$$eval("td[data-row]", (tds) => tds.map((td) => ({
       table: td.closest("table").id, run: td.dataset.run,

@@ -78,8 +78,10 @@ def check_page(label, page, docs, min_charts):
           not seen["requests"], str(seen["requests"][:5]))
     charts = seen["charts"]
     empty = [c["title"] for c in charts
-             if not (c["canvas"] and c["points"] > 0 and c["inked"] > 0)]
-    check("%s: every chart (%d) rendered, with data" % (label, len(charts)),
+             if not (c["canvas"] and c["points"] > 0 and c["series"] > 0)]
+    check("%s: every chart (%d) was given data points and drew them: "
+          "pixels in a series' colour on its canvas, not only axes"
+          % (label, len(charts)),
           len(charts) >= min_charts and not empty,
           "%d charts; empty: %s" % (len(charts), empty))
     cells = seen["cells"]
@@ -98,6 +100,19 @@ def check_page(label, page, docs, min_charts):
     i386 = {e["name"] for e in docs[0]["experiments"]
             if e.get("cpu_mode") == "protected-32" and e["status"] == "ok"
             and not e["variant"] and not e["name"].startswith("selftest-")}
+    if len(docs) > 1:
+        tables = {}
+        for c in cells:
+            tables.setdefault(c["table"], set()).add(c["row"])
+        both = {e["name"] for d in docs for e in d["experiments"]
+                if e.get("cpu_mode") == "protected-32" and not e["variant"]
+                and not e["name"].startswith("selftest-")}
+        check("%s: the runs' i386 rows (%d) have their own table, and long "
+              "mode's has none of them" % (label, len(both)),
+              both and tables.get("compare-i386-table", set()) <= both
+              and tables.get("compare-i386-table")
+              and not both & tables.get("compare-table", set()),
+              str(sorted(tables))[:300])
     if len(docs) == 1 and i386:
         tables = {}
         for c in cells:
@@ -112,7 +127,7 @@ def check_page(label, page, docs, min_charts):
 
 
 # How many checks the suite counts under CI (tests/checks.py).
-CHECKS_UNDER_CI = 26
+CHECKS_UNDER_CI = 27
 
 
 def pages():
