@@ -1,16 +1,14 @@
 #!/usr/bin/env python3
-"""QEMU boot tests: boot the real image under OVMF and check what happened
-on the guest, from the files it wrote, its serial log and the variable
-store it left.
+"""QEMU and Bochs boot tests: boot the real image under OVMF and check
+what happened on the guest, from the files it wrote, its serial log and
+the variable store it left.
 
-Runs (each is the full two-boot cycle of image/run.sh):
-  icount-a, icount-b  -icount shift=0: figures must be identical
-  corrupt             plain TCG; every handoff record has a bit flipped
-                      between the boots, so phase C must refuse them
-  store-2m, store-full, kill-mid-deletion, undeletable-record, esp-full
-                      the variable store and the ESP as a stranger's
-                      machine has them; these run beside the others
-Prints one line per check and ends with "boot: N passed, N failed"."""
+The runs are a table (FIRST_LANE and SECOND_LANE, at the end): each entry
+is one run, its emulator, machine, CPU, config and store set-up, the tool
+it needs, and the checks that apply to it. One runner walks each lane,
+the two lanes side by side, one a core; checks across runs (AFTER) come
+last. Adding a QEMU configuration is one entry. Prints one line per check
+and ends with "boot: N passed, N failed"."""
 
 import json
 import os
@@ -21,6 +19,7 @@ import struct
 import subprocess
 import sys
 import threading
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -871,47 +870,44 @@ def kill_mid_deletion(tiny):
           "rc %d, folders %s, log %s" % (rc2, folders, log[:1500]))
 
 
-def undeletable_record(tiny):
-    """A record the firmware will not delete (time-based authenticated
-    attributes): set aside, never read into a run, never a boot loop; the
-    run writes its records past its name."""
-    if not shutil.which("virt-fw-vars"):
-        check.skip("undeletable-record", "virt-fw-vars is not installed")
-        return
-    plant = os.path.join(BUILD, "undeletable.json")
+UNDELETABLE = os.path.join(BUILD, "undeletable.json")
+
+
+def plant_undeletable():
+    """A record under irqlab's name with time-based authenticated
+    attributes, which the firmware will not delete."""
     os.makedirs(BUILD, exist_ok=True)
-    with open(plant, "w") as f:
+    with open(UNDELETABLE, "w") as f:
         json.dump({"version": 2, "variables": [{
             "name": "IrqlabRecord07", "guid": str(varstore.IRQLAB_GUID),
             "attr": 0x27, "data": "68656c6c6f"}]}, f)
-    rc, run_dir, results = run(
-        "undeletable-record", "", config=tiny, extra_env={"TPM": "off"},
-        before_boot1="virt-fw-vars --set-json %s --inplace" % plant)
+
+
+def undeletable_record(o):
+    """A record the firmware will not delete: set aside, never read into
+    a run, never a boot loop; the run writes its records past its name."""
     written = [v.name for v in varstore.irqlab_records(
-        os.path.join(run_dir, "vars-after-boot1.fd"))]
+        os.path.join(o.run_dir, "vars-after-boot1.fd"))]
     left = [v.name for v in varstore.irqlab_records(
-        os.path.join(run_dir, "vars.fd"))]
-    folders = [f for f in result_folders(results)
-               if not f.endswith("-discarded")]
+        os.path.join(o.run_dir, "vars.fd"))]
+    folders = [f for f in o.folders if not f.endswith("-discarded")]
     aside = "IrqlabRecord07 cannot be deleted: set aside"
     check("undeletable-record: set aside in both boots, the run measured "
           "and kept, its records named past it",
-          rc == 0 and len(folders) == 1
-          and aside in serial(run_dir, 1) and aside in serial(run_dir, 2)
-          and "nothing else pending; measuring" in serial(run_dir, 1)
-          and written[0] == "IrqlabRecord07"
+          o.rc == 0 and len(folders) == 1
+          and aside in serial(o.run_dir, 1) and aside in serial(o.run_dir, 2)
+          and "nothing else pending; measuring" in serial(o.run_dir, 1)
+          and written[:1] == ["IrqlabRecord07"]
           and all(n > "IrqlabRecord07" for n in written[1:])
           and left == ["IrqlabRecord07"],
-          "rc %d, folders %s, written %s, left %s" % (rc, folders, written,
+          "rc %d, folders %s, written %s, left %s" % (o.rc, folders, written,
                                                       left))
 
 
-def full_esp(tiny):
+def full_esp(o):
     """No room on the ESP for the files: phase C says "disk full", keeps
     the records, and leaves no 0-byte or partial file behind."""
-    rc, run_dir, results = run(
-        "esp-full", "", config=tiny, extra_env={"TPM": "off"},
-        after_boot1="%s" % os.path.join(HERE, "esp_fill.py"))
+    rc, run_dir = o.rc, o.run_dir
     log = serial(run_dir, 2)
     listed = subprocess.run(
         ["mdir", "-/", "-b", "-i", os.path.join(run_dir, "disk.img") + "@@1M",
@@ -930,19 +926,11 @@ def full_esp(tiny):
                                         listing, listed.stderr))
 
 
-def one_time_boot(tiny):
+def one_time_boot(o):
     """A stick booted once from the firmware's menu, the installed OS
     first in BootOrder: irqlab's BootNext brings the reset back to it, so
     phase C runs on the next boot anyway, and BootOrder stays as it was."""
-    other = os.path.join(ROOT, "build", "other-disk.img")
-    if not shutil.which("virt-fw-vars"):
-        check.skip("one-time-boot", "virt-fw-vars is not installed")
-        return
-    rc, run_dir, results = run(
-        "one-time-boot", "", config=tiny,
-        extra_env={"TPM": "off", "OTHER_DISK": other, "ONE_TIME_BOOT": "1"})
-    collect_sources(run_dir)
-    rescue(run_dir, results)
+    rc, run_dir, results = o.rc, o.run_dir, o.results
     before = varstore.boot_variables(os.path.join(run_dir,
                                                   "vars-after-boot0.fd"))
     after = varstore.boot_variables(os.path.join(run_dir, "vars.fd"))
@@ -1089,24 +1077,18 @@ def read_ppm(path):
     return width, height, pixels
 
 
-def no_display(tiny):
+def no_display(o):
     """No display adapter, so no GOP: progress stays on serial, and the
     results say why."""
-    rc, run_dir, results = run("no-display", "", config=tiny,
-                               extra_env={"TPM": "off", "VGA": "none"})
-    doc, folders = load_results(results)
-    display = doc["display"] if doc else None
-    summary = ""
-    if doc:
-        with open(os.path.join(results, folders[0], "summary.txt")) as f:
-            summary = f.read()
+    display = o.doc["display"] if o.doc else None
+    summary = o.file("summary.txt") if o.doc else ""
     check("no-display: progress goes to serial only, and results.json and "
-          "summary.txt say why", rc == 0 and display is not None
+          "summary.txt say why", o.rc == 0 and display is not None
           and display["progress_on_screen"] is False
           and "no Graphics Output Protocol" in display["why_not"]
           and "progress went to serial only" in summary
-          and "progress: step 1 of" in serial(run_dir, 1),
-          "rc %d, %s" % (rc, display))
+          and "progress: step 1 of" in serial(o.run_dir, 1),
+          "rc %d, %s" % (o.rc, display))
 
 
 def progress_screen():
@@ -1515,283 +1497,232 @@ def check_fred_under_bochs(label, doc, run_dir):
           "%s %s" % (fault, dumps))
 
 
-def store_and_esp(tiny):
-    """The variable store and the ESP on a stranger's machine: plain TCG,
-    the 2 MB and 4 MB stores, no TPM. They share no files with the other
-    runs, so they run beside them on the second core."""
-    # Each guarded on its own: an exception in one fails it, by name,
-    # and the others still run.
-    for step in (progress_screen, no_display, one_time_boot, usb_writer,
-                 store_cycles, bochs_runs, bochs_exact_run, kill_mid_deletion,
-                 undeletable_record, full_esp):
-        args = () if step in (progress_screen, usb_writer) else (tiny,)
-        check.guarded(step.__name__, step, *args)
+# ---------------------------------------------------------------- the runs
+#
+# Every boot the suite makes is one entry of RUNS below: its name, its
+# emulator and machine, its config and store set-up, what it needs, and
+# the checks that apply to what it left. One runner walks the table; two
+# lanes run at once, one a core, since their runs share no files.
 
-    # A 4 MB store whose end other software's deleted variables filled to
-    # 3000 bytes: once phase A warned of it and phase B handed over fine.
-    # Now the one rule sees the end as phase B will, after any reclaim.
-    rc, run_dir, results = run(
-        "store-4m-deleted", "", config=tiny, extra_env={"TPM": "off"},
-        before_boot1="%s --fill 3000 deleted" % os.path.join(HERE,
-                                                            "varstore.py"))
-    room = statuses(run_dir, 1, "store")
+
+def store_room_reclaimed(o):
+    room = statuses(o.run_dir, 1, "store")
     # OVMF reclaims a store this full itself while it starts; phase A
     # makes it reclaim where it has not (reclaimed=1).
     if check("store-4m-deleted: the 3000 bytes deleted variables left at "
              "the store's end are reclaimed, by the firmware at start-up or "
              "at phase A's asking, to what a run needs, and the run kept",
-             rc == 0 and len(result_folders(results)) == 1 and room
+             o.rc == 0 and len(o.folders) == 1 and room
              and (room[-1]["reclaimed"] == "1"
                   or int(room[-1]["end_free"]) > 3000)
              and int(room[-1]["end_free_after"]) >= int(room[-1]["needed"]),
-             "rc %d %s" % (rc, room)):
-        check_store_agrees("store-4m-deleted", run_dir)
+             "rc %d %s" % (o.rc, room)):
+        check_store_agrees("store-4m-deleted", o.run_dir)
 
-    # A store nearly full of other software's live variables: phase A
-    # refuses, visibly, before measuring anything.
-    rc, run_dir, results = run(
-        "store-full", "", config=tiny, extra_env={"TPM": "off"},
-        before_boot1="%s --fill 20000 live" % os.path.join(HERE, "varstore.py"))
-    log = serial(run_dir, 1)
-    room = statuses(run_dir, 1, "store")
+
+def store_full_refused(o):
+    log = serial(o.run_dir, 1)
+    room = statuses(o.run_dir, 1, "store")
     check("store-full: a store too full for the results is refused in phase "
           "A, on screen, before anything is measured",
-          rc != 0 and room and room[-1]["ok"] == "0"
+          o.rc != 0 and room and room[-1]["ok"] == "0"
           and "irqlab will not measure: the variable store has" in log
           and "powering off in" in log
           and "exiting boot services" not in log, log[-600:])
 
 
-
-def main():
-    if not os.path.exists(IMAGE):
-        print("missing %s: run make image first" % IMAGE)
-        return 1
-
-    tiny = TINY
-    beside = check.thread("store_and_esp", store_and_esp, tiny)
-    beside.start()
-    icount_a = check.guarded("the QEMU runs", qemu_runs)
-    beside.join()
-    # After the second core's runs: the exact-count Bochs run is among them.
-    if icount_a:
-        check.guarded("the emulators' cross-check", cross_check_emulators,
-                      icount_a, os.path.join(BUILD, "icount-a", "boot1.log"))
-    return check.finish(CHECKS_UNDER_CI)
-
-
-def qemu_runs():
-    """The QEMU configurations, on the first core; the icount pair first,
-    then the Bochs cross-check against it once the other core is done."""
-
-    docs = [check_icount_run(n, *run(n, ICOUNT))
+def icount_pair(outcomes):
+    """Two runs of one build under icount agree exactly, and with the
+    stored reference."""
+    docs = [outcomes.get(n) and outcomes[n].icount_doc
             for n in ("icount-a", "icount-b")]
-    if all(docs):
-        check("two icount runs give identical figures",
-              not differences(figures(docs[0]), figures(docs[1])),
-              "; ".join(differences(figures(docs[0]), figures(docs[1]))))
-        with open(REFERENCE) as f:
-            reference = json.load(f)
-        diff = differences(reference, figures(docs[0]), across_builds=True)
-        check("icount figures equal the stored reference (%s)"
-              % os.path.relpath(REFERENCE, ROOT), not diff,
-              "%d differ: %s" % (len(diff), "; ".join(diff)))
-    else:
-        check("two icount runs give identical figures", False,
-              "a run failed")
+    if not all(docs):
+        check("two icount runs give identical figures", False, "a run failed")
+        return
+    check("two icount runs give identical figures",
+          not differences(figures(docs[0]), figures(docs[1])),
+          "; ".join(differences(figures(docs[0]), figures(docs[1]))))
+    with open(REFERENCE) as f:
+        reference = json.load(f)
+    diff = differences(reference, figures(docs[0]), across_builds=True)
+    check("icount figures equal the stored reference (%s)"
+          % os.path.relpath(REFERENCE, ROOT), not diff,
+          "%d differ: %s" % (len(diff), "; ".join(diff)))
 
-    # The other QEMU configurations: an xAPIC-only CPU, and the i440FX
-    # machine. Fewer samples: they check behaviour, not figures, so the
-    # pc machine runs without icount (its IDE disk makes phase C slow
-    # under icount).
-    small = ("samples = 500\nwarmup = 20\ncold_samples = 50\n"
-             "thrash_samples = 5\nprimitive_blocks = 10\n")
-    for label, cpu, machine, x2apic, level, icount in (
-            ("xapic-only", "max,-x2apic", "q35", False, True, ICOUNT),
-            ("machine-pc", "max", "pc", qemu_has_tcg_x2apic(), False, "")):
-        # Plain TCG's noisy histograms would take the pc run into parts,
-        # each phase C slow on its IDE disk: it keeps percentiles only.
-        rc, run_dir, results = run(label, icount, cpu=cpu, machine=machine,
-                                   config=small + ("" if icount else
-                                                   "histograms = 0\n"))
-        if not check("%s: both boots completed" % label, rc == 0,
-                     "run.sh exit %d, see %s" % (rc, run_dir)):
-            continue
-        doc, folders = load_results(results)
-        if not check("%s: one results folder" % label, doc is not None,
-                     str(folders)):
-            continue
-        check_sources(label, doc, 500, 20, x2apic, level)
-        bad = [e for e in doc["experiments"] if e["status"] == "failed"]
-        check("%s: no experiment failed" % label, not bad, str(bad))
 
-    # Other CPU models, old and new, Intel and AMD: qemu64 has no RDTSCP,
-    # as seed 000's Core 2 Xeons had none. Every row must end ok or
-    # skipped with a reason. A tiny matrix: these check behaviour, not
-    # figures.
-    tiny = TINY
-    for cpu in ("qemu64", "EPYC"):
-        label = "cpu-" + cpu
-        rc, run_dir, results = run(label, ICOUNT, cpu=cpu, config=tiny)
-        doc = check_every_row_ends_well(label, rc, run_dir, results)
-        if doc:
-            check_i386(label, doc, exact=False)
+def icount_checks(o):
+    o.icount_doc = check_icount_run(o.name, o.rc, o.run_dir, o.results)
 
-    # Plain TCG on a busy host, as noisy as a real machine: waits are
-    # bounded by time, not polls, and no row may fail or time out.
-    busy = [subprocess.Popen(["sh", "-c", "while :; do :; done"])
-            for _ in range(2)]
-    try:
-        rc, run_dir, results = run("noise", "", config=small)
-    finally:
-        for p in busy:
-            p.kill()
-            p.wait()
-    doc = check_every_row_ends_well("noise", rc, run_dir, results)
+
+def other_machine(x2apic, level):
+    """An xAPIC-only CPU or the i440FX machine: behaviour, not figures."""
+    def checks(o):
+        if not check("%s: both boots completed" % o.name, o.rc == 0,
+                     "run.sh exit %d, see %s" % (o.rc, o.run_dir)):
+            return
+        if not check("%s: one results folder" % o.name, o.doc is not None,
+                     str(o.folders)):
+            return
+        check_sources(o.name, o.doc, 500, 20, x2apic(), level)
+        bad = [e for e in o.doc["experiments"] if e["status"] == "failed"]
+        check("%s: no experiment failed" % o.name, not bad, str(bad))
+    return checks
+
+
+def other_cpu(o):
+    doc = check_every_row_ends_well(o.name, o.rc, o.run_dir, o.results)
     if doc:
-        check("noise: figures are labelled TCG noise, never cycles",
-              doc["clock"]["kind"] == "tcg-noise"
-              and not doc["clock"]["figures_are_cycles"], str(doc["clock"]))
-        # Noisy rows have wide histograms: more than one handoff holds.
-        # The run goes in parts, a reset apart, joined by phase C.
-        parts = statuses(run_dir, 2, "part-kept")
-        folder = os.path.join(results, result_folders(results)[0])
-        ok_rows = [e for e in doc["experiments"] if e["status"] == "ok"]
-        with_hist = [e for e in ok_rows if all(
-            e["histograms"][k] for k in ("entry", "exit", "round_trip"))]
-        check("noise: histograms that outgrow one handoff spread the run "
-              "over resets, joined into one folder with every row",
-              doc["handoff"]["parts"] >= 2 and parts
-              and parts[0]["part"] == "1"
-              and doc["handoff"]["unmeasured_from_row"] is None
-              and os.path.exists(os.path.join(folder, "run-1-part-1.bin"))
-              and len(with_hist) >= 0.9 * len(ok_rows) > 0
-              and doc["handoff"]["row_histograms"] >= 3 * len(with_hist),
-              "%s parts=%s, %d of %d ok rows with histograms"
-              % (parts, doc["handoff"], len(with_hist), len(ok_rows)))
-        rescue_parts(results)
+        check_i386(o.name, doc, exact=False)
 
-    # runs = 3: three measuring boots, one reset apart, merged by the
-    # fourth. Under icount every run must give the same medians.
-    rc, run_dir, results = run("runs-3", ICOUNT, config=small + "runs = 3\n")
-    if check("runs-3: four boots completed", rc == 0,
-             "run.sh exit %d, see %s" % (rc, run_dir)):
-        doc, folders = load_results(results)
-        rows = doc["runs"]["rows"] if doc else []
-        check("runs-3: three runs merged into one folder, earlier runs kept "
-              "on the ESP", doc is not None and doc["runs"]["count"] == 3
-              and doc["config"]["runs"] == 3
-              and os.path.exists(os.path.join(results, folders[0], "run-1.bin"))
-              and os.path.exists(os.path.join(results, folders[0], "run-2.bin")),
-              str(folders))
-        ok_rows = [e for e in (doc or {}).get("experiments", [])
-                   if e["status"] == "ok"]
-        check("runs-3: every ok row has its three run medians",
-              len(rows) == len(ok_rows) > 0
-              and all(len(r["round_trip_medians"]) == 3 for r in rows),
-              "%d rows, %d ok experiments" % (len(rows), len(ok_rows)))
-        check("runs-3: icount runs agree exactly: no spread, nothing unstable",
-              rows and all(r["spread"] == 0 and not r["unstable"]
-                           for r in rows), str(rows[:3]))
-        check("runs-3: each intermediate run's records were deleted",
-              [statuses(run_dir, n, "run-kept") for n in (2, 3)]
-              == [[{"run": "1", "runs": "3"}], [{"run": "2", "runs": "3"}]]
-              and varstore.irqlab_records(
-                  os.path.join(run_dir, "vars.fd")) == [])
 
-    # A config with an error stops in phase A, visibly: every problem on
-    # screen and serial, a countdown, power off; nothing is measured.
-    rc, run_dir, results = run("bad-config", "",
-                               config="samples = lots\nruns = 2\nshade = 3\n"
-                               "schemes = direct, fast\nsources = ,\n")
-    log = serial(run_dir, 1)
+def noise(o):
+    doc = check_every_row_ends_well(o.name, o.rc, o.run_dir, o.results)
+    if not doc:
+        return
+    check("noise: figures are labelled TCG noise, never cycles",
+          doc["clock"]["kind"] == "tcg-noise"
+          and not doc["clock"]["figures_are_cycles"], str(doc["clock"]))
+    # Noisy rows have wide histograms: more than one handoff holds.
+    # The run goes in parts, a reset apart, joined by phase C.
+    parts = statuses(o.run_dir, 2, "part-kept")
+    folder = os.path.join(o.results, o.folders[0])
+    ok_rows = [e for e in doc["experiments"] if e["status"] == "ok"]
+    with_hist = [e for e in ok_rows if all(
+        e["histograms"][k] for k in ("entry", "exit", "round_trip"))]
+    check("noise: histograms that outgrow one handoff spread the run "
+          "over resets, joined into one folder with every row",
+          doc["handoff"]["parts"] >= 2 and parts
+          and parts[0]["part"] == "1"
+          and doc["handoff"]["unmeasured_from_row"] is None
+          and os.path.exists(os.path.join(folder, "run-1-part-1.bin"))
+          and len(with_hist) >= 0.9 * len(ok_rows) > 0
+          and doc["handoff"]["row_histograms"] >= 3 * len(with_hist),
+          "%s parts=%s, %d of %d ok rows with histograms"
+          % (parts, doc["handoff"], len(with_hist), len(ok_rows)))
+    rescue_parts(o.results)
+
+
+def runs_3(o):
+    """runs = 3: three measuring boots, one reset apart, merged by the
+    fourth. Under icount every run must give the same medians."""
+    if not check("runs-3: four boots completed", o.rc == 0,
+                 "run.sh exit %d, see %s" % (o.rc, o.run_dir)):
+        return
+    doc, folders = o.doc, o.folders
+    rows = doc["runs"]["rows"] if doc else []
+    check("runs-3: three runs merged into one folder, earlier runs kept "
+          "on the ESP", doc is not None and doc["runs"]["count"] == 3
+          and doc["config"]["runs"] == 3
+          and os.path.exists(os.path.join(o.results, folders[0], "run-1.bin"))
+          and os.path.exists(os.path.join(o.results, folders[0], "run-2.bin")),
+          str(folders))
+    ok_rows = [e for e in (doc or {}).get("experiments", [])
+               if e["status"] == "ok"]
+    check("runs-3: every ok row has its three run medians",
+          len(rows) == len(ok_rows) > 0
+          and all(len(r["round_trip_medians"]) == 3 for r in rows),
+          "%d rows, %d ok experiments" % (len(rows), len(ok_rows)))
+    check("runs-3: icount runs agree exactly: no spread, nothing unstable",
+          rows and all(r["spread"] == 0 and not r["unstable"]
+                       for r in rows), str(rows[:3]))
+    check("runs-3: each intermediate run's records were deleted",
+          [statuses(o.run_dir, n, "run-kept") for n in (2, 3)]
+          == [[{"run": "1", "runs": "3"}], [{"run": "2", "runs": "3"}]]
+          and varstore.irqlab_records(
+              os.path.join(o.run_dir, "vars.fd")) == [])
+
+
+def bad_config(o):
+    """A config with an error stops in phase A, visibly: every problem on
+    screen and serial, a countdown, power off; nothing is measured."""
+    log = serial(o.run_dir, 1)
     check("bad-config: the run stops in phase A with every problem said, "
           "then powers off by itself",
-          rc != 0 and "irqlab will not measure" in log
+          o.rc != 0 and "irqlab will not measure" in log
           and "line 1: samples must be a number" in log
           and "line 3: unknown key 'shade' ignored" in log
           and "line 4: schemes: unknown name 'fast'" in log
           and "line 5: sources selects nothing" in log
           and "powering off in" in log
-          and not statuses(run_dir, 1, "handed-over")
+          and not statuses(o.run_dir, 1, "handed-over")
           and "exiting boot services" not in log, log[-800:])
 
-    # Choosing what runs: two schemes, one source, no variants. Only
-    # those rows run; the choice is in the results.
-    rc, run_dir, results = run(
-        "selection", ICOUNT, config=TINY + "schemes = direct, push-jmp\n"
-        "sources = int\nvariants = none\n")
-    doc, folders = load_results(results) if rc == 0 else (None, [])
-    if check("selection: both boots completed, one results folder",
-             doc is not None, "run.sh exit %d, see %s" % (rc, run_dir)):
-        names = sorted(e["name"] for e in doc["experiments"])
-        check("selection: a config that selects two schemes and one source "
-              "runs only those rows", names == ["int-direct", "int-push-jmp"]
-              and not doc["gap_method"]["rows"]
-              and all(e["status"] == "ok" for e in doc["experiments"]),
-              str(names) + str(doc["gap_method"]["rows"][:2]))
-        check("selection: the choice is in the results",
-              doc["config"]["schemes"] == "direct,push-jmp"
-              and doc["config"]["sources"] == "int"
-              and doc["config"]["variants"] == "none"
-              and doc["config"]["apic_modes"] == "all", str(doc["config"]))
 
-    # Another tool's variable under irqlab's GUID, its name longer than a
-    # record's: once it made every boot rerun phase C and never measure.
-    # Now it is reported, left alone, and the run measures.
-    foreign_name = "IrqlabSomeOtherToolLeftThisVariableHere"
-    if shutil.which("virt-fw-vars"):
-        plant = os.path.join(BUILD, "foreign.json")
-        os.makedirs(BUILD, exist_ok=True)
-        with open(plant, "w") as f:
-            json.dump({"version": 2, "variables": [{
-                "name": foreign_name, "guid": str(varstore.IRQLAB_GUID),
-                "attr": 7, "data": "68656c6c6f"}]}, f)
-        rc, run_dir, results = run(
-            "foreign-variable", "", config=small,
-            before_boot1="virt-fw-vars --set-json %s --inplace" % plant)
-        folders = result_folders(results)
-        left = [v.name for v in varstore.variables(open(
-            os.path.join(run_dir, "vars.fd"), "rb").read())
-            if v.live and v.guid == varstore.IRQLAB_GUID]
-        check("foreign-variable: a foreign variable under irqlab's GUID is "
-              "reported, left alone, and the run measures",
-              rc == 0 and len(folders) == 1
-              and not folders[0].endswith("-discarded")
-              and statuses(run_dir, 1, "handed-over")
-              and "is not one of its records: left alone" in serial(run_dir, 1)
-              and left == [foreign_name], "%s %s %s" % (rc, folders, left))
-    else:
-        check.skip("foreign-variable", "virt-fw-vars (python3-virt-firmware, "
-                   "from bookworm-backports) is not installed")
+def selection(o):
+    """Choosing what runs: two schemes, one source, no variants. Only
+    those rows run; the choice is in the results."""
+    doc = o.doc if o.rc == 0 else None
+    if not check("selection: both boots completed, one results folder",
+                 doc is not None, "run.sh exit %d, see %s"
+                 % (o.rc, o.run_dir)):
+        return
+    names = sorted(e["name"] for e in doc["experiments"])
+    check("selection: a config that selects two schemes and one source "
+          "runs only those rows", names == ["int-direct", "int-push-jmp"]
+          and not doc["gap_method"]["rows"]
+          and all(e["status"] == "ok" for e in doc["experiments"]),
+          str(names) + str(doc["gap_method"]["rows"][:2]))
+    check("selection: the choice is in the results",
+          doc["config"]["schemes"] == "direct,push-jmp"
+          and doc["config"]["sources"] == "int"
+          and doc["config"]["variants"] == "none"
+          and doc["config"]["apic_modes"] == "all", str(doc["config"]))
 
-    # Secure Boot on, as on many a stranger's machine: the firmware refuses
-    # the unsigned image, and the runner says so instead of "hung".
-    rc, run_dir, results = run("secure-boot", "", config=small,
-                               extra_env={"SECURE_BOOT": "1",
-                                          "BOOT_TIMEOUT": "120"})
-    with open(os.path.join(run_dir, "run.log")) as f:
+
+FOREIGN_NAME = "IrqlabSomeOtherToolLeftThisVariableHere"
+FOREIGN = os.path.join(BUILD, "foreign.json")
+
+
+def plant_foreign():
+    """Another tool's variable under irqlab's GUID, its name longer than
+    a record's."""
+    os.makedirs(BUILD, exist_ok=True)
+    with open(FOREIGN, "w") as f:
+        json.dump({"version": 2, "variables": [{
+            "name": FOREIGN_NAME, "guid": str(varstore.IRQLAB_GUID),
+            "attr": 7, "data": "68656c6c6f"}]}, f)
+
+
+def foreign_variable(o):
+    """Once it made every boot rerun phase C and never measure. Now it is
+    reported, left alone, and the run measures."""
+    left = [v.name for v in varstore.variables(open(
+        os.path.join(o.run_dir, "vars.fd"), "rb").read())
+        if v.live and v.guid == varstore.IRQLAB_GUID]
+    check("foreign-variable: a foreign variable under irqlab's GUID is "
+          "reported, left alone, and the run measures",
+          o.rc == 0 and len(o.folders) == 1
+          and not o.folders[0].endswith("-discarded")
+          and statuses(o.run_dir, 1, "handed-over")
+          and "is not one of its records: left alone" in serial(o.run_dir, 1)
+          and left == [FOREIGN_NAME], "%s %s %s" % (o.rc, o.folders, left))
+
+
+def secure_boot(o):
+    """Secure Boot on, as on many a stranger's machine: the firmware
+    refuses the unsigned image, and the runner says so instead of
+    "hung"."""
+    with open(os.path.join(o.run_dir, "run.log")) as f:
         log = f.read()
     check("secure-boot: the runner names Secure Boot when the firmware "
-          "refuses the image", rc != 0 and "Secure Boot is on" in log
+          "refuses the image", o.rc != 0 and "Secure Boot is on" in log
           and "Access Denied" in log and "hung" not in log, log[-600:])
 
-    corrupt = "%s --corrupt" % os.path.join(HERE, "varstore.py")
-    rc, run_dir, results = run("corrupt", "", after_boot1=corrupt,
-                               config=small)
-    folders = result_folders(results)
-    check("corrupt: phase C completed", rc == 0,
-          "run.sh exit %d, see %s" % (rc, run_dir))
+
+def corrupt(o):
+    folders = o.folders
+    check("corrupt: phase C completed", o.rc == 0,
+          "run.sh exit %d, see %s" % (o.rc, o.run_dir))
     check("corrupt: no results presented from corrupt records",
           len(folders) == 1 and folders[0].endswith("-discarded")
-          and not os.path.exists(os.path.join(results, folders[0],
+          and not os.path.exists(os.path.join(o.results, folders[0],
                                               "results.json")), str(folders))
     summary = ""
     if len(folders) == 1:
-        with open(os.path.join(results, folders[0], "summary.txt")) as f:
+        with open(os.path.join(o.results, folders[0], "summary.txt")) as f:
             summary = f.read()
     corrupted = [v.name for v in varstore.irqlab_records(
-        os.path.join(run_dir, "vars-after-boot1.fd"))]
+        os.path.join(o.run_dir, "vars-after-boot1.fd"))]
     named = [n for n in corrupted
              if re.search(r"^  %s +corrupt +CRC mismatch$" % n, summary, re.M)]
     check("corrupt: the summary names each of the %d records, each with its "
@@ -1799,9 +1730,206 @@ def qemu_runs():
           corrupted and named == corrupted, "%s of %s\n%s"
           % (named, corrupted, summary))
     check("corrupt: corrupt records cleaned up",
-          varstore.irqlab_records(os.path.join(run_dir, "vars.fd")) == [])
+          varstore.irqlab_records(os.path.join(o.run_dir, "vars.fd")) == [])
 
-    return docs[0]
+
+def cross_check(outcomes):
+    """After both lanes: the exact-count Bochs run is on the second."""
+    icount_a = outcomes.get("icount-a")
+    if icount_a and icount_a.icount_doc:
+        cross_check_emulators(icount_a.icount_doc,
+                              os.path.join(BUILD, "icount-a", "boot1.log"))
+
+
+class Boot:
+    """One entry of RUNS: a two-boot cycle of image/run.sh (or, with
+    `perform`, a procedure of several), and the checks on what it left.
+    `needs` names a tool the run cannot go without (tests/checks.py:
+    skipped outside CI, failed under it)."""
+
+    def __init__(self, name, checks=(), icount="", cpu="max", machine="q35",
+                 config=None, env=None, before_boot1=None, after_boot1=None,
+                 prepare=None, needs=None, busy_host=False, perform=None):
+        self.name, self.checks, self.needs = name, checks, needs
+        self.icount, self.cpu, self.machine = icount, cpu, machine
+        self.config, self.env, self.prepare = config, env, prepare
+        self.before_boot1, self.after_boot1 = before_boot1, after_boot1
+        self.busy_host, self.perform = busy_host, perform
+
+
+class Outcome:
+    """What one run left: run.sh's exit code, its folder, the results it
+    collected, and its results.json where there is exactly one."""
+
+    def __init__(self, name, rc, run_dir, results):
+        self.name, self.rc, self.run_dir, self.results = (name, rc, run_dir,
+                                                          results)
+        try:
+            self.doc, self.folders = load_results(results)
+        except (OSError, ValueError):
+            # One folder without a readable results.json: a discard note.
+            self.doc, self.folders = None, result_folders(results)
+        self.icount_doc = None
+
+    def file(self, name):
+        with open(os.path.join(self.results, self.folders[0], name)) as f:
+            return f.read()
+
+
+def have(tool):
+    """Why `tool` is missing, or None."""
+    if tool == "virt-fw-vars":
+        return None if shutil.which("virt-fw-vars") else \
+            "virt-fw-vars (python3-virt-firmware, from bookworm-backports) " \
+            "is not installed"
+    if tool == "bochs":
+        return None if bochs_binary() else \
+            "no Bochs here (set BOCHS, or put bochs on PATH)"
+    if tool == "bochs-exact":
+        path = os.environ.get("BOCHS_EXACT")
+        return None if path and os.access(path, os.X_OK) else \
+            "no exact-count Bochs (set BOCHS_EXACT; make bochs-exact " \
+            "builds one)"
+    return "unknown tool %s" % tool
+
+
+def boot(entry):
+    """Makes the entry's run and returns its Outcome."""
+    if entry.prepare:
+        entry.prepare()
+    busy = [subprocess.Popen(["sh", "-c", "while :; do :; done"])
+            for _ in range(2 if entry.busy_host else 0)]
+    try:
+        rc, run_dir, results = run(
+            entry.name, entry.icount, cpu=entry.cpu, machine=entry.machine,
+            config=entry.config, extra_env=entry.env,
+            before_boot1=entry.before_boot1, after_boot1=entry.after_boot1)
+    finally:
+        for p in busy:
+            p.kill()
+            p.wait()
+    return Outcome(entry.name, rc, run_dir, results)
+
+
+def walk(lane, outcomes):
+    """Each entry in order: its run, then its checks, each guarded, so
+    that one that raises fails by name and the rest still run. A line
+    "time" says what each entry took, where the suite's time goes."""
+    for entry in lane:
+        started = time.monotonic()
+        missing = entry.needs and have(entry.needs)
+        if missing:
+            check.skip(entry.name, missing)
+            continue
+        if entry.perform:
+            check.guarded(entry.name, entry.perform)
+        else:
+            outcome = check.guarded(entry.name, boot, entry)
+            if outcome is not None:
+                outcomes[entry.name] = outcome
+                for c in entry.checks:
+                    check.guarded("%s: %s" % (entry.name, c.__name__), c,
+                                  outcome)
+        print("time  %s: %.0f s" % (entry.name, time.monotonic() - started))
+        sys.stdout.flush()
+
+
+# Fewer samples where a run checks behaviour, not figures.
+SMALL = ("samples = 500\nwarmup = 20\ncold_samples = 50\n"
+         "thrash_samples = 5\nprimitive_blocks = 10\n")
+TPM_OFF = {"TPM": "off"}
+
+# The first core: QEMU's configurations, the icount pair first.
+FIRST_LANE = (
+    # -icount shift=0: the full matrix, twice, figures compared exactly.
+    Boot("icount-a", (icount_checks,), icount=ICOUNT, config=CONFIG),
+    Boot("icount-b", (icount_checks,), icount=ICOUNT, config=CONFIG),
+    # An xAPIC-only CPU; the i440FX machine, plain TCG (its IDE disk makes
+    # phase C slow under icount), with percentiles only (plain TCG's
+    # noisy histograms would take it into parts).
+    Boot("xapic-only", (other_machine(lambda: False, True),),
+         icount=ICOUNT, cpu="max,-x2apic", config=SMALL),
+    Boot("machine-pc", (other_machine(qemu_has_tcg_x2apic, False),),
+         machine="pc", config=SMALL + "histograms = 0\n"),
+    # Other CPU models, old and new, Intel and AMD: qemu64 has no RDTSCP,
+    # as seed 000's Core 2 Xeons had none. Every row must end ok or
+    # skipped with a reason.
+    Boot("cpu-qemu64", (other_cpu,), icount=ICOUNT, cpu="qemu64",
+         config=TINY),
+    Boot("cpu-EPYC", (other_cpu,), icount=ICOUNT, cpu="EPYC", config=TINY),
+    # Plain TCG on a busy host, as noisy as a real machine: waits are
+    # bounded by time, not polls, and no row may fail or time out.
+    Boot("noise", (noise,), config=SMALL, busy_host=True),
+    Boot("runs-3", (runs_3,), icount=ICOUNT, config=SMALL + "runs = 3\n"),
+    Boot("bad-config", (bad_config,),
+         config="samples = lots\nruns = 2\nshade = 3\n"
+         "schemes = direct, fast\nsources = ,\n"),
+    Boot("selection", (selection,), icount=ICOUNT,
+         config=TINY + "schemes = direct, push-jmp\nsources = int\n"
+         "variants = none\n"),
+    Boot("foreign-variable", (foreign_variable,), config=SMALL,
+         prepare=plant_foreign, needs="virt-fw-vars",
+         before_boot1="virt-fw-vars --set-json %s --inplace" % FOREIGN),
+    Boot("secure-boot", (secure_boot,), config=SMALL,
+         env={"SECURE_BOOT": "1", "BOOT_TIMEOUT": "120"}),
+    # Every handoff record has a bit flipped between the boots.
+    Boot("corrupt", (corrupt,), config=SMALL,
+         after_boot1="%s --corrupt" % os.path.join(HERE, "varstore.py")),
+)
+
+# The second core: the variable store and the ESP as a stranger's machine
+# has them (plain TCG, tiny matrices, the 2 MB and 4 MB stores, no TPM),
+# and Bochs.
+SECOND_LANE = (
+    Boot("progress-screen", perform=progress_screen),
+    Boot("no-display", (no_display,), config=TINY,
+         env={"TPM": "off", "VGA": "none"}),
+    Boot("one-time-boot",
+         (lambda o: collect_sources(o.run_dir),
+          lambda o: rescue(o.run_dir, o.results), one_time_boot),
+         config=TINY, needs="virt-fw-vars",
+         env={"TPM": "off", "ONE_TIME_BOOT": "1",
+              "OTHER_DISK": os.path.join(ROOT, "build", "other-disk.img")}),
+    Boot("usb", perform=usb_writer),
+    Boot("store-2m", perform=lambda: store_cycles(TINY)),
+    Boot("bochs", perform=lambda: bochs_runs(TINY), needs="bochs"),
+    Boot("bochs-exact", perform=lambda: bochs_exact_run(TINY),
+         needs="bochs-exact"),
+    Boot("kill-mid-deletion", perform=lambda: kill_mid_deletion(TINY)),
+    Boot("undeletable-record", (undeletable_record,), config=TINY,
+         env=TPM_OFF, prepare=plant_undeletable, needs="virt-fw-vars",
+         before_boot1="virt-fw-vars --set-json %s --inplace" % UNDELETABLE),
+    Boot("esp-full", (full_esp,), config=TINY, env=TPM_OFF,
+         after_boot1=os.path.join(HERE, "esp_fill.py")),
+    # A 4 MB store whose end other software's deleted variables filled to
+    # 3000 bytes: once phase A warned of it and phase B handed over fine.
+    # Now the one rule sees the end as phase B will, after any reclaim.
+    Boot("store-4m-deleted", (store_room_reclaimed,), config=TINY,
+         env=TPM_OFF, before_boot1="%s --fill 3000 deleted"
+         % os.path.join(HERE, "varstore.py")),
+    # A store nearly full of other software's live variables: phase A
+    # refuses, visibly, before measuring anything.
+    Boot("store-full", (store_full_refused,), config=TINY, env=TPM_OFF,
+         before_boot1="%s --fill 20000 live" % os.path.join(HERE,
+                                                         "varstore.py")),
+)
+
+# Checks across runs, once both lanes are done.
+AFTER = (icount_pair, cross_check)
+
+
+def main():
+    if not os.path.exists(IMAGE):
+        print("missing %s: run make image first" % IMAGE)
+        return 1
+    outcomes = {}
+    beside = check.thread("the second lane", walk, SECOND_LANE, outcomes)
+    beside.start()
+    check.guarded("the first lane", walk, FIRST_LANE, outcomes)
+    beside.join()
+    for after in AFTER:
+        check.guarded(after.__name__, after, outcomes)
+    return check.finish(CHECKS_UNDER_CI)
 
 
 if __name__ == "__main__":
