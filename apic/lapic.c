@@ -47,15 +47,6 @@ void x2apic_eoi(void)
 	wrmsr(MSR_X2APIC_BASE + APIC_EOI / 16, 0);
 }
 
-const char *lapic_name(enum lapic_mode mode)
-{
-#define NAME(id, name) name,
-	static const char *const names[] = { APIC_MODE_LIST(NAME) };
-#undef NAME
-
-	return mode < sizeof(names) / sizeof(names[0]) ? names[mode] : "?";
-}
-
 const char *lapic_enable(enum lapic_mode mode)
 {
 	uint64_t base;

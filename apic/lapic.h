@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "arch/axes.h"
+#include "arch/matrix.h"
 
 /* Registers (SDM vol. 3 §11.4.1, Table 11-1), with their fields. */
 #define APIC_ID		0x020
@@ -51,7 +51,7 @@
 #define MSR_X2APIC_BASE	0x800
 #define MSR_TSC_DEADLINE 0x6e0	/* IA32_TSC_DEADLINE, SDM vol. 3 §11.5.4.1 */
 
-/* LAPIC_NONE, LAPIC_XAPIC, LAPIC_X2APIC: APIC_MODE_LIST (arch/axes.h),
+/* LAPIC_NONE, LAPIC_XAPIC, LAPIC_X2APIC: APIC_MODE_LIST (arch/matrix.h),
  * whose names the results use. */
 #define AXIS_LAPIC_MODE(id, ...) LAPIC_##id,
 enum lapic_mode { APIC_MODE_LIST(AXIS_LAPIC_MODE) };
@@ -66,8 +66,6 @@ struct lapic_ops {
 /* The mode now active, and its ops (NULL before lapic_enable). */
 extern const struct lapic_ops *lapic;
 extern volatile uint32_t *lapic_mmio;	/* xAPIC register page */
-
-const char *lapic_name(enum lapic_mode mode);
 
 /* Switches the local APIC to `mode` and programs it: software-enabled
  * with the spurious vector, TPR 0, timer/LINT0/error/perf/thermal LVTs

@@ -91,7 +91,7 @@
 #include <stdint.h>
 
 struct i386_scheme {
-	uint8_t id;		/* enum scheme_id (arch/axes.h) */
+	uint8_t id;		/* enum scheme_id (arch/matrix.h) */
 	/* As long mode's (schemes.h), with no exception entry. */
 	struct scheme_code code[HANDLER_KINDS];
 	uint8_t segment;	/* enum pm_gate_segment */
@@ -110,7 +110,7 @@ extern const struct i386_scheme *const i386_baseline;
 /* i386-direct's entry variants (seeds 002 and 003): one handler each for
  * VARIANT_VECTOR, the direct handler plus the variant's work. */
 struct i386_variant {
-	uint8_t id;		/* enum variant_id (arch/axes.h) */
+	uint8_t id;		/* enum variant_id (arch/matrix.h) */
 	const void *handler[HANDLER_KINDS];
 };
 

@@ -1,5 +1,5 @@
 /* The dispatch schemes, as rows of one table. Adding a scheme means its
- * entry in SCHEME_LIST (arch/axes.h), one assembly file in this folder
+ * entry in SCHEME_LIST (arch/matrix.h), one assembly file in this folder
  * and one row in schemes.c, named by its id. Each assembly file emits its own gate
  * table (GATE_TABLE in irq.h), so C never lists per-vector symbols. */
 #ifndef IRQLAB_ARCH_DISPATCH_SCHEMES_H
@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arch/axes.h"
+#include "arch/matrix.h"
 
 /* Which of a scheme's two assemblies (SCHEME_TWICE in irq.h) the gates
  * reach: handlers with the entry and exit timestamps, or without. */
@@ -59,7 +59,7 @@ struct scheme_code {
 };
 
 struct dispatch_scheme {
-	uint8_t id;		/* enum scheme_id (arch/axes.h) */
+	uint8_t id;		/* enum scheme_id (arch/matrix.h) */
 	/* NULL when the scheme can run here, else why not. */
 	const char *(*unsupported)(void);
 	struct scheme_code code[HANDLER_KINDS];

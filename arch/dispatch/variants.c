@@ -57,7 +57,7 @@ static void flush_gdt_lines(void)
 	mfence();
 }
 
-/* Rows by id: their names and words are in VARIANT_LIST (arch/axes.h). */
+/* Rows by id: their names and words are in VARIANT_LIST (arch/matrix.h). */
 #define VARIANT(id_, h) .id = VARIANT_##id_, .handler = { h, h##_bare }
 const struct entry_variant entry_variants[] = {
 	{ VARIANT(NONE, variant_none) },

@@ -8,11 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arch/axes.h"
+#include "arch/matrix.h"
 #include "arch/dispatch/schemes.h"
 
 struct entry_variant {
-	uint8_t id;		/* enum variant_id (arch/axes.h) */
+	uint8_t id;		/* enum variant_id (arch/matrix.h) */
 	const void *handler[HANDLER_KINDS];	/* for VARIANT_VECTOR */
 	const char *(*unsupported)(void);	/* NULL: always runs */
 	void (*prepare)(void);			/* may be NULL */
@@ -31,7 +31,7 @@ struct cache_target {
 };
 
 struct cache_state {
-	uint8_t id;		/* enum variant_id (arch/axes.h) */
+	uint8_t id;		/* enum variant_id (arch/matrix.h) */
 	const char *(*unsupported)(void);
 	void (*before_sample)(const struct cache_target *t);
 	/* Rewrites a whole buffer before every sample: it takes the

@@ -1,4 +1,4 @@
-/* The matrix's axes by name (the lists are arch/axes.h), and a row's
+/* The matrix's axes by name (the lists are arch/matrix.h), and a row's
  * identity: the ids of its source, scheme and variant, never its text.
  * row_name() is the one place a row's name is made; the plan, the
  * handoff decoder and the reports all call it. */
@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arch/axes.h"
+#include "arch/matrix.h"
 
 /* Each NULL-terminated, indexed by id. variant_names[VARIANT_ABSENT] and
  * selftest_names[SELFTEST_ABSENT] are "". */

@@ -1,6 +1,6 @@
 /* What each primitive is, in words, and the seed it comes from: the
  * catalog the reports print (the schemes' and variants' words are in
- * their lists, arch/axes.h). It lives in the host-built model so that
+ * their lists, arch/matrix.h). It lives in the host-built model so that
  * phase C and the rescue tool (tools/rescue.c) describe a run the same
  * way. The code that runs them (arch/primitives.c, bench/run/sources.c)
  * keeps only the names. */

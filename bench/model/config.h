@@ -96,7 +96,7 @@ struct config_key {
 };
 
 extern const char *const config_finish_names[];
-/* The names the rows go by, from the lists in arch/axes.h
+/* The names the rows go by, from the lists in arch/matrix.h
  * (bench/run/plan.c matches them). The variants' first name, "none", is
  * their baseline, which `variants = none` does not select: the parser
  * reads that word as the empty list. The APIC modes are the two a row

@@ -4,6 +4,7 @@
 #include "arch/exceptions.h"
 #include "arch/lib/log.h"
 #include "arch/timing.h"
+#include "bench/model/axes.h"
 
 /* Why each mode is not available, once tried (NULL: it is). */
 static const char *mode_unavailable[3];
@@ -118,7 +119,7 @@ void apic_mode_switch(enum lapic_mode mode)
 	/* Whatever the old mode left pending is taken now, not by the
 	 * first row of the new one. */
 	drain_pending_interrupts();
-	log_printf("local APIC: %s %s%s\n", lapic_name(mode),
+	log_printf("local APIC: %s %s%s\n", apic_mode_name(mode),
 		   mode_unavailable[mode] ? "unavailable: " : "enabled",
 		   mode_unavailable[mode] ? mode_unavailable[mode] : "");
 }

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "arch/axes.h"
+#include "arch/matrix.h"
 #include "firmware/acpi.h"
 #include "arch/dispatch/irq.h"
 
@@ -36,7 +36,7 @@ enum source_ack {
 	SOURCE_ACK_LEVEL_LINE,
 };
 
-/* Rows by id: their names are in SOURCE_LIST (arch/axes.h). */
+/* Rows by id: their names are in SOURCE_LIST (arch/matrix.h). */
 struct irq_source {
 	uint8_t id;		/* enum source_id */
 	uint8_t kind;		/* enum source_kind */

@@ -132,8 +132,8 @@ def layout():
           not foreign, ", ".join(foreign))
 
     # One name per thing: a scheme, source or self-test row is named only
-    # in its list (arch/axes.h); everything else names it by its id.
-    axes = os.path.join("arch", "axes.h")
+    # in its list (arch/matrix.h); everything else names it by its id.
+    axes = os.path.join("arch", "matrix.h")
     with open(os.path.join(ROOT, axes)) as fh:
         lists = fh.read()
     names = set()
@@ -153,7 +153,7 @@ def layout():
             if '"%s"' % name in text:
                 spelled.append("%s: \"%s\"" % (f, name))
     check("no scheme, source or self-test name is spelled outside its "
-          "list in arch/axes.h (%d names)" % len(names),
+          "list in arch/matrix.h (%d names)" % len(names),
           len(names) > 30 and not spelled, "; ".join(spelled))
 
     readme = open(os.path.join(ROOT, "README.md")).read()

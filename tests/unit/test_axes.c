@@ -1,4 +1,4 @@
-/* The matrix's axes (arch/axes.h): every scheme, source and variant a
+/* The matrix's axes (arch/matrix.h): every scheme, source and variant a
  * list has is a name the config accepts, has its words in the catalog,
  * and travels through the handoff as itself. A name added to a list and
  * missing from any of them fails here. */

@@ -7,8 +7,8 @@
  * run them (arch/dispatch/schemes.c, arch/dispatch/i386.c,
  * arch/dispatch/variants.c, bench/run/sources.c) name their rows by id.
  * Plain C without code: the host-built floors include it too. */
-#ifndef IRQLAB_ARCH_AXES_H
-#define IRQLAB_ARCH_AXES_H
+#ifndef IRQLAB_ARCH_MATRIX_H
+#define IRQLAB_ARCH_MATRIX_H
 
 /* X(ID, "name", CPU mode, "seed threads", "what it is"). The first of
  * each CPU mode is the floor its rows are measured against. */
