@@ -2,90 +2,12 @@
 
 #include "arch/lib/fmt.h"
 #include "arch/lib/le.h"
+#include "bench/model/wire.h"
 
 /* Strings are written once, in a table ahead of the fields, and each
- * field refers to its string by index: reasons and primitive names
- * repeat. A row travels as its ids, never its name (WIRE_ROW). */
-#define DICT_MAX 512
-
-struct dict {
-	const char *s[DICT_MAX];
-	uint8_t len[DICT_MAX];
-	uint32_t n;
-	int full;
-};
-
-struct writer {
-	uint8_t *p;
-	size_t cap, len;
-	int overflow;
-	struct dict *dict;
-	int collecting;	/* first pass: fill the table, write nothing */
-};
-
-static void put_bytes(struct writer *w, const void *src, size_t n)
-{
-	const uint8_t *s = src;
-	size_t i;
-
-	if (w->collecting)
-		return;
-	if (w->overflow || n > w->cap - w->len) {
-		w->overflow = 1;
-		return;
-	}
-	for (i = 0; i < n; i++)
-		w->p[w->len++] = s[i];
-}
-
-static void put_uint(struct writer *w, uint64_t v, unsigned bytes)
-{
-	uint8_t b[8];
-
-	le_put(b, v, bytes);
-	put_bytes(w, b, bytes);
-}
-
-/* Counts and figures as unsigned LEB128: most are small, and the whole
- * run must fit the 16 KiB handoff. */
-static void put_var(struct writer *w, uint64_t v)
-{
-	uint8_t b[10];
-	unsigned n = 0;
-
-	do {
-		b[n] = (uint8_t)(v & 0x7f);
-		v >>= 7;
-		if (v)
-			b[n] |= 0x80;
-		n++;
-	} while (v);
-	put_bytes(w, b, n);
-}
-
-/* A string field: its index in the table, added there on first use. */
-static void put_str(struct writer *w, const char *s, size_t field_size)
-{
-	struct dict *d = w->dict;
-	size_t n = 0;
-	uint32_t i;
-
-	while (n + 1 < field_size && s[n])
-		n++;
-	for (i = 0; i < d->n; i++)
-		if (d->len[i] == n && bytes_eq(d->s[i], s, n))
-			break;
-	if (i == d->n) {
-		if (!w->collecting || d->n == DICT_MAX) {
-			d->full = 1;	/* only the first pass may add */
-			return;
-		}
-		d->s[d->n] = s;
-		d->len[d->n++] = (uint8_t)n;
-	}
-	put_var(w, i);
-}
-
+ * field refers to its string by index (bench/model/wire.h): reasons and
+ * primitive names repeat. A row travels as its ids, never its name
+ * (WIRE_ROW). */
 
 /* --- the layout ----------------------------------------------------------
  *
@@ -309,24 +231,24 @@ static void put_fields(struct writer *w, const void *base,
 
 		switch (f->wire) {
 		case WIRE_FIXED:
-			put_uint(w, load(at, f->size), f->bytes);
+			wire_put_uint(w, load(at, f->size), f->bytes);
 			break;
 		case WIRE_VAR:
-			put_var(w, load(at, f->size));
+			wire_put_var(w, load(at, f->size));
 			break;
 		case WIRE_STRING:
-			put_str(w, at, f->size);
+			wire_put_str(w, at, f->size);
 			break;
 		case WIRE_ROW: {
 			const struct experiment_result *e = (const void *)base;
 
-			put_uint(w, e->id.source, 1);
-			put_uint(w, e->id.scheme, 1);
-			put_uint(w, e->id.variant, 1);
-			put_uint(w, (uint64_t)e->id.x2apic_repeat |
+			wire_put_uint(w, e->id.source, 1);
+			wire_put_uint(w, e->id.scheme, 1);
+			wire_put_uint(w, e->id.variant, 1);
+			wire_put_uint(w, (uint64_t)e->id.x2apic_repeat |
 					    (uint64_t)e->id.selftest << 1, 1);
-			put_uint(w, e->baseline.scheme, 1);
-			put_uint(w, e->baseline.variant, 1);
+			wire_put_uint(w, e->baseline.scheme, 1);
+			wire_put_uint(w, e->baseline.variant, 1);
 			break;
 		}
 		case WIRE_STATS: {
@@ -337,23 +259,23 @@ static void put_fields(struct writer *w, const void *base,
 						       &stats_fields[k]);
 
 				if (stats_fields[k].kind != STATS_FIELD_FIGURE) {
-					put_var(w, v);
+					wire_put_var(w, v);
 					continue;
 				}
 				/* modulo 2^64, so out-of-order figures still
 				 * come back exactly */
-				put_var(w, v - before);
+				wire_put_var(w, v - before);
 				before = v;
 			}
 			break;
 		}
 		case WIRE_CONFIG:
 			for (k = 0; k < config_key_count; k++)
-				put_var(w, config_get((const void *)at,
+				wire_put_var(w, config_get((const void *)at,
 						      &config_keys[k]));
 			break;
 		case WIRE_BYTES:
-			put_bytes(w, at, (size_t)load(b + f[-1].offset, f[-1].size));
+			wire_put_bytes(w, at, (size_t)load(b + f[-1].offset, f[-1].size));
 			break;
 		}
 	}
@@ -369,7 +291,7 @@ static void encode_fields(struct writer *w, const struct run_result *r)
 		const struct list *L = &run_lists[l];
 		uint32_t n = (uint32_t)load(base + L->count_offset, 4);
 
-		put_var(w, n);	/* row histograms outnumber a byte */
+		wire_put_var(w, n);	/* row histograms outnumber a byte */
 		for (i = 0; i < n; i++)
 			put_fields(w, base + L->items_offset + i * L->item_size,
 				   L->fields, L->n_fields);
@@ -427,116 +349,17 @@ size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap)
 	if (dict.full)
 		return 0;
 	w.collecting = 0;
-	put_uint(&w, RESULTS_BLOB_VERSION, 2);
-	put_var(&w, dict.n);
+	wire_put_uint(&w, RESULTS_BLOB_VERSION, 2);
+	wire_put_var(&w, dict.n);
 	for (i = 0; i < dict.n; i++) {
-		put_uint(&w, dict.len[i], 1);	/* a field is < 256 bytes */
-		put_bytes(&w, dict.s[i], dict.len[i]);
+		wire_put_uint(&w, dict.len[i], 1);	/* a field is < 256 bytes */
+		wire_put_bytes(&w, dict.s[i], dict.len[i]);
 	}
 	encode_fields(&w, r);	/* pass 2: the fields */
 	return w.overflow || dict.full ? 0 : w.len;
 }
 
 /* --- decoding ----------------------------------------------------------- */
-
-struct reader {
-	const uint8_t *p;
-	size_t len, pos;
-	int truncated;
-	int overlong;	/* a number too large for its field */
-	/* the string table: where each string starts, and its length */
-	uint32_t n_strings;
-	uint32_t at[DICT_MAX];
-	uint8_t len_of[DICT_MAX];
-};
-
-static uint64_t get_uint(struct reader *r, unsigned bytes)
-{
-	uint64_t v;
-
-	if (r->truncated || bytes > r->len - r->pos) {
-		r->truncated = 1;
-		return 0;
-	}
-	v = le_get(r->p + r->pos, bytes);
-	r->pos += bytes;
-	return v;
-}
-
-static uint64_t get_var(struct reader *r);
-
-/* Reads the string table that precedes the fields. */
-static int get_string_table(struct reader *r)
-{
-	uint64_t n = get_var(r), i;
-
-	if (n > DICT_MAX)
-		return 0;
-	r->n_strings = (uint32_t)n;
-	for (i = 0; i < n && !r->truncated; i++) {
-		size_t len = (size_t)get_uint(r, 1);
-
-		if (len > r->len - r->pos) {
-			r->truncated = 1;
-			break;
-		}
-		r->at[i] = (uint32_t)r->pos;
-		r->len_of[i] = (uint8_t)len;
-		r->pos += len;
-	}
-	return 1;
-}
-
-/* A string field by its table index. Returns 0 when the index is not in
- * the table or the string does not fit the field. */
-static int get_str(struct reader *r, char *dst, size_t field_size)
-{
-	uint64_t index = get_var(r);
-	size_t n, i;
-
-	dst[0] = '\0';
-	if (r->truncated)
-		return 1;
-	if (index >= r->n_strings)
-		return 0;
-	n = r->len_of[index];
-	if (n + 1 > field_size)
-		return 0;
-	for (i = 0; i < n; i++)
-		dst[i] = (char)r->p[r->at[index] + i];
-	dst[n] = '\0';
-	return 1;
-}
-
-/* Unsigned LEB128 of at most 64 bits; anything longer is corrupt. */
-static uint64_t get_var(struct reader *r)
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	for (;;) {
-		uint8_t b;
-
-		if (r->truncated || r->pos >= r->len) {
-			r->truncated = 1;
-			return 0;
-		}
-		b = r->p[r->pos++];
-		if (shift == 63 && (b & 0x7e)) {
-			r->overlong = 1;
-			return 0;
-		}
-		v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80))
-			return v;
-		shift += 7;
-		if (shift > 63) {
-			r->overlong = 1;
-			return 0;
-		}
-	}
-}
-
 
 /* Reads the fields into `base`. Returns DECODE_OK, or why not. */
 static enum decode_status get_fields(struct reader *r, void *base,
@@ -552,27 +375,27 @@ static enum decode_status get_fields(struct reader *r, void *base,
 
 		switch (f->wire) {
 		case WIRE_FIXED:
-			v = get_uint(r, f->bytes);
+			v = wire_get_uint(r, f->bytes);
 			break;
 		case WIRE_VAR:
-			v = get_var(r);
+			v = wire_get_var(r);
 			break;
 		case WIRE_STRING:
-			fits &= get_str(r, at, f->size);
+			fits &= wire_get_str(r, at, f->size);
 			continue;
 		case WIRE_ROW: {
 			struct experiment_result *e = (void *)base;
 			uint64_t flags;
 
-			e->id.source = (uint8_t)get_uint(r, 1);
-			e->id.scheme = (uint8_t)get_uint(r, 1);
-			e->id.variant = (uint8_t)get_uint(r, 1);
-			flags = get_uint(r, 1);
+			e->id.source = (uint8_t)wire_get_uint(r, 1);
+			e->id.scheme = (uint8_t)wire_get_uint(r, 1);
+			e->id.variant = (uint8_t)wire_get_uint(r, 1);
+			flags = wire_get_uint(r, 1);
 			e->id.x2apic_repeat = (uint8_t)(flags & 1);
 			e->id.selftest = (uint8_t)(flags >> 1);
 			e->baseline = e->id;
-			e->baseline.scheme = (uint8_t)get_uint(r, 1);
-			e->baseline.variant = (uint8_t)get_uint(r, 1);
+			e->baseline.scheme = (uint8_t)wire_get_uint(r, 1);
+			e->baseline.variant = (uint8_t)wire_get_uint(r, 1);
 			if (r->truncated)
 				continue;
 			if (!row_id_valid(&e->id) || !row_id_valid(&e->baseline) ||
@@ -584,7 +407,7 @@ static enum decode_status get_fields(struct reader *r, void *base,
 		}
 		case WIRE_STATS:
 			for (k = 0, v = 0; k < stats_field_count; k++) {
-				uint64_t s = get_var(r);
+				uint64_t s = wire_get_var(r);
 
 				/* a figure is its step from the one before, v */
 				if (stats_fields[k].kind == STATS_FIELD_FIGURE) {
@@ -600,7 +423,7 @@ static enum decode_status get_fields(struct reader *r, void *base,
 			continue;
 		case WIRE_CONFIG:
 			for (k = 0; k < config_key_count; k++) {
-				uint64_t c = get_var(r);
+				uint64_t c = wire_get_var(r);
 
 				if (c > UINT32_MAX)
 					r->overlong = 1;
@@ -641,16 +464,16 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 
 	r = (struct reader){ .p = in, .len = len };
 	*out = (struct run_result){ 0 };
-	if (get_uint(&r, 2) != RESULTS_BLOB_VERSION)
+	if (wire_get_uint(&r, 2) != RESULTS_BLOB_VERSION)
 		return r.truncated ? DECODE_TRUNCATED : DECODE_BAD_VERSION;
-	if (!get_string_table(&r))
+	if (!wire_get_string_table(&r))
 		return DECODE_BAD_VALUE;
 	status = get_fields(&r, out, FIELDS(run_fields));
 	if (status != DECODE_OK)
 		return status;
 	for (l = 0; l < sizeof(run_lists) / sizeof(run_lists[0]); l++) {
 		const struct list *L = &run_lists[l];
-		uint64_t n = get_var(&r);
+		uint64_t n = wire_get_var(&r);
 
 		if (r.truncated)
 			return DECODE_TRUNCATED;
