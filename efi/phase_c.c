@@ -257,18 +257,28 @@ static void join_parts(struct pending *pc)
 	pc->blob_len = results_encode(r, pc->blob, RUN_FILE_BYTES);
 }
 
+/* The run's own blob beside its files, then, for a run in parts, the
+ * last part's own: a later boot knows that part's records by it. */
+static const char *keep_run_blobs(struct pending *pc)
+{
+	const char *err = run_store_write_blob(pc->root, pc->r, 0, pc->blob,
+					       pc->blob_len, pc->scratch);
+
+	if (!err && pc->final_part)
+		err = run_store_write_blob(pc->root, pc->r, pc->r->part,
+					   pc->final_part, pc->final_part_len,
+					   pc->scratch);
+	return err;
+}
+
 /* A run of a series that is not its last: kept on the ESP, its records
  * deleted, and `next` names the run phase A measures. Returns 1 when
  * kept; else the series stops here. */
 static int keep_series_run(struct pending *pc, struct next_run *next)
 {
 	struct run_result *r = pc->r;
-	const char *err = run_store_write_blob(pc->root, r, 0, pc->blob,
-					       pc->blob_len, pc->scratch);
+	const char *err = keep_run_blobs(pc);
 
-	if (!err && pc->final_part)
-		err = run_store_write_blob(pc->root, r, r->part, pc->final_part,
-					   pc->final_part_len, pc->scratch);
 	if (!err && !handoff_delete(pc->found)) {
 		log_printf("phase C: run %u of %u kept on the ESP; "
 			   "measuring run %u\n", r->run_index,
@@ -340,16 +350,9 @@ static const char *write_files(struct pending *pc,
 		 * series meanwhile. */
 		if (!err) {
 			pc->blob_len = results_encode(r, pc->blob, RUN_FILE_BYTES);
-			err = pc->blob_len
-				      ? run_store_write_blob(pc->root, r, 0, pc->blob,
-							     pc->blob_len,
-							     pc->scratch)
-				      : "the run's blob does not encode";
+			err = pc->blob_len ? keep_run_blobs(pc)
+					   : "the run's blob does not encode";
 		}
-		if (!err && pc->final_part)
-			err = run_store_write_blob(pc->root, r, r->part,
-						   pc->final_part,
-						   pc->final_part_len, pc->scratch);
 		return err;
 	}
 	{
