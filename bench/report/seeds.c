@@ -2,6 +2,7 @@
 
 #include "arch/lib/fmt.h"
 #include "bench/model/results.h"
+#include "bench/report/figures.h"
 
 /* Where a row's figure comes from. */
 enum figure_kind {
@@ -61,11 +62,8 @@ static int64_t figure(const struct run_result *r, const struct seed_row *row)
 		if (row->kind == ROUND_TRIP)
 			return net_of_floor(e->metric[METRIC_ROUND_TRIP].median,
 					    floor);
-		base = results_find(r, &e->baseline);
-		if (!base || base->status != EXP_OK)
-			return NOT_RUN;
-		return (int64_t)(e->metric[METRIC_ENTRY].median -
-				 base->metric[METRIC_ENTRY].median);
+		base = comparable_baseline(r, e);
+		return base ? median_over(e, base, METRIC_ENTRY) : NOT_RUN;
 	}
 }
 
