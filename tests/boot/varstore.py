@@ -130,13 +130,20 @@ def boot_variables(path):
             and v.name != "BootCurrent"}
 
 
-def export_records(path, folder):
-    """Writes each live irqlab record as efivarfs shows it: a file named
-    <name>-<guid> holding 4 bytes of attributes, then the data."""
+def write_efivars(folder, records):
+    """Writes (name, data) records under irqlab's GUID as efivarfs shows
+    them: a file named <name>-<guid> holding 4 bytes of attributes, then
+    the data."""
     os.makedirs(folder, exist_ok=True)
-    for v in irqlab_records(path):
-        with open(os.path.join(folder, "%s-%s" % (v.name, v.guid)), "wb") as f:
-            f.write(struct.pack("<I", 7) + v.data)
+    for name, data in records:
+        with open(os.path.join(folder, "%s-%s" % (name, IRQLAB_GUID)),
+                  "wb") as f:
+            f.write(struct.pack("<I", 7) + data)
+
+
+def export_records(path, folder):
+    """Writes each live irqlab record of the store as efivarfs shows it."""
+    write_efivars(folder, [(v.name, v.data) for v in irqlab_records(path)])
 
 
 def irqlab_records(path, live_only=True):
