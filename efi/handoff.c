@@ -2,6 +2,7 @@
 #include <efilib.h>
 
 #include "efi/handoff.h"
+#include "efi/runtime.h"
 
 #include "arch/lib/fmt.h"
 #include "arch/lib/le.h"
@@ -54,8 +55,8 @@ static const char *query_store(UINT64 *remaining, UINT64 *max_variable,
 		fmt_snprintf(why, cap, "firmware predates QueryVariableInfo");
 		return why;
 	}
-	st = uefi_call_wrapper(RT->QueryVariableInfo, 4, HANDOFF_ATTRIBUTES,
-			       &max_storage, remaining, max_variable);
+	st = runtime_query_variable_info(HANDOFF_ATTRIBUTES, &max_storage,
+					 remaining, max_variable);
 	if (EFI_ERROR(st)) {
 		fmt_snprintf(why, cap, "QueryVariableInfo failed (0x%llx)",
 			     (unsigned long long)st);
@@ -72,9 +73,12 @@ static const char *query_store(UINT64 *remaining, UINT64 *max_variable,
 
 uint64_t handoff_room_needed(size_t blob_len)
 {
+	/* The records, and one write of the marker: phase B rewrites it
+	 * when the records cannot be written. */
 	return blob_len +
 	       records_needed(blob_len) *
 		       (uint64_t)(RECORD_HEADER_BYTES + HANDOFF_VARIABLE_OVERHEAD) +
+	       MARKER_MAX_BYTES + HANDOFF_VARIABLE_OVERHEAD +
 	       HANDOFF_STORE_RESERVE;
 }
 
@@ -110,10 +114,10 @@ static void delete_probes(void)
 		CHAR16 name[16];
 
 		probe_name(name, seq);
-		uefi_call_wrapper(RT->SetVariable, 5, name, &irqlab_guid,
-				  EFI_VARIABLE_NON_VOLATILE |
-					  EFI_VARIABLE_BOOTSERVICE_ACCESS,
-				  0, NULL);
+		runtime_set_variable(name, &irqlab_guid,
+				     EFI_VARIABLE_NON_VOLATILE |
+					     EFI_VARIABLE_BOOTSERVICE_ACCESS,
+				     0, NULL);
 	}
 }
 
@@ -179,10 +183,10 @@ static EFI_STATUS write_probes(UINT64 bytes, UINT64 chunk)
 		EFI_STATUS st;
 
 		probe_name(name, seq);
-		st = uefi_call_wrapper(RT->SetVariable, 5, name, &irqlab_guid,
-				       EFI_VARIABLE_NON_VOLATILE |
-					       EFI_VARIABLE_BOOTSERVICE_ACCESS,
-				       (UINTN)data, zeros);
+		st = runtime_set_variable(name, &irqlab_guid,
+					  EFI_VARIABLE_NON_VOLATILE |
+						  EFI_VARIABLE_BOOTSERVICE_ACCESS,
+					  (UINTN)data, zeros);
 		if (EFI_ERROR(st))
 			return st;
 		written += data;
@@ -334,8 +338,8 @@ const char *handoff_store(const uint8_t *blob, size_t len, uint64_t run_id,
 
 		record_name(name, handoff_first_name + seq);
 		/* Each name is written once per boot (efi-pstore's rule). */
-		st = uefi_call_wrapper(RT->SetVariable, 5, name, &irqlab_guid,
-				       HANDOFF_ATTRIBUTES, n, record);
+		st = runtime_set_variable(name, &irqlab_guid,
+					  HANDOFF_ATTRIBUTES, n, record);
 		if (EFI_ERROR(st)) {
 			fmt_snprintf(why, cap, "SetVariable of record %u failed (0x%llx)",
 				     seq, (unsigned long long)st);
@@ -366,6 +370,53 @@ static int record_number(const CHAR16 *name)
 	return name[i] == 0 ? (int)seq : -1;
 }
 
+/* The marker's name, beside the records' under irqlab's GUID. */
+#define MARKER_NAME L"IrqlabMeasuring"
+
+static void read_marker(struct handoff_found *found)
+{
+	static uint8_t bytes[MARKER_MAX_BYTES];
+	UINTN len = sizeof(bytes);
+	UINT32 attributes;
+
+	found->marker_found = 1;
+	found->marker_readable =
+		!EFI_ERROR(uefi_call_wrapper(RT->GetVariable, 5, MARKER_NAME,
+					     &irqlab_guid, &attributes, &len,
+					     bytes)) &&
+		marker_decode(bytes, len, &found->marker) == 0;
+}
+
+const char *handoff_mark(const struct run_marker *m, char *why, size_t cap)
+{
+	uint8_t bytes[MARKER_MAX_BYTES];
+	EFI_STATUS st = runtime_set_variable(MARKER_NAME, &irqlab_guid,
+					     HANDOFF_ATTRIBUTES,
+					     marker_encode(bytes, m), bytes);
+
+	if (!EFI_ERROR(st)) {
+		log_status(STATUS_MARKER, "state=%s", marker_state_name(m->state));
+		return 0;
+	}
+	fmt_snprintf(why, cap, "SetVariable of the marker failed (0x%llx)",
+		     (unsigned long long)st);
+	return why;
+}
+
+int handoff_clear_mark(void)
+{
+	EFI_STATUS st = runtime_set_variable(MARKER_NAME, &irqlab_guid,
+					     HANDOFF_ATTRIBUTES, 0, NULL);
+
+	if (EFI_ERROR(st) && st != EFI_NOT_FOUND) {
+		log_printf("could not delete the marker (0x%llx)\n",
+			   (unsigned long long)st);
+		return -1;
+	}
+	log_status(STATUS_MARKER, "state=cleared");
+	return 0;
+}
+
 static void note_foreign(struct handoff_found *found, const CHAR16 *name)
 {
 	char *out;
@@ -388,6 +439,7 @@ uint32_t handoff_find(struct handoff_found *found)
 
 	found->n = 0;
 	found->n_foreign = 0;
+	found->marker_found = 0;
 	name[0] = 0;
 	for (;;) {
 		UINTN size = sizeof(name), len;
@@ -408,9 +460,14 @@ uint32_t handoff_find(struct handoff_found *found)
 		}
 		if (CompareGuid(&guid, &irqlab_guid) != 0)
 			continue;
-		/* Only names irqlab writes are its records. Anything else under
-		 * its GUID is another tool's: reported, never read, never
-		 * deleted, and never a reason not to measure. */
+		if (StrCmp(name, MARKER_NAME) == 0) {
+			read_marker(found);
+			continue;
+		}
+		/* Only names irqlab writes are its records (and its marker).
+		 * Anything else under its GUID is another tool's: reported,
+		 * never read, never deleted, and never a reason not to
+		 * measure. */
 		seq = record_number(name);
 		if (seq < 0) {
 			note_foreign(found, name);
@@ -441,9 +498,8 @@ uint32_t handoff_find(struct handoff_found *found)
 
 static int delete_record(struct handoff_found *found, uint32_t i)
 {
-	EFI_STATUS st = uefi_call_wrapper(RT->SetVariable, 5,
-					  found->rec[i].name, &irqlab_guid,
-					  HANDOFF_ATTRIBUTES, 0, NULL);
+	EFI_STATUS st = runtime_set_variable(found->rec[i].name, &irqlab_guid,
+					     HANDOFF_ATTRIBUTES, 0, NULL);
 
 	if (!EFI_ERROR(st) || st == EFI_NOT_FOUND)
 		return 0;

@@ -61,10 +61,20 @@ struct handoff_found {
 		uint8_t chosen;		/* for handoff_delete_chosen */
 		uint8_t undeletable;	/* a deletion failed */
 	} rec[HANDOFF_SCAN_RECORDS];
+	/* The "measuring" marker, when there is one. */
+	uint8_t marker_found, marker_readable;
+	struct run_marker marker;
 	/* Variables under irqlab's GUID that are not its records. */
 	uint32_t n_foreign;
 	char foreign[HANDOFF_FOREIGN_NAMES][64];
 };
+
+/* The "measuring" marker (docs/run.md "No loop after a hang"): set by
+ * phase A, changed by phase B when the store refused the records, and
+ * cleared once they are written. Set returns NULL or why not. */
+const char *handoff_mark(const struct run_marker *m, char *why, size_t cap);
+/* Returns 0 when it is gone (or never was), -1 when it cannot be deleted. */
+int handoff_clear_mark(void);
 
 /* Reads every irqlab variable. Returns how many there are. */
 uint32_t handoff_find(struct handoff_found *found);

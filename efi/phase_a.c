@@ -12,6 +12,7 @@
 #include "bench/report/report.h"
 #include "bench/run/runner.h"
 #include "efi/files.h"
+#include "firmware/rt_properties.h"
 #include "efi/handoff.h"
 #include "efi/pages.h"
 #include "efi/phase_b.h"
@@ -221,11 +222,61 @@ static void come_back_here(struct run_result *r)
 		   current);
 }
 
-/* A run that will not go ahead must not bring the next boot back here. */
+/* A run that will not go ahead must not bring the next boot back here,
+ * nor leave a marker that says it is measuring. */
 static void forget_boot_next(void)
 {
 	uefi_call_wrapper(RT->SetVariable, 5, L"BootNext", &EfiGlobalVariable,
 			  0, 0, NULL);
+	handoff_clear_mark();
+}
+
+/* EFI_RT_PROPERTIES_TABLE_GUID (UEFI spec §4.6.2). */
+static EFI_GUID rt_properties_guid = {
+	0xeb66918a, 0x7eef, 0x402a,
+	{ 0x84, 0x2e, 0x93, 0x1d, 0x21, 0xc3, 0x8a, 0xe9 }
+};
+
+/* Whether the runtime services phase B needs are offered after
+ * ExitBootServices. Returns NULL, or why the run cannot go ahead. */
+static const char *runtime_services_offered(void)
+{
+	const uint8_t *table = NULL;
+	uint32_t supported;
+	UINTN i;
+
+	for (i = 0; i < ST->NumberOfTableEntries; i++)
+		if (CompareGuid(&ST->ConfigurationTable[i].VendorGuid,
+				&rt_properties_guid) == 0)
+			table = ST->ConfigurationTable[i].VendorTable;
+	if (!table) {
+		log_status(STATUS_RUNTIME, "table=0");
+		log_printf("phase A: no EFI_RT_PROPERTIES_TABLE: every runtime "
+			   "service is offered (UEFI spec section 4.6.2)\n");
+		return 0;
+	}
+	if (rt_properties_read(table, 8, &supported)) {
+		log_status(STATUS_RUNTIME, "table=unknown-version");
+		log_printf("phase A: an EFI_RT_PROPERTIES_TABLE of a version "
+			   "irqlab does not know: going by the services\n");
+		return 0;
+	}
+	log_status(STATUS_RUNTIME, "table=1 supported=0x%x", supported);
+	return rt_properties_refusal(supported);
+}
+
+/* The "measuring" marker: set before phase B, so that a boot after a
+ * hang does not measure again (docs/run.md "No loop after a hang"). */
+static const char *mark_measuring(const struct run_result *r, char *why,
+				  size_t cap)
+{
+	const struct run_marker m = {
+		.state = MARKER_MEASURING, .run_id = r->run_id,
+		.run_index = r->run_index, .part = r->part,
+		.first_row = r->first_row,
+	};
+
+	return handoff_mark(&m, why, cap);
 }
 
 EFI_STATUS phase_a(EFI_FILE_HANDLE root, struct run_state *run,
@@ -269,9 +320,22 @@ EFI_STATUS phase_a(EFI_FILE_HANDLE root, struct run_state *run,
 	log_printf("phase A: TSC %llu Hz (%s); figures will be %s\n",
 		   (unsigned long long)r->tsc_hz, tsc_method_name(r->tsc_method),
 		   clock_kind_unit(r->clock_kind));
-	/* BootNext is written before the store's room is measured, so the
-	 * room is what phase B will find. */
+	{
+		const char *refused = runtime_services_offered();
+
+		if (refused) {
+			stop_visibly(refused);
+			return EFI_UNSUPPORTED;
+		}
+	}
+	/* BootNext and the marker are written before the store's room is
+	 * measured, so the room is what phase B will find. */
 	come_back_here(r);
+	if (mark_measuring(r, why, sizeof(why))) {
+		forget_boot_next();
+		stop_visibly(why);
+		return EFI_OUT_OF_RESOURCES;
+	}
 	screen_find(&run->screen);
 	r->progress_on_screen = run->screen.usable;
 	fmt_snprintf(r->display_note, sizeof(r->display_note), "%s",

@@ -19,6 +19,7 @@
 #include "efi/console.h"
 #include "efi/handoff.h"
 #include "efi/progress.h"
+#include "efi/runtime.h"
 
 void fpu_state_for_firmware(void);	/* arch/firmware_abi.S */
 
@@ -40,9 +41,48 @@ static int fits_one_handoff(const struct run_result *r)
 	return results_encode(r, trial, cap) != 0;
 }
 
-/* Stores what the run has and resets into phase C. Without a handoff the
- * results go to the serial log and the machine powers off instead, so a
- * real machine does not measure again in a loop. */
+/* How long the page of results stays up before the machine resets, when
+ * the store refused them: long enough to photograph where someone waits
+ * at the machine (finish = wait-key), a moment otherwise. */
+#define NOT_KEPT_HOLD_SECONDS 120
+#define NOT_KEPT_HOLD_UNATTENDED 5
+
+/* The store refused the results: they go to COM1 and to the screen, the
+ * marker says so for the next boot (which then does not measure again),
+ * and the machine resets. */
+static __attribute__((noreturn)) void results_not_kept(
+	struct run_result *r, const struct report_context *ctx, const char *err)
+{
+	struct run_marker marker = {
+		.state = MARKER_NOT_STORED, .run_id = r->run_id,
+		.run_index = r->run_index, .part = r->part,
+		.first_row = r->first_row,
+	};
+	struct text_buf tb;
+	char why[120];
+	unsigned lines;
+
+	log_printf("phase B: results NOT persisted: %s\n"
+		   "phase B: the results follow on serial only\n", err);
+	log_status(STATUS_SERIAL_ONLY, "reason=%s", err);
+	log_write("\n");
+	tb_init(&tb, run->text, REPORT_TEXT_BYTES);
+	report_summary(&tb, r, ctx);
+	log_write(tb.data);
+	fmt_snprintf(marker.why, sizeof(marker.why), "%s", err);
+	if (!runtime_lost())
+		handoff_mark(&marker, why, sizeof(why));
+	tb_init(&tb, run->text, REPORT_TEXT_BYTES);
+	report_end_screen(&tb, r, NULL);
+	lines = progress_show_page(tb.data);
+	log_status(STATUS_SHOWN, "lines=%u", lines);
+	progress_hold(r->config.finish == FINISH_WAIT_KEY
+			      ? NOT_KEPT_HOLD_SECONDS : NOT_KEPT_HOLD_UNATTENDED);
+	runtime_reset(EfiResetWarm);
+}
+
+/* Stores what the run has and resets into phase C. When the store does
+ * not take it, results_not_kept. */
 static __attribute__((noreturn)) void persist_and_reset(void)
 {
 	struct run_result *r = run->result;
@@ -81,39 +121,36 @@ static __attribute__((noreturn)) void persist_and_reset(void)
 		err = handoff_store(run->blob, len, r->run_id, &store_free, why,
 				    sizeof(why));
 	}
-	if (!err) {
-		progress_say("Results handed over; resetting.");
-		log_printf("phase B: run %u of %u, %llu bytes handed over in "
-			   "%llu record(s); resetting into phase C\n", r->run_index,
-			   r->config.runs, (unsigned long long)len,
-			   (unsigned long long)records_needed(len));
-		log_status(STATUS_HANDED_OVER, "run=%u runs=%u bytes=%llu "
-			   "records=%llu store_free=%llu", r->run_index,
-			   r->config.runs, (unsigned long long)len,
-			   (unsigned long long)records_needed(len),
-			   (unsigned long long)store_free);
-		uefi_call_wrapper(RT->ResetSystem, 4, EfiResetWarm, EFI_SUCCESS,
-				  0, NULL);
-	} else {
-		progress_say("The results could not be kept: they go to the serial "
-			     "port, and the machine powers off.");
-		log_printf("phase B: results NOT persisted: %s\n"
-			   "phase B: the results follow on serial only\n", err);
-		log_status(STATUS_SERIAL_ONLY, "reason=%s", err);
-		log_write("\n");
-		tb_init(&tb, run->text, REPORT_TEXT_BYTES);
-		report_summary(&tb, r, &ctx);
-		log_write(tb.data);
-		uefi_call_wrapper(RT->ResetSystem, 4, EfiResetShutdown,
-				  EFI_SUCCESS, 0, NULL);
+	if (err && runtime_lost())
+		err = runtime_lost();
+	if (err) {
+		progress_say("The results could not be kept: they go to the screen "
+			     "and the serial port.");
+		results_not_kept(r, &ctx, err);
 	}
-	for (;;)
-		hlt();
+	/* Phase C clears it too, should this fail. */
+	handoff_clear_mark();
+	progress_say("Results handed over; resetting.");
+	log_printf("phase B: run %u of %u, %llu bytes handed over in "
+		   "%llu record(s); resetting into phase C\n", r->run_index,
+		   r->config.runs, (unsigned long long)len,
+		   (unsigned long long)records_needed(len));
+	log_status(STATUS_HANDED_OVER, "run=%u runs=%u bytes=%llu "
+		   "records=%llu store_free=%llu", r->run_index,
+		   r->config.runs, (unsigned long long)len,
+		   (unsigned long long)records_needed(len),
+		   (unsigned long long)store_free);
+	runtime_reset(EfiResetWarm);
 }
 
 static void fatal_persist(const struct fault_info *f)
 {
-	(void)f;
+	char what[160], said[200];
+
+	fault_describe(f, what, sizeof(what));
+	fmt_snprintf(said, sizeof(said), "irqlab faulted (%s); keeping what "
+		     "the run has.", what);
+	progress_say(said);
 	log_printf("phase B: framework fault; persisting what the run has\n");
 	persist_and_reset();
 }
@@ -168,6 +205,7 @@ void phase_b(struct run_state *measured)
 	exceptions_install();
 	idt_install();
 	exceptions_set_fatal_hook(fatal_persist);
+	runtime_guard_on(&run->config, run->result->tsc_hz);
 	log_printf("phase B: own GDT/TSS/IDT loaded\n");
 	take_over_paging();
 	progress_start(&run->screen, run->result->tsc_hz);

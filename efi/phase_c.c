@@ -11,6 +11,7 @@
 #include "efi/handoff.h"
 #include "efi/pages.h"
 #include "efi/power.h"
+#include "efi/runtime.h"
 #include "efi/run_store.h"
 
 /* The report page's template, written there by `make image` (web/). */
@@ -408,6 +409,50 @@ static int delete_and_show(struct pending *pc, const struct report_context *ctx)
 	return 1;
 }
 
+/* A marker without records: the last run did not hand its results over
+ * (docs/run.md "No loop after a hang"). This boot says so and does not
+ * measure; once someone has read it (a key), or where nobody waits at the
+ * machine (finish = shutdown), the marker goes and the next boot
+ * measures. */
+static __attribute__((noreturn)) void say_unfinished(
+	const struct handoff_found *found, const struct irqlab_config *c)
+{
+	const struct run_marker *m = &found->marker;
+	char name[32];
+
+	if (!found->marker_readable) {
+		log_status(STATUS_UNFINISHED, "state=unreadable");
+		log_printf("\nirqlab found the marker an earlier run set before "
+			   "measuring, but cannot read it: that run did not hand "
+			   "its results over.\n");
+	} else {
+		run_folder_name(m->run_id, name, sizeof(name));
+		log_status(STATUS_UNFINISHED, "state=%s run=%s index=%u part=%u "
+			   "first_row=%u", marker_state_name(m->state), name,
+			   m->run_index, m->part, m->first_row);
+		log_printf("\nThe last run (%s, run %u, part %u from plan row %u) "
+			   "did not hand its results over.\n", name, m->run_index,
+			   m->part, m->first_row);
+		if (m->state == MARKER_NOT_STORED)
+			log_printf("It measured, but the variable store did not "
+				   "take the results: %s.\nThey were shown on "
+				   "the screen and sent to the serial port.\n",
+				   m->why);
+		else
+			log_printf("It stopped while measuring: the machine hung "
+				   "or was switched off, or the firmware faulted "
+				   "in a runtime call (then the results were shown "
+				   "on the screen and sent to the serial port). "
+				   "docs/run.md in irqlab's sources says what to "
+				   "try.\n");
+	}
+	log_printf("irqlab does not measure on this boot. Press a key: the "
+		   "next boot measures again.\n");
+	if (c->finish == FINISH_SHUTDOWN || power_off_after(120))
+		handoff_clear_mark();
+	runtime_reset(EfiResetShutdown);
+}
+
 enum phase_c_outcome phase_c(EFI_FILE_HANDLE root, struct run_state *run,
 			     struct next_run *next)
 {
@@ -421,8 +466,14 @@ enum phase_c_outcome phase_c(EFI_FILE_HANDLE root, struct run_state *run,
 		log_printf("phase C: out of memory\n");
 		return PHASE_C_MEASURE;
 	}
-	if (find_records(&pc) == 0)
+	if (find_records(&pc) == 0) {
+		if (pc.found->marker_found)
+			say_unfinished(pc.found, &run->config);
 		return PHASE_C_MEASURE;
+	}
+	/* The records say phase B ended; its marker goes with them. */
+	if (pc.found->marker_found)
+		handoff_clear_mark();
 	select_run(&pc);
 	if (pc.have_run && pc.r->next_row && keep_part(&pc, next))
 		return PHASE_C_MEASURE;

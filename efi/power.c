@@ -3,13 +3,15 @@
 
 #include "efi/power.h"
 #include "arch/lib/log.h"
+#include "efi/runtime.h"
 
 #define STOP_COUNTDOWN_SECONDS 10
 #define FINISH_COUNTDOWN_SECONDS 120
 
 /* The count is redrawn in place on the console. */
-void power_off_after(unsigned seconds)
+int power_off_after(unsigned seconds)
 {
+	int key_pressed = 0;
 	EFI_EVENT timer = NULL, events[2];
 	EFI_INPUT_KEY key;
 	unsigned left;
@@ -29,25 +31,25 @@ void power_off_after(unsigned seconds)
 			if (index == 0) {
 				uefi_call_wrapper(ST->ConIn->ReadKeyStroke, 2,
 						  ST->ConIn, &key);
+				key_pressed = 1;
 				break;
 			}
 		}
 		log_printf("\n");
 	}
-	uefi_call_wrapper(RT->ResetSystem, 4, EfiResetShutdown, EFI_SUCCESS, 0,
-			  NULL);
+	return key_pressed;
 }
 
 void stop_visibly(const char *why)
 {
 	log_printf("\nirqlab will not measure: %s\n", why);
 	power_off_after(STOP_COUNTDOWN_SECONDS);
+	runtime_reset(EfiResetShutdown);
 }
 
 void power_off_when_done(const struct irqlab_config *c)
 {
 	if (c->finish == FINISH_WAIT_KEY)
 		power_off_after(FINISH_COUNTDOWN_SECONDS);
-	uefi_call_wrapper(RT->ResetSystem, 4, EfiResetShutdown, EFI_SUCCESS, 0,
-			  NULL);
+	runtime_reset(EfiResetShutdown);
 }

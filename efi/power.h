@@ -5,15 +5,16 @@
 
 #include "bench/model/config.h"
 
-/* Waits for a key, counting down so an unattended run still ends, then
- * powers off. */
-void power_off_after(unsigned seconds);
+/* Waits for a key, counting down so an unattended run still ends.
+ * Returns 1 when a key ended the wait, 0 when the count ran out. */
+int power_off_after(unsigned seconds);
 /* Ends a run that cannot measure: the reason on screen and serial, a
  * countdown, then power off. Never a silent return to the firmware's
  * next boot option. */
-void stop_visibly(const char *why);
+__attribute__((noreturn)) void stop_visibly(const char *why);
 /* The end of a boot that wrote its results: as the config's `finish`
  * says, wait for a key or power off at once. */
-void power_off_when_done(const struct irqlab_config *c);
+__attribute__((noreturn)) void power_off_when_done(
+	const struct irqlab_config *c);
 
 #endif

@@ -13,6 +13,7 @@
 #define ROW_COUNTS 7
 #define ROW_BAR 9
 #define ROW_SAY 11
+#define END_LINE_MAX 100	/* a page line's characters */
 
 #define BACKGROUND SCREEN_RGB(0, 0, 48)
 #define TEXT SCREEN_RGB(224, 224, 224)
@@ -97,4 +98,49 @@ void progress_start(const struct screen *s, uint64_t tsc_hz)
 void progress_say(const char *what)
 {
 	line(ROW_SAY, what, WARNING);
+}
+
+#define ROW_PAGE 1	/* the page's first line */
+
+static unsigned page_lines;
+
+unsigned progress_show_page(const char *text)
+{
+	char line_text[END_LINE_MAX];
+	unsigned row = ROW_PAGE, n;
+
+	if (!shown.screen || !shown.screen->usable)
+		return 0;
+	screen_fill(shown.screen, 0, 0, shown.screen->width,
+		    shown.screen->height, BACKGROUND);
+	while (*text && row + 2 < screen_rows(shown.screen)) {
+		for (n = 0; text[n] && text[n] != '\n' && n < END_LINE_MAX - 1; n++)
+			line_text[n] = text[n];
+		line_text[n] = '\0';
+		line(row++, line_text, TEXT);
+		text += n;
+		while (*text && *text != '\n')	/* beyond the screen's width */
+			text++;
+		if (*text == '\n')
+			text++;
+	}
+	page_lines = row;
+	return row - ROW_PAGE;
+}
+
+void progress_hold(unsigned seconds)
+{
+	uint64_t second = shown.tsc_hz ? shown.tsc_hz : 1000000000ull;
+	char text[80];
+
+	for (; seconds > 0; seconds--) {
+		uint64_t until = tsc_close() + second;
+
+		fmt_snprintf(text, sizeof(text), "The machine resets in %u s.",
+			     seconds);
+		if (shown.screen && shown.screen->usable)
+			line(page_lines + 1, text, WARNING);
+		while (tsc_close() < until)
+			;
+	}
 }

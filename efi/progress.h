@@ -14,4 +14,11 @@ void progress_start(const struct screen *s, uint64_t tsc_hz);
 /* One line under the bar: what phase B does now. */
 void progress_say(const char *what);
 
+/* Replaces the progress with a page of text (lines split at '\n'), for
+ * results that could not be handed over. Returns the lines drawn, 0
+ * without a usable screen. */
+unsigned progress_show_page(const char *text);
+/* Counts `seconds` down on the page's last line ("resets in N s"). */
+void progress_hold(unsigned seconds);
+
 #endif

@@ -12,11 +12,17 @@ typedef void (*log_sink)(const char *text);
  * The events, defined once: */
 #define LOG_STATUS_PREFIX "irqlab-status:"
 #define STATUS_STORE "store"	/* phase A: the variable store's room, made or not */
+#define STATUS_RUNTIME "runtime"	/* phase A: the runtime services the firmware offers */
+#define STATUS_MARKER "marker"	/* A, B: the "measuring" marker set, cleared or changed */
+#define STATUS_RUNTIME_LOST "runtime-lost"	/* phase B: a runtime service faulted */
+#define STATUS_SHOWN "results-shown"	/* phase B: the headline page drawn */
+#define STATUS_RESET "reset"	/* phase B: how the machine is reset */
 #define STATUS_HANDED_OVER "handed-over"	/* phase B: records written, resetting */
 #define STATUS_SERIAL_ONLY "serial-only"	/* phase B: the store could not take them */
 #define STATUS_RUN_KEPT "run-kept"	/* phase C: a run of a series kept on the ESP */
 #define STATUS_PART_KEPT "part-kept"	/* phase C: a part of a run kept on the ESP */
 #define STATUS_RESULTS "results"	/* phase C: the files are written and verified */
+#define STATUS_UNFINISHED "unfinished"	/* phase C: a marker without records */
 
 void log_set_sink(log_sink sink);
 

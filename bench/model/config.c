@@ -1,6 +1,12 @@
 #include "bench/model/config.h"
 
 const char *const config_finish_names[] = { "shutdown", "wait-key" };
+const char *const config_simulate_names[] = {
+#define SIMULATE_NAME(id, name) name,
+	SIMULATE_LIST(SIMULATE_NAME)
+#undef SIMULATE_NAME
+	NULL
+};
 
 
 /* quick = 1: these counts, wherever the file does not set its own. */

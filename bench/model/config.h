@@ -77,7 +77,31 @@ enum finish_action {
 	/* 1 keeps each row's histograms, which may take the run over      \
 	 * several resets (docs/uefi-variables.md "Parts"); 0 keeps only   \
 	 * the percentiles, in one handoff */                               \
-	X(histograms, 1, 0, 1, NULL, 0)
+	X(histograms, 1, 0, 1, NULL, 0)                                      \
+	/* conditions of a stranger's PC that no emulator has, made up so   \
+	 * their handling can be tested (docs/run.md "Simulated faults"):   \
+	 * none, or names from SIMULATE_LIST */                             \
+	X(simulate, 0, 0, CONFIG_ALL, config_simulate_names, 1)
+
+/* X(ID, "name"): what `simulate` can make up. Each is reported in the
+ * results as simulated, never as found. */
+#define SIMULATE_LIST(X)                                                    \
+	/* phase B's SetVariable calls get an invalid attribute, so the     \
+	 * firmware refuses them */                                         \
+	X(SETVARIABLE_ERROR, "setvariable-error")                           \
+	/* phase B's SetVariable calls get a non-canonical data pointer,   \
+	 * so the firmware faults in them */                                \
+	X(SETVARIABLE_FAULT, "setvariable-fault")                           \
+	/* ResetSystem is not called, as if it had returned */              \
+	X(RESET_RETURNS, "reset-returns")                                   \
+	/* the PIT probe sees a counter that never moves (a gated 8254) */  \
+	X(PIT_GATED, "pit-gated")                                           \
+	/* the x2APIC probe sees the firmware's lock (MSR 0xBD bit 0) */    \
+	X(X2APIC_LOCKED, "x2apic-locked")
+
+#define SIMULATE_ID(id, name) SIMULATE_##id,
+enum simulate_id { SIMULATE_LIST(SIMULATE_ID) SIMULATE_COUNT };
+#undef SIMULATE_ID
 
 struct irqlab_config {
 #define CONFIG_FIELD(key, dflt, lo, hi, choices, list) uint32_t key;
@@ -96,6 +120,7 @@ struct config_key {
 };
 
 extern const char *const config_finish_names[];
+extern const char *const config_simulate_names[];
 /* The names the rows go by, from the lists in arch/matrix.h
  * (bench/run/plan.c matches them). The variants' first name, "none", is
  * their baseline, which `variants = none` does not select: the parser
@@ -112,6 +137,13 @@ int config_selects(uint32_t value, const char *const *names,
 		   const char *name);
 extern const struct config_key config_keys[];
 extern const size_t config_key_count;
+
+/* Whether the config makes up condition `what` (enum simulate_id). */
+static inline int config_simulates(const struct irqlab_config *c,
+				   enum simulate_id what)
+{
+	return (c->simulate >> what) & 1;
+}
 
 static inline uint32_t config_get(const struct irqlab_config *c,
 				  const struct config_key *k)

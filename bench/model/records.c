@@ -277,3 +277,58 @@ void handoff_report_fill(struct handoff_report *h,
 		}
 	}
 }
+
+/* Marker layout: magic (4), version (1), state (1), run index (1), part
+ * (1), first row (2), run id (8), why's length (1), why, then the CRC-32
+ * of everything before it (4). */
+size_t marker_encode(uint8_t *out, const struct run_marker *m)
+{
+	size_t n = 0, len;
+
+	while (n < MARKER_WHY_LEN - 1 && m->why[n])
+		n++;
+	le_put(out, MARKER_MAGIC, 4);
+	out[4] = MARKER_VERSION;
+	out[5] = m->state;
+	out[6] = m->run_index;
+	out[7] = m->part;
+	le_put(out + 8, m->first_row, 2);
+	le_put(out + 10, m->run_id, 8);
+	out[18] = (uint8_t)n;
+	for (len = 0; len < n; len++)
+		out[MARKER_HEADER_BYTES + len] = (uint8_t)m->why[len];
+	len = MARKER_HEADER_BYTES + n;
+	le_put(out + len, crc32(out, len), 4);
+	return len + 4;
+}
+
+int marker_decode(const uint8_t *in, size_t len, struct run_marker *m)
+{
+	size_t n, i;
+
+	if (len < MARKER_HEADER_BYTES + 4 || le_get(in, 4) != MARKER_MAGIC ||
+	    in[4] != MARKER_VERSION)
+		return -1;
+	n = in[18];
+	if (n >= MARKER_WHY_LEN || len != MARKER_HEADER_BYTES + n + 4 ||
+	    le_get(in + MARKER_HEADER_BYTES + n, 4) !=
+		    crc32(in, MARKER_HEADER_BYTES + n) ||
+	    in[5] == 0 || in[5] >= MARKER_STATE_END)
+		return -1;
+	*m = (struct run_marker){
+		.state = in[5], .run_index = in[6], .part = in[7],
+		.first_row = (uint16_t)le_get(in + 8, 2),
+		.run_id = le_get(in + 10, 8),
+	};
+	for (i = 0; i < n; i++)
+		m->why[i] = (char)in[MARKER_HEADER_BYTES + i];
+	m->why[n] = '\0';
+	return 0;
+}
+
+const char *marker_state_name(unsigned state)
+{
+	return state == MARKER_MEASURING    ? "measuring"
+	       : state == MARKER_NOT_STORED ? "not-stored"
+					    : "?";
+}

@@ -97,4 +97,35 @@ void handoff_report_fill(struct handoff_report *h,
 
 const char *record_fate_name(unsigned fate);
 
+/* The "measuring" marker, one small variable beside the records
+ * (docs/run.md "No loop after a hang"): phase A sets it before it
+ * measures, and phase B clears it once the records are written, or says
+ * in it why they were not. A boot that finds it without records does not
+ * measure again. */
+#define MARKER_MAGIC 0x4d515249u	/* "IRQM" little-endian */
+#define MARKER_VERSION 1
+#define MARKER_WHY_LEN 160
+#define MARKER_HEADER_BYTES 19
+#define MARKER_MAX_BYTES (MARKER_HEADER_BYTES + MARKER_WHY_LEN + 4)
+
+enum marker_state {
+	MARKER_MEASURING = 1,	/* phase A set it: phase B has not ended */
+	MARKER_NOT_STORED = 2,	/* phase B measured; the store refused */
+	MARKER_STATE_END
+};
+
+struct run_marker {
+	uint8_t state;		/* enum marker_state */
+	uint8_t run_index, part;
+	uint16_t first_row;
+	uint64_t run_id;
+	char why[MARKER_WHY_LEN];	/* MARKER_NOT_STORED: the store's answer */
+};
+
+/* Writes the marker into `out` (MARKER_MAX_BYTES); returns its length. */
+size_t marker_encode(uint8_t *out, const struct run_marker *m);
+/* Returns 0 and fills `m`, or -1 for bytes that are not a marker. */
+int marker_decode(const uint8_t *in, size_t len, struct run_marker *m);
+const char *marker_state_name(unsigned state);
+
 #endif

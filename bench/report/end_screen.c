@@ -93,6 +93,12 @@ void report_end_screen(struct text_buf *tb, const struct run_result *r,
 		tb_printf(tb, "i386     %u rows in 32-bit protected mode, against "
 			  "%s: summary.txt\n", i386_rows,
 			  scheme_name(scheme_floor(CPU_MODE_PROTECTED_32)));
+	if (!folder) {
+		tb_printf(tb, "\nresults  NOT kept: the variable store did not "
+			  "take them. This page and\n         the serial port "
+			  "(COM1) are all there is of this run.\n");
+		return;
+	}
 	tb_printf(tb, "\nresults  %.60s\\\n", folder);
 	tb_printf(tb, "         results.json and summary.txt: every row, "
 		  "every figure\n");

@@ -93,7 +93,8 @@ extern const size_t report_output_count;
  * (END_SCREEN_COLS x END_SCREEN_LINES, a line left for the prompt): the
  * machine, the clock and its unit, the counts, each scheme's round trip
  * and its overhead against `direct` for INT n and one self-IPI, and the
- * folder the files are in. */
+ * folder the files are in; without a folder (NULL), that the results
+ * were not kept, for phase B's page when the store refused them. */
 #define END_SCREEN_COLS 79
 #define END_SCREEN_LINES 24
 void report_end_screen(struct text_buf *tb, const struct run_result *r,

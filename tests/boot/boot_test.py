@@ -56,7 +56,7 @@ check = Checks("boot")
 # How many checks the suite counts under CI, where every tool is there
 # (tests/checks.py): a helper that dies loses its checks, and this says
 # so. A change that adds checks updates it.
-CHECKS_UNDER_CI = 371
+CHECKS_UNDER_CI = 375
 
 # Every row checks and takes its samples twice: through the timed
 # handlers (entry, exit, round_trip_timed) and the bare ones (round_trip).
@@ -869,6 +869,64 @@ def kill_mid_deletion(tiny):
           "rc %d, folders %s, log %s" % (rc2, folders, log[:1500]))
 
 
+def runtime_fault(tiny):
+    """A runtime SetVariable that faults in the firmware (simulate =
+    setvariable-fault hands it a non-canonical pointer): the fault is
+    caught, runtime services are not called again, the results go to the
+    screen and to COM1, and irqlab resets through port 0xCF9 itself. The
+    next boot finds the "measuring" marker without records: it says the
+    last run did not finish, does not measure, and clears the marker, so
+    the boot after it measures again (docs/run.md)."""
+    d = os.path.join(BUILD, "runtime-fault")
+    subprocess.run(["rm", "-rf", d], check=True)
+    keep = {"VARS_FILE": os.path.join(d, "vars.fd"),
+            "DISK_FILE": os.path.join(d, "disk.img"), "TPM": "off"}
+    rc1, faulted, _ = run("runtime-fault/faulted", "", extra_env=keep,
+                          config=tiny + "simulate = setvariable-fault\n")
+    lost = statuses(faulted, 1, "runtime-lost")
+    shown = statuses(faulted, 1, "results-shown")
+    resets = [r.get("method") for r in statuses(faulted, 1, "reset")]
+    check("runtime-fault: the SetVariable fault (#GP) is caught and ends the "
+          "use of runtime services; the results go to COM1 and a page of "
+          "them to the screen; irqlab resets through port 0xCF9, never "
+          "calling ResetSystem, and QEMU sees that reset",
+          rc1 != 0 and lost == [{"service": "SetVariable", "vector": "13"}]
+          and statuses(faulted, 1, "serial-only")
+          and "round trip, median" in serial(faulted, 1)
+          and shown and int(shown[0]["lines"]) >= 10
+          and resets == ["port-0xcf9"]
+          and "boot 1: " in open(os.path.join(faulted, "run.log")).read()
+          and "QEMU exit 0" in open(os.path.join(faulted, "run.log")).read()
+          and varstore.marker(keep["VARS_FILE"]) == "measuring",
+          "rc %d, lost %s, shown %s, resets %s, marker %s"
+          % (rc1, lost, shown, resets, varstore.marker(keep["VARS_FILE"])))
+    rc2, after, _ = run("runtime-fault/next", "", config=tiny, extra_env=keep)
+    unfinished = statuses(after, 1, "unfinished")
+    check("runtime-fault: the next boot finds the marker without records, "
+          "says the last run did not finish, does not measure, and clears "
+          "the marker (finish = shutdown: nobody waits for a key)",
+          rc2 != 0 and len(unfinished) == 1
+          and unfinished[0].get("state") == "measuring"
+          and unfinished[0].get("part") == "1"
+          and "did not hand its results over" in serial(after, 1)
+          and not statuses(after, 1, "store")
+          and "exiting boot services" not in serial(after, 1)
+          and statuses(after, 1, "marker") == [{"state": "cleared"}]
+          and varstore.marker(keep["VARS_FILE"]) is None,
+          "rc %d, unfinished %s, marker %s" % (
+              rc2, unfinished, varstore.marker(keep["VARS_FILE"])))
+    rc3, again, results = run("runtime-fault/again", "", config=tiny,
+                              extra_env=keep)
+    check("runtime-fault: the boot after that measures again and keeps its "
+          "run; the marker phase A set is gone once phase B handed over",
+          rc3 == 0 and len(result_folders(results)) == 1
+          and [m["state"] for m in statuses(again, 1, "marker")]
+          == ["measuring", "cleared"]
+          and varstore.marker(keep["VARS_FILE"]) is None,
+          "rc %d, folders %s, markers %s" % (
+              rc3, result_folders(results), statuses(again, 1, "marker")))
+
+
 UNDELETABLE = os.path.join(BUILD, "undeletable.json")
 
 
@@ -1088,6 +1146,22 @@ def no_display(o):
           and "progress went to serial only" in summary
           and "progress: step 1 of" in serial(o.run_dir, 1),
           "rc %d, %s" % (o.rc, display))
+
+
+def reset_returns(o):
+    """A ResetSystem that returns (simulate = reset-returns: it is not
+    called): irqlab resets through port 0xCF9 itself, the reset reaches
+    phase C, and the results say the run simulated it."""
+    resets = [r.get("method") for r in statuses(o.run_dir, 1, "reset")]
+    config = o.doc["config"] if o.doc else {}
+    check("no-display: with ResetSystem returning, phase B resets through "
+          "port 0xCF9, phase C writes the files, and the config in "
+          "results.json says reset-returns was simulated",
+          o.rc == 0 and resets == ["port-0xcf9"]
+          and statuses(o.run_dir, 1, "handed-over")
+          and config.get("simulate") == "reset-returns",
+          "rc %d, resets %s, simulate %s" % (o.rc, resets,
+                                             config.get("simulate")))
 
 
 def progress_screen():
@@ -1875,7 +1949,8 @@ FIRST_LANE = (
 # and Bochs.
 SECOND_LANE = (
     Boot("progress-screen", perform=progress_screen),
-    Boot("no-display", (no_display,), config=TINY,
+    Boot("no-display", (no_display, reset_returns),
+         config=TINY + "simulate = reset-returns\n",
          env={"TPM": "off", "VGA": "none"}),
     Boot("one-time-boot",
          (lambda o: collect_sources(o.run_dir),
@@ -1889,6 +1964,7 @@ SECOND_LANE = (
     Boot("bochs-exact", perform=lambda: bochs_exact_run(TINY),
          needs="bochs-exact"),
     Boot("kill-mid-deletion", perform=lambda: kill_mid_deletion(TINY)),
+    Boot("runtime-fault", perform=lambda: runtime_fault(TINY)),
     Boot("undeletable-record", (undeletable_record,), config=TINY,
          env=TPM_OFF, prepare=plant_undeletable, needs="virt-fw-vars",
          before_boot1="virt-fw-vars --set-json %s --inplace" % UNDELETABLE),

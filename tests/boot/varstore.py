@@ -147,10 +147,33 @@ def export_records(path, folder):
 
 
 def irqlab_records(path, live_only=True):
+    """irqlab's records in the store (its marker aside)."""
     with open(path, "rb") as f:
         image = f.read()
     return [v for v in variables(image)
-            if v.guid == IRQLAB_GUID and (v.live or not live_only)]
+            if v.guid == IRQLAB_GUID and v.name != MARKER_NAME
+            and (v.live or not live_only)]
+
+
+MARKER_NAME = "IrqlabMeasuring"    # efi/handoff.c
+MARKER_STATES = {1: "measuring", 2: "not-stored"}   # bench/model/records.h
+
+
+def marker(path):
+    """The live "measuring" marker's state (bench/model/records.c
+    marker_encode), "unreadable", or None when there is none."""
+    with open(path, "rb") as f:
+        image = f.read()
+    for v in variables(image):
+        if v.guid == IRQLAB_GUID and v.name == MARKER_NAME and v.live:
+            d = v.data
+            if (len(d) < 23 or d[:4] != b"IRQM"
+                    or len(d) != 23 + d[18]
+                    or zlib.crc32(d[:-4]) != struct.unpack_from(
+                        "<I", d, len(d) - 4)[0]):
+                return "unreadable"
+            return MARKER_STATES.get(d[5], "unreadable")
+    return None
 
 
 RECORD_HEADER = 36     # bench/model/records.c: the header, then the payload

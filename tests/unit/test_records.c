@@ -277,6 +277,51 @@ static void garbage_of_any_length_never_decodes(void **state)
 		assert_int_not_equal(record_decode(junk, n, &v), RECORD_OK);
 }
 
+static void a_marker_round_trips_and_every_bit_flip_is_caught(void **state)
+{
+	const struct run_marker m = {
+		.state = MARKER_NOT_STORED, .run_index = 2, .part = 3,
+		.first_row = 141, .run_id = 0x0123456789abcdefull,
+		.why = "SetVariable of record 4 failed (0x8000000000000009)",
+	};
+	uint8_t bytes[MARKER_MAX_BYTES];
+	struct run_marker back;
+	size_t n = marker_encode(bytes, &m), bit;
+
+	(void)state;
+	assert_int_equal(n, MARKER_HEADER_BYTES + strlen(m.why) + 4);
+	assert_int_equal(marker_decode(bytes, n, &back), 0);
+	assert_int_equal(back.state, MARKER_NOT_STORED);
+	assert_int_equal(back.run_index, 2);
+	assert_int_equal(back.part, 3);
+	assert_int_equal(back.first_row, 141);
+	assert_true(back.run_id == m.run_id);
+	assert_string_equal(back.why, m.why);
+	assert_string_equal(marker_state_name(back.state), "not-stored");
+	for (bit = 0; bit < n * 8; bit++) {
+		bytes[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+		assert_int_not_equal(marker_decode(bytes, n, &back), 0);
+		bytes[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+	}
+	assert_int_not_equal(marker_decode(bytes, n - 1, &back), 0);
+	assert_int_not_equal(marker_decode(bytes, 3, &back), 0);
+}
+
+static void a_marker_keeps_a_long_reason_cut_short(void **state)
+{
+	struct run_marker m = { .state = MARKER_MEASURING }, back;
+	uint8_t bytes[MARKER_MAX_BYTES];
+	size_t n;
+
+	(void)state;
+	memset(m.why, 'x', sizeof(m.why));	/* no terminator at all */
+	n = marker_encode(bytes, &m);
+	assert_true(n <= MARKER_MAX_BYTES);
+	assert_int_equal(marker_decode(bytes, n, &back), 0);
+	assert_int_equal(strlen(back.why), MARKER_WHY_LEN - 1);
+	assert_string_equal(marker_state_name(back.state), "measuring");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +338,8 @@ int main(void)
 		cmocka_unit_test(a_duplicate_sequence_number_is_not_trusted),
 		cmocka_unit_test(records_of_one_run_must_agree),
 		cmocka_unit_test(garbage_of_any_length_never_decodes),
+		cmocka_unit_test(a_marker_round_trips_and_every_bit_flip_is_caught),
+		cmocka_unit_test(a_marker_keeps_a_long_reason_cut_short),
 	};
 
 	return cmocka_run_group_tests_name("records", tests, NULL, NULL);

@@ -1,0 +1,37 @@
+#include "firmware/rt_properties.h"
+
+#include "arch/lib/le.h"
+
+#define RT_PROPERTIES_BYTES 8
+
+int rt_properties_read(const uint8_t *table, size_t available,
+		       uint32_t *supported)
+{
+	uint16_t length;
+
+	if (!table || available < RT_PROPERTIES_BYTES)
+		return -1;
+	length = (uint16_t)le_get(table + 2, 2);
+	if (le_get(table, 2) != RT_PROPERTIES_VERSION ||
+	    length < RT_PROPERTIES_BYTES)
+		return -1;
+	*supported = (uint32_t)le_get(table + 4, 4);
+	return 0;
+}
+
+const char *rt_properties_refusal(uint32_t supported)
+{
+	if (!(supported & RT_SUPPORTED_SET_VARIABLE))
+		return "the firmware's EFI_RT_PROPERTIES_TABLE says SetVariable "
+		       "is not offered after ExitBootServices: the results could "
+		       "not be handed over to the next boot";
+	if (!(supported & RT_SUPPORTED_QUERY_VARIABLE_INFO))
+		return "the firmware's EFI_RT_PROPERTIES_TABLE says "
+		       "QueryVariableInfo is not offered after ExitBootServices: "
+		       "phase B could not check the store's room before writing";
+	if (!(supported & RT_SUPPORTED_RESET_SYSTEM))
+		return "the firmware's EFI_RT_PROPERTIES_TABLE says ResetSystem "
+		       "is not offered after ExitBootServices: the measured "
+		       "machine could not be brought back to write the files";
+	return 0;
+}
