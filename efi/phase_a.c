@@ -298,7 +298,8 @@ EFI_STATUS phase_a(EFI_FILE_HANDLE root, struct run_state *run,
 		.run_id = next->index ? next->id : run_store_new_id(),
 		.run_index = next->index ? next->index : 1,
 		.part = next->part ? next->part : 1,
-		.first_row = next->part ? next->first_row : 0,
+		.first_row = next->part ? next->first_row
+					: (uint16_t)run->config.start_row,
 	};
 	r->config = run->config;
 	note_scheme_footprints(r);

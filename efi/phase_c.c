@@ -447,7 +447,8 @@ static __attribute__((noreturn)) void say_unfinished(
 				   "try.\n");
 	}
 	log_printf("irqlab does not measure on this boot. Press a key: the "
-		   "next boot measures again.\n");
+		   "next boot measures again. To go on past a row that hangs, "
+		   "set start_row in irqlab.cfg to a later row.\n");
 	if (c->finish == FINISH_SHUTDOWN || power_off_after(120))
 		handoff_clear_mark();
 	runtime_reset(EfiResetShutdown);

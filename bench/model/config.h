@@ -78,6 +78,10 @@ enum finish_action {
 	 * several resets (docs/uefi-variables.md "Parts"); 0 keeps only   \
 	 * the percentiles, in one handoff */                               \
 	X(histograms, 1, 0, 1, NULL, 0)                                      \
+	/* the plan row the run starts at: 0, or a row to go on from, such \
+	 * as the one a run that did not finish names (docs/run.md "No     \
+	 * loop after a hang"); rows before it are not measured */         \
+	X(start_row, 0, 0, 65535, NULL, 0)                                  \
 	/* conditions of a stranger's PC that no emulator has, made up so   \
 	 * their handling can be tested (docs/run.md "Simulated faults"):   \
 	 * none, or names from SIMULATE_LIST */                             \

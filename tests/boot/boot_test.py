@@ -56,7 +56,7 @@ check = Checks("boot")
 # How many checks the suite counts under CI, where every tool is there
 # (tests/checks.py): a helper that dies loses its checks, and this says
 # so. A change that adds checks updates it.
-CHECKS_UNDER_CI = 375
+CHECKS_UNDER_CI = 378
 
 # Every row checks and takes its samples twice: through the timed
 # handlers (entry, exit, round_trip_timed) and the bare ones (round_trip).
@@ -925,6 +925,43 @@ def runtime_fault(tiny):
           and varstore.marker(keep["VARS_FILE"]) is None,
           "rc %d, folders %s, markers %s" % (
               rc3, result_folders(results), statuses(again, 1, "marker")))
+
+
+# The i386 rows of three sources under the two call16 schemes, with their
+# baseline: plan rows 0-2 are long mode's direct rows, then per source
+# i386-direct, i386-call16, i386-call16-3byte (bench/run/plan.c).
+CALL16_SELECTION = ("schemes = i386-call16, i386-call16-3byte\n"
+                    "sources = int, ipi-self-xapic, lapic-oneshot\n"
+                    "variants = none\napic_modes = xapic\n")
+CALL16_STARTS = {4: "int-i386-call16",
+                 8: "ipi-self-xapic-i386-call16-3byte",
+                 11: "lapic-oneshot-i386-call16-3byte"}
+
+
+def call16_first(tiny):
+    """A boot whose first trip to 32-bit protected mode is a call16 row,
+    as a part that begins there: once, building the 32-bit tables on that
+    first trip reset the call16 gates' segment base, and such a row
+    failed with #UD at EIP 0xb0000 or hung (issue item 11). start_row
+    makes the boot begin at each such row; every row from it must end
+    ok."""
+    for start, name in sorted(CALL16_STARTS.items()):
+        label = "call16-first/row-%d" % start
+        rc, run_dir, results = run(label, "", config=tiny + CALL16_SELECTION
+                                   + "start_row = %d\n" % start,
+                                   extra_env=TPM_OFF)
+        steps = re.findall(r"progress: step (\d+) of \d+: ([a-z0-9-]+)",
+                           serial(run_dir, 1))
+        doc, _ = load_results(results) if rc == 0 else (None, None)
+        rows = [(e["name"], e["status"]) for e in doc["experiments"]] \
+            if doc else []
+        check("call16-first: a boot that starts at plan row %d, %s, runs "
+              "it first and ends every row from it ok" % (start, name),
+              rc == 0 and steps[:1] == [(str(start + 1), name)]
+              and rows and rows[0][0] == name
+              and all(status == "ok" for _, status in rows)
+              and len(rows) == 12 - start,
+              "rc %d, first steps %s, rows %s" % (rc, steps[:2], rows))
 
 
 UNDELETABLE = os.path.join(BUILD, "undeletable.json")
@@ -1965,6 +2002,7 @@ SECOND_LANE = (
          needs="bochs-exact"),
     Boot("kill-mid-deletion", perform=lambda: kill_mid_deletion(TINY)),
     Boot("runtime-fault", perform=lambda: runtime_fault(TINY)),
+    Boot("call16-first", perform=lambda: call16_first(TINY)),
     Boot("undeletable-record", (undeletable_record,), config=TINY,
          env=TPM_OFF, prepare=plant_undeletable, needs="virt-fw-vars",
          before_boot1="virt-fw-vars --set-json %s --inplace" % UNDELETABLE),
