@@ -6,8 +6,11 @@
 
 #include <stdint.h>
 
-#define NOISE_BATCH 1000	/* samples per batch */
-#define NOISE_MAX_DISCARDS 16	/* batches; then the experiment fails */
+#define NOISE_BATCH 1000	/* samples per batch, at most */
+#define NOISE_BATCH_MS 10	/* and at most this long (TSC time) */
+/* Disturbed batches a row may discard; past it, and past as many as it
+ * kept, the row fails as too noisy. */
+#define NOISE_MAX_DISCARDS 16
 
 /* Probes MSR_SMI_COUNT once (Intel only; a #GP elsewhere is caught).
  * Returns NULL when it can be read, else why not. */

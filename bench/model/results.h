@@ -145,6 +145,14 @@ struct gap_result {
 	uint64_t loop_median;	/* an undisturbed loop iteration, raw */
 	uint64_t threshold;	/* deltas above it are gaps */
 	struct sample_stats gaps;	/* raw deltas, loop included */
+	/* The timer's interrupts delivered while the loop ran, and the gaps
+	 * beyond them: stalls no interrupt of the timer's made (SMIs, a
+	 * host's preemption), which the high percentiles then include. */
+	uint32_t interrupts;
+	uint32_t stalls;
+	uint8_t noise_moved;	/* the SMI or NMI count moved during the loop */
+	/* hist_len 0 on an ok row: the histogram did not fit
+	 * GAP_HIST_BYTES, and the row keeps its percentiles only */
 	uint16_t hist_len;
 	uint8_t hist[GAP_HIST_BYTES];	/* hist_encode of the gaps */
 };

@@ -122,6 +122,9 @@ static const struct field gap_fields[] = {
 	VAR(struct gap_result, loop_median),
 	VAR(struct gap_result, threshold),
 	STATS(struct gap_result, gaps),
+	VAR(struct gap_result, interrupts),
+	VAR(struct gap_result, stalls),
+	FIELD_OF(struct gap_result, noise_moved, WIRE_FIXED, 1, 2),
 	FIELD_OF(struct gap_result, hist_len, WIRE_VAR, 0, GAP_HIST_BYTES + 1),
 	FIELD_OF(struct gap_result, hist, WIRE_BYTES, 0, 0),
 };

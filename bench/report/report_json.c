@@ -285,6 +285,17 @@ static void json_gaps(struct json_writer *w, const struct run_result *r)
 		json_status(w, g->status, g->reason);
 		if (g->status == EXP_OK) {
 			json_kv_uint(w, "gaps", g->gaps.count);
+			json_kv_uint(w, "interrupts", g->interrupts);
+			json_kv_uint(w, "stalls", g->stalls);
+			json_key(w, "noise_during_loop");
+			json_bool(w, g->noise_moved);
+			/* What the figures include: a histogram too wide to
+			 * keep, stalls, noise; null when nothing. */
+			json_key(w, "note");
+			if (g->reason[0])
+				json_string(w, g->reason);
+			else
+				json_null(w);
 			json_kv_uint(w, "loop_iteration", g->loop_median);
 			json_kv_uint(w, "threshold", g->threshold);
 			json_key(w, "cost");

@@ -194,6 +194,8 @@ static void summary_gaps(struct text_buf *tb, const struct run_result *r)
 			  (long long)net_of_loop(g->gaps.p99, g),
 			  (long long)net_of_loop(g->gaps.p999, g),
 			  (long long)net_of_loop(g->gaps.max, g));
+		if (g->reason[0])
+			tb_printf(tb, "%-13s   %s\n", "", g->reason);
 	}
 }
 

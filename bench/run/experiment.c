@@ -170,7 +170,7 @@ static int take_samples(struct experiment_run *x, enum handler_kind kind)
 	const struct plan_row *p = x->plan;
 	uint64_t **m = x->buf->metric;
 	struct irq_sample s;
-	uint32_t i, kept;
+	uint32_t i, kept, batches_kept = 0;
 
 	install(x, kind);
 	for (i = 0; i < x->config->warmup; i++) {
@@ -185,6 +185,12 @@ static int take_samples(struct experiment_run *x, enum handler_kind kind)
 		uint32_t batch = p->samples - kept < NOISE_BATCH ?
 					 p->samples - kept : NOISE_BATCH;
 		uint64_t noise = noise_snapshot();
+		/* A batch ends at NOISE_BATCH samples or NOISE_BATCH_MS,
+		 * whichever comes first: a periodic SMI then disturbs one
+		 * short batch, not nearly every long one. */
+		uint64_t batch_end = tsc_close() + wait_budget_ticks /
+							 WAIT_BUDGET_MS *
+							 NOISE_BATCH_MS;
 
 		if (p->inject_smi && kind == HANDLER_TIMED && kept == 0 &&
 		    !x->out->discarded)
@@ -203,16 +209,24 @@ static int take_samples(struct experiment_run *x, enum handler_kind kind)
 			}
 			if (kind == HANDLER_BARE) {
 				m[METRIC_ROUND_TRIP][i] = s.resume - s.trigger;
-				continue;
+			} else {
+				m[METRIC_ENTRY][i] = irq_timing.entry - s.trigger;
+				m[METRIC_EXIT][i] = s.resume - irq_timing.exit;
+				m[METRIC_ROUND_TRIP_TIMED][i] = s.resume - s.trigger;
 			}
-			m[METRIC_ENTRY][i] = irq_timing.entry - s.trigger;
-			m[METRIC_EXIT][i] = s.resume - irq_timing.exit;
-			m[METRIC_ROUND_TRIP_TIMED][i] = s.resume - s.trigger;
+			if (tsc_close() > batch_end) {
+				i++;
+				break;
+			}
 		}
+		batch = i - kept;
 		if (noise_snapshot() != noise) {
 			/* An SMI or NMI landed in this batch: take it again. */
 			x->out->discarded += batch;
-			if (++x->out->discarded_batches > NOISE_MAX_DISCARDS) {
+			/* Too noisy once the disturbed batches are both many
+			 * and more than the kept ones. */
+			if (++x->out->discarded_batches > NOISE_MAX_DISCARDS &&
+			    x->out->discarded_batches > batches_kept) {
 				x->check_failed = 1;
 				fmt_snprintf(x->why, sizeof(x->why),
 					     "%u batches disturbed by SMIs or "
@@ -223,6 +237,7 @@ static int take_samples(struct experiment_run *x, enum handler_kind kind)
 			continue;
 		}
 		kept += batch;
+		batches_kept++;
 	}
 	return 0;
 }

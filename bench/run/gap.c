@@ -7,6 +7,8 @@
 #include "arch/exceptions.h"
 #include "arch/lib/fmt.h"
 #include "arch/lib/log.h"
+#include "arch/noise.h"
+#include "arch/dispatch/irq.h"
 #include "arch/timing.h"
 #include "bench/model/histogram.h"
 #include "bench/model/stats.h"
@@ -24,6 +26,7 @@ struct gap_run {
 	uint64_t *buf;
 	struct gap_result *out;
 	uint32_t got;
+	uint64_t noise;	/* noise_snapshot() as the loop began */
 };
 
 /* One undisturbed loop iteration, on the path the measuring loop takes
@@ -58,9 +61,34 @@ static void measure_gaps(void *arg)
 	scheme_take_over(g->scheme, HANDLER_BARE);
 	g->out->loop_median = loop_iteration();
 	g->out->threshold = 3 * g->out->loop_median + 16;
+	irq_reset_counts();
+	g->noise = noise_snapshot();
 	g->timer->start(g->timer, g->vector);
 	g->got = gap_loop(g->buf, g->want, g->out->threshold, GAP_MAX_ITERATIONS);
 	g->timer->stop(g->timer);
+	g->out->interrupts = irq_delivered[g->vector];
+	g->out->noise_moved = noise_snapshot() != g->noise;
+}
+
+/* What an ok gap row's figures include, said in its reason: a wide
+ * histogram keeps the percentiles only, as an experiment row's does, and
+ * stalls or noise are in its high percentiles. */
+static void gap_note(struct gap_result *out)
+{
+	struct text_buf tb;
+
+	tb_init(&tb, out->reason, sizeof(out->reason));
+	if (!out->hist_len)
+		tb_printf(&tb, "percentiles only: the histogram needs more than "
+			  "%u bytes", GAP_HIST_BYTES);
+	if (out->stalls)
+		tb_printf(&tb, "%s%u gap(s) beyond the timer's %u interrupts "
+			  "(stalls: SMIs or preemption) are in the high "
+			  "percentiles", tb.len ? "; " : "", out->stalls,
+			  out->interrupts);
+	if (out->noise_moved)
+		tb_printf(&tb, "%sthe SMI or NMI count moved during the loop",
+			  tb.len ? "; " : "");
 }
 
 /* The scheme takes a periodic LAPIC timer while a TSC loop runs; the
@@ -74,7 +102,7 @@ void gap_run(const struct plan_row *p, struct run_result *r,
 	const struct irq_source *timer = p->source;
 	struct gap_result *out = &r->gap[r->n_gaps++];
 	struct gap_run g = { scheme, timer, p->vector, p->samples,
-			     b->metric[0], out, 0 };
+			     b->metric[0], out, 0, 0 };
 	struct fault_info fault;
 	const char *why = scheme->unsupported ? scheme->unsupported() : 0;
 	uint32_t k;
@@ -110,13 +138,14 @@ void gap_run(const struct plan_row *p, struct run_result *r,
 	stats_compute(g.buf, g.got, &out->gaps);
 	out->hist_len = (uint16_t)hist_encode(&hist, out->hist,
 					     sizeof(out->hist));
-	out->status = out->hist_len ? EXP_OK : EXP_FAILED;
-	if (!out->hist_len)
-		fmt_snprintf(out->reason, sizeof(out->reason),
-			     "the histogram needs more than %u bytes",
-			     GAP_HIST_BYTES);
-	log_printf("gap method %s: %u gaps, median %llu (loop %llu)\n",
-		   scheme_name(scheme->id), g.got,
-		   (unsigned long long)out->gaps.median,
-		   (unsigned long long)out->loop_median);
+	out->status = EXP_OK;
+	/* Every interrupt makes a gap; a gap beyond them is a stall. The
+	 * last interrupt may come after the last gap was taken. */
+	out->stalls = g.got > out->interrupts ? g.got - out->interrupts : 0;
+	gap_note(out);
+	log_printf("gap method %s: %u gaps, %u interrupts, median %llu "
+		   "(loop %llu)%s%s\n", scheme_name(scheme->id), g.got,
+		   out->interrupts, (unsigned long long)out->gaps.median,
+		   (unsigned long long)out->loop_median,
+		   out->reason[0] ? "; " : "", out->reason);
 }

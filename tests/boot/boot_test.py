@@ -56,7 +56,7 @@ check = Checks("boot")
 # How many checks the suite counts under CI, where every tool is there
 # (tests/checks.py): a helper that dies loses its checks, and this says
 # so. A change that adds checks updates it.
-CHECKS_UNDER_CI = 378
+CHECKS_UNDER_CI = 381
 
 # Every row checks and takes its samples twice: through the timed
 # handlers (entry, exit, round_trip_timed) and the bare ones (round_trip).
@@ -562,6 +562,15 @@ def check_gap_method(name, doc):
           all(g.get("status") == "ok" and g["gaps"] == GAP_SAMPLES
               and sum(b["count"] for b in g["histogram"]) == g["gaps"]
               for g in ok), str(ok)[:600])
+    check("%s: under icount every gap was one of the timer's interrupts "
+          "(one more may land after the last gap), no stall, no noise, "
+          "no note" % name,
+          all(g.get("stalls") == 0 and g.get("noise_during_loop") is False
+              and g.get("note") is None
+              and g.get("interrupts") in (g.get("gaps"), g.get("gaps", 0) + 1)
+              for g in ok),
+          str([(g.get("gaps"), g.get("interrupts"), g.get("stalls"),
+                g.get("note")) for g in ok]))
     if all(g.get("status") == "ok" for g in ok):
         median = {s: rows[s]["cost"]["median"] for s in SCHEMES_RUN}
         check("%s: gap costs keep the order: direct least, int3-byte most"
@@ -1703,6 +1712,18 @@ def noise(o):
           and doc["handoff"]["row_histograms"] >= 3 * len(with_hist),
           "%s parts=%s, %d of %d ok rows with histograms"
           % (parts, doc["handoff"], len(with_hist), len(ok_rows)))
+    gaps = [g for g in doc["gap_method"]["rows"] if g["status"] != "skipped"]
+    check("noise: gap rows on a noisy host end ok, never failed: one whose "
+          "histogram outgrew %d bytes keeps its percentiles and says so, "
+          "and stalls beyond the timer's interrupts are counted and said"
+          % 384,
+          gaps and all(
+              g["status"] == "ok" and g["interrupts"] > 0
+              and g["stalls"] == max(0, g["gaps"] - g["interrupts"])
+              and (bool(g["histogram"]) or "percentiles only" in g["note"])
+              and (not g["stalls"] or "stalls" in g["note"])
+              for g in gaps),
+          str([(g["scheme"], g["status"], g.get("note")) for g in gaps]))
     rescue_parts(o.results)
 
 
