@@ -80,8 +80,21 @@ const char *lapic_enable(enum lapic_mode mode)
 	lapic->write(APIC_LVT_ERROR, APIC_LVT_MASKED);
 	lapic->write(APIC_LVT_PERF, APIC_LVT_MASKED);
 	lapic->write(APIC_LVT_THERMAL, APIC_LVT_MASKED);
+	/* Corrected machine-check interrupts would land in a row; the
+	 * entry exists only where MCG_CAP says so (SDM vol. 3B §16.5.1), and
+	 * in x2APIC mode writing a missing one raises #GP. */
+	if (lapic_has_cmci())
+		lapic->write(APIC_LVT_CMCI, APIC_LVT_MASKED);
 	lapic->write(APIC_ESR, 0);
 	return 0;
+}
+
+#define MSR_MCG_CAP 0x179
+#define MCG_CMCI_P (1ull << 10)
+
+int lapic_has_cmci(void)
+{
+	return cpu_has(X86_FEATURE_MCA) && (rdmsr(MSR_MCG_CAP) & MCG_CMCI_P);
 }
 
 static int in_service(void)

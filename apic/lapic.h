@@ -28,6 +28,7 @@
 #define   APIC_ICR_LEVEL_ASSERT	(1u << 14)
 #define   APIC_ICR_DEST_SELF	(1u << 18)	/* shorthand 01b, bits 19:18 */
 #define APIC_ICR2	0x310	/* xAPIC only */
+#define APIC_LVT_CMCI	0x2f0	/* where IA32_MCG_CAP[10] says it exists */
 #define APIC_LVT_TIMER	0x320
 #define   APIC_LVT_TIMER_PERIODIC	(1u << 17)	/* mode, bits 18:17 */
 #define   APIC_LVT_TIMER_TSC_DEADLINE	(2u << 17)
@@ -84,5 +85,7 @@ const char *lapic_check_quiet(char *why, unsigned cap);
  * service, so the next one starts with the ISR empty. Returns how many
  * it ended (0 when there is no local APIC). */
 unsigned lapic_settle(void);
+/* Whether the local APIC has an LVT CMCI entry (masked by lapic_enable). */
+int lapic_has_cmci(void);
 
 #endif

@@ -11,6 +11,8 @@
 void pit_oneshot(uint16_t count);
 /* Channel 0 quiet: OUT low, not counting. */
 void pit_stop(void);
+/* Channel 0's count now, through the counter latch command. */
+uint16_t pit_latch_read(void);
 
 /* HPET registers (IA-PC HPET 1.0a, §2.3). */
 #define HPET_CAP		0x000	/* 63:32 period in fs, 12:8 timers - 1 */
@@ -22,6 +24,8 @@ void pit_stop(void);
 #define HPET_TIMER_CONFIG(n)	(0x100 + 0x20 * (n))
 #define   HPET_TN_LEVEL		(1ull << 1)
 #define   HPET_TN_ENABLE	(1ull << 2)
+#define   HPET_TN_32BIT		(1ull << 8)
+#define   HPET_TN_FSB_ENABLE	(1ull << 14)
 #define   HPET_TN_ROUTE_SHIFT	9
 #define   HPET_TN_ROUTE_CAP_SHIFT 32
 #define HPET_TIMER_COMPARATOR(n) (0x108 + 0x20 * (n))
@@ -32,7 +36,13 @@ struct hpet {
 	uint8_t timers;
 };
 
+/* The general capabilities, read as two 32-bit halves: all-ones where
+ * nothing answers. */
+uint64_t hpet_capabilities(uint64_t address);
+/* Quiets every comparator (interrupt and FSB delivery off), then counts. */
 void hpet_init(struct hpet *h, uint64_t address);
+/* The main counter's low 32 bits. */
+uint32_t hpet_counter(const struct hpet *h);
 uint64_t hpet_route_cap(const struct hpet *h, unsigned timer);
 /* Arms `timer` to raise a level-triggered interrupt on IO-APIC input
  * `gsi` after `ticks`. */

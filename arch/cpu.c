@@ -113,3 +113,36 @@ uint64_t cpu_llc_bytes(void)
 		bytes = (uint64_t)(cpuid(0x80000006, 0).ecx >> 16) * 1024;
 	return bytes;
 }
+
+/* IA32_BIOS_SIGN_ID (8BH): write 0, execute CPUID(1), read the loaded
+ * microcode's revision from the high half (SDM vol. 3A §10.11.7.1).
+ * Intel only; an architectural MSR there, so not guarded. */
+#define MSR_BIOS_SIGN_ID 0x8b
+
+uint32_t cpu_microcode_revision(const struct cpu_identity *id)
+{
+	if (id->cpu_vendor[0] != 'G' || !cpu_has(X86_FEATURE_MSR))
+		return 0;
+	wrmsr(MSR_BIOS_SIGN_ID, 0);
+	(void)cpuid(1, 0);
+	return (uint32_t)(rdmsr(MSR_BIOS_SIGN_ID) >> 32);
+}
+
+/* CET: CR4.CET (bit 23) and the supervisor settings in IA32_S_CET
+ * (6A2H), SDM vol. 1 §17. Firmware that leaves them on would fault
+ * irqlab's lretq and its stubs without ENDBR64. */
+#define CR4_CET (1ull << 23)
+#define MSR_S_CET 0x6a2
+
+int cpu_cet_clear(uint64_t *s_cet)
+{
+	uint64_t cr4 = read_cr4();
+
+	*s_cet = 0;
+	if (!(cr4 & CR4_CET))
+		return 0;
+	*s_cet = rdmsr(MSR_S_CET);
+	wrmsr(MSR_S_CET, 0);
+	write_cr4(cr4 & ~CR4_CET);
+	return 1;
+}

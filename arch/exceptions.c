@@ -135,3 +135,39 @@ void fault_describe(const struct fault_info *f, char *out, unsigned cap)
 		     (unsigned long long)f->error_code,
 		     (unsigned long long)f->rip, (unsigned long long)f->cr2);
 }
+
+struct msr_access {
+	uint32_t msr;
+	uint64_t value;
+};
+
+static void read_msr(void *arg)
+{
+	struct msr_access *a = arg;
+
+	a->value = rdmsr(a->msr);
+}
+
+static void write_msr(void *arg)
+{
+	struct msr_access *a = arg;
+
+	wrmsr(a->msr, a->value);
+}
+
+int msr_read_guarded(uint32_t msr, uint64_t *value)
+{
+	struct msr_access a = { msr, 0 };
+
+	if (guard_run(read_msr, &a, 0))
+		return -1;
+	*value = a.value;
+	return 0;
+}
+
+int msr_write_guarded(uint32_t msr, uint64_t value)
+{
+	struct msr_access a = { msr, value };
+
+	return guard_run(write_msr, &a, 0) ? -1 : 0;
+}

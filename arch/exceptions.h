@@ -28,6 +28,12 @@ void exceptions_install(void);
  * exception ended it, with the details in *fault. */
 int guard_run(void (*fn)(void *), void *arg, struct fault_info *fault);
 
+/* An MSR that may not exist, read or written under the guard: 0, or -1
+ * when the access raised an exception (#GP for an MSR the CPU lacks).
+ * Not from inside another guard_run. */
+int msr_read_guarded(uint32_t msr, uint64_t *value);
+int msr_write_guarded(uint32_t msr, uint64_t value);
+
 /* Called once for a framework fault, before the machine stops. */
 void exceptions_set_fatal_hook(void (*hook)(const struct fault_info *));
 

@@ -1,5 +1,5 @@
 /* Noise the measurements must not absorb: SMIs (Intel's MSR_SMI_COUNT,
- * docs/timing.md) and NMIs. Samples are taken in batches; a batch during which
+ * AMD's SMI event, docs/timing.md) and NMIs. Samples are taken in batches; a batch during which
  * either count moved is discarded, counted, and taken again. */
 #ifndef IRQLAB_ARCH_NOISE_H
 #define IRQLAB_ARCH_NOISE_H
@@ -12,9 +12,13 @@
  * kept, the row fails as too noisy. */
 #define NOISE_MAX_DISCARDS 16
 
-/* Probes MSR_SMI_COUNT once (Intel only; a #GP elsewhere is caught).
- * Returns NULL when it can be read, else why not. */
+/* Finds the CPU's SMI counter: Intel's MSR_SMI_COUNT, or on AMD family
+ * 17h and later a core performance counter set to count SMIs received
+ * (each access guarded). Returns NULL when one is watched, else why
+ * not. */
 const char *noise_init(void);
+/* The SMI counter noise_init found, by name, or NULL. */
+const char *noise_counter(void);
 /* Both counts folded into one: it changes when either does. */
 uint64_t noise_snapshot(void);
 /* Test hook: the next snapshot reads as if one SMI had happened. */

@@ -239,7 +239,7 @@ static EFI_GUID rt_properties_guid = {
 
 /* Whether the runtime services phase B needs are offered after
  * ExitBootServices. Returns NULL, or why the run cannot go ahead. */
-static const char *runtime_services_offered(void)
+static const char *runtime_services_offered(struct run_result *r)
 {
 	const uint8_t *table = NULL;
 	uint32_t supported;
@@ -250,18 +250,24 @@ static const char *runtime_services_offered(void)
 				&rt_properties_guid) == 0)
 			table = ST->ConfigurationTable[i].VendorTable;
 	if (!table) {
+		results_probe(r, PROBE_RUNTIME, PROBE_OK, "no "
+			      "EFI_RT_PROPERTIES_TABLE: every service offered");
 		log_status(STATUS_RUNTIME, "table=0");
 		log_printf("phase A: no EFI_RT_PROPERTIES_TABLE: every runtime "
 			   "service is offered (UEFI spec section 4.6.2)\n");
 		return 0;
 	}
 	if (rt_properties_read(table, 8, &supported)) {
+		results_probe(r, PROBE_RUNTIME, PROBE_OK, "an "
+			      "EFI_RT_PROPERTIES_TABLE of an unknown version");
 		log_status(STATUS_RUNTIME, "table=unknown-version");
 		log_printf("phase A: an EFI_RT_PROPERTIES_TABLE of a version "
 			   "irqlab does not know: going by the services\n");
 		return 0;
 	}
 	log_status(STATUS_RUNTIME, "table=1 supported=0x%x", supported);
+	results_probe(r, PROBE_RUNTIME, PROBE_OK, "EFI_RT_PROPERTIES_TABLE: "
+		      "RuntimeServicesSupported 0x%x", supported);
 	return rt_properties_refusal(supported);
 }
 
@@ -322,7 +328,7 @@ EFI_STATUS phase_a(EFI_FILE_HANDLE root, struct run_state *run,
 		   (unsigned long long)r->tsc_hz, tsc_method_name(r->tsc_method),
 		   clock_kind_unit(r->clock_kind));
 	{
-		const char *refused = runtime_services_offered();
+		const char *refused = runtime_services_offered(r);
 
 		if (refused) {
 			stop_visibly(refused);

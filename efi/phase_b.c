@@ -14,6 +14,7 @@
 #include "arch/primitives.h"
 #include "bench/model/serialize.h"
 #include "bench/report/report.h"
+#include "bench/run/apic_mode.h"
 #include "bench/run/runner.h"
 #include "bench/run/sources.h"
 #include "efi/console.h"
@@ -207,23 +208,40 @@ void phase_b(struct run_state *measured)
 	exceptions_set_fatal_hook(fatal_persist);
 	runtime_guard_on(&run->config, run->result->tsc_hz);
 	log_printf("phase B: own GDT/TSS/IDT loaded\n");
+	{
+		uint64_t s_cet;
+
+		if (cpu_cet_clear(&s_cet))
+			results_probe(run->result, PROBE_CET, PROBE_QUIRK,
+				      "the firmware left CR4.CET on (IA32_S_CET "
+				      "0x%llx): both cleared for the run",
+				      (unsigned long long)s_cet);
+		else
+			results_probe(run->result, PROBE_CET, PROBE_OK,
+				      "CR4.CET off, as the firmware left it");
+	}
 	take_over_paging();
 	progress_start(&run->screen, run->result->tsc_hz);
 	schemes_own_paging = paging_taken_over;
 	pic8259_mask_all();
 	primitives_enable_fsgsbase();
 	sources_init(&run->platform.madt, run->platform.madt_status,
-		     &run->platform.hpet, run->platform.hpet_status);
+		     &run->platform.hpet, run->platform.hpet_status,
+		     &run->platform.dmar, run->platform.dmar_status, run->result);
 	fmt_snprintf(run->result->fence_note, sizeof(run->result->fence_note), "%s",
 		     fences_prepare());
 	{
 		const char *why = noise_init();
 
 		run->result->smi_count_watched = !why;
-		log_printf("phase B: SMI count %s%s\n", why ? "not watched: " : "watched",
-			   why ? why : "");
+		log_printf("phase B: SMI count %s%s\n", why ? "not watched: " : "watched: ",
+			   why ? why : noise_counter());
+		results_probe(run->result, PROBE_SMI_COUNT,
+			      why ? PROBE_ABSENT : PROBE_OK, "%s",
+			      why ? why : noise_counter());
 	}
 
+	apic_mode_probe(run->result);
 	bench_measure_floor(run->result, &run->config, &run->buffers);
 	log_printf("phase B: instrument floor min %llu median %llu (%s)\n",
 		   (unsigned long long)run->result->floor.min,

@@ -76,6 +76,7 @@ void platform_identify(EFI_SYSTEM_TABLE *st, struct machine_info *m,
 	m->family = id.family;
 	m->model = id.model;
 	m->stepping = id.stepping;
+	m->microcode = cpu_microcode_revision(&id);
 	m->llc_bytes = cpu_llc_bytes();
 	for (i = 0; st->FirmwareVendor && st->FirmwareVendor[i] &&
 		    i < sizeof(m->fw_vendor) - 1; i++) {
@@ -102,6 +103,10 @@ void platform_identify(EFI_SYSTEM_TABLE *st, struct machine_info *m,
 	hpet = acpi_find_table(p->rsdp, "HPET");
 	p->hpet_status = hpet ? hpet_parse(hpet, hpet->length, &p->hpet)
 			      : ACPI_TOO_SHORT;
+	p->tables[3] = acpi_find_table(p->rsdp, "DMAR");
+	p->dmar_status = p->tables[3] ? dmar_parse(p->tables[3],
+						   p->tables[3]->length, &p->dmar)
+				       : ACPI_TOO_SHORT;
 	p->tables[0] = madt;
 	p->tables[1] = hpet;
 	p->tables[2] = acpi_find_table(p->rsdp, "FACP");

@@ -16,8 +16,10 @@ struct platform {
 	enum acpi_status madt_status;	/* ACPI_TOO_SHORT also when absent */
 	struct hpet_info hpet;
 	enum acpi_status hpet_status;
-	/* MADT, HPET and FADT as found, for the copies on the ESP. */
-	const struct acpi_sdt_header *tables[3];
+	struct dmar_info dmar;
+	enum acpi_status dmar_status;	/* ACPI_TOO_SHORT also when absent */
+	/* MADT, HPET, FADT and DMAR as found, for the copies on the ESP. */
+	const struct acpi_sdt_header *tables[4];
 	const uint8_t *smbios;	/* the SMBIOS structure table */
 	uint32_t smbios_length;
 };

@@ -299,3 +299,44 @@ enum acpi_status hpet_parse(const void *table, size_t available,
 	h->comparators = (uint8_t)(((h->block_id >> 8) & 0x1f) + 1);
 	return ACPI_OK;
 }
+
+/* DMAR offsets (Intel VT-d spec §8.1, §8.3). */
+#define DMAR_FLAGS 37
+#define DMAR_STRUCTURES 48
+#define DMAR_DRHD 0
+#define DRHD_REGISTER_BASE 8
+#define DRHD_LENGTH 16
+
+enum acpi_status dmar_parse(const void *table, size_t available,
+			    struct dmar_info *d)
+{
+	const uint8_t *p = table;
+	enum acpi_status st;
+	size_t off = DMAR_STRUCTURES, length;
+
+	*d = (struct dmar_info){ 0 };
+	st = check_table(table, available, "DMAR", DMAR_STRUCTURES);
+	if (st != ACPI_OK)
+		return st;
+	length = ((const struct acpi_sdt_header *)table)->length;
+	d->flags = p[DMAR_FLAGS];
+	while (off < length) {
+		uint16_t type, len;
+
+		if (length - off < 4)
+			return ACPI_BAD_ENTRY;
+		type = read_u16(p, off);
+		len = read_u16(p, off + 2);
+		if (len < 4 || len > length - off ||
+		    (type == DMAR_DRHD && len < DRHD_LENGTH))
+			return ACPI_BAD_ENTRY;
+		if (type == DMAR_DRHD) {
+			if (d->units < DMAR_MAX_UNITS)
+				d->register_base[d->units] =
+					read_u64(p, off + DRHD_REGISTER_BASE);
+			d->units++;
+		}
+		off += len;
+	}
+	return ACPI_OK;
+}

@@ -99,6 +99,19 @@ struct hpet_info {
 enum acpi_status hpet_parse(const void *table, size_t available,
 			    struct hpet_info *out);
 
+/* The DMA remapping table (Intel VT-d spec §8.1): its flags and the
+ * register base of each remapping unit (DRHD). */
+#define DMAR_MAX_UNITS 8
+#define DMAR_FLAG_INTR_REMAP 0x01	/* the platform supports it */
+#define DMAR_FLAG_X2APIC_OPT_OUT 0x02
+struct dmar_info {
+	uint8_t flags;
+	uint32_t units;		/* may exceed DMAR_MAX_UNITS; bases kept up to it */
+	uint64_t register_base[DMAR_MAX_UNITS];
+};
+enum acpi_status dmar_parse(const void *table, size_t available,
+			    struct dmar_info *out);
+
 #define ACPI_PM_TIMER_HZ 3579545u
 
 #endif

@@ -1,5 +1,7 @@
 #include "bench/model/results.h"
 
+#include <stdarg.h>
+
 #include "arch/lib/fmt.h"
 
 static const char *name_or_unknown(const char *const *names, unsigned count,
@@ -87,6 +89,42 @@ const char *tsc_method_name(unsigned method)
 		[TSC_METHOD_STALL] = "boot-services-stall",
 	};
 	return name_or_unknown(names, TSC_METHOD_COUNT, method);
+}
+
+const char *probe_name(unsigned id)
+{
+	static const char *const names[PROBE_COUNT] = {
+#define PROBE_NAME(id, name) name,
+		PROBE_LIST(PROBE_NAME)
+#undef PROBE_NAME
+	};
+	return name_or_unknown(names, PROBE_COUNT, id);
+}
+
+const char *probe_state_name(unsigned state)
+{
+	static const char *const names[PROBE_STATE_COUNT] = {
+		[PROBE_NOT_RUN] = "not-run",
+		[PROBE_OK] = "ok",
+		[PROBE_QUIRK] = "quirk",
+		[PROBE_ABSENT] = "absent",
+		[PROBE_SIMULATED] = "simulated",
+	};
+	return name_or_unknown(names, PROBE_STATE_COUNT, state);
+}
+
+void results_probe(struct run_result *r, enum probe_id id,
+		   enum probe_state state, const char *format, ...)
+{
+	va_list ap;
+
+	if (id >= PROBE_COUNT)
+		return;
+	r->probe[id].state = (uint8_t)state;
+	va_start(ap, format);
+	fmt_vsnprintf(r->probe[id].detail, sizeof(r->probe[id].detail),
+		      format, ap);
+	va_end(ap);
 }
 
 const char *exp_status_name(unsigned status)

@@ -63,6 +63,7 @@ struct machine_info {
 	char hypervisor[13]; /* CPUID 0x40000000 signature, "" on bare metal */
 	char acpi_oem_id[7]; /* the MADT's OEM ID, "" without one */
 	uint32_t family, model, stepping;
+	uint32_t microcode;	/* Intel's IA32_BIOS_SIGN_ID revision, 0 elsewhere */
 	char fw_vendor[RESULTS_NAME_LEN * 2];
 	uint32_t fw_revision;
 	uint32_t uefi_revision;
@@ -157,6 +158,43 @@ struct gap_result {
 	uint8_t hist[GAP_HIST_BYTES];	/* hist_encode of the gaps */
 };
 
+/* X(ID, "name"): what irqlab found of the machine beyond the rows, each
+ * probed before the rows that depend on it (docs/controllers.md
+ * "Probes"). */
+#define PROBE_LIST(X)                                                       \
+	X(RUNTIME, "runtime-services")                                      \
+	X(OTHER_CPUS, "other-cpus")                                         \
+	X(CET, "cet")                                                       \
+	X(PIT, "pit")                                                       \
+	X(HPET, "hpet")                                                     \
+	X(IOAPICS, "ioapics")                                               \
+	X(REMAPPING, "interrupt-remapping")                                 \
+	X(X2APIC_LOCK, "x2apic-lock")                                       \
+	X(CMCI, "cmci")                                                     \
+	X(TSC_DEADLINE, "tsc-deadline")                                     \
+	X(SMI_COUNT, "smi-count")
+
+#define PROBE_ID(id, name) PROBE_##id,
+enum probe_id { PROBE_LIST(PROBE_ID) PROBE_COUNT };
+#undef PROBE_ID
+
+enum probe_state {
+	PROBE_NOT_RUN = 0,
+	PROBE_OK,		/* as irqlab needs it */
+	PROBE_QUIRK,		/* found and worked around, or its rows skipped */
+	PROBE_ABSENT,		/* not on this machine */
+	PROBE_SIMULATED,	/* made up by the config's simulate */
+	PROBE_STATE_COUNT,
+};
+
+struct probe_result {
+	uint8_t state;		/* enum probe_state */
+	char detail[RESULTS_REASON_LEN];
+};
+
+const char *probe_name(unsigned id);
+const char *probe_state_name(unsigned state);
+
 /* How the machine comes back to irqlab after its resets. A stick is
  * mostly booted once, from the firmware's boot menu; BootNext, used for
  * one boot only, set to BootCurrent brings the reset back to the same
@@ -205,6 +243,7 @@ struct run_result {
 	 * why (it then went to serial only). */
 	uint8_t progress_on_screen;
 	char display_note[RESULTS_REASON_LEN];
+	struct probe_result probe[PROBE_COUNT];
 	/* Back-to-back fenced reads: its min is the floor taken off figures. */
 	struct sample_stats floor;
 	/* The same around the timed handler's two timestamps: less the
@@ -259,6 +298,10 @@ const char *boot_return_name(unsigned how);
 const char *clock_kind_unit(unsigned kind);
 const char *tsc_method_name(unsigned method);
 const char *exp_status_name(unsigned status);
+/* Sets what a probe found, its detail formatted. */
+void results_probe(struct run_result *r, enum probe_id id,
+		   enum probe_state state, const char *format, ...)
+	__attribute__((format(printf, 4, 5)));
 const char *metric_name(unsigned metric);
 
 /* Run ids are the firmware clock at the start of the run, YYYYMMDDhhmmss,

@@ -58,6 +58,7 @@ static const struct field run_fields[] = {
 	FIXED(struct run_result, machine.family, 4),
 	FIXED(struct run_result, machine.model, 4),
 	FIXED(struct run_result, machine.stepping, 4),
+	FIXED(struct run_result, machine.microcode, 4),
 	STRING(struct run_result, machine.fw_vendor),
 	FIXED(struct run_result, machine.fw_revision, 4),
 	FIXED(struct run_result, machine.uefi_revision, 4),
@@ -82,6 +83,11 @@ static const struct field run_fields[] = {
 	FIXED(struct run_result, boot_current, 2),
 	FIXED(struct run_result, progress_on_screen, 1),
 	STRING(struct run_result, display_note),
+#define PROBE_FIELDS(id, name)                                              \
+	ENUM(struct run_result, probe[PROBE_##id].state, PROBE_STATE_COUNT), \
+	STRING(struct run_result, probe[PROBE_##id].detail),
+	PROBE_LIST(PROBE_FIELDS)
+#undef PROBE_FIELDS
 	STATS(struct run_result, floor),
 	STATS(struct run_result, instrument),
 	FIELD_OF(struct run_result, part, WIRE_FIXED, 1, RESULTS_MAX_PARTS + 1),

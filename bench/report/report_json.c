@@ -376,6 +376,23 @@ static void json_display(struct json_writer *w, const struct run_result *r)
 	json_end_object(w);
 }
 
+/* What the probes found, each by name: its state and what it saw. */
+static void json_probes(struct json_writer *w, const struct run_result *r)
+{
+	unsigned i;
+
+	json_key(w, "platform");
+	json_begin_object(w);
+	for (i = 0; i < PROBE_COUNT; i++) {
+		json_key(w, probe_name(i));
+		json_begin_object(w);
+		json_kv_string(w, "state", probe_state_name(r->probe[i].state));
+		json_kv_string(w, "detail", r->probe[i].detail);
+		json_end_object(w);
+	}
+	json_end_object(w);
+}
+
 static void json_firmware(struct json_writer *w, const struct run_result *r)
 {
 	const struct machine_info *m = &r->machine;
@@ -511,6 +528,7 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	json_machine(&w, r);
 	json_boot_return(&w, r);
 	json_display(&w, r);
+	json_probes(&w, r);
 	json_firmware(&w, r);
 	json_clock(&w, r);
 	json_method(&w, r);

@@ -169,6 +169,22 @@ static void summary_primitives(struct text_buf *tb, const struct run_result *r,
 	}
 }
 
+/* Each probe that ran, a line each: its name, state and what it saw. */
+static void summary_probes(struct text_buf *tb, const struct run_result *r)
+{
+	unsigned i, shown = 0;
+
+	for (i = 0; i < PROBE_COUNT; i++) {
+		const struct probe_result *p = &r->probe[i];
+
+		if (p->state == PROBE_NOT_RUN)
+			continue;
+		tb_printf(tb, "%-10s %-19s %-9s %s\n",
+			  shown++ ? "" : "platform", probe_name(i),
+			  probe_state_name(p->state), p->detail);
+	}
+}
+
 static void summary_gaps(struct text_buf *tb, const struct run_result *r)
 {
 	uint32_t i;
@@ -266,6 +282,7 @@ static void summary_machine(struct text_buf *tb, const struct run_result *r)
 	if (!r->progress_on_screen)
 		tb_printf(tb, "display    progress went to serial only: %s\n",
 			  r->display_note);
+	summary_probes(tb, r);
 	tb_printf(tb, "clock      %s: figures are %s\n",
 		  clock_kind_name(r->clock_kind), clock_kind_unit(r->clock_kind));
 	tb_printf(tb, "TSC        %llu Hz (%s)", (unsigned long long)r->tsc_hz,

@@ -4,12 +4,65 @@
 #include "arch/exceptions.h"
 #include "arch/lib/log.h"
 #include "arch/timing.h"
+#include "arch/cpu.h"
+#include "arch/lib/fmt.h"
 #include "bench/model/axes.h"
+#include "bench/model/probes.h"
+#include "bench/model/results.h"
 
 /* Why each mode is not available, once tried (NULL: it is). */
 static const char *mode_unavailable[3];
 static uint8_t mode_tried[3];
 static enum lapic_mode mode_active;
+/* The firmware locked the APIC in x2APIC mode (apic_mode_probe). */
+static int xapic_locked;
+static char lock_why[160];
+
+/* MSRs the lock is read from, as Linux reads them (x2apic_hw_locked). */
+#define MSR_ARCH_CAPABILITIES 0x10a
+#define MSR_XAPIC_DISABLE_STATUS 0xbd
+
+void apic_mode_probe(struct run_result *r)
+{
+	int simulated = config_simulates(&r->config, SIMULATE_X2APIC_LOCKED);
+	uint64_t arch = 0, status = 0;
+
+	if (cpu_has(X86_FEATURE_ARCH_CAPABILITIES) &&
+	    !msr_read_guarded(MSR_ARCH_CAPABILITIES, &arch) &&
+	    (arch & ARCH_CAP_XAPIC_DISABLE) &&
+	    msr_read_guarded(MSR_XAPIC_DISABLE_STATUS, &status))
+		status = 0;
+	if (simulated) {
+		arch |= ARCH_CAP_XAPIC_DISABLE;
+		status |= XAPIC_DISABLE_LEGACY;
+	}
+	xapic_locked = probe_x2apic_locked(arch, status);
+	if (xapic_locked) {
+		fmt_snprintf(lock_why, sizeof(lock_why), "the firmware locked the "
+			     "local APIC in x2APIC mode (MSR 0xBD bit 0)%s",
+			     simulated ? " (simulate = x2apic-locked)" : "");
+		mode_unavailable[LAPIC_XAPIC] = lock_why;
+		results_probe(r, PROBE_X2APIC_LOCK,
+			      simulated ? PROBE_SIMULATED : PROBE_QUIRK,
+			      "%s: xAPIC rows skipped; seed 004's IO-APIC access "
+			      "rows run in x2APIC mode", lock_why);
+	} else {
+		results_probe(r, PROBE_X2APIC_LOCK, PROBE_OK, "%s",
+			      arch & ARCH_CAP_XAPIC_DISABLE
+				      ? "MSR 0xBD says legacy xAPIC is enabled"
+				      : "no IA32_XAPIC_DISABLE_STATUS: the mode "
+					"is free to choose");
+	}
+	results_probe(r, PROBE_CMCI, lapic_has_cmci() ? PROBE_OK : PROBE_ABSENT,
+		      "%s", lapic_has_cmci()
+				    ? "the LVT CMCI entry is masked in each mode"
+				    : "no LVT CMCI entry (MCG_CAP[10] clear)");
+}
+
+int apic_mode_xapic_locked(void)
+{
+	return xapic_locked;
+}
 
 enum lapic_mode apic_mode_active(void)
 {
@@ -28,6 +81,8 @@ static int source_runs_in(const struct irq_source *src, enum lapic_mode mode)
 		return 1;
 	case SOURCE_XAPIC_ONLY:
 		return mode == LAPIC_XAPIC;
+	case SOURCE_XAPIC_PREFERRED:
+		return mode == (xapic_locked ? LAPIC_X2APIC : LAPIC_XAPIC);
 	case SOURCE_X2APIC_ONLY:
 		return mode == LAPIC_X2APIC;
 	default:
@@ -43,8 +98,10 @@ int source_runs_now(const struct irq_source *src)
 const char *source_mode_reason(const struct irq_source *src)
 {
 	/* The mode a source is waiting for when it cannot run now. */
-	enum lapic_mode wanted = src->modes == SOURCE_X2APIC_ONLY ?
-					 LAPIC_X2APIC : LAPIC_XAPIC;
+	enum lapic_mode wanted =
+		src->modes == SOURCE_X2APIC_ONLY ||
+				(src->modes == SOURCE_XAPIC_PREFERRED && xapic_locked)
+			? LAPIC_X2APIC : LAPIC_XAPIC;
 
 	return mode_unavailable[wanted] ? mode_unavailable[wanted] :
 	       "the local APIC is not in this source's mode";
@@ -105,6 +162,11 @@ void apic_mode_switch(enum lapic_mode mode)
 	struct fault_info fault;
 
 	mode_tried[mode] = 1;
+	if (mode == LAPIC_XAPIC && xapic_locked) {
+		/* Leaving x2APIC mode would raise #GP: not tried. */
+		log_printf("local APIC: xapic unavailable: %s\n", lock_why);
+		return;
+	}
 	if (guard_run(enable_mode, &m, &fault)) {
 		m.why = fault.vector == VECTOR_GP ?
 				"switching the local APIC mode raised #GP (the "

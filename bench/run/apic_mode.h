@@ -9,6 +9,14 @@
 #include "apic/lapic.h"
 #include "bench/run/sources.h"
 
+struct run_result;
+/* Before the plan: whether the firmware locked x2APIC mode (or the
+ * config simulates it), and the LVT CMCI entry, into r's probes. Where
+ * it is locked the xAPIC pass is not tried, and the sources that prefer
+ * xAPIC run in x2APIC mode. */
+void apic_mode_probe(struct run_result *r);
+int apic_mode_xapic_locked(void);
+
 enum lapic_mode apic_mode_active(void);
 
 /* Whether a switch to `mode` was tried. */

@@ -2,6 +2,7 @@
 
 #include "apic/lapic.h"
 #include "arch/lib/fmt.h"
+#include "bench/run/apic_mode.h"
 
 struct builder {
 	struct plan_row *rows;
@@ -104,10 +105,14 @@ static void add_sources(struct builder *b, enum lapic_mode mode)
 		if (mode == LAPIC_NONE && src->modes == SOURCE_NO_APIC)
 			add_source(b, src, LAPIC_NONE, 0);
 		if (mode == LAPIC_XAPIC && (src->modes == SOURCE_EITHER_APIC ||
-					    src->modes == SOURCE_XAPIC_ONLY))
+					    src->modes == SOURCE_XAPIC_ONLY ||
+					    (src->modes == SOURCE_XAPIC_PREFERRED &&
+					     !apic_mode_xapic_locked())))
 			add_source(b, src, LAPIC_XAPIC, 0);
 		if (mode == LAPIC_X2APIC && (src->modes == SOURCE_EITHER_APIC ||
-					     src->modes == SOURCE_X2APIC_ONLY))
+					     src->modes == SOURCE_X2APIC_ONLY ||
+					     (src->modes == SOURCE_XAPIC_PREFERRED &&
+					      apic_mode_xapic_locked())))
 			add_source(b, src, LAPIC_X2APIC,
 				   src->modes == SOURCE_EITHER_APIC);
 	}

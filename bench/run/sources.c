@@ -9,6 +9,7 @@
 #include "arch/lib/log.h"
 #include "arch/lib/fmt.h"
 #include "arch/protected.h"
+#include "bench/model/probes.h"
 #include "bench/model/results.h"
 
 const uint8_t source_check_vectors[7] = { 32, 33, 64, 127, 128, 200, 254 };
@@ -18,11 +19,20 @@ static struct madt_info madt;
 static enum acpi_status madt_status = ACPI_TOO_SHORT;
 static struct hpet_info hpet_table;
 static enum acpi_status hpet_status = ACPI_TOO_SHORT;
-static struct ioapic ioapic;
+/* Every IO-APIC the MADT lists, all masked; each line uses the one its
+ * GSI belongs to (pit_io, level_io: NULL where none does). */
+static struct ioapic ioapics[MADT_MAX_IOAPICS];
+static unsigned n_ioapics;
+static struct ioapic *pit_io, *level_io;
 static struct hpet hpet;
-static int have_ioapic, have_hpet;
+static int have_hpet;
 static unsigned hpet_timer, hpet_gsi;
 static char why_buf[128];
+/* What the probes found against a line, or NULL (docs/controllers.md
+ * "Probes"). */
+static const char *pit_why, *hpet_why, *remapping_why, *tsc_deadline_why;
+static char pit_buf[160], hpet_buf[160], remapping_buf[160];
+static char tsc_deadline_buf[160];
 
 /* Delays chosen to be short against the handler on real hardware and
  * long against it under QEMU, where the timers run on virtual time. */
@@ -113,8 +123,9 @@ static void fire_wait(uint8_t vector, struct irq_sample *s)
 static const char *tsc_deadline_unsupported(const struct irq_source *src)
 {
 	(void)src;
-	return cpu_has(X86_FEATURE_TSC_DEADLINE) ? 0 :
-	       "CPUID.1:ECX[24] (TSC-deadline) is 0";
+	if (!cpu_has(X86_FEATURE_TSC_DEADLINE))
+		return "CPUID.1:ECX[24] (TSC-deadline) is 0";
+	return tsc_deadline_why;
 }
 
 static void tsc_deadline_start(const struct irq_source *src, uint8_t vector)
@@ -148,21 +159,35 @@ static void tsc_deadline_stop(const struct irq_source *src)
 
 /* --- PIT through the IO-APIC (edge) ---------------------------------- */
 
-static const char *ioapic_unsupported(const struct irq_source *src)
+/* Why no row may use an IO-APIC here, or NULL. */
+static const char *no_ioapic(void)
 {
-	(void)src;
 	if (madt_status != ACPI_OK) {
 		fmt_snprintf(why_buf, sizeof(why_buf), "ACPI MADT: %s",
 			     madt_status == ACPI_TOO_SHORT ? "absent or too short"
 							   : acpi_status_name(madt_status));
 		return why_buf;
 	}
-	return have_ioapic ? 0 : "the MADT lists no IO-APIC";
+	if (!n_ioapics)
+		return "the MADT lists no IO-APIC";
+	return remapping_why;
+}
+
+static const char *ioapic_unsupported(const struct irq_source *src)
+{
+	const char *why = no_ioapic();
+
+	(void)src;
+	if (why)
+		return why;
+	if (pit_why)
+		return pit_why;
+	return pit_io ? 0 : "IRQ 0's GSI belongs to no IO-APIC the MADT lists";
 }
 
 static unsigned pit_pin(uint16_t *flags)
 {
-	return madt_isa_gsi(&madt, 0, flags) - ioapic.gsi_base;
+	return madt_isa_gsi(&madt, 0, flags) - pit_io->gsi_base;
 }
 
 static void pit_ioapic_start(const struct irq_source *src, uint8_t vector)
@@ -171,8 +196,8 @@ static void pit_ioapic_start(const struct irq_source *src, uint8_t vector)
 	unsigned pin = pit_pin(&flags);
 
 	(void)src;
-	ioapic_set_access(&ioapic, IOAPIC_UNCACHED, 1);
-	ioapic_route(&ioapic, pin, vector, bsp_apic_id(),
+	ioapic_set_access(pit_io, IOAPIC_UNCACHED, 1);
+	ioapic_route(pit_io, pin, vector, bsp_apic_id(),
 		     (flags & MPS_TRIGGER_MASK) == MPS_TRIGGER_LEVEL ?
 			     IOAPIC_LEVEL : IOAPIC_EDGE,
 		     (flags & MPS_POLARITY_MASK) == MPS_POLARITY_LOW ?
@@ -191,16 +216,56 @@ static void pit_ioapic_stop(const struct irq_source *src)
 	uint16_t flags;
 
 	(void)src;
-	ioapic_mask(&ioapic, pit_pin(&flags));
+	ioapic_mask(pit_io, pit_pin(&flags));
 	pit_stop();
 }
 
 /* --- HPET through the IO-APIC (level), seed 004's access strategies ---- */
 
+/* How long the line is watched before its first level row. */
+#define LINE_WATCH_US 200
+
+/* Whether something else drives the HPET's line: GSIs 20-23 are often
+ * shared with PCI INTx lines, and a device's interrupts would count as
+ * the row's own. The pin, routed level-triggered and unmasked with
+ * interrupts off, sets Remote IRR when the line is asserted (the local
+ * APIC accepts the message into its IRR). Checked once, in the mode of
+ * the first level row; what it let in is drained and ended. */
+static const char *line_busy(void)
+{
+	static int checked;
+	static const char *busy;
+	static char busy_buf[128];
+	unsigned pin = hpet_gsi - level_io->gsi_base;
+	uint64_t until;
+
+	if (checked)
+		return busy;
+	checked = 1;
+	ioapic_set_access(level_io, IOAPIC_UNCACHED, 1);
+	ioapic_route(level_io, pin, SEQUENCE_VECTOR, bsp_apic_id(), IOAPIC_LEVEL,
+		     IOAPIC_ACTIVE_HIGH);
+	until = tsc_close() + wait_budget_ticks / (WAIT_BUDGET_MS * 1000ull) *
+				      LINE_WATCH_US;
+	while (tsc_close() < until)
+		;
+	ioapic_mask(level_io, pin);
+	if (ioapic_read(level_io, IOAPIC_REDIR(pin)) & IOAPIC_RTE_REMOTE_IRR) {
+		fmt_snprintf(busy_buf, sizeof(busy_buf),
+			     "GSI %u is asserted with the HPET's timer %u off: "
+			     "another device shares the line", hpet_gsi,
+			     hpet_timer);
+		busy = busy_buf;
+		ioapic_level_eoi(level_io, pin, SEQUENCE_VECTOR);
+	}
+	return busy;
+}
+
 static const char *level_unsupported(const struct irq_source *src)
 {
-	const char *why = ioapic_unsupported(src);
+	const char *why = no_ioapic();
 
+	(void)src;
 	if (why)
 		return why;
 	if (hpet_status != ACPI_OK) {
@@ -209,6 +274,8 @@ static const char *level_unsupported(const struct irq_source *src)
 							   : acpi_status_name(hpet_status));
 		return why_buf;
 	}
+	if (hpet_why)
+		return hpet_why;
 	if (!have_hpet) {
 		fmt_snprintf(why_buf, sizeof(why_buf),
 			     "no HPET timer routes to an IO-APIC input that no "
@@ -216,21 +283,21 @@ static const char *level_unsupported(const struct irq_source *src)
 			     (unsigned long long)hpet_route_cap(&hpet, hpet.timers - 1u));
 		return why_buf;
 	}
-	return 0;
+	return line_busy();
 }
 
 static void level_start(const struct irq_source *src, uint8_t vector)
 {
-	unsigned pin = hpet_gsi - ioapic.gsi_base;
+	unsigned pin = hpet_gsi - level_io->gsi_base;
 
-	ioapic_set_access(&ioapic, (enum ioapic_access)src->io_access,
+	ioapic_set_access(level_io, (enum ioapic_access)src->io_access,
 			  src->io_flush);
 	level_line = (struct level_line){
-		.io = &ioapic, .pin = pin, .vector = vector, .hpet = &hpet,
+		.io = level_io, .pin = pin, .vector = vector, .hpet = &hpet,
 		.timer = hpet_timer, .x2apic = (uint8_t)x2apic_active(),
 		.directed_eoi = !!(lapic->read(APIC_SVR) & APIC_SVR_DIRECTED_EOI),
 	};
-	ioapic_route(&ioapic, pin, vector, bsp_apic_id(), IOAPIC_LEVEL,
+	ioapic_route(level_io, pin, vector, bsp_apic_id(), IOAPIC_LEVEL,
 		     IOAPIC_ACTIVE_HIGH);
 }
 
@@ -245,7 +312,7 @@ static void fire_hpet_level(uint8_t vector, struct irq_sample *s)
 
 static void level_stop(const struct irq_source *src)
 {
-	unsigned pin = hpet_gsi - ioapic.gsi_base;
+	unsigned pin = hpet_gsi - level_io->gsi_base;
 
 	(void)src;
 	/* However the row ended: the comparator off and its level dropped,
@@ -253,10 +320,10 @@ static void level_stop(const struct irq_source *src)
 	 * the line as the first one did. */
 	hpet_disarm(&hpet, hpet_timer);
 	hpet_clear(&hpet, hpet_timer);
-	ioapic_set_access(&ioapic, IOAPIC_UNCACHED, 1);
-	ioapic_mask(&ioapic, pin);
-	if (ioapic_read(&ioapic, IOAPIC_REDIR(pin)) & IOAPIC_RTE_REMOTE_IRR)
-		ioapic_level_eoi(&ioapic, pin, level_line.vector);
+	ioapic_set_access(level_io, IOAPIC_UNCACHED, 1);
+	ioapic_mask(level_io, pin);
+	if (ioapic_read(level_io, IOAPIC_REDIR(pin)) & IOAPIC_RTE_REMOTE_IRR)
+		ioapic_level_eoi(level_io, pin, level_line.vector);
 }
 
 /* --- the XT-PIC path: PIT -> 8259 -> LINT0 as ExtINT ------------------- */
@@ -266,7 +333,7 @@ static const char *pic8259_unsupported(const struct irq_source *src)
 	(void)src;
 	if (madt_status == ACPI_OK && !(madt.flags & 1))
 		return "the MADT says there are no 8259s (PCAT_COMPAT clear)";
-	return 0;
+	return pit_why;
 }
 
 static void pic8259_start(const struct irq_source *src, uint8_t vector)
@@ -323,15 +390,15 @@ const struct irq_source irq_sources[] = {
 	  .fire = fire_pit, .stop = pit_ioapic_stop },
 	LEVEL_ROW(IOAPIC_LEVEL, IOAPIC_UNCACHED, 1, SOURCE_EITHER_APIC),
 	LEVEL_ROW(IOAPIC_LEVEL_UNCACHED_NF, IOAPIC_UNCACHED, 0,
-		  SOURCE_XAPIC_ONLY),
+		  SOURCE_XAPIC_PREFERRED),
 	LEVEL_ROW(IOAPIC_LEVEL_INDEX_CACHED, IOAPIC_INDEX_CACHED, 1,
-		  SOURCE_XAPIC_ONLY),
+		  SOURCE_XAPIC_PREFERRED),
 	LEVEL_ROW(IOAPIC_LEVEL_INDEX_CACHED_NF, IOAPIC_INDEX_CACHED, 0,
-		  SOURCE_XAPIC_ONLY),
+		  SOURCE_XAPIC_PREFERRED),
 	LEVEL_ROW(IOAPIC_LEVEL_VALUE_CACHED, IOAPIC_VALUE_CACHED, 1,
-		  SOURCE_XAPIC_ONLY),
+		  SOURCE_XAPIC_PREFERRED),
 	LEVEL_ROW(IOAPIC_LEVEL_VALUE_CACHED_NF, IOAPIC_VALUE_CACHED, 0,
-		  SOURCE_XAPIC_ONLY),
+		  SOURCE_XAPIC_PREFERRED),
 	{ .id = SOURCE_PIC8259, .kind = SOURCE_EXTERNAL,
 	  .modes = SOURCE_EITHER_APIC,
 	  .ack = SOURCE_ACK_PIC8259, .vector = PIC8259_BASE,
@@ -355,44 +422,189 @@ static int isa_gsi(unsigned gsi)
 	return 0;
 }
 
-/* An HPET timer whose route capability reaches this IO-APIC on a line no
+/* The IO-APIC that takes `gsi`, or NULL. */
+static struct ioapic *ioapic_of(uint32_t gsi)
+{
+	uint32_t base[MADT_MAX_IOAPICS];
+	uint8_t pins[MADT_MAX_IOAPICS];
+	unsigned i;
+	int owner;
+
+	for (i = 0; i < n_ioapics; i++) {
+		base[i] = ioapics[i].gsi_base;
+		pins[i] = ioapics[i].pins;
+	}
+	owner = probe_gsi_owner(base, pins, n_ioapics, gsi);
+	return owner < 0 ? 0 : &ioapics[owner];
+}
+
+/* An HPET timer whose route capability reaches an IO-APIC input that no
  * ISA IRQ uses, preferring the last timer and the highest input. */
 static void pick_hpet_route(void)
 {
-	int t;
+	int t, gsi;
 
 	for (t = hpet.timers - 1; t >= 0; t--) {
 		uint64_t cap = hpet_route_cap(&hpet, (unsigned)t);
-		int gsi;
 
-		for (gsi = (int)(ioapic.gsi_base + ioapic.pins) - 1;
-		     gsi >= (int)ioapic.gsi_base && gsi < 32; gsi--)
-			if (((cap >> gsi) & 1) && !isa_gsi((unsigned)gsi)) {
+		for (gsi = 31; gsi >= 0; gsi--)
+			if (((cap >> gsi) & 1) && !isa_gsi((unsigned)gsi) &&
+			    ioapic_of((uint32_t)gsi)) {
 				hpet_timer = (unsigned)t;
 				hpet_gsi = (unsigned)gsi;
+				level_io = ioapic_of((uint32_t)gsi);
 				have_hpet = 1;
 				return;
 			}
 	}
 }
 
-void sources_init(const struct madt_info *m, enum acpi_status m_status,
-		  const struct hpet_info *h, enum acpi_status h_status)
+/* A microsecond wait on the TSC, before the runner knows the budget. */
+static void pause_us(const struct run_result *r, unsigned us)
 {
+	uint64_t until = tsc_close() + (r->tsc_hz ? r->tsc_hz : 1000000000ull) /
+					       1000000u * us;
+
+	while (tsc_close() < until)
+		;
+}
+
+/* The 8254 counts (channel 0 latched twice, 50 us apart: about 60 of
+ * its ticks), or it is gated. */
+static void probe_the_pit(struct run_result *r)
+{
+	uint16_t first, second;
+	int simulated = config_simulates(&r->config, SIMULATE_PIT_GATED);
+
+	pit_oneshot(0xffff);
+	first = pit_latch_read();
+	pause_us(r, 50);
+	second = simulated ? first : pit_latch_read();
+	pit_stop();
+	pit_why = probe_pit(first, second, pit_buf, sizeof(pit_buf));
+	if (pit_why)
+		results_probe(r, PROBE_PIT, simulated ? PROBE_SIMULATED : PROBE_QUIRK,
+			      "%s%s", pit_why, simulated ? " (simulate = pit-gated)"
+							 : "");
+	else
+		results_probe(r, PROBE_PIT, PROBE_OK, "channel 0 counts "
+			      "(0x%04x, then 0x%04x 50 us later)", first, second);
+}
+
+/* The HPET answers, with a period in range, and counts. */
+static void probe_the_hpet(struct run_result *r)
+{
+	uint64_t cap;
+	uint32_t before;
+	struct hpet counting = {
+		.base = (volatile uint8_t *)(uintptr_t)hpet_table.address };
+
+	if (hpet_status != ACPI_OK) {
+		results_probe(r, PROBE_HPET, PROBE_ABSENT, "no usable ACPI HPET "
+			      "table (%s)", acpi_status_name(hpet_status));
+		return;
+	}
+	cap = hpet_capabilities(hpet_table.address);
+	if (cap != ~0ull)
+		hpet_init(&hpet, hpet_table.address);
+	before = hpet_counter(&counting);
+	pause_us(r, 50);
+	hpet_why = probe_hpet(cap, before, hpet_counter(&counting), hpet_buf,
+			      sizeof(hpet_buf));
+	if (hpet_why) {
+		results_probe(r, PROBE_HPET, PROBE_QUIRK, "%s (table at 0x%llx)",
+			      hpet_why, (unsigned long long)hpet_table.address);
+		return;
+	}
+	results_probe(r, PROBE_HPET, PROBE_OK, "%u comparators, period %u fs, "
+		      "counting; every comparator's interrupt and FSB delivery "
+		      "off", hpet.timers, hpet.period_fs);
+}
+
+/* Where a VT-d unit has interrupt remapping on, an IO-APIC entry must be
+ * in the remappable format, which irqlab does not write: its rows are
+ * skipped. Firmware seldom leaves it on; an OS turns it on. */
+static void probe_remapping(const struct dmar_info *dmar,
+			    enum acpi_status dmar_status, struct run_result *r)
+{
+	uint32_t u;
+
+	if (dmar_status != ACPI_OK) {
+		results_probe(r, PROBE_REMAPPING, PROBE_ABSENT,
+			      "no DMAR table%s%s: no VT-d units to check",
+			      dmar_status == ACPI_TOO_SHORT ? "" : ": ",
+			      dmar_status == ACPI_TOO_SHORT
+				      ? "" : acpi_status_name(dmar_status));
+		return;
+	}
+	for (u = 0; u < dmar->units && u < DMAR_MAX_UNITS; u++) {
+		uint32_t gsts = *(volatile uint32_t *)(uintptr_t)(
+			dmar->register_base[u] + VTD_GSTS_REGISTER);
+
+		if (probe_remapping_enabled(gsts)) {
+			fmt_snprintf(remapping_buf, sizeof(remapping_buf),
+				     "interrupt remapping is on (VT-d unit at "
+				     "0x%llx, GSTS 0x%08x): IO-APIC entries would "
+				     "need remapping-format handles",
+				     (unsigned long long)dmar->register_base[u],
+				     gsts);
+			remapping_why = remapping_buf;
+			results_probe(r, PROBE_REMAPPING, PROBE_QUIRK, "%s",
+				      remapping_why);
+			return;
+		}
+	}
+	results_probe(r, PROBE_REMAPPING, PROBE_OK, "%u VT-d unit(s)%s, "
+		      "interrupt remapping off in each", dmar->units,
+		      dmar->flags & DMAR_FLAG_INTR_REMAP ? " able to remap" : "");
+}
+
+void sources_init(const struct madt_info *m, enum acpi_status m_status,
+		  const struct hpet_info *h, enum acpi_status h_status,
+		  const struct dmar_info *dmar, enum acpi_status dmar_status,
+		  struct run_result *r)
+{
+	uint16_t flags;
+	unsigned i;
+
 	madt = *m;
 	madt_status = m_status;
 	hpet_table = *h;
 	hpet_status = h_status;
-	if (madt_status == ACPI_OK && madt.ioapic_count > 0) {
-		ioapic_init(&ioapic, madt.ioapic[0].address,
-			    madt.ioapic[0].gsi_base);
-		have_ioapic = 1;
+	/* Every IO-APIC masked, whichever lines irqlab uses. */
+	for (i = 0; madt_status == ACPI_OK && i < madt.ioapic_count &&
+		    i < MADT_MAX_IOAPICS; i++) {
+		ioapic_init(&ioapics[i], madt.ioapic[i].address,
+			    madt.ioapic[i].gsi_base);
+		log_printf("IO-APIC %u: version 0x%x, %u inputs from GSI %u\n", i,
+			   ioapics[i].version, ioapics[i].pins,
+			   ioapics[i].gsi_base);
 	}
-	if (have_ioapic)
-		log_printf("IO-APIC: version 0x%x, %u inputs from GSI %u\n",
-			   ioapic.version, ioapic.pins, ioapic.gsi_base);
-	if (have_ioapic && hpet_status == ACPI_OK) {
-		hpet_init(&hpet, hpet_table.address);
+	n_ioapics = i;
+	if (n_ioapics) {
+		pit_io = ioapic_of(madt_isa_gsi(&madt, 0, &flags));
+		results_probe(r, PROBE_IOAPICS, PROBE_OK, "%u IO-APIC(s), every "
+			      "input masked; IRQ 0 on GSI %u%s", n_ioapics,
+			      madt_isa_gsi(&madt, 0, &flags),
+			      pit_io ? "" : ", which none of them takes");
+	} else {
+		results_probe(r, PROBE_IOAPICS, PROBE_ABSENT, "%s", no_ioapic());
+	}
+	probe_remapping(dmar, dmar_status, r);
+	tsc_deadline_why = probe_tsc_deadline(
+		r->machine.cpu_vendor, r->machine.family, r->machine.model,
+		r->machine.microcode, tsc_deadline_buf, sizeof(tsc_deadline_buf));
+	results_probe(r, PROBE_TSC_DEADLINE,
+		      !cpu_has(X86_FEATURE_TSC_DEADLINE) ? PROBE_ABSENT :
+		      tsc_deadline_why ? PROBE_QUIRK : PROBE_OK, "%s",
+		      !cpu_has(X86_FEATURE_TSC_DEADLINE)
+			      ? "CPUID.1:ECX[24] is 0"
+			      : tsc_deadline_why ? tsc_deadline_why
+						 : "no known errata for this "
+						   "model and microcode");
+	probe_the_pit(r);
+	probe_the_hpet(r);
+	if (n_ioapics && !hpet_why && hpet_status == ACPI_OK) {
 		pick_hpet_route();
 		if (have_hpet)
 			log_printf("HPET: %u timers, period %u fs; level line on "
@@ -422,9 +634,10 @@ void sources_time_ioapic_sequences(struct run_result *r, uint64_t *blocks,
 				   uint32_t n_blocks)
 {
 	/* The HPET line's pin when there is one: routed, masked, idle. */
-	unsigned pin = have_hpet ? hpet_gsi - ioapic.gsi_base
-				 : (unsigned)ioapic.pins - 1u;
-	const char *why = ioapic_unsupported(0);
+	struct ioapic *io = have_hpet ? level_io : &ioapics[0];
+	const char *why = no_ioapic();
+	unsigned pin = why ? 0 : have_hpet ? hpet_gsi - io->gsi_base
+					   : (unsigned)io->pins - 1u;
 	size_t i;
 
 	for (i = 0; i < sizeof(sequence_rows) / sizeof(sequence_rows[0]) &&
@@ -439,28 +652,28 @@ void sources_time_ioapic_sequences(struct run_result *r, uint64_t *blocks,
 			fmt_snprintf(p->reason, sizeof(p->reason), "%s", why);
 			continue;
 		}
-		ioapic_set_access(&ioapic, (enum ioapic_access)sequence_rows[i].access,
+		ioapic_set_access(io, (enum ioapic_access)sequence_rows[i].access,
 				  sequence_rows[i].flush);
-		ioapic_route(&ioapic, pin, SEQUENCE_VECTOR, 0, IOAPIC_LEVEL,
+		ioapic_route(io, pin, SEQUENCE_VECTOR, 0, IOAPIC_LEVEL,
 			     IOAPIC_ACTIVE_HIGH);
-		ioapic_mask(&ioapic, pin);
+		ioapic_mask(io, pin);
 		for (b = 0; b < n_blocks; b++) {
 			uint64_t t0 = tsc_open();
 
 			for (k = 0; k < PRIMITIVE_BLOCK_REPS; k++) {
-				ioapic_mask(&ioapic, pin);
-				ioapic_unmask(&ioapic, pin);
-				ioapic_level_eoi(&ioapic, pin, SEQUENCE_VECTOR);
+				ioapic_mask(io, pin);
+				ioapic_unmask(io, pin);
+				ioapic_level_eoi(io, pin, SEQUENCE_VECTOR);
 			}
 			blocks[b] = tsc_close() - t0;
 			/* unmasked and idle is fine; leave it masked */
-			ioapic_mask(&ioapic, pin);
+			ioapic_mask(io, pin);
 		}
 		stats_compute(blocks, n_blocks, &p->block);
 		p->status = EXP_OK;
 	}
 	if (!why)
-		ioapic_set_access(&ioapic, IOAPIC_UNCACHED, 1);
+		ioapic_set_access(io, IOAPIC_UNCACHED, 1);
 }
 
 void sources_aim_protected(const struct irq_source *src, uint8_t vector)

@@ -13,6 +13,9 @@
 enum source_modes {
 	SOURCE_NO_APIC = 0,	/* INT n: before the APIC is touched */
 	SOURCE_XAPIC_ONLY,
+	/* no need of xAPIC, run once in it to keep the matrix short; in
+	 * x2APIC mode where the firmware locked it there */
+	SOURCE_XAPIC_PREFERRED,
 	SOURCE_X2APIC_ONLY,
 	SOURCE_EITHER_APIC,	/* once in each mode */
 };
@@ -65,13 +68,20 @@ extern const struct irq_source irq_sources[];
 extern const size_t irq_source_count;
 
 /* What the external sources need to know of the machine. */
+/* Every IO-APIC is masked and each probe recorded in `r`
+ * (docs/controllers.md "Probes"): the PIT counts, the HPET answers and
+ * counts, interrupt remapping is off; a source whose line fails one is
+ * skipped with what the probe saw. */
+struct dmar_info;
+struct run_result;
 void sources_init(const struct madt_info *madt, enum acpi_status madt_status,
-		  const struct hpet_info *hpet, enum acpi_status hpet_status);
+		  const struct hpet_info *hpet, enum acpi_status hpet_status,
+		  const struct dmar_info *dmar, enum acpi_status dmar_status,
+		  struct run_result *r);
 
 /* Times the bare mask -> unmask -> EOI sequence on an idle IO-APIC pin in
  * every access strategy, into r->prim (seed 004, "on its own"). Rows say
  * why when there is no IO-APIC or no free pin. */
-struct run_result;
 void sources_time_ioapic_sequences(struct run_result *r, uint64_t *blocks,
 				   uint32_t n_blocks);
 
