@@ -41,6 +41,10 @@
 #                    make its boot options (and boots the other disk); the
 #                    runner then sets BootNext to irqlab's option, so only
 #                    boot 1 starts irqlab by choice. The rest is irqlab's.
+#   SMP=1            processors: with more, irqlab parks the others
+#                    (docs/controllers.md "The other CPUs").
+#   QEMU_EXTRA="..." more QEMU arguments, split at blanks (the boot tests
+#                    add an IOMMU or an ACPI table so).
 #   VGA=none         a machine without a display adapter (QEMU's -vga):
 #                    OVMF then offers no GOP, and progress stays on serial.
 #   MONITOR=SOCKET   a QEMU monitor on that Unix socket (the boot tests take
@@ -187,7 +191,8 @@ boot() {
 	timeout --foreground "$BOOT_TIMEOUT" qemu-system-x86_64 \
 		"${machine_args[@]}" "${accel_args[@]}" -cpu "$CPU" -m "$MEMORY" \
 		"${tpm_args[@]}" \
-		-smp 1 -no-reboot -display none "${monitor_args[@]}" \
+		-smp "${SMP:-1}" -no-reboot -display none "${monitor_args[@]}" \
+		${QEMU_EXTRA:-} \
 		-serial "file:$log" -net none \
 		-drive "if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE" \
 		-drive "if=pflash,format=raw,unit=1,file=$vars" \

@@ -6,9 +6,9 @@ const char *probe_pit(uint16_t first, uint16_t second, char *why, size_t cap)
 {
 	if (first != second)
 		return 0;
-	fmt_snprintf(why, cap, "the 8254 PIT's counter did not move (0x%04x "
-		     "twice): its clock is gated, as Skylake and later chipsets "
-		     "may do, so no IRQ 0 would arrive", first);
+	fmt_snprintf(why, cap, "the 8254's counter did not move (0x%04x "
+		     "twice): its clock is gated, as Skylake and later "
+		     "chipsets may do", first);
 	return why;
 }
 

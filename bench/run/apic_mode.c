@@ -38,14 +38,14 @@ void apic_mode_probe(struct run_result *r)
 	}
 	xapic_locked = probe_x2apic_locked(arch, status);
 	if (xapic_locked) {
-		fmt_snprintf(lock_why, sizeof(lock_why), "the firmware locked the "
-			     "local APIC in x2APIC mode (MSR 0xBD bit 0)%s",
-			     simulated ? " (simulate = x2apic-locked)" : "");
+		fmt_snprintf(lock_why, sizeof(lock_why), "the firmware locked "
+			     "x2APIC mode (MSR 0xBD bit 0)%s",
+			     simulated ? " (simulated)" : "");
 		mode_unavailable[LAPIC_XAPIC] = lock_why;
 		results_probe(r, PROBE_X2APIC_LOCK,
 			      simulated ? PROBE_SIMULATED : PROBE_QUIRK,
-			      "%s: xAPIC rows skipped; seed 004's IO-APIC access "
-			      "rows run in x2APIC mode", lock_why);
+			      "%s; seed 004's access rows run in x2APIC",
+			      lock_why);
 	} else {
 		results_probe(r, PROBE_X2APIC_LOCK, PROBE_OK, "%s",
 			      arch & ARCH_CAP_XAPIC_DISABLE

@@ -482,10 +482,16 @@ static void probe_the_pit(struct run_result *r)
 	second = simulated ? first : pit_latch_read();
 	pit_stop();
 	pit_why = probe_pit(first, second, pit_buf, sizeof(pit_buf));
+	if (pit_why && simulated) {
+		struct text_buf tb = { pit_buf, sizeof(pit_buf), 0, 0 };
+
+		while (pit_buf[tb.len])
+			tb.len++;
+		tb_printf(&tb, " (simulated)");
+	}
 	if (pit_why)
 		results_probe(r, PROBE_PIT, simulated ? PROBE_SIMULATED : PROBE_QUIRK,
-			      "%s%s", pit_why, simulated ? " (simulate = pit-gated)"
-							 : "");
+			      "%s", pit_why);
 	else
 		results_probe(r, PROBE_PIT, PROBE_OK, "channel 0 counts "
 			      "(0x%04x, then 0x%04x 50 us later)", first, second);

@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -56,7 +57,7 @@ check = Checks("boot")
 # How many checks the suite counts under CI, where every tool is there
 # (tests/checks.py): a helper that dies loses its checks, and this says
 # so. A change that adds checks updates it.
-CHECKS_UNDER_CI = 381
+CHECKS_UNDER_CI = 386
 
 # Every row checks and takes its samples twice: through the timed
 # handlers (entry, exit, round_trip_timed) and the bare ones (round_trip).
@@ -1194,6 +1195,94 @@ def no_display(o):
           "rc %d, %s" % (o.rc, display))
 
 
+# seed 004's IO-APIC access strategies: rows that need no xAPIC, run in
+# x2APIC mode where the firmware locked it.
+ACCESS_ROWS = ("ioapic-level-uncached-nf", "ioapic-level-index-cached",
+               "ioapic-level-index-cached-nf", "ioapic-level-value-cached",
+               "ioapic-level-value-cached-nf")
+
+
+def platform_simulated(o):
+    """A gated PIT and a firmware-locked x2APIC, simulated (no emulator
+    has either), and an IOMMU (QEMU's intel-iommu): each probe says what
+    it saw in results.json, the PIT's rows are skipped with the probe's
+    reason instead of timing out, the xAPIC rows with the lock's, and
+    seed 004's access rows run, ok, in x2APIC mode."""
+    doc = o.doc or {}
+    probes = doc.get("platform", {})
+    rows = {e["name"]: e for e in doc.get("experiments", [])}
+    check("platform-simulated: results.json names the gated PIT and the "
+          "x2APIC lock as simulated, and the one VT-d unit with remapping "
+          "off", o.rc == 0
+          and probes.get("pit", {}).get("state") == "simulated"
+          and "gated" in probes["pit"]["detail"]
+          and probes.get("x2apic-lock", {}).get("state") == "simulated"
+          and probes.get("interrupt-remapping", {}).get("state") == "ok"
+          and "1 VT-d unit" in probes["interrupt-remapping"]["detail"],
+          str(probes)[:900])
+    pit_rows = [n for n in rows if n.startswith(("ioapic-edge", "pic8259"))]
+    check("platform-simulated: the PIT's rows (ioapic-edge, pic8259) are "
+          "skipped with the probe's reason, none timed out or failed",
+          pit_rows and all(
+              rows[n]["status"] == "skipped"
+              and ("gated" in rows[n]["reason"]
+                   or "locked x2APIC" in rows[n]["reason"])
+              for n in pit_rows)
+          and any("gated" in rows[n]["reason"] for n in pit_rows),
+          str([(n, rows[n]["status"], rows[n]["reason"]) for n in pit_rows]))
+    xapic = [n for n in rows if rows[n]["status"] == "skipped"
+             and "locked x2APIC" in (rows[n]["reason"] or "")]
+    access = [rows.get(n + "-direct", {}) for n in ACCESS_ROWS]
+    check("platform-simulated: the xAPIC pass is skipped for the lock, and "
+          "seed 004's five access-strategy rows end ok in x2APIC mode",
+          "ipi-self-xapic-direct" in xapic
+          and all(a.get("status") == "ok" and a.get("apic_mode") == "x2apic"
+                  for a in access),
+          "skipped for the lock: %s; access rows %s" % (
+              xapic, [(a.get("name"), a.get("status"), a.get("apic_mode"))
+                      for a in access]))
+
+
+def hpet_missing(label):
+    """No HPET, or a table pointing at nothing: the probe says so and the
+    level rows are skipped with its reason, never a timeout."""
+    def checks(o):
+        doc = o.doc or {}
+        probe = doc.get("platform", {}).get("hpet", {})
+        level = [e for e in doc.get("experiments", [])
+                 if e["name"].startswith("ioapic-level")]
+        want = {"hpet-off": ("absent", "no usable ACPI HPET table"),
+                "hpet-nowhere": ("quirk", "the HPET")}[label]
+        check("%s: the HPET probe says %s, and every level row is skipped "
+              "with a reason, none timed out" % (label, want[0]),
+              o.rc == 0 and probe.get("state") == want[0]
+              and want[1] in probe.get("detail", "")
+              and level and all(e["status"] == "skipped" and e["reason"]
+                                for e in level),
+              "%s; %s" % (probe, [(e["name"], e["status"], e["reason"])
+                                  for e in level][:3]))
+    checks.__name__ = "hpet_missing"
+    return checks
+
+
+HPET_NOWHERE = os.path.join(BUILD, "hpet-nowhere.bin")
+
+
+def hpet_table_to_nowhere():
+    """An ACPI HPET table whose timer block is at 0xFED00000 on a machine
+    with the HPET off (nothing answers there): for -acpitable."""
+    body = struct.pack("<I", 0x8086a201)
+    body += struct.pack("<BBBBQ", 0, 64, 0, 0, 0xFED00000)
+    body += struct.pack("<BHB", 0, 0x80, 0)
+    table = bytearray(b"HPET" + struct.pack("<IBB", 36 + len(body), 1, 0)
+                      + b"IRQLAB" + b"NOWHERE " + struct.pack("<I", 1)
+                      + b"IRQL" + struct.pack("<I", 1) + body)
+    table[9] = (-sum(table)) & 0xff
+    os.makedirs(BUILD, exist_ok=True)
+    with open(HPET_NOWHERE, "wb") as f:
+        f.write(table)
+
+
 def reset_returns(o):
     """A ResetSystem that returns (simulate = reset-returns: it is not
     called): irqlab resets through port 0xCF9 itself, the reset reaches
@@ -1986,6 +2075,10 @@ FIRST_LANE = (
     # bounded by time, not polls, and no row may fail or time out.
     Boot("noise", (noise,), config=SMALL, busy_host=True),
     Boot("runs-3", (runs_3,), icount=ICOUNT, config=SMALL + "runs = 3\n"),
+    Boot("platform-simulated", (platform_simulated,),
+         config=TINY + "schemes = direct\nvariants = none\n"
+         "simulate = pit-gated, x2apic-locked\n",
+         env={"TPM": "off", "QEMU_EXTRA": "-device intel-iommu"}),
     Boot("bad-config", (bad_config,),
          config="samples = lots\nruns = 2\nshade = 3\n"
          "schemes = direct, fast\nsources = ,\n"),
@@ -2027,6 +2120,13 @@ SECOND_LANE = (
     Boot("undeletable-record", (undeletable_record,), config=TINY,
          env=TPM_OFF, prepare=plant_undeletable, needs="virt-fw-vars",
          before_boot1="virt-fw-vars --set-json %s --inplace" % UNDELETABLE),
+    Boot("hpet-off", (hpet_missing("hpet-off"),),
+         config=TINY + "schemes = direct\nvariants = none\n",
+         machine="q35,hpet=off", env=TPM_OFF),
+    Boot("hpet-nowhere", (hpet_missing("hpet-nowhere"),),
+         config=TINY + "schemes = direct\nvariants = none\n",
+         machine="q35,hpet=off", prepare=hpet_table_to_nowhere,
+         env={"TPM": "off", "QEMU_EXTRA": "-acpitable file=" + HPET_NOWHERE}),
     Boot("esp-full", (full_esp,), config=TINY, env=TPM_OFF,
          after_boot1=os.path.join(HERE, "esp_fill.py")),
     # A 4 MB store whose end other software's deleted variables filled to

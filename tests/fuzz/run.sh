@@ -20,6 +20,7 @@ fixtures() {
 	madt) echo '*-APIC.bin' ;;
 	fadt) echo '*-FACP.bin' ;;
 	hpet) echo '*-HPET.bin' ;;
+	dmar) echo '*-DMAR.bin' ;;
 	smbios) echo '*-SMBIOS.bin' ;;
 	varstore) echo '*-VARS-*.bin' ;;
 	esac

@@ -250,12 +250,34 @@ static void emulators_are_told_from_hardware(void **state)
 	assert_non_null(strstr(clock_kind_unit(CLOCK_EMULATOR), "not cycles"));
 }
 
+/* QEMU q35 with -device intel-iommu: one remapping unit, at 0xfed90000,
+ * and the platform able to remap interrupts. */
+static void q35_iommu_dmar(void **state)
+{
+	uint8_t t[512];
+	size_t n = load_fixture("qemu-q35-iommu-DMAR.bin", t, sizeof(t)), cut;
+	struct dmar_info d;
+
+	(void)state;
+	assert_int_equal(dmar_parse(t, n, &d), ACPI_OK);
+	assert_int_equal(d.units, 1);
+	assert_true(d.register_base[0] == 0xfed90000ull);
+	assert_true(d.flags & DMAR_FLAG_INTR_REMAP);
+	for (cut = 0; cut < n; cut += 7)
+		assert_int_not_equal(dmar_parse(t, cut, &d), ACPI_OK);
+	t[0x32] = 2;	/* the unit's structure now runs past the table */
+	t[0x33] = 1;
+	fix_checksum(t);
+	assert_int_equal(dmar_parse(t, n, &d), ACPI_BAD_ENTRY);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(q35_madt),
 		cmocka_unit_test(pc_madt),
 		cmocka_unit_test(q35_hpet),
+		cmocka_unit_test(q35_iommu_dmar),
 		cmocka_unit_test(fadt_pm_timer),
 		cmocka_unit_test(truncated_tables_are_refused),
 		cmocka_unit_test(bad_checksum_and_signature),
