@@ -143,3 +143,50 @@ const char *lapic_check_quiet(char *why, unsigned cap)
 	}
 	return 0;
 }
+
+#define ICR_DELIVERY_INIT (5u << 8)	/* delivery mode 101b */
+#define ICR_TRIGGER_LEVEL (1u << 15)
+#define ICR_PENDING (1u << 12)		/* xAPIC delivery status */
+#define ICR_POLLS 100000
+
+/* INIT to one processor (SDM vol. 3A §9.4.4.1, the MP initialization
+ * protocol): asserted, then, in xAPIC mode, de-asserted, as older
+ * processors want; x2APIC has no de-assert (§11.12.9). Returns 0, or -1
+ * when the xAPIC never finished sending it. */
+int lapic_send_init(uint32_t apic_id)
+{
+	unsigned polls;
+
+	if (lapic->mode == LAPIC_X2APIC) {
+		weak_wrmsr_fence();
+		wrmsr(MSR_X2APIC_BASE + APIC_ICR / 16,
+		      (uint64_t)apic_id << 32 | ICR_DELIVERY_INIT |
+			      APIC_ICR_LEVEL_ASSERT | ICR_TRIGGER_LEVEL);
+		return 0;
+	}
+	xapic_write(APIC_ICR2, apic_id << 24);
+	xapic_write(APIC_ICR, ICR_DELIVERY_INIT | APIC_ICR_LEVEL_ASSERT |
+				      ICR_TRIGGER_LEVEL);
+	for (polls = 0; polls < ICR_POLLS && (xapic_read(APIC_ICR) & ICR_PENDING);
+	     polls++)
+		;
+	xapic_write(APIC_ICR2, apic_id << 24);
+	xapic_write(APIC_ICR, ICR_DELIVERY_INIT | ICR_TRIGGER_LEVEL);
+	for (; polls < ICR_POLLS && (xapic_read(APIC_ICR) & ICR_PENDING); polls++)
+		;
+	return polls < ICR_POLLS ? 0 : -1;
+}
+
+uint32_t lapic_own_id(void)
+{
+	uint32_t id = lapic->read(APIC_ID);
+
+	return lapic->mode == LAPIC_X2APIC ? id : id >> 24;
+}
+
+enum lapic_mode lapic_firmware_mode(void)
+{
+	uint64_t base = rdmsr(MSR_APIC_BASE);
+
+	return base & APIC_BASE_EXTD ? LAPIC_X2APIC : LAPIC_XAPIC;
+}

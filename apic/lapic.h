@@ -85,6 +85,13 @@ const char *lapic_check_quiet(char *why, unsigned cap);
  * service, so the next one starts with the ISR empty. Returns how many
  * it ended (0 when there is no local APIC). */
 unsigned lapic_settle(void);
+/* INIT to the processor `apic_id`, into wait-for-SIPI. Returns 0, or -1
+ * when the xAPIC never finished sending it. */
+int lapic_send_init(uint32_t apic_id);
+/* This processor's APIC ID, in the active mode. */
+uint32_t lapic_own_id(void);
+/* The mode IA32_APIC_BASE says the APIC is in now. */
+enum lapic_mode lapic_firmware_mode(void);
 /* Whether the local APIC has an LVT CMCI entry (masked by lapic_enable). */
 int lapic_has_cmci(void);
 

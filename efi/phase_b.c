@@ -15,6 +15,7 @@
 #include "bench/model/serialize.h"
 #include "bench/report/report.h"
 #include "bench/run/apic_mode.h"
+#include "bench/run/other_cpus.h"
 #include "bench/run/runner.h"
 #include "bench/run/sources.h"
 #include "efi/console.h"
@@ -241,6 +242,8 @@ void phase_b(struct run_state *measured)
 			      why ? why : noise_counter());
 	}
 
+	other_cpus_park(&run->platform.madt, run->platform.madt_status,
+			run->result);
 	apic_mode_probe(run->result);
 	bench_measure_floor(run->result, &run->config, &run->buffers);
 	log_printf("phase B: instrument floor min %llu median %llu (%s)\n",

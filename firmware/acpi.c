@@ -172,18 +172,36 @@ static const uint8_t madt_entry_length[11] = {
 	[MADT_X2APIC] = 16, [MADT_X2APIC_NMI] = 12,
 };
 
+/* An enabled processor's APIC ID, once: firmware may list a CPU in
+ * both kinds of entry. */
+static void madt_running_cpu(struct madt_info *m, uint32_t apic_id)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->cpu_count && i < MADT_MAX_CPUS; i++)
+		if (m->cpu_apic_id[i] == apic_id)
+			return;
+	if (m->cpu_count < MADT_MAX_CPUS)
+		m->cpu_apic_id[m->cpu_count] = apic_id;
+	m->cpu_count++;
+}
+
 static void madt_entry(struct madt_info *m, const uint8_t *e)
 {
 	switch (e[0]) {
 	case MADT_LAPIC:
 		if (read_u32(e, 4) & (MADT_ENABLED | MADT_ONLINE_CAPABLE))
 			m->lapic_count++;
+		if (read_u32(e, 4) & MADT_ENABLED)
+			madt_running_cpu(m, e[3]);
 		break;
 	case MADT_X2APIC:
 		if (read_u32(e, 8) & (MADT_ENABLED | MADT_ONLINE_CAPABLE)) {
 			m->lapic_count++;
 			m->x2apic_count++;
 		}
+		if (read_u32(e, 8) & MADT_ENABLED)
+			madt_running_cpu(m, read_u32(e, 4));
 		break;
 	case MADT_IOAPIC:
 		if (m->ioapic_count < MADT_MAX_IOAPICS) {

@@ -39,6 +39,7 @@ enum acpi_status {
 const char *acpi_status_name(enum acpi_status s);
 
 #define MADT_MAX_IOAPICS 8
+#define MADT_MAX_CPUS 512
 #define MADT_MAX_OVERRIDES 16
 #define MADT_MAX_NMIS 8
 
@@ -48,6 +49,10 @@ struct madt_info {
 	uint32_t flags;		/* bit 0 PCAT_COMPAT: dual 8259s present */
 	uint32_t lapic_count;	/* enabled processor entries, both kinds */
 	uint32_t x2apic_count;	/* of which x2APIC entries */
+	/* The processors running now (enabled), by APIC ID, each once:
+	 * cpu_count may exceed MADT_MAX_CPUS, the IDs are kept up to it. */
+	uint32_t cpu_count;
+	uint32_t cpu_apic_id[MADT_MAX_CPUS];
 	uint32_t ioapic_count;
 	struct {
 		uint8_t id;

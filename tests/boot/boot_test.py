@@ -57,7 +57,7 @@ check = Checks("boot")
 # How many checks the suite counts under CI, where every tool is there
 # (tests/checks.py): a helper that dies loses its checks, and this says
 # so. A change that adds checks updates it.
-CHECKS_UNDER_CI = 386
+CHECKS_UNDER_CI = 388
 
 # Every row checks and takes its samples twice: through the timed
 # handlers (entry, exit, round_trip_timed) and the bare ones (round_trip).
@@ -1358,6 +1358,87 @@ def progress_screen():
           and bars == sorted(bars) and bars[-1] > bars[0], str(bars))
 
 
+def boot_seconds(run_dir, boot):
+    """What run.sh said boot `boot` took."""
+    with open(os.path.join(run_dir, "run.log")) as f:
+        m = re.search(r"boot %d: (\d+) s" % boot, f.read())
+    return int(m.group(1)) if m else None
+
+
+def other_cpus(tiny):
+    """-smp 4: phase B sends each other processor the MADT lists an INIT,
+    and QEMU's monitor then shows the three halted in wait-for-SIPI while
+    phase B measures; the run takes about as long as with -smp 1, where
+    firmware loops on the other vCPUs once took a host core each."""
+    name = "other-cpus"
+    sock = os.path.join(BUILD, name + "-4", "monitor.sock")
+    config = tiny + "schemes = direct\nvariants = none\n"
+    seen = {}
+    result = {}
+    done = threading.Event()
+
+    def measure():
+        try:
+            result["run"] = run(name + "-4", "", config=config,
+                                extra_env={"TPM": "off", "SMP": "4",
+                                           "MONITOR": sock})
+        finally:
+            done.set()
+
+    alone = run(name + "-1", "", config=config, extra_env=TPM_OFF)
+    runner = check.thread("other-cpus: the -smp 4 run", measure)
+    runner.start()
+    log = os.path.join(BUILD, name + "-4", "boot1.log")
+    while not done.wait(0.2) and "cpus" not in seen:
+        try:
+            with open(log, "rb") as f:
+                if b"irqlab-status: other-cpus" not in f.read():
+                    continue
+            with socket.socket(socket.AF_UNIX) as mon:
+                mon.settimeout(5)
+                mon.connect(sock)
+                mon.recv(4096)
+                mon.sendall(b"info registers -a\n")
+                time.sleep(1.0)
+                out = b""
+                while True:
+                    try:
+                        chunk = mon.recv(65536)
+                    except socket.timeout:
+                        break
+                    if not chunk:
+                        break
+                    out += chunk
+                    if out.count(b"HLT=") >= 4:
+                        break
+                seen["cpus"] = out.decode("latin-1")
+        except OSError:
+            pass
+    runner.join()
+    rc, run_dir, _ = result["run"]
+    parked = statuses(run_dir, 1, "other-cpus")
+    # Each CPU's dump: "CPU#n", then its registers; after INIT a
+    # processor holds the reset state (EIP fff0) and waits, halted, for
+    # a SIPI (SDM vol. 3A §9.1.1, Table 9-1).
+    dumps = re.split(r"\nCPU#", "\n" + seen.get("cpus", ""))[1:]
+    states = [(bool(re.search(r"HLT=1", d)),
+               bool(re.search(r"EIP=0000fff0", d))) for d in dumps]
+    check("other-cpus: with -smp 4 phase B parks the 3 other processors "
+          "(INIT), and QEMU's monitor shows CPUs 1-3 halted at the reset "
+          "vector (wait-for-SIPI) while CPU 0 measures",
+          rc == 0 and parked
+          and parked[0].get("listed") == "4" and parked[0].get("parked") == "3"
+          and parked[0].get("stuck") == "0" and len(states) == 4
+          and states[0] != (True, True)
+          and all(st == (True, True) for st in states[1:]),
+          "rc %d, %s, HLT and EIP=fff0 per CPU %s" % (rc, parked, states))
+    one, four = boot_seconds(alone[1], 1), boot_seconds(run_dir, 1)
+    check("other-cpus: the measuring boot takes about as long with -smp 4 as "
+          "with -smp 1 (at most 1.5 times, plus 5 s)",
+          alone[0] == 0 and one is not None and four is not None
+          and four <= 1.5 * one + 5, "-smp 1: %s s, -smp 4: %s s" % (one, four))
+
+
 def rescue(run_dir, results):
     """Records stranded in the store after boot 1, as Linux's efivarfs
     shows them: irqlab-rescue writes the same files phase C wrote, and
@@ -2116,6 +2197,7 @@ SECOND_LANE = (
          needs="bochs-exact"),
     Boot("kill-mid-deletion", perform=lambda: kill_mid_deletion(TINY)),
     Boot("runtime-fault", perform=lambda: runtime_fault(TINY)),
+    Boot("other-cpus", perform=lambda: other_cpus(TINY)),
     Boot("call16-first", perform=lambda: call16_first(TINY)),
     Boot("undeletable-record", (undeletable_record,), config=TINY,
          env=TPM_OFF, prepare=plant_undeletable, needs="virt-fw-vars",

@@ -39,6 +39,8 @@ static void q35_madt(void **state)
 	assert_int_equal(m.flags & 1, 1);	/* PCAT_COMPAT: 8259s present */
 	assert_int_equal(m.lapic_count, 1);
 	assert_int_equal(m.x2apic_count, 0);
+	assert_int_equal(m.cpu_count, 1);
+	assert_int_equal(m.cpu_apic_id[0], 0);
 	assert_int_equal(m.ioapic_count, 1);
 	assert_int_equal(m.ioapic[0].address, 0xfec00000);
 	assert_int_equal(m.ioapic[0].gsi_base, 0);
@@ -250,6 +252,22 @@ static void emulators_are_told_from_hardware(void **state)
 	assert_non_null(strstr(clock_kind_unit(CLOCK_EMULATOR), "not cycles"));
 }
 
+/* QEMU q35 with -smp 4: four enabled processors, APIC IDs 0-3, the ones
+ * phase B parks (bench/run/other_cpus.c) all but its own. */
+static void q35_smp4_madt(void **state)
+{
+	uint8_t t[512];
+	size_t n = load_fixture("qemu-q35-smp4-APIC.bin", t, sizeof(t));
+	struct madt_info m;
+	uint32_t i;
+
+	(void)state;
+	assert_int_equal(madt_parse(t, n, &m), ACPI_OK);
+	assert_int_equal(m.cpu_count, 4);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(m.cpu_apic_id[i], i);
+}
+
 /* QEMU q35 with -device intel-iommu: one remapping unit, at 0xfed90000,
  * and the platform able to remap interrupts. */
 static void q35_iommu_dmar(void **state)
@@ -278,6 +296,7 @@ int main(void)
 		cmocka_unit_test(pc_madt),
 		cmocka_unit_test(q35_hpet),
 		cmocka_unit_test(q35_iommu_dmar),
+		cmocka_unit_test(q35_smp4_madt),
 		cmocka_unit_test(fadt_pm_timer),
 		cmocka_unit_test(truncated_tables_are_refused),
 		cmocka_unit_test(bad_checksum_and_signature),
