@@ -28,6 +28,16 @@
 #define PM_PATTERN(i)	(0x5aa50000 + (i) * 0x01010101)
 #define PM_EFLAGS_PATTERN 0xc97
 
+/* The self-test of the switches' IDT (simulate = nmi-in-switch): INT 2
+ * where an NMI could come, in each mode the switches pass through;
+ * nothing when PM_SWITCH_NMI_TEST is 0. */
+.macro SWITCH_NMI_TEST base
+	cmpl $0, PM_SWITCH_NMI_TEST(\base)
+	je 9f
+	int $2
+9:
+.endm
+
 	.text
 /* int pm_trip(struct pm_data *d): d below 4 GiB, interrupts off. */
 	.globl pm_trip
@@ -45,6 +55,9 @@ pm_trip:
 	leaq pm_long_mode_again(%rip), %rax
 	movl %eax, PM_RETURN64(%rbx)
 	leaq PM_STACK_TOP(%rbx), %rsp	/* below 4 GiB, as ESP must be */
+	/* From here until the 32-bit IDT, the IDT both formats can read. */
+	lidt PM_SWITCH_IDTR(%rbx)
+	SWITCH_NMI_TEST %rbx
 	pushq $SEL_COMPAT_CS
 	leaq pm_compat(%rip), %rax
 	pushq %rax
@@ -56,11 +69,13 @@ pm_compat:
 	andl $~CR0_PG, %eax
 	movl %eax, %cr0			/* EFER.LMA clears: protected mode */
 	jmp 1f
-1:	movl $MSR_EFER, %ecx
+1:	SWITCH_NMI_TEST %ebx
+	movl $MSR_EFER, %ecx
 	rdmsr
 	andl $~EFER_LME, %eax
 	wrmsr
 	lgdtl PM_GDTR(%ebx)
+	SWITCH_NMI_TEST %ebx
 	lidtl PM_IDTR(%ebx)
 	call 2f				/* EIP, for the far return */
 2:	popl %eax
@@ -89,6 +104,18 @@ pm_leave:
 	movl %eax, %es
 	movl %eax, %ss
 	leal PM_STACK_TOP(%ebx), %esp
+	/* CS to SEL_COMPAT_CS, flat 32-bit code in both GDTs: an IRET in
+	 * the window below reloads CS by its selector, and the trip's own
+	 * selectors name other segments, or none, in long mode's GDT. */
+	call 1f
+1:	popl %eax
+	addl $(2f - 1b), %eax
+	pushl $SEL_COMPAT_CS
+	pushl %eax
+	lretl
+	/* From here until long mode's IDT, the IDT both formats can read. */
+2:	lidtl PM_SWITCH_IDTR(%ebx)
+	SWITCH_NMI_TEST %ebx
 	movl PM_SAVED_CR3(%ebx), %eax
 	movl %eax, %cr3
 	movl $MSR_EFER, %ecx
@@ -96,9 +123,11 @@ pm_leave:
 	orl $EFER_LME, %eax
 	wrmsr
 	lgdtl PM_SAVED_GDTR(%ebx)	/* long mode's, by its low 32 bits */
+	SWITCH_NMI_TEST %ebx
 	movl %cr0, %eax
 	orl $CR0_PG, %eax
 	movl %eax, %cr0			/* EFER.LMA sets: compatibility mode */
+	SWITCH_NMI_TEST %ebx
 	pushl $SEL_KERNEL_CS
 	pushl PM_RETURN64(%ebx)
 	lretl
@@ -119,6 +148,19 @@ pm_long_mode_again:
 	popfq
 	POP_CALLEE_SAVED
 	ret
+
+/* The switches' NMI handlers (arch/protected.c build_switch_idt): an
+ * NMI there is survived, and nothing else is done; NMIs stay blocked
+ * until the IRET (SDM vol. 3A §6.7.1). */
+	.code32
+	.globl pm_nmi_survived32
+pm_nmi_survived32:
+	iretl
+
+	.code64
+	.globl pm_nmi_survived64
+pm_nmi_survived64:
+	iretq
 
 	.code32
 pm_job:

@@ -1,4 +1,5 @@
 #include "arch/protected.h"
+#include "arch/desc.h"
 
 #include "arch/cpu.h"
 #include "arch/exceptions.h"
@@ -10,6 +11,7 @@ struct pm_data pm __attribute__((aligned(4096)));
 /* arch/protected.S */
 int pm_trip(struct pm_data *d);
 extern const char pm_exception_stubs[], pm_nmi_entry[];
+extern const char pm_nmi_survived32[], pm_nmi_survived64[];
 extern const char pm_int_samples[], pm_int_triggers_table[], pm_code_end[];
 
 #define FOUR_GIB (1ull << 32)
@@ -50,6 +52,52 @@ static void set_table_pointer(uint8_t *out, uint16_t limit, const void *base)
 	out[5] = (uint8_t)(b >> 24);
 }
 
+/* The IDT both mode switches run under, from before long mode is left
+ * until the 32-bit IDT is loaded, and from before the 32-bit GDT is left
+ * until long mode's IDT is back: an NMI, which CLI does not hold off,
+ * would otherwise meet an IDT of the other mode's format and
+ * triple-fault (docs/protected-mode.md "NMIs during the switches").
+ * Only vector 2 is there, in both formats at once: a 32-bit gate in
+ * bytes 16-23 (8-byte entries) and a 64-bit one in bytes 32-47 (16-byte
+ * entries). The 32-bit gate's selector, SEL_COMPAT_CS, is flat 32-bit
+ * code in long mode's GDT and in the 32-bit one alike; the 64-bit gate's
+ * is long mode's own. Each handler only returns: the NMI is survived,
+ * not counted. */
+static void build_switch_idt(void)
+{
+	uint8_t *idt = pm.switch_idt;
+	uint32_t at32 = (uint32_t)(uintptr_t)pm_nmi_survived32;
+	uint64_t at64 = (uint64_t)(uintptr_t)pm_nmi_survived64;
+	unsigned i;
+
+	for (i = 0; i < sizeof(pm.switch_idt); i++)
+		idt[i] = 0;
+	pm.gdt[SEL_COMPAT_CS / 8] = DESC32_CODE;
+	/* 32-bit interrupt gate, vector 2: offset 15:0, selector, 0,
+	 * type 0x8E (present, DPL 0, 32-bit interrupt gate), offset 31:16
+	 * (SDM vol. 3A §6.11, Figure 6-2). */
+	idt[16] = (uint8_t)at32;
+	idt[17] = (uint8_t)(at32 >> 8);
+	idt[18] = SEL_COMPAT_CS;
+	idt[21] = 0x8e;
+	idt[22] = (uint8_t)(at32 >> 16);
+	idt[23] = (uint8_t)(at32 >> 24);
+	/* 64-bit interrupt gate, vector 2, IST 0 (§6.14.1, Figure 6-8). */
+	idt[32] = (uint8_t)at64;
+	idt[33] = (uint8_t)(at64 >> 8);
+	idt[34] = SEL_KERNEL_CS;
+	idt[37] = 0x8e;
+	for (i = 0; i < 6; i++)
+		idt[38 + i] = (uint8_t)(at64 >> (16 + 8 * i));
+	/* Limit 47 (both gates inside), base below 4 GiB: LIDT in 32-bit
+	 * code reads the low 4 bytes of it, in 64-bit code all 8. */
+	pm.switch_idtr[0] = sizeof(pm.switch_idt) - 1;
+	pm.switch_idtr[1] = 0;
+	for (i = 0; i < 8; i++)
+		pm.switch_idtr[2 + i] =
+			(uint8_t)((uint64_t)(uintptr_t)idt >> (8 * i));
+}
+
 /* The tables every trip shares: the GDT's own entries and the
  * cs-selector scheme's, and the exception gates. */
 static void build_tables(void)
@@ -70,6 +118,7 @@ static void build_tables(void)
 			   PM_SEL_CODE);
 	set_table_pointer(pm.gdtr, sizeof(pm.gdt) - 1, pm.gdt);
 	set_table_pointer(pm.idtr, sizeof(pm.idt) - 1, pm.idt);
+	build_switch_idt();
 	pm.self = (uint32_t)(uintptr_t)&pm;
 }
 
@@ -146,6 +195,13 @@ void pm_reset_counts(void)
 	}
 }
 
+static uint32_t switch_nmi_test;
+
+void pm_test_switch_nmis(int on)
+{
+	switch_nmi_test = (uint32_t)!!on;
+}
+
 int pm_run(void)
 {
 	uint64_t fs_base = rdmsr(MSR_FS_BASE), gs_base = rdmsr(MSR_GS_BASE);
@@ -158,6 +214,7 @@ int pm_run(void)
 	pm.arrived = pm.nmi_count = 0;
 	for (i = 0; i < sizeof(pm.changed); i++)
 		pm.changed[i] = 0;
+	pm.switch_nmi_test = switch_nmi_test;
 	(void)pm_trip(&pm);
 	/* Loading %fs and %gs in the trip set their bases. */
 	wrmsr(MSR_FS_BASE, fs_base);

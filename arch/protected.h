@@ -84,7 +84,10 @@
 #define PM_NMI_COUNT	5560			/* u32 */
 #define PM_CHANGED	5564			/* u8[16] */
 #define PM_LVT		5580			/* u32: LVT timer's address */
-#define PM_SAMPLES	5584			/* struct pm_sample[] */
+#define PM_SWITCH_IDT	5584			/* u8[48]: the switches' IDT */
+#define PM_SWITCH_IDTR	5632			/* 10 bytes */
+#define PM_SWITCH_NMI_TEST 5648			/* u32: INT 2 in each window */
+#define PM_SAMPLES	5664			/* struct pm_sample[] */
 #define PM_SAMPLE_BYTES	32
 #define PM_STACK	(PM_SAMPLES + PM_SAMPLE_BYTES * PM_SAMPLES_MAX)
 #define PM_STACK_TOP	(PM_STACK + PM_STACK_BYTES)
@@ -130,6 +133,13 @@ struct __attribute__((packed, aligned(16))) pm_data {
 	uint32_t arrived, last_vector, nmi_count;
 	uint8_t changed[16];
 	uint32_t lvt;
+	/* The IDT the mode switches run under (docs/protected-mode.md "NMIs
+	 * during the switches"): vector 2's gate in both formats, the
+	 * 32-bit one in bytes 16-23 and the 64-bit one in bytes 32-47. */
+	uint8_t switch_idt[48];
+	uint8_t switch_idtr[16];
+	uint32_t switch_nmi_test;
+	uint32_t pad[3];
 	struct pm_sample samples[PM_SAMPLES_MAX];
 	uint8_t stack[PM_STACK_BYTES];
 };
@@ -158,6 +168,9 @@ PM_CHECK(count, PM_COUNT);
 PM_CHECK(int_sample, PM_INT_SAMPLE);
 PM_CHECK(int_triggers, PM_INT_TRIGGERS);
 PM_CHECK(icr, PM_ICR);
+PM_CHECK(switch_idt, PM_SWITCH_IDT);
+PM_CHECK(switch_idtr, PM_SWITCH_IDTR);
+PM_CHECK(switch_nmi_test, PM_SWITCH_NMI_TEST);
 PM_CHECK(eoi, PM_EOI);
 PM_CHECK(fault_once, PM_FAULT_ONCE);
 PM_CHECK(done, PM_DONE);
@@ -199,6 +212,10 @@ void pm_reset_counts(void);
  * 0, or -1 when an exception ended the job (pm.fault_* say which); the
  * round trip is whole either way. */
 int pm_run(void);
+/* Raises INT 2 at each point of the mode switches where an NMI could
+ * come, in every trip from now on: the self-test of the switches' IDT
+ * (simulate = nmi-in-switch). */
+void pm_test_switch_nmis(int on);
 
 /* "#UD (vector 6) at EIP 0x..., CS 0x..., error 0x0, in 32-bit protected
  * mode": the exception that ended the last trip. */

@@ -12,6 +12,7 @@
 #include "arch/noise.h"
 #include "arch/paging.h"
 #include "arch/primitives.h"
+#include "arch/protected.h"
 #include "bench/model/serialize.h"
 #include "bench/report/report.h"
 #include "bench/run/apic_mode.h"
@@ -245,6 +246,8 @@ void phase_b(struct run_state *measured)
 	other_cpus_park(&run->platform.madt, run->platform.madt_status,
 			run->result);
 	apic_mode_probe(run->result);
+	pm_test_switch_nmis(config_simulates(&run->config,
+					     SIMULATE_NMI_IN_SWITCH));
 	bench_measure_floor(run->result, &run->config, &run->buffers);
 	log_printf("phase B: instrument floor min %llu median %llu (%s)\n",
 		   (unsigned long long)run->result->floor.min,

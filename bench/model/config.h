@@ -101,7 +101,10 @@ enum finish_action {
 	/* the PIT probe sees a counter that never moves (a gated 8254) */  \
 	X(PIT_GATED, "pit-gated")                                           \
 	/* the x2APIC probe sees the firmware's lock (MSR 0xBD bit 0) */    \
-	X(X2APIC_LOCKED, "x2apic-locked")
+	X(X2APIC_LOCKED, "x2apic-locked")                                   \
+	/* INT 2 at each point of the 32-bit trips' mode switches where an  \
+	 * NMI could come (docs/protected-mode.md) */                        \
+	X(NMI_IN_SWITCH, "nmi-in-switch")
 
 #define SIMULATE_ID(id, name) SIMULATE_##id,
 enum simulate_id { SIMULATE_LIST(SIMULATE_ID) SIMULATE_COUNT };
