@@ -41,6 +41,7 @@ X86_FEATURE(LKGS, 0x7, 1, CPUID_EAX, 18);
 X86_FEATURE(FSGSBASE, 0x7, 0, CPUID_EBX, 0);
 X86_FEATURE(ARCH_CAPABILITIES, 0x7, 0, CPUID_EDX, 29);
 X86_FEATURE(MCA, 0x1, 0, CPUID_EDX, 14);
+X86_FEATURE(MTRR, 0x1, 0, CPUID_EDX, 12);
 X86_FEATURE(PDPE1GB, 0x80000001, 0, CPUID_EDX, 26);
 X86_FEATURE(RDTSCP, 0x80000001, 0, CPUID_EDX, 27);
 X86_FEATURE(INVARIANT_TSC, 0x80000007, 0, CPUID_EDX, 8);
@@ -202,6 +203,10 @@ struct cpu_identity {
 };
 
 void cpu_identify(struct cpu_identity *m);
+/* The MTRRs as they are now (none where the CPU has none or they are
+ * off: then one type holds everywhere). */
+struct mtrr_view;
+void cpu_read_mtrrs(struct mtrr_view *v);
 /* Turns CET off where the firmware left CR4.CET on: IA32_S_CET cleared,
  * then CR4.CET. Returns 1 when it was on, with IA32_S_CET as found. */
 int cpu_cet_clear(uint64_t *s_cet);

@@ -5,19 +5,12 @@
 /* Entry bits (SDM vol. 3 §4.5, Tables 4-14 to 4-20). */
 #define PTE_PRESENT	(1ull << 0)
 #define PTE_WRITABLE	(1ull << 1)
+#define PTE_PWT		(1ull << 3)
+#define PTE_PCD		(1ull << 4)
 #define PTE_LARGE	(1ull << 7)	/* PS: a 2 MiB page in a PD entry */
 #define PTE_ADDR_MASK	0x000ffffffffff000ull
 
 #define ENTRIES 512
-
-size_t paging_pool_pages(uint64_t top)
-{
-	uint64_t gib = (top + (1ull << 30) - 1) >> 30;
-	uint64_t pdpts = (top + (1ull << 39) - 1) >> 39;
-
-	/* one PML4, one PDPT per 512 GiB, one PD per GiB */
-	return (size_t)(2 + pdpts + gib);
-}
 
 static uint64_t *alloc_table(struct page_pool *pool)
 {
@@ -65,18 +58,32 @@ static uint64_t *next_level(struct paging *pg, uint64_t *table, unsigned index)
 	return child;
 }
 
-int paging_map_identity(struct paging *pg, uint64_t start, uint64_t end)
+int paging_map_as(struct paging *pg, uint64_t start, uint64_t end,
+		  uint64_t page, enum page_cache cache)
 {
+	/* PCD alone selects PAT entry 2, UC- by default (SDM vol. 3A
+	 * §12.12.3, Table 12-11): uncached unless an MTRR says WC, which
+	 * is how Linux's ioremap maps MMIO. */
+	uint64_t bits = PTE_PRESENT | PTE_WRITABLE |
+			(cache == PAGE_UC_MINUS ? PTE_PCD : 0);
 	uint64_t a;
 
-	start &= ~(LARGE_PAGE_SIZE - 1);
-	for (a = start; a < end; a += LARGE_PAGE_SIZE) {
+	start &= ~(page - 1);
+	for (a = start; a < end; a += page) {
 		uint64_t *pdpt = next_level(pg, pg->pml4, (a >> 39) & 511);
 		uint64_t *pd = pdpt ? next_level(pg, pdpt, (a >> 30) & 511) : 0;
+		uint64_t *pt;
 
 		if (!pd)
 			return -1;
-		pd[(a >> 21) & 511] = a | PTE_PRESENT | PTE_WRITABLE | PTE_LARGE;
+		if (page == LARGE_PAGE_SIZE) {
+			pd[(a >> 21) & 511] = a | bits | PTE_LARGE;
+			continue;
+		}
+		pt = next_level(pg, pd, (a >> 21) & 511);
+		if (!pt)
+			return -1;
+		pt[(a >> 12) & 511] = a | bits;
 	}
 	return 0;
 }

@@ -10,16 +10,13 @@
 #define PAGE_SIZE 4096ull
 #define LARGE_PAGE_SIZE (2ull << 20)
 
-/* Page-table pages come from a pool allocated while boot services ran. */
+/* Page-table pages come from a pool allocated while boot services ran,
+ * sized by firmware/memory_map.c for the extents the map holds. */
 struct page_pool {
 	uint8_t *base;
 	size_t pages;
 	size_t used;
 };
-
-/* Pool pages needed to map [0, top) with 2 MiB pages (plus a PML5 root
- * when the firmware runs with 5-level paging). */
-size_t paging_pool_pages(uint64_t top);
 
 struct paging {
 	struct page_pool pool;
@@ -28,12 +25,16 @@ struct paging {
 };
 
 int paging_init(struct paging *pg, void *pool, size_t pool_pages);
-/* Identity-maps [start, end) with 2 MiB pages, read/write, executable and
- * write-back in the page tables: the MTRRs still make MMIO uncacheable
- * (SDM vol. 3 §11.5.2.2, Table 11-7: MTRR UC wins over PAT WB), as in the
- * identity map firmware itself builds. Returns 0, or -1 if the pool ran
- * out. */
-int paging_map_identity(struct paging *pg, uint64_t start, uint64_t end);
+enum page_cache {
+	PAGE_WB,	/* write-back, where the MTRRs agree */
+	PAGE_UC_MINUS,	/* uncached, or write-combining where an MTRR says WC */
+};
+/* Identity-maps [start, end) with pages of `page` bytes (PAGE_SIZE or
+ * LARGE_PAGE_SIZE) cached as `cache`. A 2 MiB range mapped in 4 KiB
+ * pages must not have been mapped as one large page. Returns 0, or -1
+ * if the pool ran out. */
+int paging_map_as(struct paging *pg, uint64_t start, uint64_t end,
+		  uint64_t page, enum page_cache cache);
 /* Loads CR3 with the new PML4. */
 void paging_activate(const struct paging *pg);
 

@@ -12,7 +12,9 @@
 #include "bench/report/report.h"
 #include "bench/run/runner.h"
 #include "efi/files.h"
+#include "firmware/memory_map.h"
 #include "firmware/rt_properties.h"
+#include "arch/cpu.h"
 #include "efi/handoff.h"
 #include "efi/pages.h"
 #include "efi/phase_b.h"
@@ -20,6 +22,9 @@
 #include "efi/run_store.h"
 
 #define ACPI_COPY_DIR "\\EFI\\irqlab\\acpi"
+/* Page-table pages beyond what the memory map needs: a PML5 root, the
+ * framebuffer above 4 GiB, and what the map gains before phase B. */
+#define PAGE_POOL_SPARE 16
 /* Room for descriptors the ExitBootServices dance itself may add. */
 #define MEMORY_MAP_SLACK_DESCRIPTORS 16
 
@@ -53,22 +58,6 @@ static void note_scheme_footprints(struct run_result *r)
 			       &i386_schemes[i].code[HANDLER_TIMED],
 			       i386_schemes[i].stub_bytes,
 			       i386_schemes[i].data_bytes);
-}
-
-static uint64_t memory_map_top(const struct run_state *run)
-{
-	uint64_t top = 4ull << 30;
-	UINTN off;
-
-	for (off = 0; off < run->map_size; off += run->desc_size) {
-		EFI_MEMORY_DESCRIPTOR *d =
-			(EFI_MEMORY_DESCRIPTOR *)((uint8_t *)run->map + off);
-		uint64_t end = d->PhysicalStart + d->NumberOfPages * PAGE_SIZE;
-
-		if (end > top)
-			top = end;
-	}
-	return top;
 }
 
 static EFI_STATUS read_memory_map(struct run_state *run)
@@ -115,8 +104,17 @@ static int allocate_run(struct run_state *run)
 	if (!run->result || !run->blob || !run->text || !run->ist_stacks ||
 	    !run->buffers.floor || allocate_memory_map(run))
 		return -1;
-	/* The final map can only grow by the slack; plan tables for it. */
-	run->page_pool_pages = paging_pool_pages(memory_map_top(run)) + 8;
+	/* Tables for the extents the map holds, as phase B will map them;
+	 * the final map can only grow by the slack, so some spare. */
+	{
+		const struct memory_map m = { (const uint8_t *)run->map,
+					      run->map_size, run->desc_size };
+		struct mtrr_view mtrr;
+
+		cpu_read_mtrrs(&mtrr);
+		run->page_pool_pages = memory_map_table_pages(&m, &mtrr) +
+				       PAGE_POOL_SPARE;
+	}
 	run->page_pool = pages_alloc_below_4g(run->page_pool_pages * PAGE_SIZE);
 	return run->page_pool ? 0 : -1;
 }

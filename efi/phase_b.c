@@ -11,6 +11,7 @@
 #include "arch/lib/log.h"
 #include "arch/noise.h"
 #include "arch/paging.h"
+#include "firmware/memory_map.h"
 #include "arch/primitives.h"
 #include "arch/protected.h"
 #include "bench/model/serialize.h"
@@ -160,42 +161,108 @@ static void fatal_persist(const struct fault_info *f)
 
 static int paging_taken_over;
 
+/* What take_over_paging mapped, for the log and the results. */
+struct mapped {
+	uint64_t wb, uc;	/* bytes */
+	uint32_t split;		/* 2 MiB ranges mapped in 4 KiB pages */
+};
+
+static enum page_cache cache_of(enum map_kind k)
+{
+	return k == MAP_WB ? PAGE_WB : PAGE_UC_MINUS;
+}
+
+/* One 2 MiB range as the memory map and the MTRRs say: one large page,
+ * or 4 KiB pages where its parts differ. */
+static int map_large_range(struct paging *pg, const struct memory_map *m,
+			   const struct mtrr_view *mtrr, uint64_t start,
+			   struct mapped *n)
+{
+	enum map_kind k = memory_map_kind(m, mtrr, start, LARGE_PAGE_SIZE);
+	uint64_t a;
+
+	if (k == MAP_NONE)
+		return 0;
+	if (k != MAP_SPLIT) {
+		*(k == MAP_WB ? &n->wb : &n->uc) += LARGE_PAGE_SIZE;
+		return paging_map_as(pg, start, start + LARGE_PAGE_SIZE,
+				     LARGE_PAGE_SIZE, cache_of(k));
+	}
+	n->split++;
+	for (a = start; a < start + LARGE_PAGE_SIZE; a += PAGE_SIZE) {
+		k = memory_map_kind(m, mtrr, a, PAGE_SIZE);
+		if (k == MAP_NONE)
+			continue;
+		*(k == MAP_WB ? &n->wb : &n->uc) += PAGE_SIZE;
+		if (paging_map_as(pg, a, a + PAGE_SIZE, PAGE_SIZE, cache_of(k)))
+			return -1;
+	}
+	return 0;
+}
+
+/* irqlab's identity map (docs/long-mode.md "Page attributes"): the low
+ * 4 GiB whole and every range the memory map lists above it, write-back
+ * where the map says memory is, uncached (UC-) for MMIO, non-WB runtime
+ * descriptors and holes, in 4 KiB pages where a 2 MiB page would span
+ * two types by the map or by the MTRRs. */
 static void take_over_paging(void)
 {
+	const struct memory_map m = { (const uint8_t *)run->map, run->map_size,
+				      run->desc_size };
+	struct mtrr_view mtrr;
+	struct mapped n = { 0 };
 	struct paging pg;
+	uint64_t a;
 	UINTN off;
 
-	/* The low 4 GiB in full covers the APICs, HPET and firmware flash;
-	 * above that, every region the memory map lists, which includes
-	 * all EFI_MEMORY_RUNTIME ones. */
-	if (paging_init(&pg, run->page_pool, run->page_pool_pages) ||
-	    paging_map_identity(&pg, 0, 4ull << 30))
+	cpu_read_mtrrs(&mtrr);
+	if (paging_init(&pg, run->page_pool, run->page_pool_pages))
 		goto fail;
+	for (a = 0; a < (4ull << 30); a += LARGE_PAGE_SIZE)
+		if (map_large_range(&pg, &m, &mtrr, a, &n))
+			goto fail;
 	for (off = 0; off < run->map_size; off += run->desc_size) {
 		EFI_MEMORY_DESCRIPTOR *d =
 			(EFI_MEMORY_DESCRIPTOR *)((uint8_t *)run->map + off);
 		uint64_t end = d->PhysicalStart + d->NumberOfPages * PAGE_SIZE;
 
-		if (end > (4ull << 30) &&
-		    paging_map_identity(&pg, d->PhysicalStart, end))
-			goto fail;
+		for (a = d->PhysicalStart & ~(LARGE_PAGE_SIZE - 1); a < end;
+		     a += LARGE_PAGE_SIZE)
+			if (a >= (4ull << 30) &&
+			    map_large_range(&pg, &m, &mtrr, a, &n))
+				goto fail;
 	}
-	/* A framebuffer above 4 GiB need not be in the memory map. */
+	/* A framebuffer above 4 GiB need not be in the memory map: UC-,
+	 * which an MTRR's WC makes write-combining. */
 	if (run->screen.usable &&
 	    (uint64_t)(uintptr_t)run->screen.base + run->screen.bytes > (4ull << 30) &&
-	    paging_map_identity(&pg, (uint64_t)(uintptr_t)run->screen.base &
-					     ~(uint64_t)(PAGE_SIZE - 1),
-				(uint64_t)(uintptr_t)run->screen.base +
-					run->screen.bytes))
+	    paging_map_as(&pg, (uint64_t)(uintptr_t)run->screen.base,
+			  (uint64_t)(uintptr_t)run->screen.base +
+				  run->screen.bytes,
+			  LARGE_PAGE_SIZE, PAGE_UC_MINUS))
 		goto fail;
 	paging_activate(&pg);
 	paging_taken_over = 1;
-	log_printf("phase B: own page tables, %llu of %llu pool pages used\n",
-		   (unsigned long long)pg.pool.used,
-		   (unsigned long long)run->page_pool_pages);
+	log_printf("phase B: own page tables, %llu of %llu pool pages used: "
+		   "%llu MiB write-back, %llu MiB uncached, %u 2 MiB ranges in "
+		   "4 KiB pages\n", (unsigned long long)pg.pool.used,
+		   (unsigned long long)run->page_pool_pages,
+		   (unsigned long long)(n.wb >> 20), (unsigned long long)(n.uc >> 20),
+		   n.split);
+	results_probe(run->result, PROBE_PAGE_TABLES, PROBE_OK,
+		      "%llu MiB write-back, %llu MiB uncached (UC-), %u 2 MiB "
+		      "ranges in 4 KiB pages; %llu of %llu pool pages",
+		      (unsigned long long)(n.wb >> 20),
+		      (unsigned long long)(n.uc >> 20), n.split,
+		      (unsigned long long)pg.pool.used,
+		      (unsigned long long)run->page_pool_pages);
 	return;
 fail:
 	log_printf("phase B: page-table pool too small; keeping firmware's\n");
+	results_probe(run->result, PROBE_PAGE_TABLES, PROBE_QUIRK,
+		      "the pool of %llu pages was too small: the firmware's "
+		      "page tables stay, and pf-cr2 is skipped",
+		      (unsigned long long)run->page_pool_pages);
 }
 
 void phase_b(struct run_state *measured)

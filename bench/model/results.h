@@ -165,6 +165,7 @@ struct gap_result {
 	X(RUNTIME, "runtime-services")                                      \
 	X(OTHER_CPUS, "other-cpus")                                         \
 	X(CET, "cet")                                                       \
+	X(PAGE_TABLES, "page-tables")                                       \
 	X(PIT, "pit")                                                       \
 	X(HPET, "hpet")                                                     \
 	X(IOAPICS, "ioapics")                                               \
