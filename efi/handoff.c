@@ -245,24 +245,47 @@ static const char *reclaim_seen(struct handoff_room *room,
 
 /* Where the store cannot be read, only rounds of write-and-delete of P
  * bytes, P over half the free space R, make sure: after the first
- * reclaim each round reclaims again, and the end keeps R - P. */
+ * reclaim each round reclaims again, and the end keeps R - P. So a run
+ * needs R of twice its room, and the smallest handoff that fits is
+ * chosen: the run then goes in more parts instead of being refused
+ * (docs/uefi-variables.md "A store irqlab cannot read"). P is capped at
+ * four times the room, so a large store is not half rewritten twice a
+ * boot; a capped probe no longer makes sure, and says so: phase B then
+ * finds out at runtime, and keeps the results on screen and COM1 if the
+ * store refuses them. */
+#define BLIND_PROBE_CAP_ROOMS 4
+
 static const char *reclaim_blind(struct handoff_room *room, UINT64 remaining,
 				 UINT64 chunk, char *why, size_t cap)
 {
-	UINT64 target = room->needed + PROBE_SLACK;
+	uint32_t records;
+	UINT64 target = 0;
 	unsigned round;
 
+	for (records = HANDOFF_MAX_RECORDS; records >= HANDOFF_MIN_RECORDS;
+	     records -= HANDOFF_RECORDS_STEP) {
+		room->blob_budget = records * RECORD_MAX_PAYLOAD;
+		room->needed = handoff_room_needed(room->blob_budget);
+		target = room->needed + PROBE_SLACK;
+		if (remaining >= 2 * target)
+			break;
+	}
 	if (remaining < 2 * target) {
 		fmt_snprintf(why, cap,
 			     "irqlab cannot read this firmware's variable store, "
-			     "and with %llu bytes free it cannot make sure that the "
-			     "%llu a run needs are free at runtime (it needs twice "
-			     "that to force a reclaim blind)",
+			     "and with %llu bytes free it cannot make sure that even "
+			     "the %llu its smallest handoff needs are free at "
+			     "runtime (it needs twice that to force a reclaim blind)",
 			     (unsigned long long)remaining,
 			     (unsigned long long)room->needed);
 		return why;
 	}
 	room->probe_bytes = remaining / 2 + PROBE_SLACK;
+	room->guaranteed = 1;
+	if (room->probe_bytes > BLIND_PROBE_CAP_ROOMS * target) {
+		room->probe_bytes = BLIND_PROBE_CAP_ROOMS * target;
+		room->guaranteed = 0;
+	}
 	room->rounds = 2;
 	for (round = 0; round < room->rounds; round++)
 		if (probe_round(room->probe_bytes, chunk, why, cap))
@@ -271,18 +294,23 @@ static const char *reclaim_blind(struct handoff_room *room, UINT64 remaining,
 	return 0;
 }
 
-const char *handoff_make_room(struct handoff_room *room, char *why, size_t cap)
+const char *handoff_make_room(struct handoff_room *room, int store_unreadable,
+			      char *why, size_t cap)
 {
 	struct varstore_usage usage;
 	UINT64 remaining, max_variable, chunk;
 
-	*room = (struct handoff_room){ .needed = handoff_room_needed(HANDOFF_MAX_BLOB) };
+	*room = (struct handoff_room){
+		.needed = handoff_room_needed(HANDOFF_MAX_BLOB),
+		.blob_budget = HANDOFF_MAX_BLOB, .guaranteed = 1,
+	};
 	delete_probes();	/* left by a run that stopped mid-probe */
 	if (query_store(&remaining, &max_variable, why, cap))
 		return why;
 	room->free_boot = remaining;
 	room->max_variable = max_variable;
-	if (remaining < room->needed)
+	if (remaining < handoff_room_needed(HANDOFF_MIN_RECORDS *
+					    RECORD_MAX_PAYLOAD))
 		return too_little_room(remaining, room->needed,
 				       ", counting what deleted variables hold",
 				       why, cap);
@@ -291,8 +319,12 @@ const char *handoff_make_room(struct handoff_room *room, char *why, size_t cap)
 			: RECORD_MAX_BYTES;
 	if (chunk > PROBE_CHUNK_BYTES)
 		chunk = PROBE_CHUNK_BYTES;
-	if (read_store_usage(&usage) == 0) {
+	if (!store_unreadable && read_store_usage(&usage) == 0) {
 		room->store_seen = 1;
+		if (remaining < room->needed)
+			return too_little_room(remaining, room->needed,
+					       ", counting what deleted variables "
+					       "hold", why, cap);
 		return reclaim_seen(room, &usage, chunk, why, cap);
 	}
 	return reclaim_blind(room, remaining, chunk, why, cap);

@@ -31,13 +31,27 @@ struct handoff_room {
 	uint64_t end_free_before, end_free;	/* at its end: what runtime can use */
 	uint64_t probe_bytes;	/* written and deleted (per round, when blind) */
 	uint32_t rounds;	/* blind rounds */
+	/* The blob one handoff may carry: HANDOFF_MAX_BLOB, or less where
+	 * a store irqlab cannot read has too little room (more parts). */
+	uint32_t blob_budget;
+	/* The room is made sure of: always where the store is seen; blind,
+	 * unless the probe was capped. */
+	uint8_t guaranteed;
 };
+
+/* A blind handoff shrinks by 4 records at a time, to 8 at the least:
+ * below that a part would be mostly the run's header. */
+#define HANDOFF_MIN_RECORDS 8
+#define HANDOFF_RECORDS_STEP 4
 
 /* Phase A: makes sure phase B will find room for a full-size handoff,
  * reclaiming space deleted variables hold while boot services can
- * (docs/uefi-variables.md). Returns NULL, or why a run's results could
- * not be kept, in which case phase A must not measure. */
-const char *handoff_make_room(struct handoff_room *room, char *why, size_t cap);
+ * (docs/uefi-variables.md). `store_unreadable` takes the blind path as
+ * if the store's layout were not edk2's (simulate = store-unreadable).
+ * Returns NULL, or why a run's results could not be kept, in which case
+ * phase A must not measure. */
+const char *handoff_make_room(struct handoff_room *room, int store_unreadable,
+			      char *why, size_t cap);
 
 /* Phase B (runtime services only). Returns NULL on success or why the
  * results were not persisted; says what the store had free. */

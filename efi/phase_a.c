@@ -352,7 +352,9 @@ EFI_STATUS phase_a(EFI_FILE_HANDLE root, struct run_state *run,
 		log_printf("phase A: phase B's progress goes to serial only: %s\n",
 			   run->screen.why_not);
 	/* A run whose results cannot be kept is worse than none. */
-	if (handoff_make_room(&room, why, sizeof(why))) {
+	if (handoff_make_room(&room, config_simulates(&r->config,
+						      SIMULATE_STORE_UNREADABLE),
+			      why, sizeof(why))) {
 		forget_boot_next();
 		log_status(STATUS_STORE, "ok=0 free=%llu end_free=%llu needed=%llu",
 			   (unsigned long long)room.free_boot,
@@ -374,15 +376,20 @@ EFI_STATUS phase_a(EFI_FILE_HANDLE root, struct run_state *run,
 	if (!room.store_seen)
 		log_printf("phase A: variable store not readable; %llu bytes free "
 			   "counting deleted variables; %u blind round(s) of %llu "
-			   "bytes reclaimed it; a run needs %llu\n",
+			   "bytes %s it; a handoff of %u bytes needs %llu%s\n",
 			   (unsigned long long)room.free_boot, room.rounds,
 			   (unsigned long long)room.probe_bytes,
-			   (unsigned long long)room.needed);
+			   room.guaranteed ? "reclaimed" : "(capped) probed",
+			   room.blob_budget, (unsigned long long)room.needed,
+			   room.guaranteed ? "" : "; not made sure: phase B "
+			   "checks the room at runtime");
 	log_status(STATUS_STORE, "ok=1 seen=%u end_free=%llu reclaimed=%u "
-		   "end_free_after=%llu needed=%llu",
+		   "end_free_after=%llu needed=%llu budget=%u guaranteed=%u",
 		   room.store_seen, (unsigned long long)room.end_free_before,
 		   room.reclaimed, (unsigned long long)room.end_free,
-		   (unsigned long long)room.needed);
+		   (unsigned long long)room.needed, room.blob_budget,
+		   room.guaranteed);
+	run->handoff_budget = room.blob_budget;
 
 	log_printf("phase A: exiting boot services\n");
 	st = exit_boot_services(run);

@@ -40,7 +40,8 @@ static struct run_state *run;
 static int fits_one_handoff(const struct run_result *r)
 {
 	static uint8_t trial[HANDOFF_MAX_BLOB];
-	size_t cap = HANDOFF_MAX_BLOB - (r->part == 1 ? PRIMITIVES_RESERVE : 0);
+	size_t cap = run->handoff_budget -
+		     (r->part == 1 ? PRIMITIVES_RESERVE : 0);
 
 	return results_encode(r, trial, cap) != 0;
 }
@@ -111,15 +112,16 @@ static __attribute__((noreturn)) void persist_and_reset(void)
 	}
 	/* The store's budget is fixed (docs/uefi-variables.md); the rows'
 	 * histograms are what gives way, and the results say which. */
-	dropped = results_fit_histograms(r, run->blob, HANDOFF_MAX_BLOB, &len);
+	dropped = results_fit_histograms(r, run->blob, run->handoff_budget,
+					 &len);
 	if (dropped)
 		log_printf("handoff: the histograms of %u row(s) do not fit the "
 			   "%u bytes the variable store may take; those rows "
 			   "keep their percentiles only\n", dropped,
-			   HANDOFF_MAX_BLOB);
+			   run->handoff_budget);
 	if (len == 0) {
 		fmt_snprintf(why, sizeof(why), "results do not fit %u bytes",
-			     HANDOFF_MAX_BLOB);
+			     run->handoff_budget);
 		err = why;
 	} else {
 		err = handoff_store(run->blob, len, r->run_id, &store_free, why,

@@ -28,6 +28,7 @@ struct run_state {
 	UINT32 desc_version;
 	struct platform platform;
 	struct screen screen;	/* the framebuffer phase B shows progress on */
+	uint32_t handoff_budget;	/* the blob one handoff may carry */
 };
 
 /* The run phase A is to measure, as phase C decided: all zero for a new

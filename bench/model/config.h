@@ -104,7 +104,10 @@ enum finish_action {
 	X(X2APIC_LOCKED, "x2apic-locked")                                   \
 	/* INT 2 at each point of the 32-bit trips' mode switches where an  \
 	 * NMI could come (docs/protected-mode.md) */                        \
-	X(NMI_IN_SWITCH, "nmi-in-switch")
+	X(NMI_IN_SWITCH, "nmi-in-switch")                                   \
+	/* phase A takes the variable store as one whose layout it cannot  \
+	 * read (not edk2's), and makes room blind */                       \
+	X(STORE_UNREADABLE, "store-unreadable")
 
 #define SIMULATE_ID(id, name) SIMULATE_##id,
 enum simulate_id { SIMULATE_LIST(SIMULATE_ID) SIMULATE_COUNT };
