@@ -120,21 +120,42 @@ static int allocate_run(struct run_state *run)
 }
 
 /* The thrash cache state writes twice the last-level cache; where CPUID
- * does not say how large that is, 32 MiB covers most. Without the memory
- * the thrash rows are skipped, with that reason. */
+ * does not say how large that is, 32 MiB covers most. Large server parts
+ * have LLCs of hundreds of MiB, so up to 2 GiB is asked for, and less,
+ * halving, where the firmware cannot give it; the results say when the
+ * buffer is below twice the LLC. Without any, the thrash rows are
+ * skipped, with that reason. */
 #define THRASH_DEFAULT_BYTES (32ull << 20)
-#define THRASH_MAX_BYTES (128ull << 20)
+#define THRASH_MAX_BYTES (2ull << 30)
+#define THRASH_MIN_BYTES (8ull << 20)
 
-static void allocate_thrash_buffer(uint64_t llc_bytes)
+static void allocate_thrash_buffer(struct run_result *r)
 {
-	uint64_t bytes = llc_bytes ? 2 * llc_bytes : THRASH_DEFAULT_BYTES;
-	uint8_t *buffer;
+	uint64_t llc = r->machine.llc_bytes;
+	uint64_t want = llc ? 2 * llc : THRASH_DEFAULT_BYTES, bytes;
+	uint8_t *buffer = NULL;
 
-	if (bytes > THRASH_MAX_BYTES)
-		bytes = THRASH_MAX_BYTES;
-	buffer = pages_alloc(bytes);
-	if (buffer)
-		cache_set_thrash_buffer(buffer, bytes);
+	if (want > THRASH_MAX_BYTES)
+		want = THRASH_MAX_BYTES;
+	for (bytes = want; !buffer && bytes >= THRASH_MIN_BYTES; bytes /= 2)
+		buffer = pages_alloc(bytes);
+	if (!buffer) {
+		results_probe(r, PROBE_THRASH_BUFFER, PROBE_ABSENT, "no %llu MiB "
+			      "to be had: the thrash rows are skipped",
+			      (unsigned long long)(THRASH_MIN_BYTES >> 20));
+		return;
+	}
+	bytes *= 2;	/* the loop halved once past the one it got */
+	cache_set_thrash_buffer(buffer, bytes);
+	results_probe(r, PROBE_THRASH_BUFFER,
+		      llc && bytes < 2 * llc ? PROBE_QUIRK : PROBE_OK,
+		      "%llu MiB%s%s (last-level cache %llu MiB)",
+		      (unsigned long long)(bytes >> 20),
+		      llc && bytes < 2 * llc ? ", less than twice the LLC: the "
+					       "thrash rows may not evict all "
+					       "of it" : "",
+		      llc ? "" : ", CPUID does not size the LLC",
+		      (unsigned long long)(llc >> 20));
 }
 
 static EFI_STATUS exit_boot_services(struct run_state *run)
@@ -310,7 +331,7 @@ EFI_STATUS phase_a(EFI_FILE_HANDLE root, struct run_state *run,
 	config_warnings_note(config_problems, r->config_warnings,
 			     sizeof(r->config_warnings));
 	platform_identify(ST, &r->machine, platform);
-	allocate_thrash_buffer(r->machine.llc_bytes);
+	allocate_thrash_buffer(r);
 	save_acpi_tables(root, platform, run->text);
 	log_printf("phase A: %s family %u model %u stepping %u \"%s\"%s%s\n",
 		   r->machine.cpu_vendor, r->machine.family, r->machine.model,

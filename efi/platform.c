@@ -6,6 +6,7 @@
 #include "firmware/acpi.h"
 #include "arch/cpu.h"
 #include "arch/lib/fmt.h"
+#include "bench/model/probes.h"
 #include "firmware/smbios.h"
 
 static const void *find_config_table(EFI_SYSTEM_TABLE *st, EFI_GUID *guid)
@@ -118,14 +119,17 @@ void platform_identify(EFI_SYSTEM_TABLE *st, struct machine_info *m,
  * Stall granularity is a small error, short enough not to be noticed. */
 #define CALIBRATION_US 50000u
 
-static uint64_t calibrate_pm_timer(const struct platform *p)
+/* The PM timer's count of a CALIBRATION_US window in TSC ticks, bounded
+ * by time as well as polls: a PM timer that does not move gives up after
+ * four windows by the Stall calibration's clock, not 100 s of polls. */
+static uint64_t calibrate_pm_timer(const struct platform *p, uint64_t rough_hz)
 {
 	uint32_t mask = p->pm_timer_32bit ? 0xffffffffu : 0xffffffu;
 	uint64_t want = (uint64_t)ACPI_PM_TIMER_HZ * CALIBRATION_US / 1000000u;
 	uint64_t elapsed = 0, t0, t1;
 	uint32_t last = inl(p->pm_timer_port) & mask;
-	/* Bounded: a PM timer that does not move must not hang phase A. */
 	uint64_t polls = 0, max_polls = 100000000ull;
+	uint64_t give_up = 4 * (rough_hz / 1000000u) * CALIBRATION_US;
 
 	t0 = tsc_open();
 	while (elapsed < want && ++polls < max_polls) {
@@ -133,6 +137,8 @@ static uint64_t calibrate_pm_timer(const struct platform *p)
 
 		elapsed += (now - last) & mask;	/* the counter wraps */
 		last = now;
+		if (give_up && (polls & 1023) == 0 && tsc_close() - t0 > give_up)
+			break;
 	}
 	t1 = tsc_close();
 	if (elapsed < want)
@@ -155,8 +161,9 @@ void platform_tsc_frequency(const struct platform *p, struct run_result *r)
 {
 	const struct machine_info *m = &r->machine;
 	int intel = m->cpu_vendor[0] == 'G';	/* GenuineIntel */
-	uint64_t cpuid_hz = 0;
+	uint64_t cpuid_hz = 0, rough;
 	uint8_t cpuid_method = TSC_METHOD_CPUID_15H;
+	int64_t off_ppm;
 
 	if (intel && cpuid_max_leaf(0) >= 0x15) {
 		struct cpuid_regs c = cpuid(0x15, 0);
@@ -172,17 +179,40 @@ void platform_tsc_frequency(const struct platform *p, struct run_result *r)
 		cpuid_hz = (uint64_t)(c.eax & 0xffff) * 1000000u;
 		cpuid_method = TSC_METHOD_CPUID_16H;
 	}
-	r->tsc_hz_check = p->pm_timer_port ? calibrate_pm_timer(p) : 0;
+	rough = calibrate_stall();
+	r->tsc_hz_check = p->pm_timer_port ? calibrate_pm_timer(p, rough) : 0;
 	r->tsc_check_method = TSC_METHOD_PM_TIMER;
 	if (!r->tsc_hz_check) {
-		r->tsc_hz_check = calibrate_stall();
+		r->tsc_hz_check = rough;
 		r->tsc_check_method = TSC_METHOD_STALL;
 	}
-	if (cpuid_hz) {
+	if (probe_tsc_cpuid_taken(cpuid_hz,
+				  cpuid_method == TSC_METHOD_CPUID_16H,
+				  r->tsc_hz_check, &off_ppm)) {
 		r->tsc_hz = cpuid_hz;
 		r->tsc_method = cpuid_method;
 	} else {
 		r->tsc_hz = r->tsc_hz_check;
 		r->tsc_method = r->tsc_check_method;
 	}
+	if (cpuid_hz && r->tsc_method != cpuid_method)
+		results_probe(r, PROBE_TSC_FREQUENCY, PROBE_QUIRK, "CPUID %s said "
+			      "%llu Hz, %+lld ppm from the %s's %llu Hz: the "
+			      "latter is used", tsc_method_name(cpuid_method),
+			      (unsigned long long)cpuid_hz, (long long)off_ppm,
+			      tsc_method_name(r->tsc_check_method),
+			      (unsigned long long)r->tsc_hz_check);
+	else if (cpuid_hz)
+		results_probe(r, PROBE_TSC_FREQUENCY, PROBE_OK, "%llu Hz by %s; "
+			      "the %s says %llu Hz (%+lld ppm)",
+			      (unsigned long long)r->tsc_hz,
+			      tsc_method_name(r->tsc_method),
+			      tsc_method_name(r->tsc_check_method),
+			      (unsigned long long)r->tsc_hz_check,
+			      (long long)off_ppm);
+	else
+		results_probe(r, PROBE_TSC_FREQUENCY, PROBE_OK, "%llu Hz "
+			      "calibrated on the %s: CPUID gives no frequency",
+			      (unsigned long long)r->tsc_hz,
+			      tsc_method_name(r->tsc_method));
 }

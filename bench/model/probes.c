@@ -94,3 +94,16 @@ const char *probe_tsc_deadline(const char *vendor, uint32_t family,
 		}
 	return 0;
 }
+
+int probe_tsc_cpuid_taken(uint64_t cpuid_hz, int is_16h, uint64_t check_hz,
+			  int64_t *off_ppm)
+{
+	*off_ppm = cpuid_hz && check_hz
+			   ? ((int64_t)cpuid_hz - (int64_t)check_hz) * 1000000 /
+				     (int64_t)check_hz
+			   : 0;
+	if (!cpuid_hz)
+		return 0;
+	return !is_16h || !check_hz ||
+	       (*off_ppm <= TSC_AGREE_PPM && *off_ppm >= -TSC_AGREE_PPM);
+}

@@ -53,4 +53,12 @@ const char *probe_tsc_deadline(const char *vendor, uint32_t family,
 			       uint32_t model, uint32_t microcode, char *why,
 			       size_t cap);
 
+/* Whether CPUID's TSC frequency is taken over the timer's calibration:
+ * 15H's (the crystal's exact ratio) always; 16H's (the nominal base
+ * frequency, which need not be the TSC's) only within TSC_AGREE_PPM of
+ * the calibration, or without one. `off_ppm` gets the difference. */
+#define TSC_AGREE_PPM 5000
+int probe_tsc_cpuid_taken(uint64_t cpuid_hz, int is_16h, uint64_t check_hz,
+			  int64_t *off_ppm);
+
 #endif

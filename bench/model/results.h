@@ -163,8 +163,10 @@ struct gap_result {
  * "Probes"). */
 #define PROBE_LIST(X)                                                       \
 	X(RUNTIME, "runtime-services")                                      \
+	X(TSC_FREQUENCY, "tsc-frequency")                                   \
 	X(OTHER_CPUS, "other-cpus")                                         \
 	X(CET, "cet")                                                       \
+	X(THRASH_BUFFER, "thrash-buffer")                                   \
 	X(PAGE_TABLES, "page-tables")                                       \
 	X(PIT, "pit")                                                       \
 	X(HPET, "hpet")                                                     \

@@ -27,6 +27,15 @@ struct experiment_run {
 };
 
 
+static size_t strlen_of(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n])
+		n++;
+	return n;
+}
+
 static int check_one_vector(struct experiment_run *x, uint8_t v)
 {
 	const struct irq_source *src = x->plan->source;
@@ -47,6 +56,10 @@ static int check_one_vector(struct experiment_run *x, uint8_t v)
 			     "others, the last on vector %u%s", source_name(src->id), v,
 			     got, others, irq_last_vector,
 			     irq_arrived ? "" : " (none arrived in time)");
+		if (!irq_arrived && src->when_lost)
+			fmt_snprintf(x->why + strlen_of(x->why),
+				     sizeof(x->why) - strlen_of(x->why), "; %s",
+				     src->when_lost);
 		return -1;
 	}
 	x->out->vectors_verified++;
@@ -203,8 +216,11 @@ static int take_samples(struct experiment_run *x, enum handler_kind kind)
 				x->timed_out = 1;
 				fmt_snprintf(x->why, sizeof(x->why),
 					     "sample %u: the interrupt on vector %u "
-					     "did not arrive within %u ms", i,
-					     p->vector, WAIT_BUDGET_MS);
+					     "did not arrive within %u ms%s%s", i,
+					     p->vector, WAIT_BUDGET_MS,
+					     p->source->when_lost ? "; " : "",
+					     p->source->when_lost ?
+						     p->source->when_lost : "");
 				return -1;
 			}
 			if (kind == HANDLER_BARE) {

@@ -402,6 +402,7 @@ const struct irq_source irq_sources[] = {
 	{ .id = SOURCE_PIC8259, .kind = SOURCE_EXTERNAL,
 	  .modes = SOURCE_EITHER_APIC,
 	  .ack = SOURCE_ACK_PIC8259, .vector = PIC8259_BASE,
+	  .when_lost = "LINT0 ExtINT (virtual wire A) was tried, not B",
 	  .unsupported = pic8259_unsupported, .start = pic8259_start,
 	  .fire = fire_pit, .stop = pic8259_stop },
 };

@@ -58,6 +58,9 @@ struct irq_source {
 	 * arch/protected.h): INT n, the xAPIC self-IPI and the local APIC
 	 * one-shot timer, which its loops arm themselves; 0: not there. */
 	uint8_t protected_trigger;
+	/* Added to a lost interrupt's reason: what else could have been
+	 * tried, where irqlab tries one path only; NULL for none. */
+	const char *when_lost;
 	const char *(*unsupported)(const struct irq_source *s);
 	void (*start)(const struct irq_source *s, uint8_t vector);
 	void (*fire)(uint8_t vector, struct irq_sample *sample);

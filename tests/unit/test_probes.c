@@ -103,6 +103,25 @@ static void tsc_deadline_errata_follow_the_microcode(void **state)
 				       sizeof(why)));
 }
 
+static void cpuid_16h_gives_way_to_a_timer_that_disagrees(void **state)
+{
+	int64_t off;
+
+	(void)state;
+	/* 15H is exact: taken whatever the timer says. */
+	assert_true(probe_tsc_cpuid_taken(2400000000ull, 0, 2500000000ull, &off));
+	/* 16H within 0.5 %: taken. */
+	assert_true(probe_tsc_cpuid_taken(2400000000ull, 1, 2401000000ull, &off));
+	assert_true(off < 0 && off > -1000);
+	/* 16H's nominal 2.4 GHz on a TSC that runs at 2.1 GHz: not. */
+	assert_false(probe_tsc_cpuid_taken(2400000000ull, 1, 2100000000ull,
+					   &off));
+	assert_int_equal(off, 142857);
+	/* No calibration to check it against: CPUID's, whatever it is. */
+	assert_true(probe_tsc_cpuid_taken(2400000000ull, 1, 0, &off));
+	assert_false(probe_tsc_cpuid_taken(0, 0, 2100000000ull, &off));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -112,6 +131,7 @@ int main(void)
 		cmocka_unit_test(remapping_is_seen_in_the_global_status),
 		cmocka_unit_test(each_gsi_goes_to_the_ioapic_that_takes_it),
 		cmocka_unit_test(tsc_deadline_errata_follow_the_microcode),
+		cmocka_unit_test(cpuid_16h_gives_way_to_a_timer_that_disagrees),
 	};
 
 	return cmocka_run_group_tests_name("probes", tests, NULL, NULL);
