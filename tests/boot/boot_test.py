@@ -57,7 +57,7 @@ check = Checks("boot")
 # How many checks the suite counts under CI, where every tool is there
 # (tests/checks.py): a helper that dies loses its checks, and this says
 # so. A change that adds checks updates it.
-CHECKS_UNDER_CI = 391
+CHECKS_UNDER_CI = 392
 
 # Every row checks and takes its samples twice: through the timed
 # handlers (entry, exit, round_trip_timed) and the bare ones (round_trip).
@@ -972,6 +972,28 @@ def runtime_fault(tiny):
           and varstore.marker(keep["VARS_FILE"]) is None,
           "rc %d, folders %s, markers %s" % (
               rc3, result_folders(results), statuses(again, 1, "marker")))
+
+
+def setvariable_error(o):
+    """A runtime SetVariable the firmware refuses (simulate =
+    setvariable-error: an attribute without BOOTSERVICE_ACCESS): no fault,
+    so runtime services stay in use; the results go to COM1 and a page of
+    them to the screen, and ResetSystem resets the machine."""
+    gone = statuses(o.run_dir, 1, "serial-only")
+    resets = [r.get("method") for r in statuses(o.run_dir, 1, "reset")]
+    shown = statuses(o.run_dir, 1, "results-shown")
+    check("setvariable-error: the refused SetVariable is named (0x%x, "
+          "EFI_INVALID_PARAMETER), runtime services are not given up, the "
+          "results reach COM1 and the screen, and the firmware's reset is "
+          "used" % 0x8000000000000002,
+          o.rc != 0 and gone
+          and "serial-only reason=SetVariable of record 0 failed "
+          "(0x8000000000000002)" in serial(o.run_dir, 1)
+          and not statuses(o.run_dir, 1, "runtime-lost")
+          and "round trip, median" in serial(o.run_dir, 1)
+          and shown and int(shown[0]["lines"]) >= 10
+          and resets == ["firmware"],
+          "rc %d, %s, resets %s, shown %s" % (o.rc, gone, resets, shown))
 
 
 # The i386 rows of three sources under the two call16 schemes, with their
@@ -2255,6 +2277,9 @@ SECOND_LANE = (
          needs="bochs-exact"),
     Boot("kill-mid-deletion", perform=lambda: kill_mid_deletion(TINY)),
     Boot("runtime-fault", perform=lambda: runtime_fault(TINY)),
+    Boot("setvariable-error", (setvariable_error,), env=TPM_OFF,
+         config=TINY + "schemes = direct\nvariants = none\n"
+         "simulate = setvariable-error\n"),
     Boot("other-cpus", perform=lambda: other_cpus(TINY)),
     Boot("call16-first", perform=lambda: call16_first(TINY)),
     Boot("undeletable-record", (undeletable_record,), config=TINY,
