@@ -57,7 +57,7 @@ check = Checks("boot")
 # How many checks the suite counts under CI, where every tool is there
 # (tests/checks.py): a helper that dies loses its checks, and this says
 # so. A change that adds checks updates it.
-CHECKS_UNDER_CI = 392
+CHECKS_UNDER_CI = 395
 
 # Every row checks and takes its samples twice: through the timed
 # handlers (entry, exit, round_trip_timed) and the bare ones (round_trip).
@@ -1654,6 +1654,19 @@ def bochs_runs(tiny):
         check("%s: every row ok or skipped with a reason (%d rows)"
               % (label, len(rows)), rows and not bad, str(bad[:5]))
         check_i386(label, doc, exact=False)
+        probes = doc.get("platform", {})
+        smi, cet = probes.get("smi-count", {}), probes.get("cet", {})
+        amd = model == "ryzen"
+        check("%s: CET found off and said so; the SMI counter %s" % (
+            label, "absent, as Bochs has no AMD core PMU: performance "
+            "counter 3 does not keep its event select" if amd else
+            "watched through MSR_SMI_COUNT"),
+              cet.get("state") == "ok" and "CR4.CET off" in cet.get("detail", "")
+              and (smi.get("state") == "absent"
+                   and "performance counter 3" in smi.get("detail", "")
+                   if amd else smi.get("state") == "ok"
+                   and "MSR_SMI_COUNT" in smi.get("detail", "")),
+              "cet %s, smi %s" % (cet, smi))
         # An exact-count build reads "emulator"; the handler-chaining
         # build, whose TSC skips ahead, "emulator-coarse".
         check("%s: figures labelled an emulator's ticks, never cycles"
