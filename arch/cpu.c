@@ -1,7 +1,5 @@
 #include "arch/cpu.h"
 
-#include "firmware/memory_map.h"
-
 int cpu_has(struct cpu_feature f)
 {
 	struct cpuid_regs r;
@@ -147,35 +145,4 @@ int cpu_cet_clear(uint64_t *s_cet)
 	wrmsr(MSR_S_CET, 0);
 	write_cr4(cr4 & ~CR4_CET);
 	return 1;
-}
-
-/* The MTRRs (SDM vol. 3A §12.11): IA32_MTRRCAP (FEH) counts the variable
- * ranges, IA32_MTRR_DEF_TYPE (2FFH) enables them (bit 11) and the fixed
- * ones (bit 10), and range n is PHYSBASE (200H + 2n) and PHYSMASK
- * (201H + 2n). */
-#define MSR_MTRRCAP 0xfe
-#define MSR_MTRR_DEF_TYPE 0x2ff
-#define MTRR_ENABLE (1ull << 11)
-#define MTRR_FIXED_ENABLE (1ull << 10)
-
-void cpu_read_mtrrs(struct mtrr_view *v)
-{
-	uint64_t cap, def;
-	uint32_t i;
-
-	*v = (struct mtrr_view){ 0 };
-	if (!cpu_has(X86_FEATURE_MTRR))
-		return;
-	cap = rdmsr(MSR_MTRRCAP);
-	def = rdmsr(MSR_MTRR_DEF_TYPE);
-	if (!(def & MTRR_ENABLE))
-		return;		/* everything UC: one type everywhere */
-	v->fixed_enabled = (cap & (1u << 8)) && (def & MTRR_FIXED_ENABLE);
-	v->n_variable = (uint32_t)(cap & 0xff);
-	if (v->n_variable > MTRR_MAX_VARIABLE)
-		v->n_variable = MTRR_MAX_VARIABLE;
-	for (i = 0; i < v->n_variable; i++) {
-		v->variable[i].base = rdmsr(0x200 + 2 * i);
-		v->variable[i].mask = rdmsr(0x201 + 2 * i);
-	}
 }

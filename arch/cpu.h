@@ -203,10 +203,6 @@ struct cpu_identity {
 };
 
 void cpu_identify(struct cpu_identity *m);
-/* The MTRRs as they are now (none where the CPU has none or they are
- * off: then one type holds everywhere). */
-struct mtrr_view;
-void cpu_read_mtrrs(struct mtrr_view *v);
 /* Turns CET off where the firmware left CR4.CET on: IA32_S_CET cleared,
  * then CR4.CET. Returns 1 when it was on, with IA32_S_CET as found. */
 int cpu_cet_clear(uint64_t *s_cet);

@@ -111,7 +111,7 @@ static int allocate_run(struct run_state *run)
 					      run->map_size, run->desc_size };
 		struct mtrr_view mtrr;
 
-		cpu_read_mtrrs(&mtrr);
+		platform_read_mtrrs(&mtrr);
 		run->page_pool_pages = memory_map_table_pages(&m, &mtrr) +
 				       PAGE_POOL_SPARE;
 	}

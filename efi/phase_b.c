@@ -217,7 +217,7 @@ static void take_over_paging(void)
 	uint64_t a;
 	UINTN off;
 
-	cpu_read_mtrrs(&mtrr);
+	platform_read_mtrrs(&mtrr);
 	if (paging_init(&pg, run->page_pool, run->page_pool_pages))
 		goto fail;
 	for (a = 0; a < (4ull << 30); a += LARGE_PAGE_SIZE)

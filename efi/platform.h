@@ -6,6 +6,7 @@
 #include <efi.h>
 
 #include "firmware/acpi.h"
+#include "firmware/memory_map.h"
 #include "bench/model/results.h"
 
 struct platform {
@@ -26,6 +27,9 @@ struct platform {
 
 void platform_identify(EFI_SYSTEM_TABLE *st, struct machine_info *m,
 		       struct platform *p);
+/* The MTRRs as they are now (none where the CPU has none or they are
+ * off: then one type holds everywhere), for the page attributes. */
+void platform_read_mtrrs(struct mtrr_view *v);
 /* Fills r->tsc_hz and r->tsc_method. */
 void platform_tsc_frequency(const struct platform *p, struct run_result *r);
 
