@@ -2263,6 +2263,18 @@ FIRST_LANE = (
          before_boot1="virt-fw-vars --set-json %s --inplace" % FOREIGN),
     Boot("secure-boot", (secure_boot,), config=SMALL,
          env={"SECURE_BOOT": "1", "BOOT_TIMEOUT": "120"}),
+    # A stranger's platform, made up where no emulator has it: a store of
+    # unknown layout, a boot's first 32-bit trip at a call16 row, an NMI
+    # in the mode switches, no HPET or one whose table points at nothing.
+    Boot("store-unreadable", perform=lambda: store_unreadable(TINY)),
+    Boot("call16-first", perform=lambda: call16_first(TINY)),
+    Boot("hpet-off", (hpet_missing("hpet-off"),),
+         config=TINY + "schemes = direct\nvariants = none\n",
+         machine="q35,hpet=off", env=TPM_OFF),
+    Boot("hpet-nowhere", (hpet_missing("hpet-nowhere"),),
+         config=TINY + "schemes = direct\nvariants = none\n",
+         machine="q35,hpet=off", prepare=hpet_table_to_nowhere,
+         env={"TPM": "off", "QEMU_EXTRA": "-acpitable file=" + HPET_NOWHERE}),
     # Every handoff record has a bit flipped between the boots.
     Boot("corrupt", (corrupt,), config=SMALL,
          after_boot1="%s --corrupt" % os.path.join(HERE, "varstore.py")),
@@ -2284,7 +2296,6 @@ SECOND_LANE = (
               "OTHER_DISK": os.path.join(ROOT, "build", "other-disk.img")}),
     Boot("usb", perform=usb_writer),
     Boot("store-2m", perform=lambda: store_cycles(TINY)),
-    Boot("store-unreadable", perform=lambda: store_unreadable(TINY)),
     Boot("bochs", perform=lambda: bochs_runs(TINY), needs="bochs"),
     Boot("bochs-exact", perform=lambda: bochs_exact_run(TINY),
          needs="bochs-exact"),
@@ -2294,17 +2305,9 @@ SECOND_LANE = (
          config=TINY + "schemes = direct\nvariants = none\n"
          "simulate = setvariable-error\n"),
     Boot("other-cpus", perform=lambda: other_cpus(TINY)),
-    Boot("call16-first", perform=lambda: call16_first(TINY)),
     Boot("undeletable-record", (undeletable_record,), config=TINY,
          env=TPM_OFF, prepare=plant_undeletable, needs="virt-fw-vars",
          before_boot1="virt-fw-vars --set-json %s --inplace" % UNDELETABLE),
-    Boot("hpet-off", (hpet_missing("hpet-off"),),
-         config=TINY + "schemes = direct\nvariants = none\n",
-         machine="q35,hpet=off", env=TPM_OFF),
-    Boot("hpet-nowhere", (hpet_missing("hpet-nowhere"),),
-         config=TINY + "schemes = direct\nvariants = none\n",
-         machine="q35,hpet=off", prepare=hpet_table_to_nowhere,
-         env={"TPM": "off", "QEMU_EXTRA": "-acpitable file=" + HPET_NOWHERE}),
     Boot("esp-full", (full_esp,), config=TINY, env=TPM_OFF,
          after_boot1=os.path.join(HERE, "esp_fill.py")),
     # A 4 MB store whose end other software's deleted variables filled to
