@@ -57,6 +57,10 @@ const char *handoff_make_room(struct handoff_room *room, int store_unreadable,
  * results were not persisted; says what the store had free. */
 const char *handoff_store(const uint8_t *blob, size_t len, uint64_t run_id,
 			  uint64_t *free_at_runtime, char *why, size_t cap);
+/* simulate = store-fills: writes 1000-byte variables of a test GUID at
+ * runtime until the store has less room than a blob of `blob_len`
+ * needs. Returns how many. */
+uint32_t handoff_fill_store(size_t blob_len);
 /* Record names run from 00 to 99. */
 #define HANDOFF_NAME_LIMIT 100
 

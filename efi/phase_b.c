@@ -124,6 +124,10 @@ static __attribute__((noreturn)) void persist_and_reset(void)
 			     run->handoff_budget);
 		err = why;
 	} else {
+		if (config_simulates(&r->config, SIMULATE_STORE_FILLS))
+			log_printf("phase B: %u variables written to fill the "
+				   "store (simulate = store-fills)\n",
+				   handoff_fill_store(len));
 		err = handoff_store(run->blob, len, r->run_id, &store_free, why,
 				    sizeof(why));
 	}

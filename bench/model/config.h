@@ -107,7 +107,10 @@ enum finish_action {
 	X(NMI_IN_SWITCH, "nmi-in-switch")                                   \
 	/* phase A takes the variable store as one whose layout it cannot  \
 	 * read (not edk2's), and makes room blind */                       \
-	X(STORE_UNREADABLE, "store-unreadable")
+	X(STORE_UNREADABLE, "store-unreadable")                             \
+	/* phase B fills the store with variables of a test GUID before    \
+	 * it hands over, as other software writing at runtime would */     \
+	X(STORE_FILLS, "store-fills")
 
 #define SIMULATE_ID(id, name) SIMULATE_##id,
 enum simulate_id { SIMULATE_LIST(SIMULATE_ID) SIMULATE_COUNT };

@@ -57,7 +57,7 @@ check = Checks("boot")
 # How many checks the suite counts under CI, where every tool is there
 # (tests/checks.py): a helper that dies loses its checks, and this says
 # so. A change that adds checks updates it.
-CHECKS_UNDER_CI = 395
+CHECKS_UNDER_CI = 397
 
 # Every row checks and takes its samples twice: through the timed
 # handlers (entry, exit, round_trip_timed) and the bare ones (round_trip).
@@ -994,6 +994,45 @@ def setvariable_error(o):
           and shown and int(shown[0]["lines"]) >= 10
           and resets == ["firmware"],
           "rc %d, %s, resets %s, shown %s" % (o.rc, gone, resets, shown))
+
+
+def store_fills(tiny):
+    """The store fills up between phase A's check and phase B's handoff
+    (simulate = store-fills: phase B itself writes variables of a test
+    GUID until a handoff no longer fits, as another writer would): phase
+    B says the room is gone, shows the results, and rewrites the marker
+    to say the run measured but was not stored, and why. The next boot
+    says so, and does not measure."""
+    d = os.path.join(BUILD, "store-fills")
+    subprocess.run(["rm", "-rf", d], check=True)
+    # The 2 MB build's 56 KiB store: a few dozen writes fill it.
+    keep = dict(OVMF_2M, VARS_FILE=os.path.join(d, "vars.fd"),
+                DISK_FILE=os.path.join(d, "disk.img"))
+    config = tiny + "schemes = direct\nvariants = none\n"
+    rc1, filled, _ = run("store-fills/filled", "", extra_env=keep,
+                         config=config + "simulate = store-fills\n")
+    markers = [m["state"] for m in statuses(filled, 1, "marker")]
+    check("store-fills: with the store filled at runtime, phase B says the "
+          "room is gone, shows the results, and the marker says the run "
+          "was measured but not stored",
+          rc1 != 0 and "at runtime" in serial(filled, 1)
+          and statuses(filled, 1, "serial-only")
+          and statuses(filled, 1, "results-shown")
+          and markers == ["measuring", "not-stored"]
+          and varstore.marker(keep["VARS_FILE"]) == "not-stored",
+          "rc %d, markers %s, store's marker %s" % (
+              rc1, markers, varstore.marker(keep["VARS_FILE"])))
+    rc2, after, _ = run("store-fills/next", "", config=config, extra_env=keep)
+    unfinished = statuses(after, 1, "unfinished")
+    check("store-fills: the next boot says the last run measured but the "
+          "store did not take its results, with the store's answer, and "
+          "does not measure",
+          rc2 != 0 and unfinished
+          and unfinished[0].get("state") == "not-stored"
+          and "the variable store did not take the results" in serial(after, 1)
+          and "at runtime" in serial(after, 1)
+          and "exiting boot services" not in serial(after, 1),
+          "rc %d, %s" % (rc2, unfinished))
 
 
 # The i386 rows of three sources under the two call16 schemes, with their
@@ -2301,6 +2340,7 @@ SECOND_LANE = (
          needs="bochs-exact"),
     Boot("kill-mid-deletion", perform=lambda: kill_mid_deletion(TINY)),
     Boot("runtime-fault", perform=lambda: runtime_fault(TINY)),
+    Boot("store-fills", perform=lambda: store_fills(TINY)),
     Boot("setvariable-error", (setvariable_error,), env=TPM_OFF,
          config=TINY + "schemes = direct\nvariants = none\n"
          "simulate = setvariable-error\n"),
