@@ -1,6 +1,7 @@
 #include "bench/model/probes.h"
 
 #include "arch/lib/fmt.h"
+#include "bench/model/stats.h"
 
 const char *probe_pit(uint16_t first, uint16_t second, char *why, size_t cap)
 {
@@ -98,10 +99,7 @@ const char *probe_tsc_deadline(const char *vendor, uint32_t family,
 int probe_tsc_cpuid_taken(uint64_t cpuid_hz, int is_16h, uint64_t check_hz,
 			  int64_t *off_ppm)
 {
-	*off_ppm = cpuid_hz && check_hz
-			   ? ((int64_t)cpuid_hz - (int64_t)check_hz) * 1000000 /
-				     (int64_t)check_hz
-			   : 0;
+	*off_ppm = cpuid_hz ? ppm_difference(cpuid_hz, check_hz) : 0;
 	if (!cpuid_hz)
 		return 0;
 	return !is_16h || !check_hz ||

@@ -145,3 +145,16 @@ int64_t net_of_floor(uint64_t raw, uint64_t floor)
 {
 	return (int64_t)(raw - floor);
 }
+
+int64_t ppm_difference(uint64_t value, uint64_t reference)
+{
+	uint64_t d = value > reference ? value - reference : reference - value;
+	unsigned __int128 q;
+	int64_t ppm;
+
+	if (!reference)
+		return 0;
+	q = (unsigned __int128)d * 1000000u / reference;
+	ppm = q > (unsigned __int128)INT64_MAX ? INT64_MAX : (int64_t)q;
+	return value >= reference ? ppm : -ppm;
+}

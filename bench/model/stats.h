@@ -85,6 +85,11 @@ uint64_t stats_percentile_sorted(const uint64_t *sorted, size_t n, uint32_t bp);
  * when noise undercuts the floor, so it is signed. */
 int64_t net_of_floor(uint64_t raw, uint64_t floor);
 
+/* How far `value` is from `reference`, in parts per million, signed;
+ * saturated where it would overflow (a decoded blob can hold anything),
+ * 0 without a reference. */
+int64_t ppm_difference(uint64_t value, uint64_t reference);
+
 /* Sorts `samples` in place and fills `out`. n == 0 gives all zeros. */
 void stats_compute(uint64_t *samples, size_t n, struct sample_stats *out);
 

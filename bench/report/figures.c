@@ -97,10 +97,7 @@ int64_t net_of_loop(uint64_t gap, const struct gap_result *g)
 
 int64_t tsc_disagreement_ppm(const struct run_result *r)
 {
-	if (!r->tsc_hz)
-		return 0;
-	return ((int64_t)r->tsc_hz_check - (int64_t)r->tsc_hz) * 1000000 /
-	       (int64_t)r->tsc_hz;
+	return ppm_difference(r->tsc_hz_check, r->tsc_hz);
 }
 
 void baseline_name(const struct experiment_result *e, char *out, size_t cap)

@@ -212,9 +212,23 @@ static void known_standard_deviation(void **state)
 	assert_int_equal(s.stddev_milli, 2000);
 }
 
+static void ppm_differences_are_signed_and_never_overflow(void **state)
+{
+	(void)state;
+	assert_int_equal(ppm_difference(2401000000ull, 2400000000ull), 416);
+	assert_int_equal(ppm_difference(2100000000ull, 2400000000ull), -125000);
+	assert_int_equal(ppm_difference(5, 0), 0);
+	/* What a decoded blob may hold: saturated, not undefined. */
+	assert_true(ppm_difference(UINT64_MAX, 1) == INT64_MAX);
+	assert_true(ppm_difference(1, UINT64_MAX) == -999999);
+	assert_true(ppm_difference(0x4000000000000000ull, 3) == INT64_MAX);
+	assert_true(ppm_difference(3, 0x4000000000000000ull) == -999999);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(ppm_differences_are_signed_and_never_overflow),
 		cmocka_unit_test(integer_square_root),
 		cmocka_unit_test(known_standard_deviation),
 		cmocka_unit_test(random_data_matches_oracle),
