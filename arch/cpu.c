@@ -121,28 +121,55 @@ uint64_t cpu_llc_bytes(void)
 
 uint32_t cpu_microcode_revision(const struct cpu_identity *id)
 {
-	if (id->cpu_vendor[0] != 'G' || !cpu_has(X86_FEATURE_MSR))
+	if (!cpu_has(X86_FEATURE_MSR))
+		return 0;
+	/* AMD family 10h and later: PATCH_LEVEL, the same MSR number, read
+	 * as it is (AMD BKDG/PPR, MSR0000_008B). */
+	if (id->cpu_vendor[0] == 'A' && id->family >= 0x10)
+		return (uint32_t)rdmsr(MSR_BIOS_SIGN_ID);
+	if (id->cpu_vendor[0] != 'G')
 		return 0;
 	wrmsr(MSR_BIOS_SIGN_ID, 0);
 	(void)cpuid(1, 0);
 	return (uint32_t)(rdmsr(MSR_BIOS_SIGN_ID) >> 32);
 }
 
-/* CET: CR4.CET (bit 23) and the supervisor settings in IA32_S_CET
- * (6A2H), SDM vol. 1 §17. Firmware that leaves them on would fault
- * irqlab's lretq and its stubs without ENDBR64. */
-#define CR4_CET (1ull << 23)
-#define MSR_S_CET 0x6a2
+/* Turbo (Intel: CPUID.06H:EAX[1], disabled by IA32_MISC_ENABLE[38]) or
+ * core performance boost (AMD: CPUID 8000_0007H:EDX[9], disabled by
+ * HWCR[25]); and Intel's HWP (CPUID.06H:EAX[7], on in IA32_PM_ENABLE
+ * bit 0). Only MSRs CPUID says exist are read: phase A runs under the
+ * firmware's IDT, where a #GP is not irqlab's to catch. */
+#define MSR_MISC_ENABLE 0x1a0
+#define MISC_ENABLE_TURBO_DISABLE (1ull << 38)
+#define MSR_PM_ENABLE 0x770
+#define MSR_AMD_HWCR 0xc0010015
+#define HWCR_CPB_DISABLE (1ull << 25)
 
-int cpu_cet_clear(uint64_t *s_cet)
+void cpu_clock_controls(const struct cpu_identity *id,
+			struct cpu_clock_controls *c)
 {
-	uint64_t cr4 = read_cr4();
+	int intel = id->cpu_vendor[0] == 'G', amd = id->cpu_vendor[0] == 'A';
+	uint32_t leaf6 = cpuid_max_leaf(0) >= 6 ? cpuid(6, 0).eax : 0;
 
-	*s_cet = 0;
-	if (!(cr4 & CR4_CET))
-		return 0;
-	*s_cet = rdmsr(MSR_S_CET);
-	wrmsr(MSR_S_CET, 0);
-	write_cr4(cr4 & ~CR4_CET);
-	return 1;
+	*c = (struct cpu_clock_controls){
+		.invariant_tsc = (uint8_t)cpu_has(X86_FEATURE_INVARIANT_TSC),
+	};
+	if (intel && cpu_has(X86_FEATURE_MSR)) {
+		c->boost_known = 1;
+		c->has_boost = !!(leaf6 & (1u << 1));
+		c->boost_disabled = c->has_boost &&
+			!!(rdmsr(MSR_MISC_ENABLE) & MISC_ENABLE_TURBO_DISABLE);
+		c->has_hwp = !!(leaf6 & (1u << 7));
+		c->hwp_on = c->has_hwp && (rdmsr(MSR_PM_ENABLE) & 1);
+	}
+	if (amd && cpu_has(X86_FEATURE_MSR) &&
+	    cpuid_max_leaf(0x80000000) >= 0x80000007) {
+		c->boost_known = 1;
+		c->has_boost = !!(cpuid(0x80000007, 0).edx & (1u << 9));
+		c->boost_disabled = c->has_boost &&
+			!!(rdmsr(MSR_AMD_HWCR) & HWCR_CPB_DISABLE);
+	}
+	/* Hybrid parts (CPUID.07H:EDX[15]) name each core's type in 1AH. */
+	if (cpuid_max_leaf(0) >= 0x1a && (cpuid(7, 0).edx & (1u << 15)))
+		c->core_type = (uint8_t)(cpuid(0x1a, 0).eax >> 24);
 }

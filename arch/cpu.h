@@ -206,7 +206,19 @@ void cpu_identify(struct cpu_identity *m);
 /* Turns CET off where the firmware left CR4.CET on: IA32_S_CET cleared,
  * then CR4.CET. Returns 1 when it was on, with IA32_S_CET as found. */
 int cpu_cet_clear(uint64_t *s_cet);
-/* The loaded microcode's revision on Intel; 0 elsewhere. */
+/* What moves the core clock against the TSC: turbo or core performance
+ * boost (offered, turned off), HWP (offered, on), the hybrid core type
+ * (CPUID 1AH EAX[31:24], 0 when not hybrid) and the invariant-TSC bit.
+ * boost_known is 0 where the vendor's controls are not known. */
+struct cpu_clock_controls {
+	uint8_t boost_known, has_boost, boost_disabled;
+	uint8_t has_hwp, hwp_on;
+	uint8_t core_type, invariant_tsc;
+};
+void cpu_clock_controls(const struct cpu_identity *id,
+			struct cpu_clock_controls *c);
+/* The loaded microcode's revision: Intel's IA32_BIOS_SIGN_ID, AMD's
+ * PATCH_LEVEL; 0 elsewhere. */
 uint32_t cpu_microcode_revision(const struct cpu_identity *id);
 
 #endif

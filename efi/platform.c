@@ -67,6 +67,7 @@ void platform_identify(EFI_SYSTEM_TABLE *st, struct machine_info *m,
 {
 	const struct acpi_sdt_header *madt, *fadt, *hpet;
 	struct cpu_identity id;
+	struct cpu_clock_controls clock;
 	unsigned i;
 
 	*p = (struct platform){ 0 };
@@ -78,6 +79,13 @@ void platform_identify(EFI_SYSTEM_TABLE *st, struct machine_info *m,
 	m->model = id.model;
 	m->stepping = id.stepping;
 	m->microcode = cpu_microcode_revision(&id);
+	cpu_clock_controls(&id, &clock);
+	m->invariant_tsc = clock.invariant_tsc;
+	m->core_type = clock.core_type;
+	m->boost = !clock.boost_known ? BOOST_UNKNOWN :
+		   !clock.has_boost ? BOOST_ABSENT :
+		   clock.boost_disabled ? BOOST_OFF : BOOST_ON;
+	m->hwp = !clock.has_hwp ? HWP_ABSENT : clock.hwp_on ? HWP_ON : HWP_OFF;
 	m->llc_bytes = cpu_llc_bytes();
 	for (i = 0; st->FirmwareVendor && st->FirmwareVendor[i] &&
 		    i < sizeof(m->fw_vendor) - 1; i++) {

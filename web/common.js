@@ -50,12 +50,12 @@ function signed(v) {
   return v > 0 ? "+" + v : String(v);
 }
 
-/* A figure with its nanoseconds where the figures are cycles and the
+/* A figure with its nanoseconds where the figures are TSC ticks and the
  * TSC frequency is known; never under an emulator. */
 function withNs(v, clock) {
   if (v === null || v === undefined)
     return "";
-  if (!clock || !clock.figures_are_cycles || !clock.tsc_hz)
+  if (!clock || !clock.figures_are_tsc_ticks || !clock.tsc_hz)
     return String(v);
   return v + " (" + (v * 1e9 / clock.tsc_hz).toFixed(1) + " ns)";
 }

@@ -28,7 +28,7 @@ function header(page, doc) {
     doc.firmware.uefi_revision + "); run " + doc.run_id));
   page.append(el("div", { class: "unit", id: "unit" },
     "Clock: " + c.kind + ". Figures are " + c.unit +
-    (c.figures_are_cycles && c.tsc_hz ? "; the TSC runs at " +
+    (c.figures_are_tsc_ticks && c.tsc_hz ? "; the TSC runs at " +
       (c.tsc_hz / 1e6).toFixed(1) + " MHz (" + c.tsc_hz_method +
       "), so nanoseconds are given beside ticks." : ".")));
   const counts = statusCounts(doc);

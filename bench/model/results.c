@@ -91,6 +91,35 @@ const char *tsc_method_name(unsigned method)
 	return name_or_unknown(names, TSC_METHOD_COUNT, method);
 }
 
+const char *boost_state_name(unsigned state)
+{
+	static const char *const names[BOOST_STATE_COUNT] = {
+		[BOOST_UNKNOWN] = "unknown", [BOOST_ABSENT] = "absent",
+		[BOOST_ON] = "on", [BOOST_OFF] = "off",
+	};
+	return name_or_unknown(names, BOOST_STATE_COUNT, state);
+}
+
+const char *hwp_state_name(unsigned state)
+{
+	static const char *const names[HWP_STATE_COUNT] = {
+		[HWP_ABSENT] = "absent", [HWP_OFF] = "off", [HWP_ON] = "on",
+	};
+	return name_or_unknown(names, HWP_STATE_COUNT, state);
+}
+
+const char *core_type_name(unsigned type, char *buf, size_t cap)
+{
+	if (type == 0)
+		return "not-hybrid";
+	if (type == 0x20)
+		return "atom";
+	if (type == 0x40)
+		return "core";
+	fmt_snprintf(buf, cap, "0x%02x", type);
+	return buf;
+}
+
 const char *probe_name(unsigned id)
 {
 	static const char *const names[PROBE_COUNT] = {

@@ -63,7 +63,16 @@ struct machine_info {
 	char hypervisor[13]; /* CPUID 0x40000000 signature, "" on bare metal */
 	char acpi_oem_id[7]; /* the MADT's OEM ID, "" without one */
 	uint32_t family, model, stepping;
-	uint32_t microcode;	/* Intel's IA32_BIOS_SIGN_ID revision, 0 elsewhere */
+	uint32_t microcode;	/* IA32_BIOS_SIGN_ID (Intel) or PATCH_LEVEL
+				 * (AMD), 0 where unknown */
+	/* What moves the core clock against the TSC (docs/timing.md "TSC
+	 * ticks are not cycles"): the invariant-TSC bit, turbo (Intel) or
+	 * core performance boost (AMD), hardware P-states (HWP), and the
+	 * boot CPU's core type on a hybrid part (CPUID 1AH). */
+	uint8_t invariant_tsc;
+	uint8_t boost;		/* enum boost_state */
+	uint8_t hwp;		/* enum hwp_state */
+	uint8_t core_type;	/* CPUID 1AH EAX[31:24]; 0 when not hybrid */
 	char fw_vendor[RESULTS_NAME_LEN * 2];
 	uint32_t fw_revision;
 	uint32_t uefi_revision;
@@ -157,6 +166,24 @@ struct gap_result {
 	uint16_t hist_len;
 	uint8_t hist[GAP_HIST_BYTES];	/* hist_encode of the gaps */
 };
+
+enum boost_state {
+	BOOST_UNKNOWN = 0,
+	BOOST_ABSENT,	/* CPUID offers no turbo / core performance boost */
+	BOOST_ON,
+	BOOST_OFF,	/* offered, and turned off (MISC_ENABLE[38], HWCR[25]) */
+	BOOST_STATE_COUNT,
+};
+enum hwp_state {
+	HWP_ABSENT = 0,
+	HWP_OFF,	/* offered, IA32_PM_ENABLE clear */
+	HWP_ON,
+	HWP_STATE_COUNT,
+};
+const char *boost_state_name(unsigned state);
+const char *hwp_state_name(unsigned state);
+/* "not-hybrid", "atom", "core", or the hex byte. */
+const char *core_type_name(unsigned type, char *buf, size_t cap);
 
 /* X(ID, "name"): what irqlab found of the machine beyond the rows, each
  * probed before the rows that depend on it (docs/controllers.md

@@ -323,6 +323,7 @@ static void json_gaps(struct json_writer *w, const struct run_result *r)
 static void json_machine(struct json_writer *w, const struct run_result *r)
 {
 	const struct machine_info *m = &r->machine;
+	char text[16];
 
 	json_key(w, "machine");
 	json_begin_object(w);
@@ -331,6 +332,19 @@ static void json_machine(struct json_writer *w, const struct run_result *r)
 	json_kv_uint(w, "family", m->family);
 	json_kv_uint(w, "model", m->model);
 	json_kv_uint(w, "stepping", m->stepping);
+	json_key(w, "microcode");
+	if (m->microcode) {
+		fmt_snprintf(text, sizeof(text), "0x%x", m->microcode);
+		json_string(w, text);
+	} else {
+		json_null(w);
+	}
+	json_key(w, "invariant_tsc");
+	json_bool(w, m->invariant_tsc);
+	json_kv_string(w, "boost", boost_state_name(m->boost));
+	json_kv_string(w, "hwp", hwp_state_name(m->hwp));
+	json_kv_string(w, "core_type", core_type_name(m->core_type, text,
+						      sizeof(text)));
 	json_kv_string(w, "hypervisor", m->hypervisor);
 	json_kv_string(w, "acpi_oem_id", m->acpi_oem_id);
 	json_kv_uint(w, "llc_bytes", m->llc_bytes);
@@ -413,7 +427,12 @@ static void json_clock(struct json_writer *w, const struct run_result *r)
 	json_begin_object(w);
 	json_kv_string(w, "kind", clock_kind_name(r->clock_kind));
 	json_kv_string(w, "unit", clock_kind_unit(r->clock_kind));
+	/* TSC ticks are not core cycles once the core clock moves against
+	 * the TSC (docs/timing.md "TSC ticks are not cycles"): no figure
+	 * irqlab gives is cycles yet. Nanoseconds follow from TSC ticks. */
 	json_key(w, "figures_are_cycles");
+	json_bool(w, 0);
+	json_key(w, "figures_are_tsc_ticks");
 	json_bool(w, r->clock_kind == CLOCK_TSC_TICKS);
 	json_kv_uint(w, "tsc_hz", r->tsc_hz);
 	json_kv_string(w, "tsc_hz_method", tsc_method_name(r->tsc_method));

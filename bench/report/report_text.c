@@ -169,6 +169,27 @@ static void summary_primitives(struct text_buf *tb, const struct run_result *r,
 	}
 }
 
+/* What moves the core clock against the TSC, and what that makes of TSC
+ * ticks (docs/timing.md "TSC ticks are not cycles"). */
+static void summary_core_clock(struct text_buf *tb, const struct run_result *r)
+{
+	const struct machine_info *m = &r->machine;
+	char type[16];
+
+	tb_printf(tb, "core clock invariant TSC %s, turbo/boost %s, HWP %s, "
+		  "core type %s, microcode ", m->invariant_tsc ? "yes" : "no",
+		  boost_state_name(m->boost), hwp_state_name(m->hwp),
+		  core_type_name(m->core_type, type, sizeof(type)));
+	if (m->microcode)
+		tb_printf(tb, "0x%x\n", m->microcode);
+	else
+		tb_printf(tb, "unknown\n");
+	if (r->clock_kind == CLOCK_TSC_TICKS)
+		tb_printf(tb, "           TSC ticks are not core cycles: the core "
+			  "clock moves against the TSC with turbo and power "
+			  "states\n");
+}
+
 /* Each probe that ran, a line each: its name, state and what it saw. */
 static void summary_probes(struct text_buf *tb, const struct run_result *r)
 {
@@ -293,6 +314,7 @@ static void summary_machine(struct text_buf *tb, const struct run_result *r)
 			  (unsigned long long)r->tsc_hz_check,
 			  (long long)tsc_disagreement_ppm(r));
 	tb_printf(tb, "\n");
+	summary_core_clock(tb, r);
 	tb_printf(tb, "fences     %s\n", report_fence_method);
 	if (r->fence_note[0])
 		tb_printf(tb, "           %s\n", r->fence_note);

@@ -166,7 +166,9 @@ static void results_json_is_valid_and_complete(void **state)
 	assert_non_null(strstr(out, "\"brand\": \"Example \\\"Quoted\\\" CPU @ 2.00GHz\""));
 	assert_non_null(strstr(out, "\"uefi_revision\": \"2.7\""));
 	assert_non_null(strstr(out, "\"unit\": \"TSC ticks\""));
-	assert_non_null(strstr(out, "\"figures_are_cycles\": true"));
+	/* TSC ticks are never called cycles: the core clock moves. */
+	assert_non_null(strstr(out, "\"figures_are_cycles\": false"));
+	assert_non_null(strstr(out, "\"figures_are_tsc_ticks\": true"));
 	assert_non_null(strstr(out, "\"tsc_hz_method\": \"cpuid-15h\""));
 	assert_non_null(strstr(out, "\"status\": \"skipped\""));
 	assert_non_null(strstr(out, "\"reason\": \"CPUID.1:ECX[24] is 0\""));
@@ -278,6 +280,7 @@ static void icount_figures_are_not_called_cycles(void **state)
 	tb_init(&tb, out, sizeof(out));
 	assert_int_equal(report_json(&tb, &r, NULL), 0);
 	assert_non_null(strstr(out, "\"figures_are_cycles\": false"));
+	assert_non_null(strstr(out, "\"figures_are_tsc_ticks\": false"));
 	assert_non_null(strstr(out, "instructions (QEMU -icount path length, not cycles)"));
 	tb_init(&tb, out, sizeof(out));
 	assert_int_equal(report_summary(&tb, &r, NULL), 0);
