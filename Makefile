@@ -18,7 +18,7 @@ EFI_CFLAGS := -std=gnu11 -O2 -g $(WARNINGS) -ffreestanding -fpic \
 	-maccumulate-outgoing-args -mgeneral-regs-only \
 	-DGNU_EFI_USE_MS_ABI -I. -isystem $(EFI_INC) -isystem $(EFI_INC)/x86_64
 EFI_ASFLAGS := -D__ASSEMBLER__ -I. $(WARNINGS)
-EFI_LDFLAGS := -shared -Bsymbolic -nostdlib -znocombreloc -T $(EFI_LDS)
+EFI_LDFLAGS := -shared -Bsymbolic -nostdlib -z defs -znocombreloc -T $(EFI_LDS)
 LIBGCC     := $(shell $(CC) -print-libgcc-file-name)
 
 # Every floor, bottom to top (README "Layout"): the ground floor of

@@ -173,3 +173,21 @@ void cpu_clock_controls(const struct cpu_identity *id,
 	if (cpuid_max_leaf(0) >= 0x1a && (cpuid(7, 0).edx & (1u << 15)))
 		c->core_type = (uint8_t)(cpuid(0x1a, 0).eax >> 24);
 }
+/* CET: CR4.CET (bit 23) and the supervisor settings in IA32_S_CET
+ * (6A2H), SDM vol. 1 §17. Firmware that leaves them on would fault
+ * irqlab's lretq and its stubs without ENDBR64. */
+#define CR4_CET (1ull << 23)
+#define MSR_S_CET 0x6a2
+
+int cpu_cet_clear(uint64_t *s_cet)
+{
+	uint64_t cr4 = read_cr4();
+
+	*s_cet = 0;
+	if (!(cr4 & CR4_CET))
+		return 0;
+	*s_cet = rdmsr(MSR_S_CET);
+	wrmsr(MSR_S_CET, 0);
+	write_cr4(cr4 & ~CR4_CET);
+	return 1;
+}
