@@ -17,6 +17,7 @@
 #include "bench/model/serialize.h"
 #include "bench/report/report.h"
 #include "bench/run/apic_mode.h"
+#include "bench/run/counters.h"
 #include "bench/run/other_cpus.h"
 #include "bench/run/runner.h"
 #include "bench/run/sources.h"
@@ -319,6 +320,7 @@ void phase_b(struct run_state *measured)
 	other_cpus_park(&run->platform.madt, run->platform.madt_status,
 			run->result);
 	apic_mode_probe(run->result);
+	counters_probe(run->result);
 	pm_test_switch_nmis(config_simulates(&run->config,
 					     SIMULATE_NMI_IN_SWITCH));
 	bench_measure_floor(run->result, &run->config, &run->buffers);

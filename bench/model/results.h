@@ -117,6 +117,11 @@ struct experiment_result {
 	 * (and taken again), and how many batches that was. */
 	uint32_t discarded;
 	uint32_t discarded_batches;
+	/* The core clock against the TSC's over each kept batch, lowest
+	 * and highest, in thousandths (APERF/MPERF); 0 where not measured.
+	 * Apart by more than FREQUENCY_STABLE_PERMILLE: UNSTABLE
+	 * (frequency). */
+	uint32_t clock_ratio_low, clock_ratio_high;
 	/* Raw deltas, before the instrument floor is taken off. */
 	struct sample_stats metric[METRIC_COUNT];
 };
@@ -202,7 +207,9 @@ const char *core_type_name(unsigned type, char *buf, size_t cap);
 	X(X2APIC_LOCK, "x2apic-lock")                                       \
 	X(CMCI, "cmci")                                                     \
 	X(TSC_DEADLINE, "tsc-deadline")                                     \
-	X(SMI_COUNT, "smi-count")
+	X(SMI_COUNT, "smi-count")                                           \
+	X(COUNTERS, "performance-counters")                                 \
+	X(APERF_MPERF, "aperf-mperf")
 
 #define PROBE_ID(id, name) PROBE_##id,
 enum probe_id { PROBE_LIST(PROBE_ID) PROBE_COUNT };

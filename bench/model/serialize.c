@@ -111,6 +111,8 @@ static const struct field experiment_fields[] = {
 	VAR(struct experiment_result, register_checks),
 	VAR(struct experiment_result, discarded),
 	VAR(struct experiment_result, discarded_batches),
+	VAR(struct experiment_result, clock_ratio_low),
+	VAR(struct experiment_result, clock_ratio_high),
 	STATS(struct experiment_result, metric[METRIC_ENTRY]),
 	STATS(struct experiment_result, metric[METRIC_EXIT]),
 	STATS(struct experiment_result, metric[METRIC_ROUND_TRIP]),

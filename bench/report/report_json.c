@@ -1,6 +1,7 @@
 /* results.json (schema "irqlab-results"): every figure and fact of a
  * run, the report page's data. One small function per section. */
 #include "bench/report/report.h"
+#include "bench/model/pmu.h"
 
 #include "bench/model/histogram.h"
 #include "bench/report/figures.h"
@@ -117,6 +118,20 @@ static void json_experiment(struct json_writer *w, const struct run_result *r,
 	json_kv_uint(w, "register_checks", e->register_checks);
 	json_kv_uint(w, "discarded", e->discarded);
 	json_kv_uint(w, "discarded_batches", e->discarded_batches);
+	/* The core clock against the TSC's over the row's batches, in
+	 * thousandths (APERF/MPERF); null where not measured. */
+	json_key(w, "clock_ratio_milli");
+	if (e->clock_ratio_low) {
+		json_begin_object(w);
+		json_kv_uint(w, "low", e->clock_ratio_low);
+		json_kv_uint(w, "high", e->clock_ratio_high);
+		json_key(w, "unstable_frequency");
+		json_bool(w, pmu_frequency_moved(e->clock_ratio_low,
+						 e->clock_ratio_high));
+		json_end_object(w);
+	} else {
+		json_null(w);
+	}
 	if (e->status == EXP_OK) {
 		json_kv_uint(w, "samples", e->metric[METRIC_ROUND_TRIP].count);
 		json_kv_string(w, "unit", clock_kind_unit(r->clock_kind));

@@ -2,6 +2,8 @@
  * person reads in any editor. One small function per section. */
 #include "bench/report/report.h"
 
+#include "bench/model/pmu.h"
+
 #include "bench/report/figures.h"
 #include "bench/report/seeds.h"
 
@@ -382,6 +384,16 @@ static void summary_rows(struct text_buf *tb, const struct run_result *r)
 				  "for SMIs/NMIs and taken again\n",
 				  r->exp[i].name, r->exp[i].discarded,
 				  r->exp[i].discarded_batches);
+	for (i = 0; i < r->n_experiments; i++)
+		if (pmu_frequency_moved(r->exp[i].clock_ratio_low,
+					r->exp[i].clock_ratio_high))
+			tb_printf(tb, "%s: UNSTABLE (frequency): the core clock "
+				  "ran at %u.%03u to %u.%03u times the TSC's over "
+				  "its batches\n", r->exp[i].name,
+				  r->exp[i].clock_ratio_low / 1000,
+				  r->exp[i].clock_ratio_low % 1000,
+				  r->exp[i].clock_ratio_high / 1000,
+				  r->exp[i].clock_ratio_high % 1000);
 }
 
 int report_summary(struct text_buf *tb, const struct run_result *r,

@@ -10,6 +10,8 @@
 #include "arch/lib/fmt.h"
 #include "arch/lib/log.h"
 #include "arch/noise.h"
+#include "bench/model/pmu.h"
+#include "bench/run/counters.h"
 #include "arch/timing.h"
 #include "bench/model/histogram.h"
 #include "bench/run/apic_mode.h"
@@ -174,6 +176,25 @@ static void before_sample(const struct experiment_run *x)
 		x->plan->entry->before_sample();
 }
 
+void experiment_note_clock_ratio(struct experiment_result *e,
+				 const struct clock_reading *before)
+{
+	struct clock_reading after;
+	uint32_t milli;
+
+	if (!counters_ratio_available())
+		return;
+	counters_read(&after);
+	milli = pmu_ratio_milli(after.aperf - before->aperf,
+				after.mperf - before->mperf);
+	if (!milli)
+		return;
+	if (!e->clock_ratio_low || milli < e->clock_ratio_low)
+		e->clock_ratio_low = milli;
+	if (milli > e->clock_ratio_high)
+		e->clock_ratio_high = milli;
+}
+
 /* One pass: warm-up, then the row's samples in noise batches, through
  * handlers of one kind. The timed handlers give entry, exit and their own
  * round trip; the bare ones the round trip with no instrument inside.
@@ -204,6 +225,10 @@ static int take_samples(struct experiment_run *x, enum handler_kind kind)
 		uint64_t batch_end = tsc_close() + wait_budget_ticks /
 							 WAIT_BUDGET_MS *
 							 NOISE_BATCH_MS;
+		struct clock_reading clock_before = { 0, 0 };
+
+		if (counters_ratio_available())
+			counters_read(&clock_before);
 
 		if (p->inject_smi && kind == HANDLER_TIMED && kept == 0 &&
 		    !x->out->discarded)
@@ -252,6 +277,7 @@ static int take_samples(struct experiment_run *x, enum handler_kind kind)
 			}
 			continue;
 		}
+		experiment_note_clock_ratio(x->out, &clock_before);
 		kept += batch;
 		batches_kept++;
 	}

@@ -32,6 +32,12 @@ struct experiment_result *experiment_open(const struct plan_row *p,
  * did), with timed_out or faulted saying how; else the verdict from the
  * per-vector `delivered` counts, and each metric's statistics and
  * histogram from the buffers. */
+/* A kept batch's core-clock ratio since `before` (APERF/MPERF), into
+ * the row's lowest and highest; nothing where they do not count. */
+struct clock_reading;
+void experiment_note_clock_ratio(struct experiment_result *e,
+				 const struct clock_reading *before);
+
 void experiment_close(const struct plan_row *p, struct run_result *r,
 		      struct experiment_result *e,
 		      const struct irqlab_config *c,

@@ -14,6 +14,7 @@
 #include "arch/protected.h"
 #include "arch/timing.h"
 #include "bench/run/apic_mode.h"
+#include "bench/run/counters.h"
 #include "bench/run/sources.h"
 
 struct i386_row {
@@ -133,7 +134,10 @@ static int run_samples(struct i386_row *x, enum handler_kind kind,
 		uint32_t batch = want - kept < NOISE_BATCH ? want - kept
 							    : NOISE_BATCH;
 		uint64_t noise = noise_snapshot();
+		struct clock_reading clock_before = { 0, 0 };
 
+		if (counters_ratio_available())
+			counters_read(&clock_before);
 		if (trip(x, PM_JOB_SAMPLES, batch))
 			return -1;
 		if (pm.timed_out) {
@@ -172,6 +176,7 @@ static int run_samples(struct i386_row *x, enum handler_kind kind,
 			m[METRIC_ROUND_TRIP_TIMED][kept + i] =
 				s->resume - s->trigger;
 		}
+		experiment_note_clock_ratio(x->out, &clock_before);
 		kept += batch;
 	}
 	return 0;

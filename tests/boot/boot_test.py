@@ -57,7 +57,7 @@ check = Checks("boot")
 # How many checks the suite counts under CI, where every tool is there
 # (tests/checks.py): a helper that dies loses its checks, and this says
 # so. A change that adds checks updates it.
-CHECKS_UNDER_CI = 397
+CHECKS_UNDER_CI = 401
 
 # Every row checks and takes its samples twice: through the timed
 # handlers (entry, exit, round_trip_timed) and the bare ones (round_trip).
@@ -1319,6 +1319,16 @@ def platform_simulated(o):
           and "1 VT-d unit" in probes["interrupt-remapping"]["detail"],
           str(probes)[:900])
     pit_rows = [n for n in rows if n.startswith(("ioapic-edge", "pic8259"))]
+    check("platform-simulated: TCG has no performance counters and no "
+          "APERF/MPERF: both probes say absent with CPUID's reason, and no "
+          "row carries a clock ratio",
+          probes.get("performance-counters", {}).get("state") == "absent"
+          and probes.get("aperf-mperf", {}).get("state") == "absent"
+          and "CPUID.06H:ECX[0] is 0" in probes["aperf-mperf"]["detail"]
+          and rows and all(e.get("clock_ratio_milli") is None
+                           for e in rows.values()),
+          "%s %s" % (probes.get("performance-counters"),
+                     probes.get("aperf-mperf")))
     check("platform-simulated: the PIT's rows (ioapic-edge, pic8259) are "
           "skipped with the probe's reason, none timed out or failed",
           pit_rows and all(
@@ -1694,8 +1704,24 @@ def bochs_runs(tiny):
               % (label, len(rows)), rows and not bad, str(bad[:5]))
         check_i386(label, doc, exact=False)
         probes = doc.get("platform", {})
-        smi, cet = probes.get("smi-count", {}), probes.get("cet", {})
         amd = model == "ryzen"
+        pmu, ratio = (probes.get("performance-counters", {}),
+                      probes.get("aperf-mperf", {}))
+        ratios = [e.get("clock_ratio_milli") for e in doc["experiments"]
+                  if e["status"] == "ok"]
+        check("%s: the counters Bochs advertises are found not to count "
+              "(never read as zero cycles); APERF/MPERF, which Bochs gives "
+              "as the TSC, report a ratio of exactly 1 for every row" % label,
+              (pmu.get("state") == "quirk"
+               and "do not count here" in pmu.get("detail", "")
+               if not amd else pmu.get("state") in ("ok", "absent"))
+              and ratio.get("state") == "ok"
+              and "1000/1000" in ratio.get("detail", "")
+              and ratios and all(x == {"low": 1000, "high": 1000,
+                                       "unstable_frequency": False}
+                                 for x in ratios),
+              "%s; %s; %s" % (pmu, ratio, ratios[:3]))
+        smi, cet = probes.get("smi-count", {}), probes.get("cet", {})
         check("%s: CET found off and said so; the SMI counter %s" % (
             label, "absent, as Bochs has no AMD core PMU: performance "
             "counter 3 does not keep its event select" if amd else

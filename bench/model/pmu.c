@@ -1,0 +1,71 @@
+#include "bench/model/pmu.h"
+
+#include "arch/lib/fmt.h"
+
+void pmu_decode_intel(uint32_t eax, uint32_t edx, struct pmu_intel *p)
+{
+	*p = (struct pmu_intel){
+		.version = (uint8_t)eax,
+		.gp_counters = (uint8_t)(eax >> 8),
+		.gp_width = (uint8_t)(eax >> 16),
+	};
+	/* EDX describes the fixed counters from version 2 on. */
+	if (p->version >= 2) {
+		p->fixed_counters = (uint8_t)(edx & 0x1f);
+		p->fixed_width = (uint8_t)(edx >> 5);
+	}
+}
+
+const char *pmu_intel_fixed_unusable(const struct pmu_intel *p, char *why,
+				     size_t cap)
+{
+	if (p->version == 0) {
+		fmt_snprintf(why, cap, "CPUID 0AH reports no architectural PMU");
+		return why;
+	}
+	if (p->version < 2 || p->fixed_counters < 3) {
+		fmt_snprintf(why, cap, "the architectural PMU (version %u) has %u "
+			     "fixed counters; the cycle figures need 3", p->version,
+			     p->fixed_counters);
+		return why;
+	}
+	if (p->fixed_width < 32 || p->fixed_width > 64) {
+		fmt_snprintf(why, cap, "CPUID 0AH gives fixed counters %u bits "
+			     "wide", p->fixed_width);
+		return why;
+	}
+	return 0;
+}
+
+void pmu_decode_amd(uint32_t ext1_ecx, uint32_t ext8_ebx, uint32_t ext22_eax,
+		    struct pmu_amd *p)
+{
+	*p = (struct pmu_amd){
+		.core_extension = !!(ext1_ecx & (1u << 23)),
+		.irperf = !!(ext8_ebx & (1u << 1)),
+		.perfmon_v2 = !!(ext22_eax & 1u),
+	};
+}
+
+uint64_t pmu_delta(uint64_t before, uint64_t after, unsigned width)
+{
+	uint64_t mask = width >= 64 ? ~0ull : (1ull << width) - 1;
+
+	return (after - before) & mask;
+}
+
+uint32_t pmu_ratio_milli(uint64_t core, uint64_t reference)
+{
+	unsigned __int128 q;
+
+	if (!reference)
+		return 0;
+	q = (unsigned __int128)core * 1000u / reference;
+	return q > 0xffffffffu ? 0xffffffffu : (uint32_t)q;
+}
+
+int pmu_frequency_moved(uint32_t low_milli, uint32_t high_milli)
+{
+	return low_milli && (uint64_t)(high_milli - low_milli) * 1000u >
+				    (uint64_t)low_milli * FREQUENCY_STABLE_PERMILLE;
+}

@@ -1,0 +1,27 @@
+/* The performance counters and APERF/MPERF (docs/timing.md "The
+ * performance counters"): what this CPU has, whether it counts, and the
+ * core clock's ratio to the TSC's over each batch of a row. */
+#ifndef IRQLAB_BENCH_RUN_COUNTERS_H
+#define IRQLAB_BENCH_RUN_COUNTERS_H
+
+#include <stdint.h>
+
+struct run_result;
+
+/* Before the plan: decodes CPUID, enables the fixed counters (Intel) for
+ * ring 0, checks each source counts across a known loop, and records
+ * what it found in r's probes. A counter that does not advance is said
+ * to not count here, never read as zero cycles. */
+void counters_probe(struct run_result *r);
+
+/* Whether APERF and MPERF count here (counters_probe found them so). */
+int counters_ratio_available(void);
+
+/* APERF and MPERF now; the ratio of two readings' deltas is the core
+ * clock's against the TSC's (SDM vol. 3B §15.2, IA32_APERF/IA32_MPERF). */
+struct clock_reading {
+	uint64_t aperf, mperf;
+};
+void counters_read(struct clock_reading *out);
+
+#endif
