@@ -101,6 +101,8 @@ static __attribute__((noreturn)) void persist_and_reset(void)
 	char why[200];
 	const char *err;
 
+	/* The firmware's clock settings back before anything else. */
+	counters_unpin();
 	fpu_state_for_firmware();
 	report_context_build(&ctx, &catalog, r, NULL);
 	if (r->config.serial_results) {
@@ -321,6 +323,7 @@ void phase_b(struct run_state *measured)
 			run->result);
 	apic_mode_probe(run->result);
 	counters_probe(run->result);
+	counters_pin(run->result);
 	pm_test_switch_nmis(config_simulates(&run->config,
 					     SIMULATE_NMI_IN_SWITCH));
 	bench_measure_floor(run->result, &run->config, &run->buffers);

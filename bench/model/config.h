@@ -78,6 +78,10 @@ enum finish_action {
 	 * several resets (docs/uefi-variables.md "Parts"); 0 keeps only   \
 	 * the percentiles, in one handoff */                               \
 	X(histograms, 1, 0, 1, NULL, 0)                                      \
+	/* 1 pins the core clock for the run where the CPU lets irqlab     \
+	 * (HWP, PERF_CTL with turbo off, AMD's boost off): docs/timing.md \
+	 * "Pinning the frequency"; the reset puts the firmware's back */  \
+	X(pin_frequency, 1, 0, 1, NULL, 0)                                   \
 	/* the plan row the run starts at: 0, or a row to go on from, such \
 	 * as the one a run that did not finish names (docs/run.md "No     \
 	 * loop after a hang"); rows before it are not measured */         \

@@ -209,7 +209,8 @@ const char *core_type_name(unsigned type, char *buf, size_t cap);
 	X(TSC_DEADLINE, "tsc-deadline")                                     \
 	X(SMI_COUNT, "smi-count")                                           \
 	X(COUNTERS, "performance-counters")                                 \
-	X(APERF_MPERF, "aperf-mperf")
+	X(APERF_MPERF, "aperf-mperf")                                       \
+	X(FREQUENCY_PIN, "frequency-pin")
 
 #define PROBE_ID(id, name) PROBE_##id,
 enum probe_id { PROBE_LIST(PROBE_ID) PROBE_COUNT };

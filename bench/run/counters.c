@@ -170,3 +170,145 @@ void counters_probe(struct run_result *r)
 			      "known on this vendor's CPUs");
 	probe_ratio(r);
 }
+
+/* Pinning the core clock (docs/timing.md "Pinning the frequency"). */
+#define MSR_PLATFORM_INFO 0xce		/* 15:8 maximum non-turbo ratio */
+#define MSR_PERF_CTL 0x199		/* 15:8 target ratio */
+#define MSR_MISC_ENABLE 0x1a0
+#define MISC_ENABLE_TURBO_DISABLE (1ull << 38)
+#define MSR_PM_ENABLE 0x770
+#define MSR_HWP_CAPABILITIES 0x771	/* 15:8 guaranteed performance */
+#define MSR_HWP_REQUEST 0x774		/* 7:0 min, 15:8 max, 23:16 desired,
+					 * 31:24 EPP */
+#define MSR_AMD_HWCR 0xc0010015
+#define HWCR_CPB_DISABLE (1ull << 25)
+#define CPUID6_HWP (1u << 7)
+#define CPUID1_EIST (1u << 7)
+
+/* What was changed, to be put back: up to two MSRs. */
+static struct {
+	uint32_t n;
+	uint32_t msr[2];
+	uint64_t value[2];
+} pinned;
+
+static int change(uint32_t msr, uint64_t value)
+{
+	uint64_t old;
+
+	if (msr_read_guarded(msr, &old) || msr_write_guarded(msr, value))
+		return -1;
+	pinned.msr[pinned.n] = msr;
+	pinned.value[pinned.n++] = old;
+	return 0;
+}
+
+/* Whether HWP is on: then IA32_PERF_CTL no longer sets the clock. */
+static int hwp_on(void)
+{
+	uint64_t enabled;
+
+	return cpuid_max_leaf(0) >= 6 && (cpuid(6, 0).eax & CPUID6_HWP) &&
+	       !msr_read_guarded(MSR_PM_ENABLE, &enabled) && (enabled & 1);
+}
+
+static const char *pin_hwp(char *what, size_t cap)
+{
+	uint64_t caps;
+	uint32_t guaranteed;
+
+	if (msr_read_guarded(MSR_HWP_CAPABILITIES, &caps))
+		return "IA32_HWP_CAPABILITIES faults";
+	guaranteed = (uint32_t)(caps >> 8) & 0xff;
+	/* min = max = guaranteed, desired 0 (the hardware's choice inside
+	 * that), EPP 0 (performance). */
+	if (change(MSR_HWP_REQUEST, guaranteed | (uint64_t)guaranteed << 8))
+		return "IA32_HWP_REQUEST faults";
+	fmt_snprintf(what, cap, "HWP request min = max = guaranteed "
+		     "performance %u, EPP 0", guaranteed);
+	return 0;
+}
+
+static const char *pin_perf_ctl(char *what, size_t cap)
+{
+	uint64_t info, misc;
+	uint32_t base;
+
+	if (msr_read_guarded(MSR_PLATFORM_INFO, &info))
+		return "MSR_PLATFORM_INFO faults: the base ratio is unknown";
+	base = (uint32_t)(info >> 8) & 0xff;
+	if (base == 0)
+		return "MSR_PLATFORM_INFO gives no base ratio";
+	if (msr_read_guarded(MSR_MISC_ENABLE, &misc) ||
+	    change(MSR_MISC_ENABLE, misc | MISC_ENABLE_TURBO_DISABLE))
+		return "turbo cannot be turned off (IA32_MISC_ENABLE[38])";
+	if (change(MSR_PERF_CTL, (uint64_t)base << 8))
+		return "IA32_PERF_CTL faults";
+	fmt_snprintf(what, cap, "turbo off (IA32_MISC_ENABLE[38]), "
+		     "IA32_PERF_CTL at the base ratio %u", base);
+	return 0;
+}
+
+static const char *pin_amd(char *what, size_t cap)
+{
+	uint64_t hwcr;
+
+	if (cpuid_max_leaf(0x80000000) < 0x80000007 ||
+	    !(cpuid(0x80000007, 0).edx & (1u << 9)))
+		return "CPUID 8000_0007H:EDX[9] is 0: no core performance boost "
+		       "to turn off";
+	if (msr_read_guarded(MSR_AMD_HWCR, &hwcr) ||
+	    change(MSR_AMD_HWCR, hwcr | HWCR_CPB_DISABLE))
+		return "HWCR faults";
+	fmt_snprintf(what, cap, "core performance boost off (HWCR[25])");
+	return 0;
+}
+
+void counters_pin(struct run_result *r)
+{
+	const char *vendor = r->machine.cpu_vendor, *why;
+	char what[120];
+	struct clock_reading a, b;
+
+	pinned.n = 0;
+	if (!r->config.pin_frequency) {
+		results_probe(r, PROBE_FREQUENCY_PIN, PROBE_ABSENT,
+			      "not pinned: pin_frequency = 0");
+		return;
+	}
+	if (vendor[0] == 'G')
+		why = hwp_on() ? pin_hwp(what, sizeof(what))
+		      : cpuid(1, 0).ecx & CPUID1_EIST
+			      ? pin_perf_ctl(what, sizeof(what))
+			      : "neither HWP on nor EIST (CPUID.1:ECX[7]): the "
+				"clock is not software's to set";
+	else if (vendor[0] == 'A' || vendor[0] == 'H')
+		why = pin_amd(what, sizeof(what));
+	else
+		why = "no clock controls are known on this vendor's CPUs";
+	if (why) {
+		counters_unpin();
+		results_probe(r, PROBE_FREQUENCY_PIN, PROBE_ABSENT,
+			      "not pinned: %s", why);
+		return;
+	}
+	if (!ratio_ok) {
+		results_probe(r, PROBE_FREQUENCY_PIN, PROBE_OK, "%s; no APERF/MPERF "
+			      "to show the ratio that resulted", what);
+		return;
+	}
+	counters_read(&a);
+	known_loop();
+	counters_read(&b);
+	results_probe(r, PROBE_FREQUENCY_PIN, PROBE_OK, "%s; core clock then "
+		      "%u/1000 of the TSC's", what,
+		      pmu_ratio_milli(b.aperf - a.aperf, b.mperf - a.mperf));
+}
+
+void counters_unpin(void)
+{
+	while (pinned.n > 0) {
+		pinned.n--;
+		msr_write_guarded(pinned.msr[pinned.n], pinned.value[pinned.n]);
+	}
+}

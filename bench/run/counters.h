@@ -24,4 +24,12 @@ struct clock_reading {
 };
 void counters_read(struct clock_reading *out);
 
+/* With pin_frequency = 1, fixes the core clock for the run where the
+ * CPU lets software (docs/timing.md "Pinning the frequency") and records
+ * what was set and the ratio that resulted; says why not elsewhere.
+ * After counters_probe. */
+void counters_pin(struct run_result *r);
+/* Puts back what counters_pin changed, before the reset. */
+void counters_unpin(void);
+
 #endif

@@ -57,7 +57,7 @@ check = Checks("boot")
 # How many checks the suite counts under CI, where every tool is there
 # (tests/checks.py): a helper that dies loses its checks, and this says
 # so. A change that adds checks updates it.
-CHECKS_UNDER_CI = 401
+CHECKS_UNDER_CI = 404
 
 # Every row checks and takes its samples twice: through the timed
 # handlers (entry, exit, round_trip_timed) and the bare ones (round_trip).
@@ -1326,7 +1326,9 @@ def platform_simulated(o):
           and probes.get("aperf-mperf", {}).get("state") == "absent"
           and "CPUID.06H:ECX[0] is 0" in probes["aperf-mperf"]["detail"]
           and rows and all(e.get("clock_ratio_milli") is None
-                           for e in rows.values()),
+                           for e in rows.values())
+          and probes.get("frequency-pin", {}).get("detail", "").startswith(
+              "not pinned: CPUID 8000_0007H:EDX[9] is 0"),
           "%s %s" % (probes.get("performance-counters"),
                      probes.get("aperf-mperf")))
     check("platform-simulated: the PIT's rows (ioapic-edge, pic8259) are "
@@ -1721,6 +1723,14 @@ def bochs_runs(tiny):
                                        "unstable_frequency": False}
                                  for x in ratios),
               "%s; %s; %s" % (pmu, ratio, ratios[:3]))
+        pin = probes.get("frequency-pin", {})
+        check("%s: pinning the frequency is tried and recorded: set with the "
+              "ratio that resulted (exactly 1 under Bochs), or not, with why"
+              % label, pin.get("state") in ("ok", "absent")
+              and ("1000/1000" in pin.get("detail", "")
+                   if pin.get("state") == "ok"
+                   else pin.get("detail", "").startswith("not pinned: ")),
+              str(pin))
         smi, cet = probes.get("smi-count", {}), probes.get("cet", {})
         check("%s: CET found off and said so; the SMI counter %s" % (
             label, "absent, as Bochs has no AMD core PMU: performance "
