@@ -256,6 +256,17 @@ static EFI_GUID rt_properties_guid = {
 	{ 0x84, 0x2e, 0x93, 0x1d, 0x21, 0xc3, 0x8a, 0xe9 }
 };
 
+/* The runtime services' probe where no table limits them: said in the
+ * results, the status line and the log alike. */
+static const char *all_offered(struct run_result *r, const char *table,
+			       const char *said)
+{
+	results_probe(r, PROBE_RUNTIME, PROBE_OK, "%s", said);
+	log_status(STATUS_RUNTIME, "table=%s", table);
+	log_printf("phase A: %s\n", said);
+	return 0;
+}
+
 /* Whether the runtime services phase B needs are offered after
  * ExitBootServices. Returns NULL, or why the run cannot go ahead. */
 static const char *runtime_services_offered(struct run_result *r)
@@ -268,22 +279,14 @@ static const char *runtime_services_offered(struct run_result *r)
 		if (CompareGuid(&ST->ConfigurationTable[i].VendorGuid,
 				&rt_properties_guid) == 0)
 			table = ST->ConfigurationTable[i].VendorTable;
-	if (!table) {
-		results_probe(r, PROBE_RUNTIME, PROBE_OK, "no "
-			      "EFI_RT_PROPERTIES_TABLE: every service offered");
-		log_status(STATUS_RUNTIME, "table=0");
-		log_printf("phase A: no EFI_RT_PROPERTIES_TABLE: every runtime "
-			   "service is offered (UEFI spec section 4.6.2)\n");
-		return 0;
-	}
-	if (rt_properties_read(table, 8, &supported)) {
-		results_probe(r, PROBE_RUNTIME, PROBE_OK, "an "
-			      "EFI_RT_PROPERTIES_TABLE of an unknown version");
-		log_status(STATUS_RUNTIME, "table=unknown-version");
-		log_printf("phase A: an EFI_RT_PROPERTIES_TABLE of a version "
-			   "irqlab does not know: going by the services\n");
-		return 0;
-	}
+	if (!table)
+		return all_offered(r, "0", "no EFI_RT_PROPERTIES_TABLE: every "
+				   "runtime service is offered (UEFI spec "
+				   "section 4.6.2)");
+	if (rt_properties_read(table, 8, &supported))
+		return all_offered(r, "unknown-version", "an "
+				   "EFI_RT_PROPERTIES_TABLE of a version irqlab "
+				   "does not know: going by the services");
 	log_status(STATUS_RUNTIME, "table=1 supported=0x%x", supported);
 	results_probe(r, PROBE_RUNTIME, PROBE_OK, "EFI_RT_PROPERTIES_TABLE: "
 		      "RuntimeServicesSupported 0x%x", supported);
