@@ -139,11 +139,6 @@ uint32_t cpu_microcode_revision(const struct cpu_identity *id)
  * HWCR[25]); and Intel's HWP (CPUID.06H:EAX[7], on in IA32_PM_ENABLE
  * bit 0). Only MSRs CPUID says exist are read: phase A runs under the
  * firmware's IDT, where a #GP is not irqlab's to catch. */
-#define MSR_MISC_ENABLE 0x1a0
-#define MISC_ENABLE_TURBO_DISABLE (1ull << 38)
-#define MSR_PM_ENABLE 0x770
-#define MSR_AMD_HWCR 0xc0010015
-#define HWCR_CPB_DISABLE (1ull << 25)
 
 void cpu_clock_controls(const struct cpu_identity *id,
 			struct cpu_clock_controls *c)

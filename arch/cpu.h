@@ -190,6 +190,17 @@ static inline uint64_t tsc_close(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
+/* Busy-waits `us` microseconds on the TSC ticking at `tsc_hz` (taken as
+ * 1 GHz while the frequency is unknown, 0). */
+static inline void tsc_pause_us(uint64_t tsc_hz, uint64_t us)
+{
+	uint64_t until = tsc_close() + (tsc_hz ? tsc_hz : 1000000000ull) /
+					       1000000u * us;
+
+	while (tsc_close() < until)
+		;
+}
+
 /* Size of the last-level cache from CPUID (leaf 4 on Intel, 8000_001D or
  * 8000_0006 on AMD), or 0 when CPUID does not say. */
 uint64_t cpu_llc_bytes(void);
@@ -210,6 +221,13 @@ int cpu_cet_clear(uint64_t *s_cet);
  * boost (offered, turned off), HWP (offered, on), the hybrid core type
  * (CPUID 1AH EAX[31:24], 0 when not hybrid) and the invariant-TSC bit.
  * boost_known is 0 where the vendor's controls are not known. */
+/* The MSRs that control turbo and boost, read by cpu_clock_controls and
+ * written by the runner's frequency pin (SDM vol. 4; AMD PPR). */
+#define MSR_MISC_ENABLE 0x1a0
+#define MISC_ENABLE_TURBO_DISABLE (1ull << 38)
+#define MSR_PM_ENABLE 0x770
+#define MSR_AMD_HWCR 0xc0010015
+#define HWCR_CPB_DISABLE (1ull << 25)
 struct cpu_clock_controls {
 	uint8_t boost_known, has_boost, boost_disabled;
 	uint8_t has_hwp, hwp_on;

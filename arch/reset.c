@@ -13,15 +13,6 @@
 #define KBC_INPUT_FULL 0x02
 #define KBC_PULSE_RESET 0xfe
 
-static void pause_us(uint64_t tsc_hz, uint64_t us)
-{
-	uint64_t until = tsc_close() + (tsc_hz ? tsc_hz : 1000000000ull) /
-					       1000000u * us;
-
-	while (tsc_close() < until)
-		;
-}
-
 void reset_by_ports(uint64_t tsc_hz)
 {
 	uint8_t keep;
@@ -32,17 +23,17 @@ void reset_by_ports(uint64_t tsc_hz)
 	keep = inb(RESET_CONTROL_PORT) & (uint8_t)~(RST_SYS | RST_CPU | RST_FULL);
 	/* SYS_RST first, then RST_CPU on top: the edge starts the reset. */
 	outb(RESET_CONTROL_PORT, keep | RST_SYS);
-	pause_us(tsc_hz, 50);
+	tsc_pause_us(tsc_hz, 50);
 	outb(RESET_CONTROL_PORT, keep | RST_SYS | RST_CPU | RST_FULL);
-	pause_us(tsc_hz, 100000);
+	tsc_pause_us(tsc_hz, 100000);
 
 	log_status(STATUS_RESET, "method=keyboard-controller");
 	for (i = 0; i < 10; i++) {
 		for (polls = 0; polls < 0x10000 &&
 				(inb(KBC_STATUS_PORT) & KBC_INPUT_FULL); polls++)
-			pause_us(tsc_hz, 2);
+			tsc_pause_us(tsc_hz, 2);
 		outb(KBC_STATUS_PORT, KBC_PULSE_RESET);
-		pause_us(tsc_hz, 50000);
+		tsc_pause_us(tsc_hz, 50000);
 	}
 
 	/* An empty IDT: the next exception cannot be delivered, and the

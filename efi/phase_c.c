@@ -449,7 +449,7 @@ static __attribute__((noreturn)) void say_unfinished(
 	log_printf("irqlab does not measure on this boot. Press a key: the "
 		   "next boot measures again. To go on past a row that hangs, "
 		   "set start_row in irqlab.cfg to a later row.\n");
-	if (c->finish == FINISH_SHUTDOWN || power_off_after(120))
+	if (c->finish == FINISH_SHUTDOWN || power_off_after(FINISH_COUNTDOWN_SECONDS))
 		handoff_clear_mark();
 	runtime_reset(EfiResetShutdown);
 }

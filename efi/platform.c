@@ -118,8 +118,7 @@ void platform_identify(EFI_SYSTEM_TABLE *st, struct machine_info *m,
 				       : ACPI_TOO_SHORT;
 	p->tables[0] = madt;
 	p->tables[1] = hpet;
-	p->tables[2] = acpi_find_table(p->rsdp, "FACP");
-	fadt = acpi_find_table(p->rsdp, "FACP");
+	p->tables[2] = fadt = acpi_find_table(p->rsdp, "FACP");
 	p->pm_timer_port = acpi_pm_timer_port(fadt, &p->pm_timer_32bit);
 }
 

@@ -6,7 +6,6 @@
 #include "efi/runtime.h"
 
 #define STOP_COUNTDOWN_SECONDS 10
-#define FINISH_COUNTDOWN_SECONDS 120
 
 /* The count is redrawn in place on the console. */
 int power_off_after(unsigned seconds)

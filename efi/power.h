@@ -5,6 +5,9 @@
 
 #include "bench/model/config.h"
 
+/* How long a boot that ends waits for someone at the machine. */
+#define FINISH_COUNTDOWN_SECONDS 120
+
 /* Waits for a key, counting down so an unattended run still ends.
  * Returns 1 when a key ended the wait, 0 when the count ran out. */
 int power_off_after(unsigned seconds);

@@ -130,17 +130,13 @@ unsigned progress_show_page(const char *text)
 
 void progress_hold(unsigned seconds)
 {
-	uint64_t second = shown.tsc_hz ? shown.tsc_hz : 1000000000ull;
 	char text[80];
 
 	for (; seconds > 0; seconds--) {
-		uint64_t until = tsc_close() + second;
-
 		fmt_snprintf(text, sizeof(text), "The machine resets in %u s.",
 			     seconds);
 		if (shown.screen && shown.screen->usable)
 			line(page_lines + 1, text, WARNING);
-		while (tsc_close() < until)
-			;
+		tsc_pause_us(shown.tsc_hz, 1000000u);
 	}
 }

@@ -198,6 +198,16 @@ int fmt_snprintf(char *buf, size_t size, const char *format, ...)
 	return n;
 }
 
+void tb_continue(struct text_buf *tb, char *data, size_t cap)
+{
+	tb_init(tb, data, 0);
+	tb->cap = cap;
+	while (tb->len + 1 < cap && data[tb->len])
+		tb->len++;
+	if (cap)
+		data[tb->len] = '\0';
+}
+
 void tb_init(struct text_buf *tb, char *data, size_t cap)
 {
 	tb->data = data;

@@ -31,6 +31,8 @@ struct text_buf {
 };
 
 void tb_init(struct text_buf *tb, char *data, size_t cap);
+/* As tb_init, but keeps the string `data` already holds, to append. */
+void tb_continue(struct text_buf *tb, char *data, size_t cap);
 void tb_printf(struct text_buf *tb, const char *format, ...)
 	__attribute__((format(printf, 2, 3)));
 void tb_puts(struct text_buf *tb, const char *s);

@@ -174,15 +174,9 @@ void counters_probe(struct run_result *r)
 /* Pinning the core clock (docs/timing.md "Pinning the frequency"). */
 #define MSR_PLATFORM_INFO 0xce		/* 15:8 maximum non-turbo ratio */
 #define MSR_PERF_CTL 0x199		/* 15:8 target ratio */
-#define MSR_MISC_ENABLE 0x1a0
-#define MISC_ENABLE_TURBO_DISABLE (1ull << 38)
-#define MSR_PM_ENABLE 0x770
 #define MSR_HWP_CAPABILITIES 0x771	/* 15:8 guaranteed performance */
 #define MSR_HWP_REQUEST 0x774		/* 7:0 min, 15:8 max, 23:16 desired,
 					 * 31:24 EPP */
-#define MSR_AMD_HWCR 0xc0010015
-#define HWCR_CPB_DISABLE (1ull << 25)
-#define CPUID6_HWP (1u << 7)
 #define CPUID1_EIST (1u << 7)
 
 /* What was changed, to be put back: up to two MSRs. */
@@ -201,15 +195,6 @@ static int change(uint32_t msr, uint64_t value)
 	pinned.msr[pinned.n] = msr;
 	pinned.value[pinned.n++] = old;
 	return 0;
-}
-
-/* Whether HWP is on: then IA32_PERF_CTL no longer sets the clock. */
-static int hwp_on(void)
-{
-	uint64_t enabled;
-
-	return cpuid_max_leaf(0) >= 6 && (cpuid(6, 0).eax & CPUID6_HWP) &&
-	       !msr_read_guarded(MSR_PM_ENABLE, &enabled) && (enabled & 1);
 }
 
 static const char *pin_hwp(char *what, size_t cap)
@@ -249,12 +234,12 @@ static const char *pin_perf_ctl(char *what, size_t cap)
 	return 0;
 }
 
-static const char *pin_amd(char *what, size_t cap)
+static const char *pin_amd(const struct machine_info *m, char *what,
+			   size_t cap)
 {
 	uint64_t hwcr;
 
-	if (cpuid_max_leaf(0x80000000) < 0x80000007 ||
-	    !(cpuid(0x80000007, 0).edx & (1u << 9)))
+	if (m->boost != BOOST_ON && m->boost != BOOST_OFF)
 		return "CPUID 8000_0007H:EDX[9] is 0: no core performance boost "
 		       "to turn off";
 	if (msr_read_guarded(MSR_AMD_HWCR, &hwcr) ||
@@ -276,14 +261,15 @@ void counters_pin(struct run_result *r)
 			      "not pinned: pin_frequency = 0");
 		return;
 	}
+	/* Phase A recorded HWP and boost (cpu_clock_controls). */
 	if (vendor[0] == 'G')
-		why = hwp_on() ? pin_hwp(what, sizeof(what))
+		why = r->machine.hwp == HWP_ON ? pin_hwp(what, sizeof(what))
 		      : cpuid(1, 0).ecx & CPUID1_EIST
 			      ? pin_perf_ctl(what, sizeof(what))
 			      : "neither HWP on nor EIST (CPUID.1:ECX[7]): the "
 				"clock is not software's to set";
 	else if (vendor[0] == 'A' || vendor[0] == 'H')
-		why = pin_amd(what, sizeof(what));
+		why = pin_amd(&r->machine, what, sizeof(what));
 	else
 		why = "no clock controls are known on this vendor's CPUs";
 	if (why) {

@@ -29,15 +29,6 @@ struct experiment_run {
 };
 
 
-static size_t strlen_of(const char *s)
-{
-	size_t n = 0;
-
-	while (s[n])
-		n++;
-	return n;
-}
-
 static int check_one_vector(struct experiment_run *x, uint8_t v)
 {
 	const struct irq_source *src = x->plan->source;
@@ -58,10 +49,12 @@ static int check_one_vector(struct experiment_run *x, uint8_t v)
 			     "others, the last on vector %u%s", source_name(src->id), v,
 			     got, others, irq_last_vector,
 			     irq_arrived ? "" : " (none arrived in time)");
-		if (!irq_arrived && src->when_lost)
-			fmt_snprintf(x->why + strlen_of(x->why),
-				     sizeof(x->why) - strlen_of(x->why), "; %s",
-				     src->when_lost);
+		if (!irq_arrived && src->when_lost) {
+			struct text_buf tb;
+
+			tb_continue(&tb, x->why, sizeof(x->why));
+			tb_printf(&tb, "; %s", src->when_lost);
+		}
 		return -1;
 	}
 	x->out->vectors_verified++;

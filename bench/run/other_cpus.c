@@ -11,15 +11,6 @@
  * first row. */
 #define INIT_SETTLE_US 10000
 
-static void settle(const struct run_result *r)
-{
-	uint64_t until = tsc_close() + (r->tsc_hz ? r->tsc_hz : 1000000000ull) /
-					       1000000u * INIT_SETTLE_US;
-
-	while (tsc_close() < until)
-		;
-}
-
 void other_cpus_park(const struct madt_info *m, enum acpi_status madt_status,
 		     struct run_result *r)
 {
@@ -53,7 +44,7 @@ void other_cpus_park(const struct madt_info *m, enum acpi_status madt_status,
 		else
 			parked++;
 	}
-	settle(r);
+	tsc_pause_us(r->tsc_hz, INIT_SETTLE_US);
 	log_printf("other CPUs: %u of the %u the MADT lists sent INIT, into "
 		   "wait-for-SIPI%s\n", parked, listed - 1,
 		   stuck ? "; some INITs were never sent" : "");

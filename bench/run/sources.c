@@ -237,7 +237,6 @@ static const char *line_busy(void)
 	static const char *busy;
 	static char busy_buf[128];
 	unsigned pin = hpet_gsi - level_io->gsi_base;
-	uint64_t until;
 
 	if (checked)
 		return busy;
@@ -245,10 +244,7 @@ static const char *line_busy(void)
 	ioapic_set_access(level_io, IOAPIC_UNCACHED, 1);
 	ioapic_route(level_io, pin, SEQUENCE_VECTOR, bsp_apic_id(), IOAPIC_LEVEL,
 		     IOAPIC_ACTIVE_HIGH);
-	until = tsc_close() + wait_budget_ticks / (WAIT_BUDGET_MS * 1000ull) *
-				      LINE_WATCH_US;
-	while (tsc_close() < until)
-		;
+	tsc_pause_us(wait_budget_ticks / WAIT_BUDGET_MS * 1000u, LINE_WATCH_US);
 	ioapic_mask(level_io, pin);
 	if (ioapic_read(level_io, IOAPIC_REDIR(pin)) & IOAPIC_RTE_REMOTE_IRR) {
 		fmt_snprintf(busy_buf, sizeof(busy_buf),
@@ -460,16 +456,6 @@ static void pick_hpet_route(void)
 	}
 }
 
-/* A microsecond wait on the TSC, before the runner knows the budget. */
-static void pause_us(const struct run_result *r, unsigned us)
-{
-	uint64_t until = tsc_close() + (r->tsc_hz ? r->tsc_hz : 1000000000ull) /
-					       1000000u * us;
-
-	while (tsc_close() < until)
-		;
-}
-
 /* The 8254 counts (channel 0 latched twice, 50 us apart: about 60 of
  * its ticks), or it is gated. */
 static void probe_the_pit(struct run_result *r)
@@ -479,15 +465,14 @@ static void probe_the_pit(struct run_result *r)
 
 	pit_oneshot(0xffff);
 	first = pit_latch_read();
-	pause_us(r, 50);
+	tsc_pause_us(r->tsc_hz, 50);
 	second = simulated ? first : pit_latch_read();
 	pit_stop();
 	pit_why = probe_pit(first, second, pit_buf, sizeof(pit_buf));
 	if (pit_why && simulated) {
-		struct text_buf tb = { pit_buf, sizeof(pit_buf), 0, 0 };
+		struct text_buf tb;
 
-		while (pit_buf[tb.len])
-			tb.len++;
+		tb_continue(&tb, pit_buf, sizeof(pit_buf));
 		tb_printf(&tb, " (simulated)");
 	}
 	if (pit_why)
@@ -515,7 +500,7 @@ static void probe_the_hpet(struct run_result *r)
 	if (cap != ~0ull)
 		hpet_init(&hpet, hpet_table.address);
 	before = hpet_counter(&counting);
-	pause_us(r, 50);
+	tsc_pause_us(r->tsc_hz, 50);
 	hpet_why = probe_hpet(cap, before, hpet_counter(&counting), hpet_buf,
 			      sizeof(hpet_buf));
 	if (hpet_why) {

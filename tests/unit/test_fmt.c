@@ -67,6 +67,23 @@ static void text_buf_flags_overflow(void **state)
 /* "%.*s" reads no byte past its precision: config errors quote a key out
  * of the config text, which has no NUL after it (found by the config
  * fuzzer: ASan sees the read past this exact-size buffer). */
+static void text_buf_continues_a_string(void **state)
+{
+	char buf[16] = "reason";
+	struct text_buf tb;
+
+	(void)state;
+	tb_continue(&tb, buf, sizeof(buf));
+	tb_printf(&tb, " (simulated)");
+	assert_string_equal(buf, "reason (simulat");
+	assert_true(tb.overflow);
+	/* An unterminated buffer is cut at its last byte, never read past. */
+	memset(buf, 'x', sizeof(buf));
+	tb_continue(&tb, buf, sizeof(buf));
+	assert_int_equal(tb.len, sizeof(buf) - 1);
+	assert_int_equal(buf[sizeof(buf) - 1], '\0');
+}
+
 static void precision_stops_reading(void **state)
 {
 	char *key = malloc(3), out[16];
@@ -85,6 +102,7 @@ int main(void)
 		cmocka_unit_test(truncation_terminates_and_reports_length),
 		cmocka_unit_test(text_buf_flags_overflow),
 		cmocka_unit_test(precision_stops_reading),
+		cmocka_unit_test(text_buf_continues_a_string),
 	};
 
 	return cmocka_run_group_tests_name("fmt", tests, NULL, NULL);
