@@ -7,25 +7,34 @@
 #include "arch/timing.h"
 
 	.text
-/* uint64_t tsc_floor_sample(void) */
-	.globl tsc_floor_sample
-tsc_floor_sample:
-	TSC_OPEN_TO %r8
-	TSC_CLOSE
+/* uint64_t <clock>_floor_sample(void): back-to-back open and close. */
+.macro FLOOR_SAMPLE clock
+	.globl \clock\()_floor_sample
+\clock\()_floor_sample:
+	CLOCK_OPEN_TO %r8, \clock
+	CLOCK_CLOSE \clock
 	subq %r8, %rax
 	ret
+.endm
 
-/* uint64_t tsc_instrument_probe(void): the handler's two timestamps,
+/* uint64_t <clock>_instrument_probe(void): the handler's two timestamps,
  * back to back inside an open/close pair. Less the floor, it is what the
  * timestamps add to a round trip through the timed handlers. */
-	.globl tsc_instrument_probe
-tsc_instrument_probe:
-	TSC_OPEN_TO %r8
-	TIMESTAMP_ENTRY
-	TIMESTAMP_EXIT
-	TSC_CLOSE
+.macro INSTRUMENT_PROBE clock
+	.globl \clock\()_instrument_probe
+\clock\()_instrument_probe:
+	CLOCK_OPEN_TO %r8, \clock
+	TIMESTAMP_ENTRY \clock
+	TIMESTAMP_EXIT \clock
+	CLOCK_CLOSE \clock
 	subq %r8, %rax
 	ret
+.endm
+
+	FLOOR_SAMPLE tsc
+	FLOOR_SAMPLE pmc
+	INSTRUMENT_PROBE tsc
+	INSTRUMENT_PROBE pmc
 
 /* The NOP probes tell a TSC that counts instructions apart (QEMU -icount,
  * Bochs): there every read agrees, 1024 more NOPs read exactly
@@ -49,23 +58,32 @@ tsc_instrument_probe:
 	NOP_PROBE tsc_nop_probe_short, 64
 	NOP_PROBE tsc_nop_probe_long, 64 + NOP_PROBE_DIFFERENCE
 
+/* The trigger side is assembled once per instrument (\clock tsc or pmc,
+ * arch/timing.h): NAME_tsc for the TSC passes, NAME_pmc for the counted
+ * one; arch/timing.c calls the one sample_counted selects. */
+
 /* void int_sample_<n>(struct irq_sample *out), one per vector from
  * FIRST_IRQ_VECTOR, each INT_SAMPLE_STRIDE bytes: INT n takes its vector
  * as an immediate, so each vector needs its own copy. */
+.macro INT_SAMPLES clock
 	.section .text.irqlab.int_samples, "ax"
 	.balign INT_SAMPLE_STRIDE
-	.globl int_samples
-int_samples:
+	.globl int_samples_\clock
+int_samples_\clock:
 	vector = FIRST_IRQ_VECTOR
 	.rept IRQ_VECTORS
-0:	TSC_OPEN_TO SAMPLE_TRIGGER(%rdi)
+0:	CLOCK_OPEN_TO SAMPLE_TRIGGER(%rdi), \clock
 	int $vector
-	TSC_CLOSE
+	CLOCK_CLOSE \clock
 	movq %rax, SAMPLE_RESUME(%rdi)
 	ret
 	.org 0b + INT_SAMPLE_STRIDE, 0xcc
 	vector = vector + 1
 	.endr
+.endm
+
+	INT_SAMPLES tsc
+	INT_SAMPLES pmc
 
 
 /* The wait for an interrupt a sample has triggered, or that a timer or a
@@ -77,12 +95,12 @@ int_samples:
  * the resume read, every time (README "Reading the figures"). \before
  * runs at the top of every iteration. R11 holds the deadline; RAX the
  * resume read on leaving; irq_arrived 0 on leaving means it timed out. */
-.macro WAIT_WINDOW before=NOTHING_HERE
-1:	\before
+.macro WAIT_WINDOW clock, before=NOTHING_HERE
+1:	\before \clock
 	sti
 	nop			/* a pending interrupt is taken after this */
 	cli			/* ... and returns here */
-	TSC_CLOSE
+	CLOCK_CLOSE \clock
 	cmpl $0, irq_arrived(%rip)
 	jne 2f
 	cmpq %r11, %rax
@@ -90,71 +108,105 @@ int_samples:
 2:
 .endm
 
-.macro NOTHING_HERE
+.macro NOTHING_HERE clock
 .endm
 
-/* R11 = now + wait_budget_ticks: the wait's bound, in TSC time, read
- * before the timed region opens. Clobbers RAX and RDX. */
-.macro WAIT_DEADLINE
+/* R11 = now + the wait's bound, read before the timed region opens: in
+ * TSC time, or in the counter's counts (wait_budget_counts, which the
+ * counted pass sets wide enough for any core clock). Clobbers RAX and
+ * RDX (and RCX, counted). */
+.macro WAIT_DEADLINE clock
+	.ifc \clock, pmc
+	movl pmc_counter(%rip), %ecx
+	rdpmc
+	.else
 	rdtsc
+	.endif
 	shlq $32, %rdx
 	orq %rdx, %rax
+	.ifc \clock, pmc
+	addq wait_budget_counts(%rip), %rax
+	.else
 	addq wait_budget_ticks(%rip), %rax
+	.endif
 	movq %rax, %r11
 .endm
 
-/* void ipi_sample_mmio(struct irq_sample *out, volatile uint32_t *icr,
- *                      uint32_t value): xAPIC, the write to ICR low sends. */
+/* void ipi_sample_mmio_<clock>(struct irq_sample *out,
+ *                      volatile uint32_t *icr, uint32_t value): xAPIC,
+ * the write to ICR low sends. */
+.macro IPI_SAMPLE_MMIO clock
 	.text
-	.globl ipi_sample_mmio
-ipi_sample_mmio:
+	.globl ipi_sample_mmio_\clock
+ipi_sample_mmio_\clock:
 	movq %rsi, %r9
 	movl %edx, %r10d
 	movl $0, irq_arrived(%rip)
-	WAIT_DEADLINE
-	TSC_OPEN_TO SAMPLE_TRIGGER(%rdi)
+	WAIT_DEADLINE \clock
+	CLOCK_OPEN_TO SAMPLE_TRIGGER(%rdi), \clock
 	movl %r10d, (%r9)		/* the trigger */
-	WAIT_WINDOW
+	WAIT_WINDOW \clock
 	movq %rax, SAMPLE_RESUME(%rdi)
 	ret
+.endm
 
-/* void ipi_sample_msr(struct irq_sample *out, uint32_t msr, uint64_t value):
- * x2APIC ICR or SELF_IPI. WRMSR to them is not serialising; Intel wants
- * mfence; lfence first (docs/controllers.md), done before the trigger
- * timestamp so the ordering cost is not billed to the interrupt. WRMSR
- * takes its value in EDX:EAX, which the trigger read has just used, so
- * entry carries the two moves that load them. */
-	.globl ipi_sample_msr
-ipi_sample_msr:
+/* void ipi_sample_msr_<clock>(struct irq_sample *out, uint32_t msr,
+ * uint64_t value): x2APIC ICR or SELF_IPI. WRMSR to them is not
+ * serialising; Intel wants mfence; lfence first (docs/controllers.md),
+ * done before the trigger timestamp so the ordering cost is not billed to
+ * the interrupt. WRMSR takes its value in EDX:EAX, which the trigger read
+ * has just used, so entry carries the two moves that load them; the
+ * counted read uses ECX too, so its entry carries a third, the MSR's
+ * number (docs/timing.md "Core cycles"). */
+.macro IPI_SAMPLE_MSR clock
+	.text
+	.globl ipi_sample_msr_\clock
+ipi_sample_msr_\clock:
 	movl %esi, %ecx
+	movl %esi, %r8d
 	movq %rdx, %r10
 	movq %rdx, %rsi
 	shrq $32, %rsi			/* the value's high half */
 	movl $0, irq_arrived(%rip)
-	WAIT_DEADLINE
+	WAIT_DEADLINE \clock
 	mfence
-	TSC_OPEN_TO SAMPLE_TRIGGER(%rdi)
+	CLOCK_OPEN_TO SAMPLE_TRIGGER(%rdi), \clock
 	movl %r10d, %eax
 	movl %esi, %edx
+	.ifc \clock, pmc
+	movl %r8d, %ecx
+	.endif
 	wrmsr				/* the trigger */
-	WAIT_WINDOW
+	WAIT_WINDOW \clock
 	movq %rax, SAMPLE_RESUME(%rdi)
 	ret
-
-/* void wait_sample(struct irq_sample *out): for interrupts no instruction
- * raises. Each iteration reads the TSC just before its window, so the
- * trigger is that read: the last one before the interrupt was taken. */
-.macro READ_BEFORE_WINDOW
-	TSC_OPEN_TO %r8
 .endm
+
+/* void wait_sample_<clock>(struct irq_sample *out): for interrupts no
+ * instruction raises. Each iteration reads the clock just before its
+ * window, so the trigger is that read: the last one before the interrupt
+ * was taken. */
+.macro READ_BEFORE_WINDOW clock
+	CLOCK_OPEN_TO %r8, \clock
+.endm
+
+.macro WAIT_SAMPLE clock
 	.text
-	.globl wait_sample
-wait_sample:
-	WAIT_DEADLINE
-	WAIT_WINDOW READ_BEFORE_WINDOW
+	.globl wait_sample_\clock
+wait_sample_\clock:
+	WAIT_DEADLINE \clock
+	WAIT_WINDOW \clock, READ_BEFORE_WINDOW
 	movq %r8, SAMPLE_TRIGGER(%rdi)
 	movq %rax, SAMPLE_RESUME(%rdi)
 	ret
+.endm
+
+	IPI_SAMPLE_MMIO tsc
+	IPI_SAMPLE_MMIO pmc
+	IPI_SAMPLE_MSR tsc
+	IPI_SAMPLE_MSR pmc
+	WAIT_SAMPLE tsc
+	WAIT_SAMPLE pmc
 
 /* void irq_window(void): interrupts on for one instruction boundary. */
 	.globl irq_window

@@ -49,18 +49,58 @@
 	orq %rdx, %rax
 .endm
 
-/* The handler's entry timestamp: a closing read, because it ends the
- * region the trigger opened. Clobbers RAX and RDX, which the frame has
- * already saved. */
-.macro TIMESTAMP_ENTRY
+/* The counted instrument (docs/timing.md "Core cycles"): the same reads
+ * and fences around RDPMC of the performance counter pmc_counter names
+ * (core cycles or instructions retired), for the pass of its own that
+ * gives core-cycle figures. Loading ECX is one more instruction per read,
+ * which the counted floor carries too. Clobbers RAX, RCX and RDX. */
+.macro PMC_OPEN_TO reg
+	movl pmc_counter(%rip), %ecx
+	lfence
+	rdpmc
+	shlq $32, %rdx
+	orq %rdx, %rax
+	movq %rax, \reg
+.endm
+
+.macro PMC_CLOSE
+	movl pmc_counter(%rip), %ecx
+	lfence
+	rdpmc
+	lfence
+	shlq $32, %rdx
+	orq %rdx, %rax
+.endm
+
+/* Either instrument by name: \clock is tsc or pmc. */
+.macro CLOCK_OPEN_TO reg, clock
+	.ifc \clock, pmc
+	PMC_OPEN_TO \reg
+	.else
+	TSC_OPEN_TO \reg
+	.endif
+.endm
+
+.macro CLOCK_CLOSE clock
+	.ifc \clock, pmc
+	PMC_CLOSE
+	.else
 	TSC_CLOSE
+	.endif
+.endm
+
+/* The handler's entry timestamp: a closing read, because it ends the
+ * region the trigger opened. Clobbers RAX and RDX (and RCX, counted),
+ * which the frame has already saved. */
+.macro TIMESTAMP_ENTRY clock=tsc
+	CLOCK_CLOSE \clock
 	movq %rax, irq_timing+TIMING_ENTRY(%rip)
 .endm
 
 /* The handler's exit timestamp: an opening read, because it starts the
  * region that resume closes. */
-.macro TIMESTAMP_EXIT
-	TSC_OPEN_TO irq_timing+TIMING_EXIT(%rip)
+.macro TIMESTAMP_EXIT clock=tsc
+	CLOCK_OPEN_TO irq_timing+TIMING_EXIT(%rip), \clock
 .endm
 
 /* The same reads in 32-bit code (compatibility mode, arch/compat.S;
@@ -121,6 +161,18 @@ _Static_assert(offsetof(struct irq_sample, resume) == SAMPLE_RESUME, "sample");
 uint64_t tsc_floor_sample(void);	/* back-to-back open/close reads */
 uint64_t tsc_instrument_probe(void);	/* the same around the handler's
 					 * two timestamps */
+/* The same two with the counted instrument (PMC_OPEN_TO/PMC_CLOSE). */
+uint64_t pmc_floor_sample(void);
+uint64_t pmc_instrument_probe(void);
+
+/* The counted instrument's counter, as RDPMC takes it in ECX (bit 30
+ * for Intel's fixed counters), and whether the trigger side reads it in
+ * place of the TSC: set for the counted pass only (docs/timing.md "Core
+ * cycles"). */
+extern uint32_t pmc_counter;
+extern uint8_t sample_counted;
+/* The wait's bound in the counter's counts, for the counted pass. */
+extern uint64_t wait_budget_counts;
 uint64_t tsc_nop_probe_few(void);	/* the same around 8 NOPs */
 uint64_t tsc_nop_probe_short(void);	/* the same around 64 NOPs */
 uint64_t tsc_nop_probe_long(void);	/* ... and around 1088 NOPs */

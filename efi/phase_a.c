@@ -101,6 +101,10 @@ static int allocate_run(struct run_state *run)
 		if (!(run->buffers.metric[k] =
 			      pages_alloc(c->samples * sizeof(uint64_t))))
 			return -1;
+	for (k = 0; k < COUNTED_METRICS; k++)
+		if (!(run->buffers.counted[k] =
+			      pages_alloc(c->samples * sizeof(uint64_t))))
+			return -1;
 	if (!run->result || !run->blob || !run->text || !run->ist_stacks ||
 	    !run->buffers.floor || allocate_memory_map(run))
 		return -1;

@@ -30,7 +30,11 @@ function header(page, doc) {
     "Clock: " + c.kind + ". Figures are " + c.unit +
     (c.figures_are_tsc_ticks && c.tsc_hz ? "; the TSC runs at " +
       (c.tsc_hz / 1e6).toFixed(1) + " MHz (" + c.tsc_hz_method +
-      "), so nanoseconds are given beside ticks." : ".")));
+      "), so nanoseconds are given beside ticks." : ".") +
+    (leadsWithCycles(doc) ? " The answer is in core cycles, from the " +
+      "performance counters in a pass of their own." :
+      " Core cycles: " + (c.cycles ? c.cycles.state + " (" +
+        c.cycles.counters + ")" : "not measured") + ".")));
   const counts = statusCounts(doc);
   page.append(el("p", { class: "counts", id: "counts" },
     el("span", { class: "ok" }, counts.ok + " ok"),
@@ -66,8 +70,20 @@ function i386Answer(page, doc) {
   answerTable(page, doc, "protected-32", "i386-direct", "i386-headline");
 }
 
+/* Whether the answer is in core cycles: measured on the CPU's counters,
+ * never simulated ones (docs/timing.md "Core cycles"). */
+function leadsWithCycles(doc) {
+  return doc.clock.lead_unit === "core cycles";
+}
+
 function answerTable(page, doc, cpuMode, floorName, id) {
-  const over = overheads(doc), c = doc.clock, rows = [];
+  const over = overheads(doc), rows = [];
+  // The counted pass runs in long mode only: the i386 table stays in the
+  // clock's unit.
+  const cycles = leadsWithCycles(doc) && cpuMode === "long";
+  const c = cycles ? null : doc.clock;
+  const figures = (e) => (cycles ? e.cycles || {} : e);
+  const overKey = (key) => (cycles ? "cycles_" : "") + key + "_median_over";
   for (const [source, group] of headlineGroups(doc, cpuMode)) {
     for (const e of group) {
       const a = over.get(e.name);
@@ -79,10 +95,10 @@ function answerTable(page, doc, cpuMode, floorName, id) {
         continue;
       }
       for (const [key] of METRICS)
-        row.push({ text: withNs(median(e[key]), c),
+        row.push({ text: withNs(median(figures(e)[key]), c),
           attrs: { "data-row": e.name, "data-metric": key } });
       for (const [key] of METRICS) {
-        const v = a ? a[key + "_median_over"] : null;
+        const v = a ? a[overKey(key)] : null;
         row.push(e.name === e.baseline ? "" : {
           text: v === null || v === undefined ? "" : signed(v),
           attrs: { "data-row": e.name, "data-metric": key + "_over" } });
@@ -90,7 +106,8 @@ function answerTable(page, doc, cpuMode, floorName, id) {
       rows.push(row);
     }
   }
-  page.append(table(["source", "scheme", "round trip", "entry", "exit",
+  const unit = cycles ? " (core cycles)" : "";
+  page.append(table(["source", "scheme", "round trip" + unit, "entry", "exit",
     "round trip vs " + floorName, "entry vs " + floorName,
     "exit vs " + floorName], rows, { id: id }));
 }

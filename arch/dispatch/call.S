@@ -33,6 +33,6 @@
 	SCHEME_CODE_END \id
 .endm
 
-	SCHEME_TWICE SCHEME_BODY, call
+	SCHEME_EACH_KIND SCHEME_BODY, call
 
 	.section .note.GNU-stack, "", @progbits

@@ -37,6 +37,6 @@
 	SCHEME_CODE_END \id
 .endm
 
-	SCHEME_TWICE SCHEME_BODY, compact
+	SCHEME_EACH_KIND SCHEME_BODY, compact
 
 	.section .note.GNU-stack, "", @progbits

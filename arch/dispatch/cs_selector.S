@@ -25,6 +25,6 @@
 	SCHEME_CODE_END \id
 .endm
 
-	SCHEME_TWICE SCHEME_BODY, cs_selector
+	SCHEME_EACH_KIND SCHEME_BODY, cs_selector
 
 	.section .note.GNU-stack, "", @progbits

@@ -23,6 +23,6 @@
 	SCHEME_CODE_END \id
 .endm
 
-	SCHEME_TWICE SCHEME_BODY, direct
+	SCHEME_EACH_KIND SCHEME_BODY, direct
 
 	.section .note.GNU-stack, "", @progbits

@@ -36,7 +36,7 @@
 \id\()_code_end:
 .endm
 
-	SCHEME_TWICE SCHEME_BODY, fred
+	SCHEME_EACH_KIND SCHEME_BODY, fred
 
 	.text
 /* The exceptions' path under FRED: exception_dispatch sees the frame the

@@ -1,11 +1,11 @@
 #include "arch/dispatch/i386.h"
 
-SCHEME_SYMBOLS(i386_direct);
-SCHEME_SYMBOLS(i386_push_jmp);
-SCHEME_SYMBOLS(i386_cs_selector);
-SCHEME_SYMBOLS(i386_cs_push);
-SCHEME_SYMBOLS(i386_call16);
-SCHEME_SYMBOLS(i386_call16_3byte);
+SCHEME32_SYMBOLS(i386_direct);
+SCHEME32_SYMBOLS(i386_push_jmp);
+SCHEME32_SYMBOLS(i386_cs_selector);
+SCHEME32_SYMBOLS(i386_cs_push);
+SCHEME32_SYMBOLS(i386_call16);
+SCHEME32_SYMBOLS(i386_call16_3byte);
 #define I386_CODE(id)                                                       \
 	.code = { { id##_gates, id##_code, id##_code_end },                 \
 		  { id##_bare_gates, id##_bare_code, id##_bare_code_end } }

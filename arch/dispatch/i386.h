@@ -34,6 +34,14 @@
  * the vector past it. \dispatch is the scheme's own copy of
  * DISPATCH32_ROUTINE: a call16 scheme runs in a code segment of its own
  * base, where only its own code is reachable by a near call. */
+/* An i386 scheme is assembled twice, timed and bare, as long mode's
+ * (irq.h SCHEME_EACH_KIND); it has no counted assembly: the counted pass
+ * runs in long mode only (docs/timing.md "Core cycles"). */
+.macro SCHEME32_TWICE body, name
+	\body \name, 1
+	\body \name\()_bare, 0
+.endm
+
 .macro DISPATCH32_TAIL dispatch, timed=1, entry=NOTHING, exit=NOTHING
 	movl FRAME32_VECTOR(%esp), %ecx
 	\entry

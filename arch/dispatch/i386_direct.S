@@ -20,7 +20,7 @@
 	I386_CODE_END \id
 .endm
 
-	SCHEME_TWICE SCHEME_BODY, i386_direct
+	SCHEME32_TWICE SCHEME_BODY, i386_direct
 
 /* seed 002: FreeBSD i386's entry, pushl %ds; pushl %es, then
  * movl $KDSEL,%eax; movl %eax,%ds; movl %eax,%es. */

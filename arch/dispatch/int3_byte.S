@@ -46,6 +46,6 @@
 	SCHEME_CODE_END \id
 .endm
 
-	SCHEME_TWICE SCHEME_BODY, int3_byte
+	SCHEME_EACH_KIND SCHEME_BODY, int3_byte
 
 	.section .note.GNU-stack, "", @progbits

@@ -15,35 +15,39 @@
 .endm
 
 /* Every scheme ends here once FRAME_VECTOR holds the vector: the entry
- * timestamp, the C dispatch, the exit timestamp and the return; with
- * \timed 0, the same without the two timestamps. An entry variant
+ * timestamp, the C dispatch, the exit timestamp and the return. \timed
+ * names the instrument of the timestamps: tsc, pmc (the counted pass,
+ * arch/timing.h), or none for the same without them. An entry variant
  * (variants.S) adds its own work after saving the registers (\entry) and
  * before restoring them (\exit), so each lands in the metric it costs.
  * \return is how the frame was delivered: IDT_RETURN or FRED_RETURN. */
-.macro DISPATCH_TAIL timed=1, entry=NOTHING, exit=NOTHING, return=IDT_RETURN
+.macro DISPATCH_TAIL timed=tsc, entry=NOTHING, exit=NOTHING, return=IDT_RETURN
 	\entry
-	.if \timed
-	TIMESTAMP_ENTRY
+	.ifnc \timed, none
+	TIMESTAMP_ENTRY \timed
 	.endif
 	movq %rsp, %rdi		/* struct irq_frame * */
 	cld			/* the SysV ABI wants DF clear in C */
 	call irq_dispatch
-	.if \timed
-	TIMESTAMP_EXIT
+	.ifnc \timed, none
+	TIMESTAMP_EXIT \timed
 	.endif
 	\exit
 	\return
 .endm
 
-/* Every scheme is assembled twice from one body, a macro taking the
- * symbol prefix and \timed: NAME_..., whose handlers take the entry and
- * exit timestamps, and NAME_bare_..., whose handlers take none. Entry
- * and exit are timed through the first; the round trip through the
- * second, so it carries none of the instrument (README "Reading the
- * figures"). */
-.macro SCHEME_TWICE body, name
-	\body \name, 1
-	\body \name\()_bare, 0
+/* Every scheme is assembled once per handler kind (schemes.h) from one
+ * body, a macro taking the symbol prefix and \timed: NAME_..., whose
+ * handlers take the entry and exit timestamps, NAME_bare_..., whose
+ * handlers take none, and NAME_counted_..., whose timestamps read the
+ * performance counter. Entry and exit are timed through the first; the
+ * round trip through the second, so it carries none of the instrument
+ * (README "Reading the figures"); the third gives the same in core
+ * cycles, in a pass of its own (docs/timing.md "Core cycles"). */
+.macro SCHEME_EACH_KIND body, name
+	\body \name, tsc
+	\body \name\()_bare, none
+	\body \name\()_counted, pmc
 .endm
 
 /* push-jmp style: the stub pushed its vector as a sign-extended imm8 into

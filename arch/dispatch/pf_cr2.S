@@ -37,6 +37,6 @@
 	SCHEME_CODE_END \id
 .endm
 
-	SCHEME_TWICE SCHEME_BODY, pf_cr2
+	SCHEME_EACH_KIND SCHEME_BODY, pf_cr2
 
 	.section .note.GNU-stack, "", @progbits

@@ -27,6 +27,6 @@
 	SCHEME_CODE_END \id
 .endm
 
-	SCHEME_TWICE SCHEME_BODY, push_jmp
+	SCHEME_EACH_KIND SCHEME_BODY, push_jmp
 
 	.section .note.GNU-stack, "", @progbits

@@ -28,6 +28,6 @@
 	SCHEME_CODE_END \id
 .endm
 
-	SCHEME_TWICE SCHEME_BODY, push_jmp_ibt
+	SCHEME_EACH_KIND SCHEME_BODY, push_jmp_ibt
 
 	.section .note.GNU-stack, "", @progbits

@@ -17,15 +17,19 @@ SCHEME_SYMBOLS(call);
 SCHEME_SYMBOLS(cs_selector);
 SCHEME_SYMBOLS(pf_cr2);
 SCHEME_SYMBOLS(int3_byte);
-#define SCHEME_CODE_VIA(id, entry, bare_entry)                              \
+#define SCHEME_CODE_VIA(id, entry, bare_entry, counted_entry)               \
 	.code = { { id##_gates, id##_code, id##_code_end, entry },          \
 		  { id##_bare_gates, id##_bare_code, id##_bare_code_end,    \
-		    bare_entry } }
-#define SCHEME_CODE(id) SCHEME_CODE_VIA(id, 0, 0)
+		    bare_entry },                                           \
+		  { id##_counted_gates, id##_counted_code,                  \
+		    id##_counted_code_end, counted_entry } }
+#define SCHEME_CODE(id) SCHEME_CODE_VIA(id, 0, 0, 0)
 
 extern const char exception_stubs[];
-extern const char pf_cr2_pf_entry[], pf_cr2_bare_pf_entry[];
-extern const char int3_byte_bp_entry[], int3_byte_bare_bp_entry[];
+extern const char pf_cr2_pf_entry[], pf_cr2_bare_pf_entry[],
+	pf_cr2_counted_pf_entry[];
+extern const char int3_byte_bp_entry[], int3_byte_bare_bp_entry[],
+	int3_byte_counted_bp_entry[];
 
 static void restore_exception_gate(uint8_t vector)
 {
@@ -63,9 +67,10 @@ static const char *pf_cr2_unsupported(void)
 
 
 /* fred.S: an entry page per kind, and no gates. */
-extern const char fred_page[], fred_bare_page[];
+extern const char fred_page[], fred_bare_page[], fred_counted_page[];
 extern const char fred_code[], fred_code_end[];
 extern const char fred_bare_code[], fred_bare_code_end[];
+extern const char fred_counted_code[], fred_counted_code_end[];
 
 static const char *fred_unsupported(void)
 {
@@ -105,7 +110,12 @@ static void fred_prepare(void)
  * zone and interrupts at level 0 in the low bits; then FRED on. */
 static void fred_install(enum handler_kind kind)
 {
-	const char *page = kind == HANDLER_TIMED ? fred_page : fred_bare_page;
+	static const char *const page_of[HANDLER_KINDS] = {
+		[HANDLER_TIMED] = fred_page,
+		[HANDLER_BARE] = fred_bare_page,
+		[HANDLER_COUNTED] = fred_counted_page,
+	};
+	const char *page = page_of[kind];
 
 	wrmsr(MSR_FRED_CONFIG, (uint64_t)(uintptr_t)page);
 	write_cr4(read_cr4() | CR4_FRED);
@@ -163,14 +173,16 @@ const struct dispatch_scheme dispatch_schemes[] = {
 	{
 		.id = SCHEME_PF_CR2,
 		.unsupported = pf_cr2_unsupported,
-		SCHEME_CODE_VIA(pf_cr2, pf_cr2_pf_entry, pf_cr2_bare_pf_entry),
+		SCHEME_CODE_VIA(pf_cr2, pf_cr2_pf_entry, pf_cr2_bare_pf_entry,
+				pf_cr2_counted_pf_entry),
 		.exception_vector = VECTOR_PF,
 		.stub_bytes = 0,
 	},
 	{
 		.id = SCHEME_INT3_BYTE,
 		SCHEME_CODE_VIA(int3_byte, int3_byte_bp_entry,
-				int3_byte_bare_bp_entry),
+				int3_byte_bare_bp_entry,
+				int3_byte_counted_bp_entry),
 		.exception_vector = VECTOR_BP,
 		.stub_bytes = INT3_BYTE_STRIDE,
 	},
@@ -178,7 +190,8 @@ const struct dispatch_scheme dispatch_schemes[] = {
 		.id = SCHEME_FRED,
 		.unsupported = fred_unsupported,
 		.code = { { 0, fred_code, fred_code_end, 0 },
-			  { 0, fred_bare_code, fred_bare_code_end, 0 } },
+			  { 0, fred_bare_code, fred_bare_code_end, 0 },
+			  { 0, fred_counted_code, fred_counted_code_end, 0 } },
 		.install = fred_install,
 		.prepare = fred_prepare,
 		.finish = fred_finish,

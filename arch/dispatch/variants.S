@@ -95,7 +95,8 @@
 .endm
 
 /* variant_NAME takes the entry and exit timestamps, variant_NAME_bare
- * none (SCHEME_TWICE in irq.h says why). */
+ * none, variant_NAME_counted the counted ones (SCHEME_EACH_KIND in irq.h
+ * says why). */
 .macro VARIANT_HANDLER_BODY name, timed, entry, exit
 	.balign 16
 	.globl variant_\name
@@ -106,8 +107,9 @@ variant_\name:
 	DISPATCH_TAIL \timed, \entry, \exit
 .endm
 .macro VARIANT_HANDLER name, entry, exit
-	VARIANT_HANDLER_BODY \name, 1, \entry, \exit
-	VARIANT_HANDLER_BODY \name\()_bare, 0, \entry, \exit
+	VARIANT_HANDLER_BODY \name, tsc, \entry, \exit
+	VARIANT_HANDLER_BODY \name\()_bare, none, \entry, \exit
+	VARIANT_HANDLER_BODY \name\()_counted, pmc, \entry, \exit
 .endm
 
 	.section .text.irqlab.variants, "ax"

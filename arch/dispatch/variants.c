@@ -4,8 +4,9 @@
 #include "arch/desc.h"
 #include "arch/dispatch/irq.h"
 
-/* variants.S: each handler, and its _bare twin without timestamps. */
-#define VARIANT_SYMBOLS(id) extern const char id[], id##_bare[]
+/* variants.S: each handler, its _bare twin without timestamps, and its
+ * _counted twin with the counted pass's. */
+#define VARIANT_SYMBOLS(id) extern const char id[], id##_bare[], id##_counted[]
 VARIANT_SYMBOLS(variant_none);
 VARIANT_SYMBOLS(variant_seg_mov32);
 VARIANT_SYMBOLS(variant_seg_mov16);
@@ -58,7 +59,7 @@ static void flush_gdt_lines(void)
 }
 
 /* Rows by id: their names and words are in VARIANT_LIST (arch/matrix.h). */
-#define VARIANT(id_, h) .id = VARIANT_##id_, .handler = { h, h##_bare }
+#define VARIANT(id_, h) .id = VARIANT_##id_, .handler = { h, h##_bare, h##_counted }
 const struct entry_variant entry_variants[] = {
 	{ VARIANT(NONE, variant_none) },
 	{ VARIANT(SEG_MOV32, variant_seg_mov32) },

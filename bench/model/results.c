@@ -219,13 +219,43 @@ const struct row_histogram *results_row_histogram(const struct run_result *r,
 	return 0;
 }
 
+enum counted_state results_counted_state(const struct run_result *r)
+{
+	if (!r->cycles_floor.count)
+		return COUNTED_NOT_RUN;
+	return r->probe[PROBE_COUNTERS].state == PROBE_SIMULATED
+		       ? COUNTED_SIMULATED : COUNTED_MEASURED;
+}
+
+const char *counted_state_name(unsigned state)
+{
+	static const char *const names[COUNTED_STATE_COUNT] = {
+		[COUNTED_NOT_RUN] = "skipped",
+		[COUNTED_MEASURED] = "measured",
+		[COUNTED_SIMULATED] = "simulated",
+	};
+	return name_or_unknown(names, COUNTED_STATE_COUNT, state);
+}
+
+const struct counted_row *results_counted(const struct run_result *r,
+					  uint32_t row)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->n_counted && i < RESULTS_MAX_EXPERIMENTS; i++)
+		if (r->counted[i].row == row)
+			return &r->counted[i];
+	return 0;
+}
+
 int results_join_part(struct run_result *into, const struct run_result *more)
 {
 	uint32_t i, rows = into->n_experiments;
 
 	if (rows + more->n_experiments > RESULTS_MAX_EXPERIMENTS ||
 	    into->n_gaps + more->n_gaps > RESULTS_MAX_GAPS ||
-	    into->n_hists + more->n_hists > RESULTS_MAX_ROW_HISTS)
+	    into->n_hists + more->n_hists > RESULTS_MAX_ROW_HISTS ||
+	    into->n_counted + more->n_counted > RESULTS_MAX_EXPERIMENTS)
 		return -1;
 	for (i = 0; i < more->n_experiments; i++)
 		into->exp[into->n_experiments++] = more->exp[i];
@@ -236,6 +266,12 @@ int results_join_part(struct run_result *into, const struct run_result *more)
 
 		*h = more->hist[i];
 		h->row = (uint8_t)(h->row + rows);
+	}
+	for (i = 0; i < more->n_counted; i++) {
+		struct counted_row *c = &into->counted[into->n_counted++];
+
+		*c = more->counted[i];
+		c->row = (uint8_t)(c->row + rows);
 	}
 	into->part = more->part;
 	into->next_row = more->next_row;

@@ -139,6 +139,21 @@ struct row_histogram {
 };
 #define RESULTS_MAX_ROW_HISTS (RESULTS_MAX_EXPERIMENTS * ROW_HIST_METRICS)
 
+/* One row's counted pass (docs/timing.md "Core cycles"), raw, before the
+ * counted floors: entry, exit and both round trips in core cycles
+ * (cycles[], by enum metric_id), and the round trip through the bare
+ * handlers in instructions retired, the path length -icount gives. A
+ * list of its own, as the histograms are, so that a run without
+ * counters costs the handoff nothing. */
+struct counted_row {
+	uint8_t row;		/* its experiment's index in exp[] */
+	struct sample_stats cycles[METRIC_COUNT];
+	struct sample_stats instructions;
+};
+/* Buffers of the counted pass: the core-cycle metrics, then this. */
+#define COUNTED_INSTRUCTIONS METRIC_COUNT
+#define COUNTED_METRICS (METRIC_COUNT + 1)
+
 /* One primitive micro-benchmark: ticks per block of
  * PRIMITIVE_BLOCK_REPS repetitions, raw. */
 struct primitive_result {
@@ -297,6 +312,15 @@ struct run_result {
 	struct scheme_footprint scheme[RESULTS_MAX_SCHEMES];
 	uint32_t n_hists;
 	struct row_histogram hist[RESULTS_MAX_ROW_HISTS];
+	/* The counted pass (docs/timing.md "Core cycles"): its floors,
+	 * measured as the TSC's are (back-to-back reads of the cycle counter,
+	 * the handler's two counted timestamps, back-to-back reads of the
+	 * instructions counter), count 0 where it did not run; and each
+	 * row's figures. Whether they are the CPU's or simulated is the
+	 * performance-counters probe's state. */
+	struct sample_stats cycles_floor, cycles_instrument, instructions_floor;
+	uint32_t n_counted;
+	struct counted_row counted[RESULTS_MAX_EXPERIMENTS];
 	/* A run whose rows and histograms outgrow one handoff is measured in
 	 * parts, a reset apart (docs/uefi-variables.md "Parts"): part `part`
 	 * (from 1) took the plan's rows from first_row up to next_row, 0
@@ -313,6 +337,22 @@ struct run_result {
  * the parts after it so far), and takes over its end. Returns 0, or -1
  * when a table would overflow (nothing is changed then). */
 int results_join_part(struct run_result *into, const struct run_result *more);
+
+/* Whether the counted pass ran, and on what (docs/timing.md "Core
+ * cycles"): the CPU's counters, or counters the config's simulate took
+ * as counting, whose figures are the emulator's and never lead. */
+enum counted_state {
+	COUNTED_NOT_RUN = 0,
+	COUNTED_MEASURED,
+	COUNTED_SIMULATED,
+	COUNTED_STATE_COUNT
+};
+enum counted_state results_counted_state(const struct run_result *r);
+const char *counted_state_name(unsigned state);
+
+/* Experiment `row`'s counted figures, or NULL. */
+const struct counted_row *results_counted(const struct run_result *r,
+					  uint32_t row);
 
 /* The histogram of experiment `row`'s `metric`, or NULL. */
 const struct row_histogram *results_row_histogram(const struct run_result *r,

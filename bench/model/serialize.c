@@ -94,6 +94,9 @@ static const struct field run_fields[] = {
 #undef PROBE_FIELDS
 	STATS(struct run_result, floor),
 	STATS(struct run_result, instrument),
+	STATS(struct run_result, cycles_floor),
+	STATS(struct run_result, cycles_instrument),
+	STATS(struct run_result, instructions_floor),
 	FIELD_OF(struct run_result, part, WIRE_FIXED, 1, RESULTS_MAX_PARTS + 1),
 	VAR(struct run_result, first_row),
 	VAR(struct run_result, next_row),
@@ -149,6 +152,17 @@ static const struct field row_histogram_fields[] = {
 	FIELD_OF(struct row_histogram, bytes, WIRE_BYTES, 0, 0),
 };
 
+static const struct field counted_fields[] = {
+	FIELD_OF(struct counted_row, row, WIRE_FIXED, 1,
+		 RESULTS_MAX_EXPERIMENTS),
+	STATS(struct counted_row, cycles[METRIC_ENTRY]),
+	STATS(struct counted_row, cycles[METRIC_EXIT]),
+	STATS(struct counted_row, cycles[METRIC_ROUND_TRIP]),
+	STATS(struct counted_row, cycles[METRIC_ROUND_TRIP_TIMED]),
+	STATS(struct counted_row, instructions),
+};
+_Static_assert(METRIC_COUNT == 4, "counted_fields lists every metric");
+
 static const struct field scheme_fields[] = {
 	ENUM(struct scheme_footprint, scheme, SCHEME_COUNT),
 	VAR(struct scheme_footprint, stub_bytes),
@@ -183,6 +197,9 @@ static const struct list run_lists[] = {
 	{ offsetof(struct run_result, n_hists),
 	  offsetof(struct run_result, hist), sizeof(struct row_histogram),
 	  RESULTS_MAX_ROW_HISTS, FIELDS(row_histogram_fields) },
+	{ offsetof(struct run_result, n_counted),
+	  offsetof(struct run_result, counted), sizeof(struct counted_row),
+	  RESULTS_MAX_EXPERIMENTS, FIELDS(counted_fields) },
 };
 
 /* A C integer field of 1, 2, 4 or 8 bytes. */
@@ -330,7 +347,8 @@ static int encodable(const struct run_result *r)
 	for (i = 0; i < r->n_gaps; i++)
 		if (r->gap[i].hist_len > GAP_HIST_BYTES)
 			return 0;
-	if (r->n_hists > RESULTS_MAX_ROW_HISTS)
+	if (r->n_hists > RESULTS_MAX_ROW_HISTS ||
+	    r->n_counted > RESULTS_MAX_EXPERIMENTS)
 		return 0;
 	for (i = 0; i < r->n_hists; i++)
 		if (r->hist[i].len > ROW_HIST_BYTES)

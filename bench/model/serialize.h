@@ -16,7 +16,7 @@
  *    each figure of a distribution as its step from the one before.
  * 9: a row as its ids (source, scheme, variant; struct row_id), never
  *    its name; a gap row's and a footprint's scheme as its id. */
-#define RESULTS_BLOB_VERSION 10
+#define RESULTS_BLOB_VERSION 11
 
 /* Returns the encoded length, or 0 when `cap` is too small. */
 size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap);

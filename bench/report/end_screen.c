@@ -1,9 +1,11 @@
 /* The end screen: one page at the machine, within 80 x 25. */
+#include "bench/report/figures.h"
 #include "bench/report/report.h"
 
 /* A row's round trip for the end screen: the median net of the floor,
- * with its overhead against the same source's direct row, or the status
- * when it did not end ok. The plain row: no variant, not the x2APIC pass
+ * in the figures the report leads with (core cycles where the counters
+ * measured them), with its overhead against the same source's direct
+ * row, or the status when it did not end ok. The plain row: no variant, not the x2APIC pass
  * of a source measured in both modes, not a self-test. */
 static void end_screen_cell(char *out, size_t cap, const struct run_result *r,
 			    enum source_id source, enum scheme_id scheme)
@@ -18,15 +20,16 @@ static void end_screen_cell(char *out, size_t cap, const struct run_result *r,
 		fmt_snprintf(out, cap, "-");
 	} else if (e->status != EXP_OK) {
 		fmt_snprintf(out, cap, "%s", exp_status_name(e->status));
+	} else if (lead_median(r, e, METRIC_ROUND_TRIP) == INT64_MIN) {
+		fmt_snprintf(out, cap, "-");
 	} else {
-		int64_t rt = net_of_floor(e->metric[METRIC_ROUND_TRIP].median,
-					  r->floor.min);
+		int64_t rt = lead_median(r, e, METRIC_ROUND_TRIP);
 
-		if (direct && direct != e && direct->status == EXP_OK)
+		if (direct && direct != e && direct->status == EXP_OK &&
+		    lead_median(r, direct, METRIC_ROUND_TRIP) != INT64_MIN)
 			fmt_snprintf(out, cap, "%lld (%+lld)", (long long)rt,
-				     (long long)(rt - net_of_floor(
-					     direct->metric[METRIC_ROUND_TRIP].median,
-					     r->floor.min)));
+				     (long long)(rt - lead_median(
+					     r, direct, METRIC_ROUND_TRIP)));
 		else
 			fmt_snprintf(out, cap, "%lld", (long long)rt);
 	}
@@ -75,7 +78,7 @@ void report_end_screen(struct text_buf *tb, const struct run_result *r,
 		  r->machine.system_product);
 	tb_printf(tb, "cpu      %.70s\n", r->machine.brand);
 	tb_printf(tb, "clock    %.12s: figures are %.52s\n",
-		  clock_kind_name(r->clock_kind), clock_kind_unit(r->clock_kind));
+		  clock_kind_name(r->clock_kind), lead_unit(r));
 	tb_printf(tb, "rows     %u ok, %u skipped, %u failed\n", counts[EXP_OK],
 		  counts[EXP_SKIPPED], counts[EXP_FAILED] + counts[EXP_TIMEOUT]);
 	tb_printf(tb, "\nround trip, median, net of the floor (+ over direct)\n");

@@ -41,6 +41,43 @@ int64_t median_over(const struct experiment_result *e,
 	return (int64_t)(e->metric[k].median - base->metric[k].median);
 }
 
+int report_leads_with_cycles(const struct run_result *r)
+{
+	return results_counted_state(r) == COUNTED_MEASURED;
+}
+
+const char *lead_unit(const struct run_result *r)
+{
+	return report_leads_with_cycles(r) ? "core cycles"
+					   : clock_kind_unit(r->clock_kind);
+}
+
+int64_t counted_median(const struct run_result *r,
+		       const struct experiment_result *e, unsigned k)
+{
+	const struct counted_row *c = results_counted(r, (uint32_t)(e - r->exp));
+
+	return c ? net_of_floor(c->cycles[k].median, r->cycles_floor.min)
+		 : INT64_MIN;
+}
+
+int64_t lead_median(const struct run_result *r,
+		    const struct experiment_result *e, unsigned k)
+{
+	if (!report_leads_with_cycles(r))
+		return net_of_floor(e->metric[k].median, r->floor.min);
+	return counted_median(r, e, k);
+}
+
+int64_t lead_median_over(const struct run_result *r,
+			 const struct experiment_result *e,
+			 const struct experiment_result *base, unsigned k)
+{
+	int64_t a = lead_median(r, e, k), b = lead_median(r, base, k);
+
+	return a == INT64_MIN || b == INT64_MIN ? INT64_MIN : a - b;
+}
+
 uint32_t cache_lines(uint32_t bytes)
 {
 	return (bytes + 63) / 64;

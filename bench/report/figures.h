@@ -24,6 +24,24 @@ const struct experiment_result *comparable_baseline(
 /* A row's median of metric `k` over its baseline's. */
 int64_t median_over(const struct experiment_result *e,
 		    const struct experiment_result *base, unsigned k);
+/* The figures a report leads with (docs/timing.md "Core cycles"): core
+ * cycles where the counted pass measured them on the CPU's counters;
+ * else the TSC's. Simulated counts never lead. */
+int report_leads_with_cycles(const struct run_result *r);
+/* The unit of the figures it leads with: "core cycles", or the clock's. */
+const char *lead_unit(const struct run_result *r);
+/* Row e's median of metric k, net of its floor, in the figures the
+ * report leads with; INT64_MIN where the row has none there. */
+int64_t lead_median(const struct run_result *r,
+		    const struct experiment_result *e, unsigned k);
+/* ... and over its baseline's, INT64_MIN where either has none. */
+int64_t lead_median_over(const struct run_result *r,
+			 const struct experiment_result *e,
+			 const struct experiment_result *base, unsigned k);
+/* Row e's counted median of metric k in core cycles, net of the cycle
+ * floor, whether measured or simulated; INT64_MIN where it has none. */
+int64_t counted_median(const struct run_result *r,
+		       const struct experiment_result *e, unsigned k);
 /* 64-byte lines `bytes` spans at the least. */
 uint32_t cache_lines(uint32_t bytes);
 /* The catalog's words for a primitive; empty ones for an unknown name. */

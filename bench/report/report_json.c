@@ -93,6 +93,41 @@ static void json_row_histogram(struct json_writer *w,
 	json_end_array(w);
 }
 
+/* A row's counted pass (docs/timing.md "Core cycles"): "cycles", its
+ * entry, exit and both round trips in core cycles net of the cycle
+ * floor, and "instructions", the bare round trip in instructions retired
+ * net of that counter's floor; each null where the pass did not run. */
+static void json_counted(struct json_writer *w, const struct run_result *r,
+			 const struct counted_row *c)
+{
+	unsigned k;
+
+	json_key(w, "cycles");
+	if (c) {
+		json_begin_object(w);
+		json_kv_string(w, "state",
+			       counted_state_name(results_counted_state(r)));
+		for (k = 0; k < METRIC_COUNT; k++) {
+			json_key(w, metric_name(k));
+			json_figures(w, &c->cycles[k], r->cycles_floor.min);
+		}
+		json_end_object(w);
+	} else {
+		json_null(w);
+	}
+	json_key(w, "instructions");
+	if (c) {
+		json_begin_object(w);
+		json_kv_string(w, "state",
+			       counted_state_name(results_counted_state(r)));
+		json_key(w, "round_trip");
+		json_figures(w, &c->instructions, r->instructions_floor.min);
+		json_end_object(w);
+	} else {
+		json_null(w);
+	}
+}
+
 static void json_experiment(struct json_writer *w, const struct run_result *r,
 			    const struct experiment_result *e)
 {
@@ -149,6 +184,7 @@ static void json_experiment(struct json_writer *w, const struct run_result *r,
 					   floor);
 		}
 		json_end_object(w);
+		json_counted(w, r, results_counted(r, (uint32_t)(e - r->exp)));
 	}
 	json_end_object(w);
 }
@@ -198,6 +234,21 @@ static void json_comparison(struct json_writer *w, const struct run_result *r)
 			fmt_snprintf(key, sizeof(key), "%s_median_over",
 				     metric_name(k));
 			json_kv_int(w, key, median_over(e, base, k));
+		}
+		/* The same in core cycles, where both rows have them. */
+		for (k = 0; results_counted_state(r) != COUNTED_NOT_RUN &&
+			    k < METRIC_COUNT; k++) {
+			char key[40];
+			int64_t a = counted_median(r, e, k),
+				b = counted_median(r, base, k);
+
+			fmt_snprintf(key, sizeof(key), "cycles_%s_median_over",
+				     metric_name(k));
+			json_key(w, key);
+			if (a == INT64_MIN || b == INT64_MIN)
+				json_null(w);
+			else
+				json_int(w, a - b);
 		}
 		json_end_object(w);
 	}
@@ -443,10 +494,18 @@ static void json_clock(struct json_writer *w, const struct run_result *r)
 	json_kv_string(w, "kind", clock_kind_name(r->clock_kind));
 	json_kv_string(w, "unit", clock_kind_unit(r->clock_kind));
 	/* TSC ticks are not core cycles once the core clock moves against
-	 * the TSC (docs/timing.md "TSC ticks are not cycles"): no figure
-	 * irqlab gives is cycles yet. Nanoseconds follow from TSC ticks. */
+	 * the TSC (docs/timing.md "TSC ticks are not cycles"): the figures
+	 * under this unit never are. Core cycles are each row's "cycles",
+	 * from the counted pass; lead_unit is what the answer, the headline
+	 * and the seed verdicts use. Nanoseconds follow from TSC ticks. */
 	json_key(w, "figures_are_cycles");
 	json_bool(w, 0);
+	json_kv_string(w, "lead_unit", lead_unit(r));
+	json_key(w, "cycles");
+	json_begin_object(w);
+	json_kv_string(w, "state", counted_state_name(results_counted_state(r)));
+	json_kv_string(w, "counters", r->probe[PROBE_COUNTERS].detail);
+	json_end_object(w);
 	json_key(w, "figures_are_tsc_ticks");
 	json_bool(w, r->clock_kind == CLOCK_TSC_TICKS);
 	json_kv_uint(w, "tsc_hz", r->tsc_hz);
@@ -487,6 +546,23 @@ static void json_method(struct json_writer *w, const struct run_result *r)
 		       "exceeds it by instrument_in_handler");
 	json_key(w, "instrument_in_handler");
 	json_figures(w, &r->instrument, r->floor.min);
+	/* The counted pass's floors, raw: its figures are net of their
+	 * minimum as the TSC's are of floor's (docs/timing.md "Core
+	 * cycles"); null where it did not run. */
+	json_key(w, "cycles_floor");
+	if (r->cycles_floor.count) {
+		json_raw_stats(w, &r->cycles_floor);
+		json_key(w, "cycles_instrument_in_handler");
+		json_figures(w, &r->cycles_instrument, r->cycles_floor.min);
+		json_key(w, "instructions_floor");
+		json_raw_stats(w, &r->instructions_floor);
+	} else {
+		json_null(w);
+		json_key(w, "cycles_instrument_in_handler");
+		json_null(w);
+		json_key(w, "instructions_floor");
+		json_null(w);
+	}
 	json_end_object(w);
 }
 

@@ -94,6 +94,75 @@ static void summary_against_baseline(struct text_buf *tb,
 	}
 }
 
+/* A counted median as a cell: "-" where the row has none. */
+static void counted_cell(char *cell, size_t cap, int64_t v, int sign)
+{
+	if (v == INT64_MIN)
+		fmt_snprintf(cell, cap, "-");
+	else
+		fmt_snprintf(cell, cap, sign ? "%+lld" : "%lld", (long long)v);
+}
+
+/* The counted pass (docs/timing.md "Core cycles"), one line per long-mode
+ * row that has it: core cycles net of the cycle floor, their overhead
+ * over the baseline, and the bare round trip in instructions retired.
+ * Simulated counts are said to be so. */
+static void summary_counted(struct text_buf *tb, const struct run_result *r)
+{
+	enum counted_state state = results_counted_state(r);
+	uint32_t i;
+	unsigned k;
+
+	if (state == COUNTED_NOT_RUN) {
+		tb_printf(tb, "\nCore cycles: not measured: %s\n",
+			  r->probe[PROBE_COUNTERS].detail);
+		return;
+	}
+	tb_printf(tb, "\nCore cycles%s, from the performance counters in a "
+		  "pass of their own: medians net of the cycle floor (%llu), "
+		  "the overhead over the baseline, and instructions retired "
+		  "per round trip net of that floor (%llu)\n",
+		  state == COUNTED_SIMULATED ? " (SIMULATED: the counters do "
+		  "not count here; these are the emulator's answers, not "
+		  "figures)" : "",
+		  (unsigned long long)r->cycles_floor.min,
+		  (unsigned long long)r->instructions_floor.min);
+	tb_printf(tb, "%-39s %7s %7s %7s  %7s %7s %7s %7s\n", "experiment",
+		  "entry", "exit", "round", "+entry", "+exit", "+round",
+		  "instr");
+	for (i = 0; i < r->n_experiments; i++) {
+		const struct experiment_result *e = &r->exp[i];
+		const struct experiment_result *base = comparable_baseline(r, e);
+		const struct counted_row *c = results_counted(r, i);
+		static const unsigned shown[] = { METRIC_ENTRY, METRIC_EXIT,
+						  METRIC_ROUND_TRIP };
+		char cell[24];
+
+		if (!c || e->status != EXP_OK)
+			continue;
+		tb_printf(tb, "%-39s", e->name);
+		for (k = 0; k < 3; k++) {
+			counted_cell(cell, sizeof(cell),
+				     counted_median(r, e, shown[k]), 0);
+			tb_printf(tb, " %7s", cell);
+		}
+		tb_putc(tb, ' ');
+		for (k = 0; k < 3; k++) {
+			int64_t a = counted_median(r, e, shown[k]),
+				b = base ? counted_median(r, base, shown[k])
+					 : INT64_MIN;
+
+			counted_cell(cell, sizeof(cell),
+				     a == INT64_MIN || b == INT64_MIN ? INT64_MIN
+								      : a - b, 1);
+			tb_printf(tb, " %7s", base ? cell : "");
+		}
+		tb_printf(tb, " %7lld\n", (long long)net_of_floor(
+				  c->instructions.median,
+				  r->instructions_floor.min));
+	}
+}
+
 static void summary_schemes(struct text_buf *tb, const struct run_result *r,
 			    const struct report_context *ctx)
 {
@@ -116,6 +185,7 @@ static void summary_schemes(struct text_buf *tb, const struct run_result *r,
 			  "+entry", "+exit", "+round");
 		summary_against_baseline(tb, r, mode);
 	}
+	summary_counted(tb, r);
 	if (r->clock_kind != CLOCK_TSC_TICKS)
 		tb_printf(tb, "QEMU models no caches: the cache-state rows (cold, "
 			  "cold-control, thrash) can only differ from their "

@@ -59,11 +59,12 @@ static int64_t figure(const struct run_result *r, const struct seed_row *row)
 
 		if (!e || e->status != EXP_OK)
 			return NOT_RUN;
+		/* In core cycles where the CPU's counters measured them. */
 		if (row->kind == ROUND_TRIP)
-			return net_of_floor(e->metric[METRIC_ROUND_TRIP].median,
-					    floor);
+			return lead_median(r, e, METRIC_ROUND_TRIP);
 		base = comparable_baseline(r, e);
-		return base ? median_over(e, base, METRIC_ENTRY) : NOT_RUN;
+		return base ? lead_median_over(r, e, base, METRIC_ENTRY)
+			    : NOT_RUN;
 	}
 }
 
@@ -209,6 +210,20 @@ static const char *verdict(const struct run_result *r,
 
 #define MAX_ROWS 16
 
+/* A section of primitives is in the TSC's unit (the counted pass times
+ * interrupts, not blocks); one of experiment rows in the unit the report
+ * leads with. */
+static const char *section_unit(const struct run_result *r,
+				const struct seed_section *s)
+{
+	unsigned i;
+
+	for (i = 0; i < s->n_rows; i++)
+		if (s->rows[i].kind == PER_BLOCK)
+			return clock_kind_unit(r->clock_kind);
+	return lead_unit(r);
+}
+
 static void figures_of(const struct run_result *r,
 		       const struct seed_section *s, int64_t *f)
 {
@@ -235,7 +250,7 @@ void seeds_json(struct json_writer *w, const struct run_result *r)
 		json_kv_string(w, "title", s->title);
 		json_kv_string(w, "claim", s->claim);
 		json_kv_string(w, "verdict", verdict(r, s, f));
-		json_kv_string(w, "unit", clock_kind_unit(r->clock_kind));
+		json_kv_string(w, "unit", section_unit(r, s));
 		json_kv_string(w, "seed_figures", s->seed_column);
 		json_key(w, "rows");
 		json_begin_array(w);
@@ -292,9 +307,7 @@ void seeds_summary(struct text_buf *tb, const struct run_result *r)
 			tb_printf(tb, "%-40s %12s   %s\n", s->rows[i].label, v,
 				  s->rows[i].seed);
 		}
-		tb_printf(tb, "verdict: %s (claim: %s)\n", verdict(r, s, f),
-			  s->claim);
+		tb_printf(tb, "figures in %s; verdict: %s (claim: %s)\n",
+			  section_unit(r, s), verdict(r, s, f), s->claim);
 	}
-	tb_printf(tb, "Seed figures above are %s.\n",
-		  clock_kind_unit(r->clock_kind));
 }

@@ -9,6 +9,9 @@
 
 struct bench_buffers {
 	uint64_t *metric[METRIC_COUNT];	/* config.samples each */
+	/* The counted pass's (COUNTED_METRICS, results.h), the same size:
+	 * phase A cannot know whether phase B will count. */
+	uint64_t *counted[COUNTED_METRICS];
 	uint64_t *floor;	/* max(floor_samples, primitive_blocks) */
 };
 

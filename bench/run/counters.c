@@ -4,6 +4,7 @@
 #include "arch/exceptions.h"
 #include "arch/lib/fmt.h"
 #include "arch/lib/log.h"
+#include "arch/timing.h"
 #include "bench/model/pmu.h"
 #include "bench/model/results.h"
 
@@ -17,9 +18,75 @@
 #define GLOBAL_FIXED_012 (7ull << 32)
 #define RDPMC_FIXED (1u << 30)
 
+/* AMD (APM vol. 2 §13.2.1, §13.2.3): PERF_CTLn and PERF_CTRn, at
+ * C001_0200H + 2n and + 2n + 1 with the core extension, else the
+ * legacy four at C001_0000H and C001_0004H; PerfMonV2's global enable. */
+#define MSR_AMD_PERF_CTL_CORE 0xc0010200u
+#define MSR_AMD_PERF_CTL_LEGACY 0xc0010000u
+#define MSR_AMD_PERF_GLOBAL_CTL 0xc0000301u
+#define AMD_EVENT_CYCLES_NOT_IN_HALT 0x76
+#define AMD_EVENT_RETIRED_INSTRUCTIONS 0xc0
+#define AMD_PERF_CTL_OS (1ull << 17)
+#define AMD_PERF_CTL_ENABLE (1ull << 22)
+#define AMD_COUNTER_WIDTH 48
+
 #define PROBE_LOOP 100000u
 
 static int ratio_ok;
+
+/* What the counted pass reads: RDPMC's ECX for each counter, and their
+ * width. */
+static struct {
+	int counting;
+	uint32_t ecx[2];	/* by enum counted_counter */
+	unsigned width;
+} counted;
+
+int counters_counting(void)
+{
+	return counted.counting;
+}
+
+void counters_select(enum counted_counter which)
+{
+	pmc_counter = counted.ecx[which];
+}
+
+uint64_t counters_span(uint64_t difference)
+{
+	return pmu_delta(0, difference, counted.width);
+}
+
+/* Every MSR the probe and the pin changed, to be put back before the
+ * reset (counters_unpin): the PMU's enables, then the clock's. */
+#define MAX_CHANGED 8
+static struct {
+	uint32_t n;
+	uint32_t msr[MAX_CHANGED];
+	uint64_t value[MAX_CHANGED];
+} changed;
+
+static int change(uint32_t msr, uint64_t value)
+{
+	uint64_t old;
+
+	if (changed.n >= MAX_CHANGED || msr_read_guarded(msr, &old) ||
+	    msr_write_guarded(msr, value))
+		return -1;
+	changed.msr[changed.n] = msr;
+	changed.value[changed.n++] = old;
+	return 0;
+}
+
+/* Puts back the changes after the first `keep`. */
+static void put_back(uint32_t keep)
+{
+	while (changed.n > keep) {
+		changed.n--;
+		msr_write_guarded(changed.msr[changed.n],
+				  changed.value[changed.n]);
+	}
+}
 
 int counters_ratio_available(void)
 {
@@ -77,16 +144,16 @@ static void probe_intel(struct run_result *r)
 		results_probe(r, PROBE_COUNTERS, PROBE_ABSENT, "%s", why);
 		return;
 	}
-	failed = msr_write_guarded(MSR_FIXED_CTR_CTRL, FIXED_CTRL_RING0_ALL)
-			 ? "writing IA32_FIXED_CTR_CTRL"
-		 : msr_read_guarded(MSR_PERF_GLOBAL_CTRL, &global)
-			 ? "reading IA32_PERF_GLOBAL_CTRL"
-		 : msr_write_guarded(MSR_PERF_GLOBAL_CTRL,
-				     global | GLOBAL_FIXED_012)
-			 ? "writing IA32_PERF_GLOBAL_CTRL"
+	failed = change(MSR_FIXED_CTR_CTRL, FIXED_CTRL_RING0_ALL)
+			 ? "IA32_FIXED_CTR_CTRL"
+		 : msr_read_guarded(MSR_PERF_GLOBAL_CTRL, &global) ||
+				 change(MSR_PERF_GLOBAL_CTRL,
+					global | GLOBAL_FIXED_012)
+			 ? "IA32_PERF_GLOBAL_CTRL"
 		 : guard_run(read_fixed_around_loop, &f, 0)
 			 ? "RDPMC of fixed counter 0" : 0;
 	if (failed) {
+		put_back(0);
 		results_probe(r, PROBE_COUNTERS, PROBE_QUIRK, "CPUID 0AH offers PMU "
 			      "version %u, but %s faults: the counters do not count "
 			      "here", p.version, failed);
@@ -100,13 +167,34 @@ static void probe_intel(struct run_result *r)
 			      (unsigned long long)pmu_delta(f.before, f.after,
 							    p.fixed_width),
 			      PROBE_LOOP);
+		put_back(0);
 		return;
 	}
+	counted.counting = 1;
+	counted.ecx[COUNTER_CYCLES] = RDPMC_FIXED | 1;
+	counted.ecx[COUNTER_INSTRUCTIONS] = RDPMC_FIXED | 0;
+	counted.width = p.fixed_width;
 	results_probe(r, PROBE_COUNTERS, PROBE_OK, "PMU version %u: %u fixed "
 		      "counters, %u bits, counting (%llu instructions over a "
-		      "loop of %u)", p.version, p.fixed_counters, p.fixed_width,
+		      "loop of %u); core cycles from fixed counter 1, "
+		      "instructions from 0", p.version, p.fixed_counters,
+		      p.fixed_width,
 		      (unsigned long long)pmu_delta(f.before, f.after,
 						    p.fixed_width), PROBE_LOOP);
+}
+
+struct counter_reading {
+	uint32_t ecx;
+	uint64_t before, after;
+};
+
+static void read_counter_around_loop(void *arg)
+{
+	struct counter_reading *c = arg;
+
+	c->before = rdpmc(c->ecx);
+	known_loop();
+	c->after = rdpmc(c->ecx);
 }
 
 static void probe_amd(struct run_result *r)
@@ -117,12 +205,72 @@ static void probe_amd(struct run_result *r)
 	uint32_t ext22 = cpuid_max_leaf(0x80000000) >= 0x80000022
 				 ? cpuid(0x80000022, 0).eax : 0;
 
+	uint32_t ctl = 0;
+	uint64_t global = 0;
+	struct counter_reading c = { 1, 0, 0 };
+	const char *failed;
+
 	pmu_decode_amd(cpuid(0x80000001, 0).ecx, ext8, ext22, &p);
-	results_probe(r, PROBE_COUNTERS, p.core_extension ? PROBE_OK : PROBE_ABSENT,
-		      "core counter extension %s, PerfMonV2 %s, IRPerfCount %s; "
-		      "not yet used for cycle figures",
-		      p.core_extension ? "yes" : "no", p.perfmon_v2 ? "yes" : "no",
-		      p.irperf ? "yes" : "no");
+	/* Counter 0 counts cycles not in halt, counter 1 retired
+	 * instructions, in ring 0 only; RDPMC reads counter n as ECX = n.
+	 * PerfMonV2 also wants both enabled in its global control. */
+	ctl = p.core_extension ? MSR_AMD_PERF_CTL_CORE : MSR_AMD_PERF_CTL_LEGACY;
+	failed = change(ctl, AMD_EVENT_CYCLES_NOT_IN_HALT | AMD_PERF_CTL_OS |
+				     AMD_PERF_CTL_ENABLE) ||
+				 change(ctl + (p.core_extension ? 2 : 1),
+					AMD_EVENT_RETIRED_INSTRUCTIONS |
+						AMD_PERF_CTL_OS |
+						AMD_PERF_CTL_ENABLE)
+			 ? "PERF_CTL0/1"
+		 : p.perfmon_v2 &&
+				 (msr_read_guarded(MSR_AMD_PERF_GLOBAL_CTL,
+						   &global) ||
+				  change(MSR_AMD_PERF_GLOBAL_CTL, global | 3))
+			 ? "PerfCntrGlobalCtl"
+		 : guard_run(read_counter_around_loop, &c, 0)
+			 ? "RDPMC of counter 1" : 0;
+	if (failed || pmu_delta(c.before, c.after, AMD_COUNTER_WIDTH) <
+			      PROBE_LOOP) {
+		put_back(0);
+		results_probe(r, PROBE_COUNTERS, PROBE_QUIRK, "core counter "
+			      "extension %s, PerfMonV2 %s, IRPerfCount %s, but "
+			      "%s%s: the counters do not count here",
+			      p.core_extension ? "yes" : "no",
+			      p.perfmon_v2 ? "yes" : "no", p.irperf ? "yes" : "no",
+			      failed ? failed : "retired instructions did not "
+					       "advance over a known loop",
+			      failed ? " faults" : "");
+		return;
+	}
+	counted.counting = 1;
+	counted.ecx[COUNTER_CYCLES] = 0;
+	counted.ecx[COUNTER_INSTRUCTIONS] = 1;
+	counted.width = AMD_COUNTER_WIDTH;
+	results_probe(r, PROBE_COUNTERS, PROBE_OK, "core counter extension %s, "
+		      "PerfMonV2 %s, IRPerfCount %s; counters 0 (cycles not in "
+		      "halt) and 1 (retired instructions) counting (%llu over "
+		      "a loop of %u)", p.core_extension ? "yes" : "no",
+		      p.perfmon_v2 ? "yes" : "no", p.irperf ? "yes" : "no",
+		      (unsigned long long)pmu_delta(c.before, c.after,
+						    AMD_COUNTER_WIDTH),
+		      PROBE_LOOP);
+}
+
+/* simulate = pmu-counts: the counted pass runs on counters that do not
+ * count, so that an emulator runs its code. RDPMC of general counter 0
+ * is what Bochs answers, with 0, without a fault; every counted figure
+ * is then the emulator's, and the probe says simulated. */
+static void simulate_counting(struct run_result *r)
+{
+	char found[RESULTS_REASON_LEN];
+
+	fmt_snprintf(found, sizeof(found), "%s", r->probe[PROBE_COUNTERS].detail);
+	counted.counting = 1;
+	counted.ecx[COUNTER_CYCLES] = 0;
+	counted.ecx[COUNTER_INSTRUCTIONS] = 0;
+	counted.width = AMD_COUNTER_WIDTH;
+	results_probe(r, PROBE_COUNTERS, PROBE_SIMULATED, "RDPMC 0 as if "
+		      "counting; found: %s", found);
 }
 
 /* APERF and MPERF over a loop: both must advance. */
@@ -161,6 +309,7 @@ void counters_probe(struct run_result *r)
 {
 	const char *vendor = r->machine.cpu_vendor;
 
+	counted.counting = 0;
 	if (vendor[0] == 'G')
 		probe_intel(r);
 	else if (vendor[0] == 'A' || vendor[0] == 'H')
@@ -168,6 +317,9 @@ void counters_probe(struct run_result *r)
 	else
 		results_probe(r, PROBE_COUNTERS, PROBE_ABSENT, "no counters are "
 			      "known on this vendor's CPUs");
+	if (!counted.counting &&
+	    config_simulates(&r->config, SIMULATE_PMU_COUNTS))
+		simulate_counting(r);
 	probe_ratio(r);
 }
 
@@ -178,24 +330,6 @@ void counters_probe(struct run_result *r)
 #define MSR_HWP_REQUEST 0x774		/* 7:0 min, 15:8 max, 23:16 desired,
 					 * 31:24 EPP */
 #define CPUID1_EIST (1u << 7)
-
-/* What was changed, to be put back: up to two MSRs. */
-static struct {
-	uint32_t n;
-	uint32_t msr[2];
-	uint64_t value[2];
-} pinned;
-
-static int change(uint32_t msr, uint64_t value)
-{
-	uint64_t old;
-
-	if (msr_read_guarded(msr, &old) || msr_write_guarded(msr, value))
-		return -1;
-	pinned.msr[pinned.n] = msr;
-	pinned.value[pinned.n++] = old;
-	return 0;
-}
 
 static const char *pin_hwp(char *what, size_t cap)
 {
@@ -254,8 +388,8 @@ void counters_pin(struct run_result *r)
 	const char *vendor = r->machine.cpu_vendor, *why;
 	char what[120];
 	struct clock_reading a, b;
+	uint32_t before_pin = changed.n;
 
-	pinned.n = 0;
 	if (!r->config.pin_frequency) {
 		results_probe(r, PROBE_FREQUENCY_PIN, PROBE_ABSENT,
 			      "not pinned: pin_frequency = 0");
@@ -273,7 +407,7 @@ void counters_pin(struct run_result *r)
 	else
 		why = "no clock controls are known on this vendor's CPUs";
 	if (why) {
-		counters_unpin();
+		put_back(before_pin);
 		results_probe(r, PROBE_FREQUENCY_PIN, PROBE_ABSENT,
 			      "not pinned: %s", why);
 		return;
@@ -293,8 +427,6 @@ void counters_pin(struct run_result *r)
 
 void counters_unpin(void)
 {
-	while (pinned.n > 0) {
-		pinned.n--;
-		msr_write_guarded(pinned.msr[pinned.n], pinned.value[pinned.n]);
-	}
+	put_back(0);
+	counted.counting = 0;
 }

@@ -14,6 +14,24 @@ struct run_result;
  * to not count here, never read as zero cycles. */
 void counters_probe(struct run_result *r);
 
+/* Whether the counted pass runs (docs/timing.md "Core cycles"): the
+ * counters count here, or the config's simulate takes them as counting
+ * (then every counted figure is the emulator's, and labelled so). */
+int counters_counting(void);
+
+/* The two counters the counted pass reads, one at a time. */
+enum counted_counter {
+	COUNTER_CYCLES,		/* core cycles unhalted */
+	COUNTER_INSTRUCTIONS,	/* instructions retired */
+};
+
+/* Points the counted instrument (pmc_counter, arch/timing.h) at one. */
+void counters_select(enum counted_counter which);
+
+/* A counted delta, as the instrument's 64-bit subtraction gave it, taken
+ * modulo the counters' width: right across one wrap. */
+uint64_t counters_span(uint64_t difference);
+
 /* Whether APERF and MPERF count here (counters_probe found them so). */
 int counters_ratio_available(void);
 
@@ -29,7 +47,8 @@ void counters_read(struct clock_reading *out);
  * what was set and the ratio that resulted; says why not elsewhere.
  * After counters_probe. */
 void counters_pin(struct run_result *r);
-/* Puts back what counters_pin changed, before the reset. */
+/* Puts back what counters_probe and counters_pin changed, before the
+ * reset. */
 void counters_unpin(void);
 
 #endif

@@ -26,6 +26,9 @@ struct experiment_run {
 	uint8_t check_failed;
 	uint8_t timed_out;
 	uint8_t started;	/* the source's start ran: its stop must */
+	uint8_t counted;	/* the counted pass runs (counters_counting) */
+	uint8_t passes;		/* passes begun: each delivers warm-up +
+				 * samples interrupts */
 };
 
 
@@ -158,7 +161,8 @@ static int set_up_and_check(struct experiment_run *x)
 		p->entry->prepare();
 	if (p->scheme && p->scheme->prepare)
 		p->scheme->prepare();
-	return check(x, HANDLER_BARE) || check(x, HANDLER_TIMED);
+	return check(x, HANDLER_BARE) || check(x, HANDLER_TIMED) ||
+	       (x->counted && check(x, HANDLER_COUNTED));
 }
 
 static void before_sample(const struct experiment_run *x)
@@ -188,17 +192,25 @@ void experiment_note_clock_ratio(struct experiment_result *e,
 		e->clock_ratio_high = milli;
 }
 
+/* A sample's delta: the TSC's as it is, a counter's modulo its width. */
+static uint64_t span(uint64_t from, uint64_t to)
+{
+	return sample_counted ? counters_span(to - from) : to - from;
+}
+
 /* One pass: warm-up, then the row's samples in noise batches, through
- * handlers of one kind. The timed handlers give entry, exit and their own
- * round trip; the bare ones the round trip with no instrument inside.
- * Returns -1 when the row must stop (x->why says why). */
-static int take_samples(struct experiment_run *x, enum handler_kind kind)
+ * handlers of one kind, into m (by enum metric_id). The timed handlers,
+ * and the counted ones, give entry, exit and their own round trip; the
+ * bare ones the round trip with no instrument inside. Returns -1 when
+ * the row must stop (x->why says why). */
+static int take_samples(struct experiment_run *x, enum handler_kind kind,
+			uint64_t *const *m)
 {
 	const struct plan_row *p = x->plan;
-	uint64_t **m = x->buf->metric;
 	struct irq_sample s;
 	uint32_t i, kept, batches_kept = 0;
 
+	x->passes++;
 	install(x, kind);
 	for (i = 0; i < x->config->warmup; i++) {
 		irq_arrived = 0;
@@ -242,11 +254,15 @@ static int take_samples(struct experiment_run *x, enum handler_kind kind)
 				return -1;
 			}
 			if (kind == HANDLER_BARE) {
-				m[METRIC_ROUND_TRIP][i] = s.resume - s.trigger;
+				m[METRIC_ROUND_TRIP][i] =
+					span(s.trigger, s.resume);
 			} else {
-				m[METRIC_ENTRY][i] = irq_timing.entry - s.trigger;
-				m[METRIC_EXIT][i] = s.resume - irq_timing.exit;
-				m[METRIC_ROUND_TRIP_TIMED][i] = s.resume - s.trigger;
+				m[METRIC_ENTRY][i] =
+					span(s.trigger, irq_timing.entry);
+				m[METRIC_EXIT][i] =
+					span(irq_timing.exit, s.resume);
+				m[METRIC_ROUND_TRIP_TIMED][i] =
+					span(s.trigger, s.resume);
 			}
 			if (tsc_close() > batch_end) {
 				i++;
@@ -277,6 +293,28 @@ static int take_samples(struct experiment_run *x, enum handler_kind kind)
 	return 0;
 }
 
+/* The counted pass (docs/timing.md "Core cycles"), after the TSC's and
+ * apart from it, so those figures and their instrument stay exactly as
+ * they are: core cycles through the counted handlers (entry, exit, their
+ * round trip) and the bare ones, then instructions retired through the
+ * bare ones. The trigger side reads the counter only while
+ * sample_counted is set. */
+static void counted_passes(struct experiment_run *x)
+{
+	uint64_t *const *c = x->buf->counted;
+	uint64_t *instructions[METRIC_COUNT] = {
+		[METRIC_ROUND_TRIP] = c[COUNTED_INSTRUCTIONS] };
+
+	sample_counted = 1;
+	counters_select(COUNTER_CYCLES);
+	if (take_samples(x, HANDLER_COUNTED, c) == 0 &&
+	    take_samples(x, HANDLER_BARE, c) == 0) {
+		counters_select(COUNTER_INSTRUCTIONS);
+		(void)take_samples(x, HANDLER_BARE, instructions);
+	}
+	sample_counted = 0;
+}
+
 /* Runs under guard_run: an exception here abandons this function. */
 static void measure(void *arg)
 {
@@ -291,8 +329,10 @@ static void measure(void *arg)
 		p->source->start(p->source, p->vector);
 	x->started = 1;
 	irq_reset_counts();
-	if (take_samples(x, HANDLER_TIMED) == 0)
-		(void)take_samples(x, HANDLER_BARE);
+	if (take_samples(x, HANDLER_TIMED, x->buf->metric) ||
+	    take_samples(x, HANDLER_BARE, x->buf->metric) || !x->counted)
+		return;
+	counted_passes(x);
 }
 
 /* Puts the machine back as the next experiment expects it. */
@@ -306,6 +346,7 @@ static void tear_down(const struct plan_row *p, const struct experiment_run *x)
 		p->entry->finish();
 	scheme_rest(p->scheme);
 	irq_fault_once = 0;
+	sample_counted = 0;
 }
 
 static void experiment_fail(struct experiment_result *e, const char *format,
@@ -385,7 +426,8 @@ struct experiment_result *experiment_open(const struct plan_row *p,
 static void experiment_figures(struct run_result *r,
 			       struct experiment_result *e,
 			       const struct irqlab_config *c,
-			       const struct bench_buffers *b, uint32_t samples)
+			       const struct bench_buffers *b, uint32_t samples,
+			       unsigned passes)
 {
 	unsigned k;
 
@@ -393,13 +435,24 @@ static void experiment_figures(struct run_result *r,
 		stats_compute(b->metric[k], samples, &e->metric[k]);
 	if (c->histograms)
 		keep_histograms(r, (uint32_t)(e - r->exp), b, samples);
+	if (passes == TSC_PASSES + COUNTED_PASSES &&
+	    r->n_counted < RESULTS_MAX_EXPERIMENTS) {
+		struct counted_row *out = &r->counted[r->n_counted++];
+
+		out->row = (uint8_t)(e - r->exp);
+		for (k = 0; k < METRIC_COUNT; k++)
+			stats_compute(b->counted[k], samples, &out->cycles[k]);
+		stats_compute(b->counted[COUNTED_INSTRUCTIONS], samples,
+			      &out->instructions);
+	}
 }
 
 void experiment_close(const struct plan_row *p, struct run_result *r,
 		      struct experiment_result *e,
 		      const struct irqlab_config *c,
 		      const struct bench_buffers *b, const uint32_t *delivered,
-		      const char *why, int timed_out, int faulted)
+		      const char *why, int timed_out, int faulted,
+		      unsigned passes)
 {
 	char quiet[RESULTS_REASON_LEN];
 	uint32_t others = 0, expected;
@@ -423,15 +476,15 @@ void experiment_close(const struct plan_row *p, struct run_result *r,
 	}
 
 	e->delivered = delivered[p->vector];
-	/* Both passes: warm-up and samples each. */
-	expected = HANDLER_KINDS * (c->warmup + p->samples) + e->discarded;
+	/* Every pass: warm-up and samples each. */
+	expected = passes * (c->warmup + p->samples) + e->discarded;
 	for (v = 0; v < 256; v++)
 		if (v != p->vector && v != APIC_SPURIOUS_VECTOR)
 			others += delivered[v];
 	if (delivered[APIC_SPURIOUS_VECTOR])
 		log_printf("experiment %s: %u spurious interrupt(s), not counted\n",
 			   p->name, delivered[APIC_SPURIOUS_VECTOR]);
-	experiment_figures(r, e, c, b, p->samples);
+	experiment_figures(r, e, c, b, p->samples, passes);
 	/* A source that repeats (sources.h) may raise its vector again
 	 * while its handler runs: counted as extra, not a failure. */
 	if (p->source->repeats && e->delivered > expected) {
@@ -457,7 +510,8 @@ void experiment_run(const struct plan_row *p, struct run_result *r,
 		    const struct irqlab_config *c, struct bench_buffers *b)
 {
 	struct experiment_result *e = experiment_open(p, r, unsupported(p));
-	struct experiment_run x = { .plan = p, .config = c, .buf = b, .out = e };
+	struct experiment_run x = { .plan = p, .config = c, .buf = b, .out = e,
+				    .counted = (uint8_t)counters_counting() };
 	struct fault_info fault;
 	int faulted;
 
@@ -474,5 +528,5 @@ void experiment_run(const struct plan_row *p, struct run_result *r,
 		fault_describe(&fault, x.why, sizeof(x.why));
 	experiment_close(p, r, e, c, b, irq_delivered,
 			 faulted || x.check_failed || x.timed_out ? x.why : NULL,
-			 x.timed_out, faulted);
+			 x.timed_out, faulted, x.passes);
 }

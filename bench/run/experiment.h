@@ -14,6 +14,13 @@
 #define REGISTER_CHECKS_PER_VECTOR 256
 #define HIGH_CHECK_VECTOR 255
 
+/* A row's passes: the TSC's, timed and bare; then, where the counters
+ * count, the counted pass's three: core cycles through the counted
+ * handlers and the bare ones, instructions through the bare ones. Each
+ * delivers warm-up + samples interrupts. */
+#define TSC_PASSES 2
+#define COUNTED_PASSES 3
+
 /* Runs an experiment row into the next free r->exp. */
 void experiment_run(const struct plan_row *p, struct run_result *r,
 		    const struct irqlab_config *c, struct bench_buffers *b);
@@ -30,8 +37,9 @@ struct experiment_result *experiment_open(const struct plan_row *p,
 					  struct run_result *r, const char *why);
 /* ... and how it ended: `why` says why it did not finish (NULL: it
  * did), with timed_out or faulted saying how; else the verdict from the
- * per-vector `delivered` counts, and each metric's statistics and
- * histogram from the buffers. */
+ * per-vector `delivered` counts against `passes` passes, and each
+ * metric's statistics and histogram from the buffers (and the counted
+ * row, after the counted pass). */
 /* A kept batch's core-clock ratio since `before` (APERF/MPERF), into
  * the row's lowest and highest; nothing where they do not count. */
 struct clock_reading;
@@ -42,7 +50,8 @@ void experiment_close(const struct plan_row *p, struct run_result *r,
 		      struct experiment_result *e,
 		      const struct irqlab_config *c,
 		      const struct bench_buffers *b, const uint32_t *delivered,
-		      const char *why, int timed_out, int faulted);
+		      const char *why, int timed_out, int faulted,
+		      unsigned passes);
 
 /* Runs a gap row into the next free r->gap. */
 void gap_run(const struct plan_row *p, struct run_result *r,

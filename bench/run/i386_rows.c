@@ -255,5 +255,5 @@ void i386_experiment_run(const struct plan_row *p, struct run_result *r,
 	experiment_close(p, r, e, c, b, pm.delivered,
 			 guarded || x.faulted || x.failed || x.timed_out ?
 				 x.why : NULL,
-			 x.timed_out, guarded || x.faulted);
+			 x.timed_out, guarded || x.faulted, TSC_PASSES);
 }

@@ -7,8 +7,36 @@
 #include "arch/timing.h"
 #include "bench/model/stats.h"
 #include "bench/run/apic_mode.h"
+#include "bench/run/counters.h"
 #include "bench/run/experiment.h"
 #include "bench/run/sources.h"
+
+/* One counted floor: `probe` floor_samples times after a warm-up, each
+ * taken modulo the counters' width. */
+static void counted_floor(uint64_t (*probe)(void), const struct irqlab_config *c,
+			  struct bench_buffers *b, struct sample_stats *out)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->warmup && i < c->floor_samples; i++)
+		(void)probe();
+	for (i = 0; i < c->floor_samples; i++)
+		b->floor[i] = counters_span(probe());
+	stats_compute(b->floor, c->floor_samples, out);
+}
+
+/* The counted pass's floors, measured as the TSC's (docs/timing.md
+ * "Core cycles"). */
+static void measure_counted_floor(struct run_result *r,
+				  const struct irqlab_config *c,
+				  struct bench_buffers *b)
+{
+	counters_select(COUNTER_CYCLES);
+	counted_floor(pmc_floor_sample, c, b, &r->cycles_floor);
+	counted_floor(pmc_instrument_probe, c, b, &r->cycles_instrument);
+	counters_select(COUNTER_INSTRUCTIONS);
+	counted_floor(pmc_floor_sample, c, b, &r->instructions_floor);
+}
 
 void bench_measure_floor(struct run_result *r, const struct irqlab_config *c,
 			 struct bench_buffers *b)
@@ -25,6 +53,8 @@ void bench_measure_floor(struct run_result *r, const struct irqlab_config *c,
 	for (i = 0; i < c->floor_samples; i++)
 		b->floor[i] = tsc_instrument_probe();
 	stats_compute(b->floor, c->floor_samples, &r->instrument);
+	if (counters_counting())
+		measure_counted_floor(r, c, b);
 }
 
 /* The plan, run row by row. A row that needs an APIC mode not yet tried
@@ -73,6 +103,9 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 
 	if (r->tsc_hz)
 		wait_budget_ticks = r->tsc_hz / 1000 * WAIT_BUDGET_MS;
+	/* The counted pass's bound, in the counter's counts: a core clock
+	 * eight times the TSC's is beyond any CPU's. */
+	wait_budget_counts = wait_budget_ticks * 8;
 	log_printf("plan: %u rows%s; a sample waits at most %u ms for its "
 		   "interrupt\n", (unsigned)n, r->first_row ? ", this part from "
 		   "a later one" : "", WAIT_BUDGET_MS);
@@ -80,7 +113,7 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 		const struct plan_row *p = &plan[i];
 		enum lapic_mode mode = (enum lapic_mode)p->mode;
 		uint32_t n_exp = r->n_experiments, n_gaps = r->n_gaps,
-			 n_hists = r->n_hists;
+			 n_hists = r->n_hists, n_counted = r->n_counted;
 
 		report_progress(r, p->name);
 		/* x2APIC comes only from xAPIC (apic_mode.h), even in a part
@@ -109,6 +142,7 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 			r->n_experiments = n_exp;
 			r->n_gaps = n_gaps;
 			r->n_hists = n_hists;
+			r->n_counted = n_counted;
 			r->next_row = (uint16_t)i;
 			log_printf("part %u: the results fill the handoff; rows "
 				   "from %u on go to part %u, after a reset\n",

@@ -291,6 +291,67 @@ static void icount_figures_are_not_called_cycles(void **state)
 	assert_non_null(strstr(out, "verdict: not judged (figures are not cycles here) (claim: reading %cs"));
 }
 
+/* Core cycles measured on the CPU's counters lead: the JSON says so, the
+ * end screen, the seed verdicts and the web answer take them, the
+ * summary has their table; TSC figures stay beside them. */
+static void measured_core_cycles_lead_the_report(void **state)
+{
+	static struct run_result r;
+	struct text_buf tb;
+
+	(void)state;
+	sample_run(&r, 12);
+	sample_counted(&r, PROBE_OK);
+	tb_init(&tb, out, sizeof(out));
+	assert_int_equal(report_json(&tb, &r, NULL), 0);
+	assert_non_null(strstr(out, "\"lead_unit\": \"core cycles\""));
+	assert_non_null(strstr(out, "\"figures_are_cycles\": false"));
+	assert_non_null(strstr(out, "\"state\": \"measured\""));
+	/* int-push-jmp's cycle entry over int-direct's: 3 * (101 - 100) */
+	assert_non_null(strstr(out, "\"cycles_entry_median_over\": 3"));
+	/* the seed sections of experiment rows are in core cycles */
+	assert_non_null(strstr(out, "\"unit\": \"core cycles\""));
+	tb_init(&tb, out, sizeof(out));
+	assert_int_equal(report_summary(&tb, &r, NULL), 0);
+	assert_non_null(strstr(out, "Core cycles, from the performance counters"));
+	assert_null(strstr(out, "SIMULATED"));
+	assert_non_null(strstr(out, "figures in core cycles; verdict:"));
+	tb_init(&tb, out, sizeof(out));
+	report_end_screen(&tb, &r, "\\irqlab\\results\\x");
+	assert_non_null(strstr(out, "figures are core cycles"));
+	/* int's round trip in cycles: 30 + 3 * (302 - 20) + 2 - 30 (floor) */
+	assert_non_null(strstr(out, "848"));
+}
+
+/* Simulated counts never lead, and the summary says they are not
+ * figures. */
+static void simulated_core_cycles_never_lead(void **state)
+{
+	static struct run_result r;
+	struct text_buf tb;
+
+	(void)state;
+	sample_run(&r, 4);
+	sample_counted(&r, PROBE_SIMULATED);
+	tb_init(&tb, out, sizeof(out));
+	assert_int_equal(report_json(&tb, &r, NULL), 0);
+	assert_null(strstr(out, "\"lead_unit\": \"core cycles\""));
+	assert_null(strstr(out, "\"unit\": \"core cycles\""));
+	assert_non_null(strstr(out, "\"state\": \"simulated\""));
+	tb_init(&tb, out, sizeof(out));
+	assert_int_equal(report_summary(&tb, &r, NULL), 0);
+	assert_non_null(strstr(out, "Core cycles (SIMULATED"));
+	tb_init(&tb, out, sizeof(out));
+	report_end_screen(&tb, &r, "\\irqlab\\results\\x");
+	assert_null(strstr(out, "core cycles"));
+	/* Without the pass, the summary says why. */
+	sample_run(&r, 4);
+	strcpy(r.probe[PROBE_COUNTERS].detail, "CPUID 0AH has no PMU");
+	tb_init(&tb, out, sizeof(out));
+	assert_int_equal(report_summary(&tb, &r, NULL), 0);
+	assert_non_null(strstr(out, "Core cycles: not measured: CPUID 0AH has no PMU"));
+}
+
 /* The end screen fits 80 x 25 and shows the headline: each scheme's
  * round trip and its overhead against direct, for INT n and a self-IPI. */
 static void end_screen_fits_and_heads_with_the_schemes(void **state)
@@ -455,6 +516,8 @@ int main(void)
 		cmocka_unit_test(summary_has_the_figures_as_rows),
 		cmocka_unit_test(i386_rows_have_their_own_table),
 		cmocka_unit_test(end_screen_fits_and_heads_with_the_schemes),
+		cmocka_unit_test(measured_core_cycles_lead_the_report),
+		cmocka_unit_test(simulated_core_cycles_never_lead),
 		cmocka_unit_test(a_too_small_buffer_is_reported),
 	};
 

@@ -179,6 +179,39 @@ static void parts_join_into_one_run(void **state)
 	assert_int_equal(joined.n_experiments, RESULTS_MAX_EXPERIMENTS - 1);
 }
 
+/* The counted pass's rows travel as a list of their own, and a later
+ * part's rows are renumbered into the joined run. */
+static void counted_rows_round_trip_and_join(void **state)
+{
+	static struct run_result first, second, out;
+	size_t n;
+
+	(void)state;
+	sample_run(&first, 4);
+	sample_counted(&first, PROBE_OK);
+	assert_int_equal(first.n_counted, 3);	/* row 3 was skipped */
+	n = results_encode(&first, buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_int_equal(results_decode(buf, n, &out), DECODE_OK);
+	assert_memory_equal(&first, &out, sizeof(out));
+	assert_int_equal(results_counted_state(&out), COUNTED_MEASURED);
+	assert_null(results_counted(&out, 3));
+	assert_int_equal(results_counted(&out, 2)->instructions.min, 6 + 50 + 2);
+
+	sample_run(&second, 2);
+	sample_counted(&second, PROBE_OK);
+	first.part = 1;
+	second.part = 2;
+	assert_int_equal(results_join_part(&first, &second), 0);
+	assert_int_equal(first.n_counted, 5);
+	assert_int_equal(results_counted(&first, 5)->instructions.min,
+			 6 + 50 + 1);
+	/* A run without the counted pass carries no counted rows. */
+	sample_run(&second, 2);
+	assert_int_equal(results_counted_state(&second), COUNTED_NOT_RUN);
+	assert_null(results_counted(&second, 0));
+}
+
 static void too_small_a_buffer_encodes_nothing(void **state)
 {
 	static struct run_result in;
@@ -446,6 +479,7 @@ int main(void)
 		cmocka_unit_test(row_histograms_round_trip),
 		cmocka_unit_test(histograms_give_way_to_the_budget),
 		cmocka_unit_test(parts_join_into_one_run),
+		cmocka_unit_test(counted_rows_round_trip_and_join),
 		cmocka_unit_test(too_small_a_buffer_encodes_nothing),
 		cmocka_unit_test(every_truncation_is_caught),
 		cmocka_unit_test(trailing_bytes_are_caught),
