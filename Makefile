@@ -52,6 +52,7 @@ UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 IMAGE      := $(BUILD)/irqlab.img
 
 .PHONY: all efi image run test unit-test deps usb collect rescue fuzz fuzz-smoke \
+	reference \
 	bochs-exact compare clean
 
 all: efi
@@ -76,9 +77,12 @@ $(BUILD)/efi-obj/%.S.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) $(EFI_ASFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/irqlab.so: $(EFI_OBJS)
+# Linked, then stamped with its build: the hash of its code
+# (image/stamp-build.py), which $(BUILD)/irqlab.build holds too.
+$(BUILD)/irqlab.so: $(EFI_OBJS) image/stamp-build.py
 	ld $(EFI_LDFLAGS) $(EFI_CRT0) $(EFI_OBJS) -L$(EFI_LIB) -lefi -lgnuefi \
 		$(LIBGCC) -o $@
+	image/stamp-build.py $@ $(BUILD)/irqlab.build
 
 %.efi: %.so
 	objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
@@ -107,9 +111,16 @@ $(BUILD)/irqlab-entry.lst: $(ENTRY_OBJS)
 	objdump -d -r -M i386 $(I386_OBJS) >> $@
 
 $(IMAGE): $(BUILD)/irqlab.efi image/mkimage.sh image/irqlab.cfg \
-	  $(BUILD)/report-template.html
+	  $(BUILD)/report-template.html $(BUILD)/icount.ref
 	image/mkimage.sh $@ $(BUILD)/irqlab.efi image/irqlab.cfg \
-		$(BUILD)/report-template.html
+		$(BUILD)/report-template.html $(BUILD)/icount.ref
+
+# The icount reference for the stick, naming the build that recorded it
+# (docs/timing.md "The path length, checked").
+ICOUNT_REFERENCE := tests/boot/reference/icount-figures.json
+$(BUILD)/icount.ref: $(ICOUNT_REFERENCE) image/reference-to-stick.py
+	@mkdir -p $(dir $@)
+	image/reference-to-stick.py $< $@
 
 # The report pages (web/): the charting library comes from npm at the
 # versions web/package-lock.json pins, installed under $(BUILD), and is
@@ -155,6 +166,14 @@ test: deps efi image $(UNIT_BINS) $(BUILD)/other-disk.img $(BUILD)/irqlab-rescue
 	$(BUILD)/compare-template.html
 	tests/run.sh $(UNIT_BINS)
 
+# make reference: the icount reference recorded anew from an icount run
+# of this build, which it then names (docs/timing.md "The path length,
+# checked"); each row it changes must be explained in
+# tests/boot/reference/EXPLAINED.
+reference: deps efi image
+	python3 tests/boot/boot_test.py --record-reference
+	@$(MAKE) --no-print-directory image
+
 # Coverage-guided fuzzing (clang + libFuzzer, with ASan and UBSan): one
 # harness per parser, built from the same sources as the firmware. Each
 # takes its seeds from tests/fuzz/corpus/<harness>/ and the unit tests'
@@ -183,9 +202,11 @@ $(BUILD)/irqlab-rescue: tools/rescue.c $(PURE_SRCS) $(PURE_HDRS)
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -std=gnu11 -O2 $(WARNINGS) -I. $< $(PURE_SRCS) -lm -o $@
 
-rescue: $(BUILD)/irqlab-rescue $(BUILD)/report-template.html
+rescue: $(BUILD)/irqlab-rescue $(BUILD)/report-template.html \
+	  $(BUILD)/icount.ref
 	$(BUILD)/irqlab-rescue $(if $(DELETE),--delete) \
 		$(if $(STICK),--stick $(STICK)) --template $(BUILD)/report-template.html \
+		--reference $(BUILD)/icount.ref \
 		$(or $(SOURCE),/sys/firmware/efi/efivars) $(or $(DEST),results)
 
 usb: image

@@ -2,6 +2,7 @@
 #include <efilib.h>
 
 #include "efi/phase_a.h"
+
 #include "arch/desc.h"
 #include "arch/dispatch/i386.h"
 #include "arch/dispatch/schemes.h"
@@ -11,6 +12,7 @@
 #include "arch/paging.h"
 #include "bench/report/report.h"
 #include "bench/run/runner.h"
+#include "efi/build_id.h"
 #include "efi/files.h"
 #include "firmware/memory_map.h"
 #include "firmware/rt_properties.h"
@@ -334,6 +336,7 @@ EFI_STATUS phase_a(EFI_FILE_HANDLE root, struct run_state *run,
 					: (uint16_t)run->config.start_row,
 	};
 	r->config = run->config;
+	fmt_snprintf(r->build, sizeof(r->build), "%s", build_id());
 	note_scheme_footprints(r);
 	config_warnings_note(config_problems, r->config_warnings,
 			     sizeof(r->config_warnings));

@@ -16,6 +16,8 @@
 
 /* The report page's template, written there by `make image` (web/). */
 #define REPORT_TEMPLATE_PATH "\\EFI\\irqlab\\report.tpl"
+/* The icount reference (docs/timing.md "The path length, checked"). */
+#define PATH_REFERENCE_PATH "\\EFI\\irqlab\\icount.ref"
 
 /* results.json, summary.txt and report.html into `dir`, each read back
  * and compared before it takes its name. Returns NULL, or why not. */
@@ -124,6 +126,9 @@ struct pending {
 	size_t final_part_len;
 	char *scratch;	/* REPORT_TEXT_BYTES + 1 */
 	char *html_template;
+	char *path_text;	/* PATH_REFERENCE_MAX_BYTES */
+	struct path_reference *path_reference;
+	char path_problem[RESULTS_REASON_LEN];
 	char dir[96];
 };
 
@@ -140,6 +145,8 @@ static int pending_allocate(struct pending *pc, EFI_FILE_HANDLE root,
 		.blob = pages_alloc(RUN_FILE_BYTES),
 		.scratch = pages_alloc(REPORT_TEXT_BYTES + 1),
 		.html_template = pages_alloc(REPORT_TEMPLATE_BYTES),
+		.path_text = pages_alloc(PATH_REFERENCE_MAX_BYTES),
+		.path_reference = pages_alloc(sizeof(*pc->path_reference)),
 	};
 	if (!run->text)
 		run->text = pages_alloc(REPORT_TEXT_BYTES);
@@ -298,8 +305,37 @@ static int keep_series_run(struct pending *pc, struct next_run *next)
 	return 0;
 }
 
-/* What the reports say of the records, the run, the page's template and
- * the earlier runs of a series. */
+/* The icount reference on the stick, parsed, or why there is none. */
+static void read_path_reference(struct pending *pc,
+				struct report_context *ctx)
+{
+	INTN len;
+	char why[RESULTS_REASON_LEN - 40];
+
+	ctx->path_reference_problem = pc->path_problem;
+	if (!pc->root || !pc->path_text || !pc->path_reference) {
+		fmt_snprintf(pc->path_problem, sizeof(pc->path_problem),
+			     "no room to read %s", PATH_REFERENCE_PATH);
+		return;
+	}
+	len = files_read(pc->root, PATH_REFERENCE_PATH, pc->path_text,
+			 PATH_REFERENCE_MAX_BYTES);
+	if (len <= 0) {
+		fmt_snprintf(pc->path_problem, sizeof(pc->path_problem),
+			     "%s is not on the stick", PATH_REFERENCE_PATH);
+		return;
+	}
+	if (path_reference_parse(pc->path_text, (size_t)len, pc->path_reference,
+				 why, sizeof(why))) {
+		fmt_snprintf(pc->path_problem, sizeof(pc->path_problem),
+			     "%s refused: %s", PATH_REFERENCE_PATH, why);
+		return;
+	}
+	ctx->path_reference = pc->path_reference;
+}
+
+/* What the reports say of the records, the run, the page's template, the
+ * icount reference and the earlier runs of a series. */
 static void build_context(struct pending *pc, struct report_context *ctx,
 			  const struct run_result **runs)
 {
@@ -324,6 +360,7 @@ static void build_context(struct pending *pc, struct report_context *ctx,
 			ctx->html_template_len = (size_t)len;
 		}
 	}
+	read_path_reference(pc, ctx);
 	if (pc->have_run && pc->r->config.runs > 1) {
 		ctx->runs = runs;
 		ctx->n_runs = run_store_load_series(pc->root, pc->r, runs,

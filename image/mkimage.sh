@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# mkimage.sh IMAGE EFI [CONFIG [REPORT_TEMPLATE]]
+# mkimage.sh IMAGE EFI [CONFIG [REPORT_TEMPLATE [ICOUNT_REFERENCE]]]
 # A GPT disk with one FAT32 EFI system partition holding
-# \EFI\BOOT\BOOTX64.EFI (and \EFI\irqlab\irqlab.cfg, and the report
-# page's template \EFI\irqlab\report.tpl, when given). Built
+# \EFI\BOOT\BOOTX64.EFI (and \EFI\irqlab\irqlab.cfg, the report
+# page's template \EFI\irqlab\report.tpl and the icount reference
+# \EFI\irqlab\icount.ref, when given). Built
 # with sfdisk and mtools on a plain file: no root, no loop devices.
 set -euo pipefail
 
@@ -10,6 +11,7 @@ image=$1
 efi=$2
 config=${3:-}
 report_template=${4:-}
+icount_reference=${5:-}
 size_mib=${IMAGE_SIZE_MIB:-64}	# FAT32 needs >= 65525 clusters: 64 MiB is ample
 
 export MTOOLS_SKIP_CHECK=1
@@ -28,4 +30,7 @@ if [ -n "$config" ]; then
 fi
 if [ -n "$report_template" ]; then
 	mcopy -i "$part" "$report_template" ::/EFI/irqlab/report.tpl
+fi
+if [ -n "$icount_reference" ]; then
+	mcopy -i "$part" "$icount_reference" ::/EFI/irqlab/icount.ref
 fi

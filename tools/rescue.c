@@ -51,6 +51,42 @@ static uint8_t blob[HANDOFF_MAX_BLOB];
 static struct run_result run;
 static char text[REPORT_TEXT_BYTES], back[REPORT_TEXT_BYTES + 1];
 static char html_template[REPORT_TEMPLATE_BYTES];
+static char path_text[PATH_REFERENCE_MAX_BYTES];
+static struct path_reference path_reference;
+static char path_problem[RESULTS_REASON_LEN];
+
+/* The icount reference the stick carries (--reference FILE), into ctx,
+ * or why there is none: phase C reads the same file from the stick, so
+ * both write the same path_length. */
+static void read_path_reference(const char *file, struct report_context *ctx)
+{
+	char why[80];
+	FILE *f;
+	size_t len;
+
+	ctx->path_reference_problem = path_problem;
+	if (!file) {
+		snprintf(path_problem, sizeof(path_problem),
+			 "no icount reference given (--reference)");
+		return;
+	}
+	f = fopen(file, "rb");
+	len = f ? fread(path_text, 1, sizeof(path_text), f) : 0;
+	if (f)
+		fclose(f);
+	if (!len) {
+		snprintf(path_problem, sizeof(path_problem), "%.80s cannot be "
+			 "read", file);
+		return;
+	}
+	if (path_reference_parse(path_text, len, &path_reference, why,
+				 sizeof(why))) {
+		snprintf(path_problem, sizeof(path_problem), "%.40s refused: "
+			 "%.60s", file, why);
+		return;
+	}
+	ctx->path_reference = &path_reference;
+}
 
 /* "IrqlabRecordNN-<guid>": irqlab's records, and nothing else. */
 static int is_record(const char *file, char *name)
@@ -200,7 +236,7 @@ int main(int argc, char **argv)
 	int delete = 0, arg = 1;
 	enum decode_status ds;
 
-	const char *template_path = NULL, *stick = NULL;
+	const char *template_path = NULL, *stick = NULL, *reference = NULL;
 	const uint8_t *run_blob = blob;
 	size_t run_blob_len;
 	int in_parts = 0;
@@ -212,12 +248,15 @@ int main(int argc, char **argv)
 			template_path = argv[++arg];
 		else if (!strcmp(argv[arg], "--stick") && arg + 1 < argc)
 			stick = argv[++arg];
+		else if (!strcmp(argv[arg], "--reference") && arg + 1 < argc)
+			reference = argv[++arg];
 		else
 			break;
 	}
 	if (arg >= argc) {
 		fprintf(stderr, "usage: irqlab-rescue [--delete] [--stick DIR] "
-			"[--template report-template.html] SOURCE [DEST]\n");
+			"[--template report-template.html] [--reference "
+			"icount.ref] SOURCE [DEST]\n");
 		return 2;
 	}
 	source = argv[arg++];
@@ -250,6 +289,7 @@ int main(int argc, char **argv)
 	}
 	handoff_report_fill(&report, items, names, n);
 	report_context_build(&ctx, &catalog, &run, &report);
+	read_path_reference(reference, &ctx);
 	if (template_path) {
 		FILE *f = fopen(template_path, "rb");
 

@@ -230,6 +230,24 @@ function seedsSection(page, doc) {
   }
 }
 
+/* Each row's path length against the icount reference on the stick
+ * (docs/timing.md "The path length, checked"). */
+function pathLengthSection(page, doc) {
+  const p = doc.path_length;
+  if (!p)
+    return;
+  section(page, "Path length against the emulator",
+    p.state === "compared" ?
+      "Instructions per round trip here equal QEMU -icount's for " +
+      p.equal + " of " + p.compared + " rows; counts from " +
+      p.counts_from + "." :
+      "Not compared (" + p.state + "): " + p.reason + ".");
+  if (p.state === "compared" && p.differences.length)
+    page.append(table(["row", "here", "reference", "difference"],
+      p.differences.map((d) => [d.row, d.here, d.reference,
+        signed(d.here - d.reference)]), { id: "path-length" }));
+}
+
 function allRows(page, doc) {
   section(page, "Every row");
   page.append(table(["row", "status", "vectors", "register checks",
@@ -265,6 +283,7 @@ function details(page, doc) {
   primitivesSection(page, doc);
   footprintSection(page, doc);
   seedsSection(page, doc);
+  pathLengthSection(page, doc);
   allRows(page, doc);
   details(page, doc);
 })();

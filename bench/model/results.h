@@ -274,6 +274,9 @@ struct run_result {
 	uint64_t run_id;	/* also names the results folder; the first
 				 * run's, for every run of a series */
 	uint8_t run_index;	/* 1 .. config.runs */
+	/* The build that measured: 16 hex digits of the hash of its code
+	 * (docs/timing.md "The path length, checked"). */
+	char build[17];
 	struct machine_info machine;
 	struct irqlab_config config;	/* every key, as the run used it */
 	/* What irqlab.cfg had that was ignored (unknown keys), "" if nothing:

@@ -76,6 +76,7 @@ static const struct field run_fields[] = {
 	FIXED(struct run_result, machine.lapic_count, 4),
 	FIELD_OF(struct run_result, config, WIRE_CONFIG, 0, 0),
 	STRING(struct run_result, config_warnings),
+	STRING(struct run_result, build),
 	FIXED(struct run_result, tsc_hz, 8),
 	ENUM(struct run_result, tsc_method, TSC_METHOD_COUNT),
 	VAR(struct run_result, tsc_hz_check),

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "arch/lib/fmt.h"
+#include "bench/model/path_reference.h"
 #include "bench/model/records.h"
 #include "bench/model/results.h"
 
@@ -46,6 +47,11 @@ struct report_context {
 	 * written. */
 	const char *html_template;
 	size_t html_template_len;
+	/* The icount reference the stick carries (docs/timing.md "The path
+	 * length, checked"), or NULL with path_reference_problem saying
+	 * why. */
+	const struct path_reference *path_reference;
+	const char *path_reference_problem;
 };
 
 /* Room for the catalog a report context points into. */

@@ -6,6 +6,7 @@
 #include "bench/model/histogram.h"
 #include "bench/report/figures.h"
 #include "bench/report/json.h"
+#include "bench/report/path_length.h"
 #include "bench/report/seeds.h"
 
 /* A row's status, and its reason where it did not end ok. */
@@ -185,6 +186,48 @@ static void json_experiment(struct json_writer *w, const struct run_result *r,
 		}
 		json_end_object(w);
 		json_counted(w, r, results_counted(r, (uint32_t)(e - r->exp)));
+	}
+	json_end_object(w);
+}
+
+/* Each row's path length against the icount reference (path_length.h). */
+static void json_path_length(struct json_writer *w, const struct run_result *r,
+			     const struct report_context *ctx)
+{
+	static struct path_comparison c;
+	uint32_t k;
+
+	path_length_compare(r, ctx ? ctx->path_reference : 0,
+			    ctx ? ctx->path_reference_problem : 0, &c);
+	json_key(w, "path_length");
+	json_begin_object(w);
+	json_kv_string(w, "state", path_state_name(c.state));
+	json_kv_string(w, "build", r->build);
+	json_key(w, "reference_build");
+	if (ctx && ctx->path_reference)
+		json_string(w, ctx->path_reference->build);
+	else
+		json_null(w);
+	json_key(w, "reason");
+	if (c.state != PATH_COMPARED)
+		json_string(w, c.why);
+	else
+		json_null(w);
+	if (c.state == PATH_COMPARED) {
+		json_kv_string(w, "counts_from", c.counts_from);
+		json_kv_uint(w, "compared", c.compared);
+		json_kv_uint(w, "equal", c.equal);
+		json_kv_uint(w, "differing", c.n_differences);
+		json_key(w, "differences");
+		json_begin_array(w);
+		for (k = 0; k < c.n_differences && k < PATH_MAX_DIFFERENCES; k++) {
+			json_begin_object(w);
+			json_kv_string(w, "row", r->exp[c.difference[k].row].name);
+			json_kv_int(w, "here", c.difference[k].here);
+			json_kv_int(w, "reference", c.difference[k].reference);
+			json_end_object(w);
+		}
+		json_end_array(w);
 	}
 	json_end_object(w);
 }
@@ -634,6 +677,7 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	json_kv_uint(&w, "schema_version", RESULTS_SCHEMA_VERSION);
 	run_folder_name(r->run_id, text, sizeof(text));
 	json_kv_string(&w, "run_id", text);
+	json_kv_string(&w, "build", r->build);
 
 	json_machine(&w, r);
 	json_boot_return(&w, r);
@@ -654,6 +698,7 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	json_primitives(&w, r, ctx);
 	json_gaps(&w, r);
 	json_runs(&w, r, ctx);
+	json_path_length(&w, r, ctx);
 	seeds_json(&w, r);
 	json_handoff(&w, r, ctx ? ctx->handoff : 0);
 	json_end_object(&w);

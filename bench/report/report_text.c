@@ -5,6 +5,7 @@
 #include "bench/model/pmu.h"
 
 #include "bench/report/figures.h"
+#include "bench/report/path_length.h"
 #include "bench/report/seeds.h"
 
 /* A milli-unit value as a decimal with 1 to 3 fraction digits. */
@@ -485,6 +486,13 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 	summary_primitives(tb, r, ctx);
 	summary_gaps(tb, r);
 	summary_runs(tb, r, ctx);
+	{
+		static struct path_comparison c;
+
+		path_length_compare(r, ctx ? ctx->path_reference : 0,
+				    ctx ? ctx->path_reference_problem : 0, &c);
+		path_length_summary(tb, r, &c);
+	}
 	seeds_summary(tb, r);
 	report_discards(tb, ctx ? ctx->handoff : 0);
 	return tb->overflow ? -1 : 0;

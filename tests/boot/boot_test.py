@@ -133,6 +133,8 @@ def experiment(doc, name):
 
 
 REFERENCE = os.path.join(HERE, "reference", "icount-figures.json")
+# The same as the stick carries it (make image), for irqlab-rescue.
+STICK_REFERENCE = os.path.join(ROOT, "build", "icount.ref")
 
 
 def config_values(text):
@@ -1585,8 +1587,8 @@ def rescue(run_dir, results):
     varstore.export_records(os.path.join(run_dir, "vars-after-boot1.fd"),
                             efivars)
     stranded = sorted(os.listdir(efivars))
-    kept = subprocess.run([tool, efivars, out], capture_output=True,
-                          text=True)
+    kept = subprocess.run([tool, "--reference", STICK_REFERENCE, efivars,
+                           out], capture_output=True, text=True)
     folders = result_folders(results)
     same = bool(folders) and all(
         os.path.exists(os.path.join(out, folders[0], f))
@@ -1628,7 +1630,8 @@ def rescue_parts(results):
     subprocess.run(["rm", "-rf", work], check=True)
     varstore.write_efivars(efivars, [("IrqlabRecord%02d" % seq, record)
                                      for seq, record in enumerate(records)])
-    joined = subprocess.run([tool, "--stick", results, efivars,
+    joined = subprocess.run([tool, "--stick", results, "--reference",
+                             STICK_REFERENCE, efivars,
                              os.path.join(work, "joined")],
                             capture_output=True, text=True)
     files = ["results.json", "summary.txt", "run-1.bin",
@@ -2065,6 +2068,20 @@ def icount_pair(outcomes):
     check("icount figures equal the stored reference (%s)"
           % os.path.relpath(REFERENCE, ROOT), not diff,
           "%d differ: %s" % (len(diff), "; ".join(diff)))
+    check("the stored reference names the build that measured these runs, "
+          "so the stick compares them (make reference records it anew)",
+          reference.get("build") == docs[0].get("build")
+          and docs[0].get("build") and docs[0]["build"] != "0" * 16,
+          "reference %s, this build %s" % (reference.get("build"),
+                                           docs[0].get("build")))
+    path = docs[0].get("path_length", {})
+    ok = [e for e in docs[0]["experiments"] if e["status"] == "ok"]
+    check("phase C read the stick's icount reference and found every ok row "
+          "(%d) of this build's run at the reference's path length"
+          % len(ok), path.get("state") == "compared"
+          and path.get("reference_build") == docs[0].get("build")
+          and path.get("compared") == len(ok) and path.get("equal") == len(ok)
+          and path.get("differences") == [], str(path)[:400])
 
 
 def icount_checks(o):
@@ -2476,10 +2493,35 @@ SECOND_LANE = (
 AFTER = (icount_pair, cross_check)
 
 
+def record_reference():
+    """make reference: the icount run alone, its figures written as the
+    reference with the build that measured them (docs/timing.md "The path
+    length, checked"); every row whose figures changed is named, and
+    must be explained in tests/boot/reference/EXPLAINED."""
+    outcomes = {}
+    walk([e for e in FIRST_LANE if e.name == "icount-a"], outcomes)
+    doc = outcomes.get("icount-a") and outcomes["icount-a"].icount_doc
+    if not doc:
+        print("make reference: the icount run failed; nothing written")
+        return 1
+    with open(REFERENCE) as f:
+        old = json.load(f)
+    new = figures(doc)
+    with open(REFERENCE, "w") as f:
+        json.dump(new, f, indent=1, sort_keys=True)
+        f.write("\n")
+    print("reference: build %s (was %s); %d rows changed%s" % (
+        new["build"], old.get("build"), len(differences(old, new)),
+        "".join("\n  " + d for d in differences(old, new))))
+    return 0
+
+
 def main():
     if not os.path.exists(IMAGE):
         print("missing %s: run make image first" % IMAGE)
         return 1
+    if sys.argv[1:] == ["--record-reference"]:
+        return record_reference()
     outcomes = {}
     beside = check.thread("the second lane", walk, SECOND_LANE, outcomes)
     beside.start()
