@@ -368,18 +368,41 @@ static const char *pin_perf_ctl(char *what, size_t cap)
 	return 0;
 }
 
+/* AMD's hardware P-states (APM vol. 2 §17.1; the BKDGs' and PPRs'
+ * P-state MSRs): CPUID 8000_0007H:EDX[7] says they are there;
+ * PStateCurLim[2:0] is the fastest P-state software may ask for now, and
+ * PStateCtl[2:0] asks for one. */
+#define CPUID_EXT7_HW_PSTATE (1u << 7)
+#define MSR_AMD_PSTATE_CURRENT_LIMIT 0xc0010061u
+#define MSR_AMD_PSTATE_CONTROL 0xc0010062u
+
 static const char *pin_amd(const struct machine_info *m, char *what,
 			   size_t cap)
 {
-	uint64_t hwcr;
+	int boost = m->boost == BOOST_ON || m->boost == BOOST_OFF;
+	int pstates = cpuid_max_leaf(0x80000000) >= 0x80000007 &&
+		      (cpuid(0x80000007, 0).edx & CPUID_EXT7_HW_PSTATE);
+	uint64_t hwcr, limit;
+	struct text_buf tb;
 
-	if (m->boost != BOOST_ON && m->boost != BOOST_OFF)
-		return "CPUID 8000_0007H:EDX[9] is 0: no core performance boost "
-		       "to turn off";
-	if (msr_read_guarded(MSR_AMD_HWCR, &hwcr) ||
-	    change(MSR_AMD_HWCR, hwcr | HWCR_CPB_DISABLE))
-		return "HWCR faults";
-	fmt_snprintf(what, cap, "core performance boost off (HWCR[25])");
+	if (!boost && !pstates)
+		return "CPUID 8000_0007H:EDX[9] and [7] are 0: no core "
+		       "performance boost to turn off, no P-state to fix";
+	tb_init(&tb, what, cap);
+	if (boost) {
+		if (msr_read_guarded(MSR_AMD_HWCR, &hwcr) ||
+		    change(MSR_AMD_HWCR, hwcr | HWCR_CPB_DISABLE))
+			return "HWCR faults";
+		tb_printf(&tb, "core performance boost off (HWCR[25])");
+	}
+	if (pstates) {
+		if (msr_read_guarded(MSR_AMD_PSTATE_CURRENT_LIMIT, &limit) ||
+		    change(MSR_AMD_PSTATE_CONTROL, limit & 7))
+			return "PStateCurLim or PStateCtl faults";
+		tb_printf(&tb, "%sP-state fixed at P%u, the fastest allowed "
+			  "(PStateCtl)", boost ? ", " : "",
+			  (unsigned)(limit & 7));
+	}
 	return 0;
 }
 

@@ -1339,7 +1339,7 @@ def platform_simulated(o):
           and rows and all(e.get("clock_ratio_milli") is None
                            for e in rows.values())
           and probes.get("frequency-pin", {}).get("detail", "").startswith(
-              "not pinned: CPUID 8000_0007H:EDX[9] is 0"),
+              "not pinned: CPUID 8000_0007H:EDX[9] and [7] are 0"),
           "%s %s" % (probes.get("performance-counters"),
                      probes.get("aperf-mperf")))
     check("platform-simulated: the PIT's rows (ioapic-edge, pic8259) are "
