@@ -190,6 +190,27 @@ static inline uint64_t tsc_close(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
+/* The counted instrument's reads of counter `ecx`, as RDPMC takes it
+ * (PMC_OPEN_TO and PMC_CLOSE in arch/timing.h; docs/timing.md "Core
+ * cycles"). */
+static inline uint64_t pmc_open(uint32_t ecx)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("lfence; rdpmc" : "=a"(lo), "=d"(hi) : "c"(ecx)
+			 : "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static inline uint64_t pmc_close(uint32_t ecx)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("lfence; rdpmc; lfence" : "=a"(lo), "=d"(hi)
+			 : "c"(ecx) : "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
 /* Busy-waits `us` microseconds on the TSC ticking at `tsc_hz` (taken as
  * 1 GHz while the frequency is unknown, 0). */
 static inline void tsc_pause_us(uint64_t tsc_hz, uint64_t us)

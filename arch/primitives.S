@@ -6,40 +6,53 @@
 #include "arch/primitives.h"
 #include "arch/timing.h"
 
-.macro PRIMITIVE name
+/* Each primitive is a body macro taking \clock, assembled once per
+ * instrument (arch/timing.h): prim_<name> reads the TSC, and
+ * prim_<name>_counted the counter the counted pass selects
+ * (docs/timing.md "Core cycles"). The counted reads clobber RCX, which
+ * every body that needs ECX loads again after the opening read. */
+.macro PRIMITIVE name, body
 	.text
 	.balign 16
-	.globl prim_\name
+	.globl prim_\name, prim_\name\()_counted
 prim_\name:
+	\body tsc
+	.balign 16
+prim_\name\()_counted:
+	\body pmc
 .endm
 
 /* seed 000 TEST1: push a constant. */
-PRIMITIVE push_imm
-	TSC_OPEN_TO %r8
+.macro BODY_PUSH_IMM clock
+	CLOCK_OPEN_TO %r8, \clock
 	.rept PRIMITIVE_REPS
 	pushq $-255
 	.endr
-	TSC_CLOSE
+	CLOCK_CLOSE \clock
 	addq $8 * PRIMITIVE_REPS, %rsp
 	subq %r8, %rax
 	ret
+.endm
+	PRIMITIVE push_imm, BODY_PUSH_IMM
 
 /* seed 000 TEST2 in long mode: push %cs is #UD, so mov %cs then push. */
-PRIMITIVE cs_push
-	TSC_OPEN_TO %r8
+.macro BODY_CS_PUSH clock
+	CLOCK_OPEN_TO %r8, \clock
 	.rept PRIMITIVE_REPS
 	movl %cs, %eax
 	pushq %rax
 	.endr
-	TSC_CLOSE
+	CLOCK_CLOSE \clock
 	addq $8 * PRIMITIVE_REPS, %rsp
 	subq %r8, %rax
 	ret
+.endm
+	PRIMITIVE cs_push, BODY_CS_PUSH
 
 /* seed 000 TEST3 in long mode: van Heukelum's derive-the-vector-from-CS
  * sequence, with 64-bit pushes. */
-PRIMITIVE cs_vector
-	TSC_OPEN_TO %r8
+.macro BODY_CS_VECTOR clock
+	CLOCK_OPEN_TO %r8, \clock
 	.rept PRIMITIVE_REPS
 	pushq %rax
 	pushq %rax
@@ -50,32 +63,38 @@ PRIMITIVE cs_vector
 	movl %eax, 8(%rsp)
 	popq %rax
 	.endr
-	TSC_CLOSE
+	CLOCK_CLOSE \clock
 	addq $8 * PRIMITIVE_REPS, %rsp
 	subq %r8, %rax
 	ret
+.endm
+	PRIMITIVE cs_vector, BODY_CS_VECTOR
 
 /* seed 002: FreeBSD's 32-bit form, no operand-size prefix. */
-PRIMITIVE ds_mov32
-	TSC_OPEN_TO %r8
+.macro BODY_DS_MOV32 clock
+	CLOCK_OPEN_TO %r8, \clock
 	DS_MOV32_BLOCK
-	TSC_CLOSE
+	CLOCK_CLOSE \clock
 	subq %r8, %rax
 	ret
+.endm
+	PRIMITIVE ds_mov32, BODY_DS_MOV32
 
 /* seed 002: the 16-bit form; movw $imm16 carries a length-changing 66
  * prefix (docs/long-mode.md). */
-PRIMITIVE ds_mov16
-	TSC_OPEN_TO %r8
+.macro BODY_DS_MOV16 clock
+	CLOCK_OPEN_TO %r8, \clock
 	DS_MOV16_BLOCK
-	TSC_CLOSE
+	CLOCK_CLOSE \clock
 	subq %r8, %rax
 	ret
+.endm
+	PRIMITIVE ds_mov16, BODY_DS_MOV16
 
 /* seed 002: reload only when DS is not already the kernel's (it always
  * is here, so the branch is perfectly predicted). */
-PRIMITIVE ds_conditional
-	TSC_OPEN_TO %r8
+.macro BODY_DS_CONDITIONAL clock
+	CLOCK_OPEN_TO %r8, \clock
 	.rept PRIMITIVE_REPS
 	movl %ds, %eax
 	cmpl $SEL_KERNEL_DS, %eax
@@ -84,55 +103,65 @@ PRIMITIVE ds_conditional
 	movl %eax, %ds
 1:
 	.endr
-	TSC_CLOSE
+	CLOCK_CLOSE \clock
 	subq %r8, %rax
 	ret
+.endm
+	PRIMITIVE ds_conditional, BODY_DS_CONDITIONAL
 
 /* seed 003, i386-pda analogue: load a per-CPU selector into GS and back. */
-PRIMITIVE gs_selector
-	TSC_OPEN_TO %r8
+.macro BODY_GS_SELECTOR clock
+	CLOCK_OPEN_TO %r8, \clock
 	GS_SELECTOR_BLOCK
-	TSC_CLOSE
+	CLOCK_CLOSE \clock
 	subq %r8, %rax
 	ret
+.endm
+	PRIMITIVE gs_selector, BODY_GS_SELECTOR
 
 /* The 64-bit per-CPU base switch. An even count leaves GS as it was. */
-PRIMITIVE swapgs
-	TSC_OPEN_TO %r8
+.macro BODY_SWAPGS clock
+	CLOCK_OPEN_TO %r8, \clock
 	.rept PRIMITIVE_REPS
 	swapgs
 	.endr
-	TSC_CLOSE
+	CLOCK_CLOSE \clock
 	subq %r8, %rax
 	ret
+.endm
+	PRIMITIVE swapgs, BODY_SWAPGS
 
 /* Needs CR4.FSGSBASE; writes the current base back. */
-PRIMITIVE wrgsbase
+.macro BODY_WRGSBASE clock
 	rdgsbase %rsi
-	TSC_OPEN_TO %r8
+	CLOCK_OPEN_TO %r8, \clock
 	.rept PRIMITIVE_REPS
 	wrgsbase %rsi
 	.endr
-	TSC_CLOSE
+	CLOCK_CLOSE \clock
 	subq %r8, %rax
 	ret
+.endm
+	PRIMITIVE wrgsbase, BODY_WRGSBASE
 
 /* The base through its MSR (GS_BASE, C000_0101), current value back. */
-PRIMITIVE wrmsr_gsbase
+.macro BODY_WRMSR_GSBASE clock
 	movl $MSR_GS_BASE, %ecx
 	rdmsr
 	movl %eax, %r9d
 	movl %edx, %r10d
-	TSC_OPEN_TO %r8
+	CLOCK_OPEN_TO %r8, \clock
 	.rept PRIMITIVE_REPS
 	movl %r9d, %eax
 	movl %r10d, %edx
 	movl $MSR_GS_BASE, %ecx
 	wrmsr
 	.endr
-	TSC_CLOSE
+	CLOCK_CLOSE \clock
 	subq %r8, %rax
 	ret
+.endm
+	PRIMITIVE wrmsr_gsbase, BODY_WRMSR_GSBASE
 
 /* LKGS (FRED's companion, seed 003's question again): loads a selector
  * into GS and its descriptor's base into IA32_KERNEL_GS_BASE, the base
@@ -140,17 +169,17 @@ PRIMITIVE wrmsr_gsbase
  * without the swapgs around it. Bytes F2 0F 00 F6 (lkgs %si: rdtsc
  * takes %eax), for assemblers that predate it. KERNEL_GS_BASE and GS are
  * put back after. */
-PRIMITIVE lkgs
+.macro BODY_LKGS clock
 	movl $MSR_KERNEL_GS_BASE, %ecx
 	rdmsr
 	movl %eax, %r9d
 	movl %edx, %r10d
 	movl $SEL_PERCPU, %esi
-	TSC_OPEN_TO %r8
+	CLOCK_OPEN_TO %r8, \clock
 	.rept PRIMITIVE_REPS
 	.byte 0xf2, 0x0f, 0x00, 0xf6
 	.endr
-	TSC_CLOSE
+	CLOCK_CLOSE \clock
 	subq %r8, %rax
 	movq %rax, %r11
 	movl %r9d, %eax
@@ -161,11 +190,13 @@ PRIMITIVE lkgs
 	movl %eax, %gs
 	movq %r11, %rax
 	ret
+.endm
+	PRIMITIVE lkgs, BODY_LKGS
 
 /* IRETQ to the next instruction; the five-slot frame is built each time
  * (six instructions), as an interrupt return would find it built. */
-PRIMITIVE iretq_self
-	TSC_OPEN_TO %r8
+.macro BODY_IRETQ_SELF clock
+	CLOCK_OPEN_TO %r8, \clock
 	.rept PRIMITIVE_REPS
 	movq %rsp, %rax
 	pushq $SEL_KERNEL_DS		/* SS */
@@ -177,8 +208,10 @@ PRIMITIVE iretq_self
 	iretq
 1:
 	.endr
-	TSC_CLOSE
+	CLOCK_CLOSE \clock
 	subq %r8, %rax
 	ret
+.endm
+	PRIMITIVE iretq_self, BODY_IRETQ_SELF
 
 	.section .note.GNU-stack, "", @progbits

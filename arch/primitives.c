@@ -3,7 +3,8 @@
 #include "arch/cpu.h"
 #include "arch/lib/fmt.h"
 
-#define PRIMITIVE_FN(id) uint64_t prim_##id(void)
+/* primitives.S: each once per instrument. */
+#define PRIMITIVE_FN(id) uint64_t prim_##id(void), prim_##id##_counted(void)
 PRIMITIVE_FN(push_imm);
 PRIMITIVE_FN(cs_push);
 PRIMITIVE_FN(cs_vector);
@@ -74,25 +75,25 @@ static const char *compat_unsupported(void)
 }
 
 const struct primitive primitives[] = {
-	{ "push-imm", 0, prim_push_imm },
-	{ "cs-push", 0, prim_cs_push },
-	{ "cs-vector", 0, prim_cs_vector },
-	{ "ds-mov32", 0, prim_ds_mov32 },
-	{ "ds-mov16", 0, prim_ds_mov16 },
-	{ "ds-conditional", 0, prim_ds_conditional },
-	{ "gs-selector", 0, prim_gs_selector },
-	{ "swapgs", 0, prim_swapgs },
-	{ "wrgsbase", wrgsbase_unsupported, prim_wrgsbase },
-	{ "wrmsr-gsbase", 0, prim_wrmsr_gsbase },
-	{ "lkgs", lkgs_unsupported, prim_lkgs },
-	{ "iretq-self", 0, prim_iretq_self },
+	{ "push-imm", 0, prim_push_imm, prim_push_imm_counted },
+	{ "cs-push", 0, prim_cs_push, prim_cs_push_counted },
+	{ "cs-vector", 0, prim_cs_vector, prim_cs_vector_counted },
+	{ "ds-mov32", 0, prim_ds_mov32, prim_ds_mov32_counted },
+	{ "ds-mov16", 0, prim_ds_mov16, prim_ds_mov16_counted },
+	{ "ds-conditional", 0, prim_ds_conditional, prim_ds_conditional_counted },
+	{ "gs-selector", 0, prim_gs_selector, prim_gs_selector_counted },
+	{ "swapgs", 0, prim_swapgs, prim_swapgs_counted },
+	{ "wrgsbase", wrgsbase_unsupported, prim_wrgsbase, prim_wrgsbase_counted },
+	{ "wrmsr-gsbase", 0, prim_wrmsr_gsbase, prim_wrmsr_gsbase_counted },
+	{ "lkgs", lkgs_unsupported, prim_lkgs, prim_lkgs_counted },
+	{ "iretq-self", 0, prim_iretq_self, prim_iretq_self_counted },
 	/* i386, in compatibility mode: seed 000's program as written. */
-	{ "push-imm-i386", compat_unsupported, prim32_push_imm },
-	{ "push-cs", compat_unsupported, prim32_push_cs },
-	{ "cs-vector-i386", compat_unsupported, prim32_cs_vector },
-	{ "ds-mov32-i386", compat_unsupported, prim32_ds_mov32 },
-	{ "ds-mov16-i386", compat_unsupported, prim32_ds_mov16 },
-	{ "gs-selector-i386", compat_unsupported, prim32_gs_selector },
+	{ "push-imm-i386", compat_unsupported, prim32_push_imm, 0 },
+	{ "push-cs", compat_unsupported, prim32_push_cs, 0 },
+	{ "cs-vector-i386", compat_unsupported, prim32_cs_vector, 0 },
+	{ "ds-mov32-i386", compat_unsupported, prim32_ds_mov32, 0 },
+	{ "ds-mov16-i386", compat_unsupported, prim32_ds_mov16, 0 },
+	{ "gs-selector-i386", compat_unsupported, prim32_gs_selector, 0 },
 };
 
 const size_t primitive_count = sizeof(primitives) / sizeof(primitives[0]);

@@ -66,6 +66,10 @@ struct primitive {
 	const char *name;	/* its words are in bench/model/catalog.c */
 	const char *(*unsupported)(void);	/* NULL: always runs */
 	uint64_t (*block)(void);		/* NULL: never runs here */
+	/* The same block with the counted instrument (docs/timing.md "Core
+	 * cycles"); NULL where it has none (the i386 blocks, timed in
+	 * compatibility mode). */
+	uint64_t (*counted)(void);
 };
 
 extern const struct primitive primitives[];

@@ -216,25 +216,35 @@ irq_window:
 	cli
 	ret
 
-/* uint32_t gap_loop(uint64_t *gaps, uint32_t want, uint64_t threshold,
- *                   uint64_t iterations)
- * Ingo Molnar's method (seed 000): back-to-back fenced TSC reads with
- * interrupts enabled; every delta above `threshold` is time the loop
- * lost, i.e. an interrupt's full cost as the interrupted code sees it.
- * Stops after `want` gaps or `iterations` reads; returns the gap count. */
+/* uint32_t gap_loop_<clock>(uint64_t *gaps, uint32_t want,
+ *                           uint64_t threshold, uint64_t iterations)
+ * Ingo Molnar's method (seed 000): back-to-back fenced reads of the clock
+ * (the TSC, or the counted pass's counter) with interrupts enabled; every
+ * delta above `threshold` is time the loop lost, i.e. an interrupt's full
+ * cost as the interrupted code sees it. Stops after `want` gaps or
+ * `iterations` reads; returns the gap count. The counted loop's deltas
+ * are not taken modulo the counter's width: one wrap in 2^48 reads is a
+ * gap too large, in the high percentiles. */
+.macro GAP_LOOP clock
 	.text
-	.globl gap_loop
-gap_loop:
+	.globl gap_loop_\clock
+gap_loop_\clock:
 	pushq %r12
 	pushq %r13
 	pushq %r14
 	movq %rdx, %r12			/* threshold */
 	movq %rcx, %r13			/* iterations left */
 	xorl %r14d, %r14d		/* gaps so far */
-	TSC_OPEN_TO %r8			/* previous read */
+	CLOCK_OPEN_TO %r8, \clock	/* previous read */
 	sti
-1:	lfence
+1:	.ifc \clock, pmc
+	movl pmc_counter(%rip), %ecx
+	lfence
+	rdpmc
+	.else
+	lfence
 	rdtsc
+	.endif
 	shlq $32, %rdx
 	orq %rdx, %rax
 	movq %rax, %r9
@@ -254,6 +264,10 @@ gap_loop:
 	popq %r13
 	popq %r12
 	ret
+.endm
+
+	GAP_LOOP tsc
+	GAP_LOOP pmc
 
 /* void int_trigger_<n>(void): a bare INT n, for the vector sweep and the
  * register check, INT_TRIGGER_STRIDE bytes apart. */

@@ -50,6 +50,19 @@ void wait_sample(struct irq_sample *out)
 	(sample_counted ? wait_sample_pmc : wait_sample_tsc)(out);
 }
 
+uint32_t gap_loop_tsc(uint64_t *gaps, uint32_t want, uint64_t threshold,
+		      uint64_t iterations);
+uint32_t gap_loop_pmc(uint64_t *gaps, uint32_t want, uint64_t threshold,
+		      uint64_t iterations);
+
+uint32_t gap_loop(uint64_t *gaps, uint32_t want, uint64_t threshold,
+		  uint64_t iterations)
+{
+	return (sample_counted ? gap_loop_pmc : gap_loop_tsc)(gaps, want,
+							      threshold,
+							      iterations);
+}
+
 extern const char int_triggers[];
 uint32_t int_registers_check(void (*trigger)(void));
 

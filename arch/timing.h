@@ -210,7 +210,7 @@ void ipi_sample_msr(struct irq_sample *out, uint32_t msr, uint64_t value);
  * trigger is the last loop read before the handler's entry timestamp. */
 void wait_sample(struct irq_sample *out);
 uint32_t gap_loop(uint64_t *gaps, uint32_t want, uint64_t threshold,
-		  uint64_t iterations);
+		  uint64_t iterations);	/* sample_counted chooses the clock */
 
 #endif
 #endif

@@ -127,17 +127,20 @@ struct experiment_result {
 };
 
 /* The distribution of one row's entry, exit or round trip (the first
- * ROW_HIST_METRICS metrics), raw and hist_encode'd. They are a list of
- * their own, so that rows without one cost the handoff nothing: a row
+ * ROW_HIST_METRICS metrics), raw and hist_encode'd, in TSC ticks or, from
+ * ROW_HIST_CYCLES on, in the counted pass's core cycles. They are a list
+ * of their own, so that rows without one cost the handoff nothing: a row
  * keeps none where its histogram needs more than ROW_HIST_BYTES, or the
  * handoff's budget has no room left (results_fit_histograms). */
 struct row_histogram {
 	uint8_t row;		/* its experiment's index in exp[] */
-	uint8_t metric;		/* enum metric_id, below ROW_HIST_METRICS */
+	uint8_t metric;		/* enum metric_id, or ROW_HIST_CYCLES + it */
 	uint16_t len;
 	uint8_t bytes[ROW_HIST_BYTES];
 };
-#define RESULTS_MAX_ROW_HISTS (RESULTS_MAX_EXPERIMENTS * ROW_HIST_METRICS)
+#define ROW_HIST_CYCLES ROW_HIST_METRICS
+#define ROW_HIST_KINDS (2 * ROW_HIST_METRICS)
+#define RESULTS_MAX_ROW_HISTS (RESULTS_MAX_EXPERIMENTS * ROW_HIST_KINDS)
 
 /* One row's counted pass (docs/timing.md "Core cycles"), raw, before the
  * counted floors: entry, exit and both round trips in core cycles
@@ -155,12 +158,14 @@ struct counted_row {
 #define COUNTED_METRICS (METRIC_COUNT + 1)
 
 /* One primitive micro-benchmark: ticks per block of
- * PRIMITIVE_BLOCK_REPS repetitions, raw. */
+ * PRIMITIVE_BLOCK_REPS repetitions, raw; and core cycles per block from
+ * the counted pass, raw (count 0 where it did not run). */
 struct primitive_result {
 	char name[RESULTS_NAME_LEN];
 	uint8_t status;		/* enum exp_status */
 	char reason[RESULTS_REASON_LEN];
 	struct sample_stats block;
+	struct sample_stats cycles_block;
 };
 
 #define RESULTS_MAX_GAPS 12
@@ -185,6 +190,10 @@ struct gap_result {
 	 * GAP_HIST_BYTES, and the row keeps its percentiles only */
 	uint16_t hist_len;
 	uint8_t hist[GAP_HIST_BYTES];	/* hist_encode of the gaps */
+	/* The counted pass's loop iteration and gaps, in core cycles, raw
+	 * (docs/timing.md "Core cycles"); count 0 where it did not run. */
+	uint64_t cycles_loop_median;
+	struct sample_stats cycles_gaps;
 };
 
 enum boost_state {

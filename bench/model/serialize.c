@@ -129,6 +129,7 @@ static const struct field primitive_fields[] = {
 	ENUM(struct primitive_result, status, EXP_STATUS_COUNT),
 	STRING(struct primitive_result, reason),
 	STATS(struct primitive_result, block),
+	STATS(struct primitive_result, cycles_block),
 };
 
 static const struct field gap_fields[] = {
@@ -143,12 +144,14 @@ static const struct field gap_fields[] = {
 	FIELD_OF(struct gap_result, noise_moved, WIRE_FIXED, 1, 2),
 	FIELD_OF(struct gap_result, hist_len, WIRE_VAR, 0, GAP_HIST_BYTES + 1),
 	FIELD_OF(struct gap_result, hist, WIRE_BYTES, 0, 0),
+	VAR(struct gap_result, cycles_loop_median),
+	STATS(struct gap_result, cycles_gaps),
 };
 
 static const struct field row_histogram_fields[] = {
 	FIELD_OF(struct row_histogram, row, WIRE_FIXED, 1,
 		 RESULTS_MAX_EXPERIMENTS),
-	ENUM(struct row_histogram, metric, ROW_HIST_METRICS),
+	ENUM(struct row_histogram, metric, ROW_HIST_KINDS),
 	FIELD_OF(struct row_histogram, len, WIRE_VAR, 0, ROW_HIST_BYTES + 1),
 	FIELD_OF(struct row_histogram, bytes, WIRE_BYTES, 0, 0),
 };

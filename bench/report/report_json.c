@@ -112,6 +112,15 @@ static void json_counted(struct json_writer *w, const struct run_result *r,
 			json_key(w, metric_name(k));
 			json_figures(w, &c->cycles[k], r->cycles_floor.min);
 		}
+		json_key(w, "histograms");
+		json_begin_object(w);
+		for (k = 0; k < ROW_HIST_METRICS; k++) {
+			json_key(w, metric_name(k));
+			json_row_histogram(w, results_row_histogram(
+						      r, c->row, ROW_HIST_CYCLES + k),
+					   r->cycles_floor.min);
+		}
+		json_end_object(w);
 		json_end_object(w);
 	} else {
 		json_null(w);
@@ -326,6 +335,24 @@ static void json_primitives(struct json_writer *w, const struct run_result *r,
 			json_key(w, "median_per_rep");
 			json_milli(w, net_of_floor(p->block.median, floor) * 1000 /
 					      PRIMITIVE_BLOCK_REPS);
+			/* The counted pass: core cycles per block, net of
+			 * the cycle floor; null where it did not run. */
+			json_key(w, "cycles");
+			if (p->cycles_block.count) {
+				json_begin_object(w);
+				json_kv_string(w, "state", counted_state_name(
+						results_counted_state(r)));
+				json_key(w, "block");
+				json_figures(w, &p->cycles_block,
+					     r->cycles_floor.min);
+				json_key(w, "median_per_rep");
+				json_milli(w, net_of_floor(p->cycles_block.median,
+							   r->cycles_floor.min) *
+						      1000 / PRIMITIVE_BLOCK_REPS);
+				json_end_object(w);
+			} else {
+				json_null(w);
+			}
 		}
 		json_end_object(w);
 	}
@@ -409,6 +436,20 @@ static void json_gaps(struct json_writer *w, const struct run_result *r)
 			json_kv_uint(w, "threshold", g->threshold);
 			json_key(w, "cost");
 			json_figures(w, &g->gaps, g->loop_median);
+			/* The counted pass: the same in core cycles, net of
+			 * its own loop iteration; null where it did not run. */
+			json_key(w, "cycles");
+			if (g->cycles_gaps.count) {
+				json_begin_object(w);
+				json_kv_uint(w, "loop_iteration",
+					     g->cycles_loop_median);
+				json_key(w, "cost");
+				json_figures(w, &g->cycles_gaps,
+					     g->cycles_loop_median);
+				json_end_object(w);
+			} else {
+				json_null(w);
+			}
 			json_key(w, "histogram");
 			json_begin_array(w);
 			if (hist_decode(g->hist, g->hist_len, &h) == 0)

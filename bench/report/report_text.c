@@ -239,6 +239,18 @@ static void summary_primitives(struct text_buf *tb, const struct run_result *r,
 			  (long long)net_of_floor(p->block.p99, floor),
 			  (long long)net_of_floor(p->block.max, floor), per_rep,
 			  info->description);
+		if (!p->cycles_block.count)
+			continue;
+		summary_milli(per_rep, sizeof(per_rep),
+			      net_of_floor(p->cycles_block.median,
+					   r->cycles_floor.min) * 1000 /
+				      PRIMITIVE_BLOCK_REPS, 2);
+		tb_printf(tb, "%-26s %-4s %9s %9lld %9s %9s %8s  core cycles%s\n",
+			  "", "", "", (long long)net_of_floor(
+				  p->cycles_block.median, r->cycles_floor.min),
+			  "", "", per_rep,
+			  results_counted_state(r) == COUNTED_SIMULATED
+				  ? " (SIMULATED)" : "");
 	}
 }
 
@@ -306,6 +318,14 @@ static void summary_gaps(struct text_buf *tb, const struct run_result *r)
 			  (long long)net_of_loop(g->gaps.max, g));
 		if (g->reason[0])
 			tb_printf(tb, "%-13s   %s\n", "", g->reason);
+		if (g->cycles_gaps.count)
+			tb_printf(tb, "%-13s   core cycles: median %lld, p99 %lld "
+				  "(loop iteration %llu)\n", "",
+				  (long long)net_of_floor(g->cycles_gaps.median,
+							  g->cycles_loop_median),
+				  (long long)net_of_floor(g->cycles_gaps.p99,
+							  g->cycles_loop_median),
+				  (unsigned long long)g->cycles_loop_median);
 	}
 }
 

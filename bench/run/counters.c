@@ -154,9 +154,10 @@ static void probe_intel(struct run_result *r)
 			 ? "RDPMC of fixed counter 0" : 0;
 	if (failed) {
 		put_back(0);
-		results_probe(r, PROBE_COUNTERS, PROBE_QUIRK, "CPUID 0AH offers PMU "
-			      "version %u, but %s faults: the counters do not count "
-			      "here", p.version, failed);
+		/* Short: simulate_counting quotes it after its own words. */
+		results_probe(r, PROBE_COUNTERS, PROBE_QUIRK, "PMU version %u: "
+			      "%s faults: the counters do not count here",
+			      p.version, failed);
 		return;
 	}
 	if (pmu_delta(f.before, f.after, p.fixed_width) < PROBE_LOOP) {
@@ -232,13 +233,13 @@ static void probe_amd(struct run_result *r)
 	if (failed || pmu_delta(c.before, c.after, AMD_COUNTER_WIDTH) <
 			      PROBE_LOOP) {
 		put_back(0);
-		results_probe(r, PROBE_COUNTERS, PROBE_QUIRK, "core counter "
-			      "extension %s, PerfMonV2 %s, IRPerfCount %s, but "
-			      "%s%s: the counters do not count here",
+		results_probe(r, PROBE_COUNTERS, PROBE_QUIRK, "AMD counters "
+			      "(core extension %s, PerfMonV2 %s): %s%s: the "
+			      "counters do not count here",
 			      p.core_extension ? "yes" : "no",
-			      p.perfmon_v2 ? "yes" : "no", p.irperf ? "yes" : "no",
+			      p.perfmon_v2 ? "yes" : "no",
 			      failed ? failed : "retired instructions did not "
-					       "advance over a known loop",
+					       "advance in a loop",
 			      failed ? " faults" : "");
 		return;
 	}
@@ -269,8 +270,8 @@ static void simulate_counting(struct run_result *r)
 	counted.ecx[COUNTER_CYCLES] = 0;
 	counted.ecx[COUNTER_INSTRUCTIONS] = 0;
 	counted.width = AMD_COUNTER_WIDTH;
-	results_probe(r, PROBE_COUNTERS, PROBE_SIMULATED, "RDPMC 0 as if "
-		      "counting; found: %s", found);
+	results_probe(r, PROBE_COUNTERS, PROBE_SIMULATED, "simulated (RDPMC "
+		      "0 read as counting); found: %s", found);
 }
 
 /* APERF and MPERF over a loop: both must advance. */

@@ -381,27 +381,29 @@ static const char *unsupported(const struct plan_row *p)
 	return why;
 }
 
-/* Each timed metric's distribution, encoded sparsely for the handoff;
- * one too spread for ROW_HIST_BYTES keeps its percentiles only. */
+/* Each timed metric's distribution from the buffers m, encoded sparsely
+ * for the handoff as metric `first` + its id; one too spread for
+ * ROW_HIST_BYTES keeps its percentiles only. */
 static void keep_histograms(struct run_result *r, uint32_t row,
-			    const struct bench_buffers *b, uint32_t samples)
+			    uint64_t *const *m, unsigned first,
+			    uint32_t samples)
 {
 	static struct histogram h;
-	unsigned m;
+	unsigned k;
 	uint32_t i;
 
-	for (m = 0; m < ROW_HIST_METRICS && r->n_hists < RESULTS_MAX_ROW_HISTS;
-	     m++) {
+	for (k = 0; k < ROW_HIST_METRICS && r->n_hists < RESULTS_MAX_ROW_HISTS;
+	     k++) {
 		struct row_histogram *out = &r->hist[r->n_hists];
 
 		hist_clear(&h);
 		for (i = 0; i < samples; i++)
-			hist_add(&h, b->metric[m][i]);
+			hist_add(&h, m[k][i]);
 		out->len = (uint16_t)hist_encode(&h, out->bytes, ROW_HIST_BYTES);
 		if (!out->len)
 			continue;
 		out->row = (uint8_t)row;
-		out->metric = (uint8_t)m;
+		out->metric = (uint8_t)(first + k);
 		r->n_hists++;
 	}
 }
@@ -434,7 +436,7 @@ static void experiment_figures(struct run_result *r,
 	for (k = 0; k < METRIC_COUNT; k++)
 		stats_compute(b->metric[k], samples, &e->metric[k]);
 	if (c->histograms)
-		keep_histograms(r, (uint32_t)(e - r->exp), b, samples);
+		keep_histograms(r, (uint32_t)(e - r->exp), b->metric, 0, samples);
 	if (passes == TSC_PASSES + COUNTED_PASSES &&
 	    r->n_counted < RESULTS_MAX_EXPERIMENTS) {
 		struct counted_row *out = &r->counted[r->n_counted++];
@@ -444,6 +446,9 @@ static void experiment_figures(struct run_result *r,
 			stats_compute(b->counted[k], samples, &out->cycles[k]);
 		stats_compute(b->counted[COUNTED_INSTRUCTIONS], samples,
 			      &out->instructions);
+		if (c->histograms)
+			keep_histograms(r, (uint32_t)(e - r->exp), b->counted,
+					ROW_HIST_CYCLES, samples);
 	}
 }
 

@@ -14,7 +14,7 @@
 #include "bench/report/report.h"
 #include "tests/unit/sample_run.h"
 
-static char out[64 * 1024];
+static char out[256 * 1024];
 
 static const struct scheme_entry catalog[] = {
 	{ "direct", "a dedicated handler per vector", "-", 128, 28672, 0 },
