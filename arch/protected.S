@@ -174,14 +174,21 @@ pm_job:
 	ret
 
 /* The wait's window, as arch/timing.S's WAIT_WINDOW: interrupts on for
- * one instruction boundary per iteration, \before at the top of each. */
-.macro PM_WAIT_WINDOW before=PM_NOTHING
-1:	\before
+ * one instruction boundary per iteration, \before at the top of each;
+ * \clock 2 reads the counted pass's counter in place of the TSC. */
+.macro PM_WAIT_WINDOW clock, before=PM_NOTHING
+1:	\before \clock
 	sti
 	nop				/* a pending interrupt is taken here */
 	cli
+	.if \clock == 2
+	movl %fs:PM_COUNTER, %ecx
+	lfence
+	rdpmc
+	.else
 	lfence
 	rdtsc
+	.endif
 	lfence
 	cmpl $0, %fs:PM_ARRIVED
 	jne 2f
@@ -194,11 +201,15 @@ pm_job:
 	movl %edx, %fs:PM_RESUME_TSC + 4
 .endm
 
-.macro PM_NOTHING
+.macro PM_NOTHING clock
 .endm
 
-.macro PM_READ_BEFORE_WINDOW
+.macro PM_READ_BEFORE_WINDOW clock
+	.if \clock == 2
+	PMC32_OPEN %fs:PM_TRIGGER_TSC, %fs:PM_TRIGGER_TSC + 4, %fs:PM_COUNTER
+	.else
 	TSC32_OPEN %fs:PM_TRIGGER_TSC, %fs:PM_TRIGGER_TSC + 4
+	.endif
 .endm
 
 /* One interrupt on PM_VECTOR that an instruction does not raise itself,
@@ -209,29 +220,48 @@ pm_job:
  *  - the local APIC one-shot timer (wait_sample): the LVT takes the
  *    vector, TMICT the count, and the trigger is the last read before
  *    the window the interrupt came in.
- * Waits at most PM_BUDGET ticks; PM_ARRIVED 0 afterwards means it timed
- * out. Clobbers EAX ECX EDX EBP. */
-pm_wait_sample:
+ * Waits at most PM_BUDGET ticks (counts, counted); PM_ARRIVED 0
+ * afterwards means it timed out. pm_wait_sample reads the TSC,
+ * pm_wait_sample_counted the counter at PM_COUNTER, which takes ECX: it
+ * keeps ICR's address in EBX instead, put back at the end. Clobbers EAX
+ * ECX EDX EBP. */
+.macro WAIT32_SAMPLE name, clock, icr
+	.globl \name
+\name:
+	.if \clock == 2
+	pushl %ebx
+	movl %fs:PM_COUNTER, %ecx
+	rdpmc
+	.else
 	rdtsc
+	.endif
 	addl %fs:PM_BUDGET, %eax
 	adcl %fs:PM_BUDGET + 4, %edx
 	movl %eax, %fs:PM_DEADLINE
 	movl %edx, %fs:PM_DEADLINE + 4
-	movl %fs:PM_ICR, %ecx
+	movl %fs:PM_ICR, \icr
 	movl %fs:PM_ICR_VALUE, %ebp
 	cmpl $PM_TRIGGER_TIMER, %fs:PM_TRIGGER
 	je 3f
 	orl %fs:PM_VECTOR, %ebp
-	TSC32_OPEN %fs:PM_TRIGGER_TSC, %fs:PM_TRIGGER_TSC + 4
-	movl %ebp, (%ecx)		/* the trigger */
-	PM_WAIT_WINDOW
-	ret
+	PM_READ_BEFORE_WINDOW \clock
+	movl %ebp, (\icr)		/* the trigger */
+	PM_WAIT_WINDOW \clock
+	jmp 4f
 3:	movl %fs:PM_LVT, %eax
 	movl %fs:PM_VECTOR, %edx
 	movl %edx, (%eax)		/* one-shot, unmasked, this vector */
-	movl %ebp, (%ecx)		/* armed */
-	PM_WAIT_WINDOW PM_READ_BEFORE_WINDOW
+	movl %ebp, (\icr)		/* armed */
+	PM_WAIT_WINDOW \clock, PM_READ_BEFORE_WINDOW
+4:
+	.if \clock == 2
+	popl %ebx
+	.endif
 	ret
+.endm
+
+	WAIT32_SAMPLE pm_wait_sample, 1, %ecx
+	WAIT32_SAMPLE pm_wait_sample_counted, 2, %ebx
 
 /* Copies one 64-bit timestamp into the sample at ESI. */
 .macro PM_KEEP from, to
@@ -254,7 +284,7 @@ pm_samples:
 	jne 2f
 	call *%fs:PM_INT_SAMPLE
 	jmp 3f
-2:	call pm_wait_sample
+2:	call *%fs:PM_WAIT_SAMPLE
 3:	cmpl $0, %fs:PM_ARRIVED
 	je 5f
 	PM_KEEP PM_TRIGGER_TSC, 0
@@ -390,20 +420,32 @@ pm_nmi_entry:
 
 /* void pm_int_sample_<n>: one timed INT n, PM_INT_SAMPLE_STRIDE bytes
  * apart, as arch/timing.S's int_samples: the same instructions between
- * the reads. */
+ * the reads. pm_int_samples read the TSC, pm_int_samples_counted the
+ * counter at PM_COUNTER. */
 	.section .text.irqlab.pm_int_samples, "ax"
+.macro PM_INT_SAMPLES name, clock
 	.balign PM_INT_SAMPLE_STRIDE
-	.globl pm_int_samples
-pm_int_samples:
+	.globl \name
+\name:
 	vector = FIRST_IRQ_VECTOR
 	.rept IRQ_VECTORS
-0:	TSC32_OPEN %fs:PM_TRIGGER_TSC, %fs:PM_TRIGGER_TSC + 4
+0:	.if \clock == 2
+	PMC32_OPEN %fs:PM_TRIGGER_TSC, %fs:PM_TRIGGER_TSC + 4, %fs:PM_COUNTER
+	int $vector
+	PMC32_CLOSE %fs:PM_RESUME_TSC, %fs:PM_RESUME_TSC + 4, %fs:PM_COUNTER
+	.else
+	TSC32_OPEN %fs:PM_TRIGGER_TSC, %fs:PM_TRIGGER_TSC + 4
 	int $vector
 	TSC32_CLOSE %fs:PM_RESUME_TSC, %fs:PM_RESUME_TSC + 4
+	.endif
 	ret
 	.org 0b + PM_INT_SAMPLE_STRIDE, 0xcc
 	vector = vector + 1
 	.endr
+.endm
+
+	PM_INT_SAMPLES pm_int_samples, 1
+	PM_INT_SAMPLES pm_int_samples_counted, 2
 
 /* A bare INT n per vector, for the sweep and the register check. */
 	.balign PM_INT_TRIGGER_STRIDE

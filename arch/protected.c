@@ -12,7 +12,9 @@ struct pm_data pm __attribute__((aligned(4096)));
 int pm_trip(struct pm_data *d);
 extern const char pm_exception_stubs[], pm_nmi_entry[];
 extern const char pm_nmi_survived32[], pm_nmi_survived64[];
-extern const char pm_int_samples[], pm_int_triggers_table[], pm_code_end[];
+extern const char pm_int_samples[], pm_int_samples_counted[];
+extern const char pm_int_triggers_table[], pm_code_end[];
+extern const char pm_wait_sample[], pm_wait_sample_counted[];
 
 #define FOUR_GIB (1ull << 32)
 #define CR4_PCIDE (1ull << 17)
@@ -208,7 +210,13 @@ int pm_run(void)
 	unsigned i;
 
 	tables_ready();
-	pm.budget = wait_budget_ticks;
+	/* The counted pass (docs/timing.md "Core cycles") reads the counter
+	 * pmc_counter names, and waits in its counts. */
+	pm.budget = sample_counted ? wait_budget_counts : wait_budget_ticks;
+	pm.counter = pmc_counter;
+	pm.wait_sample = (uint32_t)(uintptr_t)(sample_counted
+						       ? pm_wait_sample_counted
+						       : pm_wait_sample);
 	pm.done = pm.timed_out = pm.faulted = 0;
 	pm.fault_vector = pm.fault_error = pm.fault_eip = pm.fault_cs = 0;
 	pm.arrived = pm.nmi_count = 0;
@@ -233,9 +241,11 @@ void pm_describe_fault(char *out, size_t len)
 
 uint32_t pm_int_sample_for(uint8_t vector)
 {
-	return (uint32_t)(uintptr_t)(pm_int_samples +
-				     (vector - FIRST_IRQ_VECTOR) *
-					     PM_INT_SAMPLE_STRIDE);
+	const char *samples = sample_counted ? pm_int_samples_counted
+					     : pm_int_samples;
+
+	return (uint32_t)(uintptr_t)(samples + (vector - FIRST_IRQ_VECTOR) *
+						       PM_INT_SAMPLE_STRIDE);
 }
 
 uint32_t pm_int_triggers(void)

@@ -87,6 +87,8 @@
 #define PM_SWITCH_IDT	5584			/* u8[48]: the switches' IDT */
 #define PM_SWITCH_IDTR	5632			/* 10 bytes */
 #define PM_SWITCH_NMI_TEST 5648			/* u32: INT 2 in each window */
+#define PM_COUNTER	5652			/* u32: RDPMC's ECX, counted */
+#define PM_WAIT_SAMPLE	5656			/* u32: the wait's sample code */
 #define PM_SAMPLES	5664			/* struct pm_sample[] */
 #define PM_SAMPLE_BYTES	32
 #define PM_STACK	(PM_SAMPLES + PM_SAMPLE_BYTES * PM_SAMPLES_MAX)
@@ -139,7 +141,11 @@ struct __attribute__((packed, aligned(16))) pm_data {
 	uint8_t switch_idt[48];
 	uint8_t switch_idtr[16];
 	uint32_t switch_nmi_test;
-	uint32_t pad[3];
+	/* The counted pass (docs/timing.md "Core cycles"): the counter the
+	 * counted reads take, and which wait the samples call. */
+	uint32_t counter;
+	uint32_t wait_sample;
+	uint32_t pad[1];
 	struct pm_sample samples[PM_SAMPLES_MAX];
 	uint8_t stack[PM_STACK_BYTES];
 };
@@ -171,6 +177,8 @@ PM_CHECK(icr, PM_ICR);
 PM_CHECK(switch_idt, PM_SWITCH_IDT);
 PM_CHECK(switch_idtr, PM_SWITCH_IDTR);
 PM_CHECK(switch_nmi_test, PM_SWITCH_NMI_TEST);
+PM_CHECK(counter, PM_COUNTER);
+PM_CHECK(wait_sample, PM_WAIT_SAMPLE);
 PM_CHECK(eoi, PM_EOI);
 PM_CHECK(fault_once, PM_FAULT_ONCE);
 PM_CHECK(done, PM_DONE);

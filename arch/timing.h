@@ -124,17 +124,51 @@
 	movl %edx, \high
 .endm
 
-/* The i386 handlers' timestamps (arch/dispatch/i386.h), each the same
- * instruction count as its 64-bit form, so the instrument measured in
- * long mode is the instrument here too: the NOP stands for the 64-bit
- * form's third instruction after the read. */
-.macro TIMESTAMP32_ENTRY low, high
-	TSC32_CLOSE \low, \high
+/* The counted instrument in 32-bit code: RDPMC of the counter at
+ * \counter (a memory operand), the same instructions around the read as
+ * PMC_OPEN_TO and PMC_CLOSE, so long mode's counted floor fits here too.
+ * Clobbers EAX, ECX and EDX. */
+.macro PMC32_OPEN low, high, counter
+	movl \counter, %ecx
+	lfence
+	rdpmc
+	movl %eax, \low
+	movl %edx, \high
 	nop
 .endm
 
-.macro TIMESTAMP32_EXIT low, high
+.macro PMC32_CLOSE low, high, counter
+	movl \counter, %ecx
+	lfence
+	rdpmc
+	lfence
+	movl %eax, \low
+	movl %edx, \high
+.endm
+
+/* The i386 handlers' timestamps (arch/dispatch/i386.h), each the same
+ * instruction count as its 64-bit form, so the instrument measured in
+ * long mode is the instrument here too: the NOP stands for the 64-bit
+ * form's third instruction after the read. \clock is 1 for the TSC, 2
+ * for the counted instrument, whose counter is at \counter; the counted
+ * entry gives ECX back the vector from EBP, where DISPATCH32_TAIL keeps
+ * it, in place of the NOP. */
+.macro TIMESTAMP32_ENTRY low, high, clock=1, counter=0
+	.if \clock == 2
+	PMC32_CLOSE \low, \high, \counter
+	movl %ebp, %ecx
+	.else
+	TSC32_CLOSE \low, \high
+	nop
+	.endif
+.endm
+
+.macro TIMESTAMP32_EXIT low, high, clock=1, counter=0
+	.if \clock == 2
+	PMC32_OPEN \low, \high, \counter
+	.else
 	TSC32_OPEN \low, \high
+	.endif
 .endm
 
 #else

@@ -78,9 +78,7 @@ function leadsWithCycles(doc) {
 
 function answerTable(page, doc, cpuMode, floorName, id) {
   const over = overheads(doc), rows = [];
-  // The counted pass runs in long mode only: the i386 table stays in the
-  // clock's unit.
-  const cycles = leadsWithCycles(doc) && cpuMode === "long";
+  const cycles = leadsWithCycles(doc);
   const c = cycles ? null : doc.clock;
   const figures = (e) => (cycles ? e.cycles || {} : e);
   const overKey = (key) => (cycles ? "cycles_" : "") + key + "_median_over";

@@ -1,14 +1,16 @@
 #include "arch/dispatch/i386.h"
 
-SCHEME32_SYMBOLS(i386_direct);
-SCHEME32_SYMBOLS(i386_push_jmp);
-SCHEME32_SYMBOLS(i386_cs_selector);
-SCHEME32_SYMBOLS(i386_cs_push);
-SCHEME32_SYMBOLS(i386_call16);
-SCHEME32_SYMBOLS(i386_call16_3byte);
+SCHEME_SYMBOLS(i386_direct);
+SCHEME_SYMBOLS(i386_push_jmp);
+SCHEME_SYMBOLS(i386_cs_selector);
+SCHEME_SYMBOLS(i386_cs_push);
+SCHEME_SYMBOLS(i386_call16);
+SCHEME_SYMBOLS(i386_call16_3byte);
 #define I386_CODE(id)                                                       \
 	.code = { { id##_gates, id##_code, id##_code_end },                 \
-		  { id##_bare_gates, id##_bare_code, id##_bare_code_end } }
+		  { id##_bare_gates, id##_bare_code, id##_bare_code_end },  \
+		  { id##_counted_gates, id##_counted_code,                  \
+		    id##_counted_code_end } }
 
 const struct i386_scheme i386_schemes[] = {
 	{ SCHEME_I386_DIRECT, I386_CODE(i386_direct), PM_GATES_FLAT,
@@ -30,12 +32,16 @@ const struct i386_scheme i386_schemes[] = {
 const size_t i386_scheme_count = sizeof(i386_schemes) / sizeof(i386_schemes[0]);
 const struct i386_scheme *const i386_baseline = &i386_schemes[0];
 
-extern const char i386_variant_ds_es[], i386_variant_ds_es_bare[];
-extern const char i386_variant_pda_gs[], i386_variant_pda_gs_bare[];
+extern const char i386_variant_ds_es[], i386_variant_ds_es_bare[],
+	i386_variant_ds_es_counted[];
+extern const char i386_variant_pda_gs[], i386_variant_pda_gs_bare[],
+	i386_variant_pda_gs_counted[];
 
 const struct i386_variant i386_variants[] = {
-	{ VARIANT_DS_ES, { i386_variant_ds_es, i386_variant_ds_es_bare } },
-	{ VARIANT_PDA_GS, { i386_variant_pda_gs, i386_variant_pda_gs_bare } },
+	{ VARIANT_DS_ES, { i386_variant_ds_es, i386_variant_ds_es_bare,
+			   i386_variant_ds_es_counted } },
+	{ VARIANT_PDA_GS, { i386_variant_pda_gs, i386_variant_pda_gs_bare,
+			    i386_variant_pda_gs_counted } },
 };
 const size_t i386_variant_count =
 	sizeof(i386_variants) / sizeof(i386_variants[0]);

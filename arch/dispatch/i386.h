@@ -26,31 +26,39 @@
 
 #ifdef __ASSEMBLER__
 
-/* Every i386 scheme ends here once FRAME32_VECTOR holds the vector: the
- * entry timestamp, the dispatch, the exit timestamp and the return; with
- * \timed 0, the same without the timestamps. An entry variant adds its
- * work after the registers are saved (\entry) and before they are
- * restored (\exit), as in long mode (irq.h DISPATCH_TAIL); ECX carries
- * the vector past it. \dispatch is the scheme's own copy of
- * DISPATCH32_ROUTINE: a call16 scheme runs in a code segment of its own
- * base, where only its own code is reachable by a near call. */
-/* An i386 scheme is assembled twice, timed and bare, as long mode's
- * (irq.h SCHEME_EACH_KIND); it has no counted assembly: the counted pass
- * runs in long mode only (docs/timing.md "Core cycles"). */
-.macro SCHEME32_TWICE body, name
+/* An i386 scheme is assembled once per handler kind, as long mode's
+ * (irq.h SCHEME_EACH_KIND): \timed 1 for the TSC's timestamps, 0 for
+ * none, 2 for the counted pass's (docs/timing.md "Core cycles"). */
+.macro SCHEME32_EACH_KIND body, name
 	\body \name, 1
 	\body \name\()_bare, 0
+	\body \name\()_counted, 2
 .endm
 
+/* Every i386 scheme ends here once FRAME32_VECTOR holds the vector: the
+ * entry timestamp, the dispatch, the exit timestamp and the return; with
+ * \timed 0, the same without the timestamps (2: the counted ones). An
+ * entry variant adds its work after the registers are saved (\entry)
+ * and before they are restored (\exit), as in long mode (irq.h
+ * DISPATCH_TAIL); ECX (EBP, counted) carries the vector past it. \dispatch is the scheme's own copy of
+ * DISPATCH32_ROUTINE: a call16 scheme runs in a code segment of its own
+ * base, where only its own code is reachable by a near call. */
+
 .macro DISPATCH32_TAIL dispatch, timed=1, entry=NOTHING, exit=NOTHING
+	/* The counted timestamps take ECX for RDPMC: the vector waits in
+	 * EBP, which the frame holds, and TIMESTAMP32_ENTRY moves it back. */
+	.if \timed == 2
+	movl FRAME32_VECTOR(%esp), %ebp
+	.else
 	movl FRAME32_VECTOR(%esp), %ecx
+	.endif
 	\entry
 	.if \timed
-	TIMESTAMP32_ENTRY %fs:PM_ENTRY, %fs:PM_ENTRY + 4
+	TIMESTAMP32_ENTRY %fs:PM_ENTRY, %fs:PM_ENTRY + 4, \timed, %fs:PM_COUNTER
 	.endif
 	call \dispatch
 	.if \timed
-	TIMESTAMP32_EXIT %fs:PM_EXIT, %fs:PM_EXIT + 4
+	TIMESTAMP32_EXIT %fs:PM_EXIT, %fs:PM_EXIT + 4, \timed, %fs:PM_COUNTER
 	.endif
 	\exit
 	IDT32_RETURN

@@ -33,7 +33,7 @@
 	I386_CODE_END \id
 .endm
 
-	SCHEME32_TWICE CALL16_BODY, i386_call16
+	SCHEME32_EACH_KIND CALL16_BODY, i386_call16
 
 /* The 3-byte form, as hpa wrote it: 66 e8 ff 66 e8 fc 66 e8 f9 ...
  * Stub k starts at 3k and returns to IP 3k + 4, so k = (IP - 4) / 3,
@@ -69,6 +69,6 @@
 	I386_CODE_END \id
 .endm
 
-	SCHEME32_TWICE CALL16_OVERLAP_BODY, i386_call16_3byte
+	SCHEME32_EACH_KIND CALL16_OVERLAP_BODY, i386_call16_3byte
 
 	.section .note.GNU-stack, "", @progbits

@@ -26,7 +26,7 @@
 	I386_CODE_END \id
 .endm
 
-	SCHEME32_TWICE CS_TEST3_BODY, i386_cs_selector
+	SCHEME32_EACH_KIND CS_TEST3_BODY, i386_cs_selector
 
 .macro CS_PUSH_BODY id, timed
 	I386_CODE \id
@@ -43,6 +43,6 @@
 	I386_CODE_END \id
 .endm
 
-	SCHEME32_TWICE CS_PUSH_BODY, i386_cs_push
+	SCHEME32_EACH_KIND CS_PUSH_BODY, i386_cs_push
 
 	.section .note.GNU-stack, "", @progbits

@@ -20,7 +20,7 @@
 	I386_CODE_END \id
 .endm
 
-	SCHEME32_TWICE SCHEME_BODY, i386_direct
+	SCHEME32_EACH_KIND SCHEME_BODY, i386_direct
 
 /* seed 002: FreeBSD i386's entry, pushl %ds; pushl %es, then
  * movl $KDSEL,%eax; movl %eax,%ds; movl %eax,%es. */
@@ -59,6 +59,7 @@ i386_variant_\name:
 .macro VARIANT32 name, entry, exit
 	VARIANT32_BODY \name, 1, \entry, \exit
 	VARIANT32_BODY \name\()_bare, 0, \entry, \exit
+	VARIANT32_BODY \name\()_counted, 2, \entry, \exit
 .endm
 
 	.section .text.irqlab.i386.variants, "ax"

@@ -25,6 +25,6 @@
 	I386_CODE_END \id
 .endm
 
-	SCHEME32_TWICE SCHEME_BODY, i386_push_jmp
+	SCHEME32_EACH_KIND SCHEME_BODY, i386_push_jmp
 
 	.section .note.GNU-stack, "", @progbits

@@ -35,8 +35,7 @@
 
 /* Which of a scheme's assemblies (SCHEME_EACH_KIND in irq.h) the gates
  * reach: handlers with the entry and exit timestamps, without them, or
- * with the counted pass's timestamps (long mode only; an i386 scheme's
- * counted code is empty). */
+ * with the counted pass's timestamps. */
 enum handler_kind {
 	HANDLER_TIMED = 0,
 	HANDLER_BARE = 1,
@@ -44,17 +43,15 @@ enum handler_kind {
 	HANDLER_KINDS
 };
 
-/* What each scheme's assembly file provides (SCHEME_EACH_KIND in irq.h):
- * NAME_gates, NAME_code and NAME_code_end, and the same as NAME_bare_...
- * and NAME_counted_... Long mode's table (schemes.c) declares them so;
- * i386's (i386.c) the first two (SCHEME32_SYMBOLS). */
-#define SCHEME32_SYMBOLS(id)                                                \
-	extern const uint64_t id##_gates[], id##_bare_gates[];              \
-	extern const char id##_code[], id##_code_end[];                     \
-	extern const char id##_bare_code[], id##_bare_code_end[]
+/* What each scheme's assembly file provides (SCHEME_EACH_KIND in irq.h,
+ * SCHEME32_EACH_KIND in i386.h): NAME_gates, NAME_code and NAME_code_end,
+ * and the same as NAME_bare_... and NAME_counted_... Long mode's table
+ * (schemes.c) and i386's (i386.c) declare them so. */
 #define SCHEME_SYMBOLS(id)                                                  \
-	SCHEME32_SYMBOLS(id);                                               \
-	extern const uint64_t id##_counted_gates[];                         \
+	extern const uint64_t id##_gates[], id##_bare_gates[],              \
+		id##_counted_gates[];                                       \
+	extern const char id##_code[], id##_code_end[];                     \
+	extern const char id##_bare_code[], id##_bare_code_end[];           \
 	extern const char id##_counted_code[], id##_counted_code_end[]
 
 /* One assembly of a scheme. */

@@ -25,6 +25,8 @@ struct i386_row {
 	char why[RESULTS_REASON_LEN];
 	uint8_t failed, timed_out, faulted;
 	uint8_t started;	/* the source's start ran: its stop must */
+	uint8_t counted;	/* the counted pass runs (counters_counting) */
+	uint8_t passes;		/* passes begun */
 };
 
 static void install(const struct i386_row *x, enum handler_kind kind)
@@ -78,7 +80,8 @@ static int sweep_vectors(struct i386_row *x, enum handler_kind kind)
 				     "%u interrupt(s) on it, the last on vector "
 				     "%u (0: none arrived in time)",
 				     source_name(x->plan->source->id), v,
-				     kind == HANDLER_TIMED ? "timed" : "bare",
+				     kind == HANDLER_TIMED ? "timed"
+				     : kind == HANDLER_BARE ? "bare" : "counted",
 				     pm.delivered[v], pm.sweep_last[v]);
 			return failing(x);
 		}
@@ -123,11 +126,17 @@ static int check(struct i386_row *x, enum handler_kind kind)
 	       check_registers(x, HIGH_CHECK_VECTOR);
 }
 
-/* Samples in trips of at most a noise batch; `keep` 0 for the warm-up. */
-static int run_samples(struct i386_row *x, enum handler_kind kind,
-		       uint32_t want, int keep)
+/* A sample's delta: the TSC's as it is, a counter's modulo its width. */
+static uint64_t span(uint64_t from, uint64_t to)
 {
-	uint64_t **m = x->buf->metric;
+	return sample_counted ? counters_span(to - from) : to - from;
+}
+
+/* Samples in trips of at most a noise batch into m (by enum metric_id);
+ * `keep` 0 for the warm-up. */
+static int run_samples(struct i386_row *x, enum handler_kind kind,
+		       uint64_t *const *m, uint32_t want, int keep)
+{
 	uint32_t kept = 0, i;
 
 	while (kept < want) {
@@ -168,13 +177,13 @@ static int run_samples(struct i386_row *x, enum handler_kind kind,
 
 			if (kind == HANDLER_BARE) {
 				m[METRIC_ROUND_TRIP][kept + i] =
-					s->resume - s->trigger;
+					span(s->trigger, s->resume);
 				continue;
 			}
-			m[METRIC_ENTRY][kept + i] = s->entry - s->trigger;
-			m[METRIC_EXIT][kept + i] = s->resume - s->exit;
+			m[METRIC_ENTRY][kept + i] = span(s->trigger, s->entry);
+			m[METRIC_EXIT][kept + i] = span(s->exit, s->resume);
 			m[METRIC_ROUND_TRIP_TIMED][kept + i] =
-				s->resume - s->trigger;
+				span(s->trigger, s->resume);
 		}
 		experiment_note_clock_ratio(x->out, &clock_before);
 		kept += batch;
@@ -182,17 +191,39 @@ static int run_samples(struct i386_row *x, enum handler_kind kind,
 	return 0;
 }
 
-static int take_samples(struct i386_row *x, enum handler_kind kind)
+static int take_samples(struct i386_row *x, enum handler_kind kind,
+			uint64_t *const *m)
 {
 	const struct plan_row *p = x->plan;
 
+	x->passes++;
 	install(x, kind);
 	sources_aim_protected(p->source, p->vector);
-	if (run_samples(x, kind, x->config->warmup, 0))
+	if (run_samples(x, kind, m, x->config->warmup, 0))
 		return -1;
 	if (kind == HANDLER_TIMED && p->inject == INJECT_IN_HANDLER)
 		pm.fault_once = 1;
-	return run_samples(x, kind, p->samples, 1);
+	return run_samples(x, kind, m, p->samples, 1);
+}
+
+/* The counted pass, as long mode's (experiment.c counted_passes): core
+ * cycles through the counted handlers and the bare ones, then
+ * instructions through the bare ones, the trigger side reading the
+ * counter (docs/timing.md "Core cycles"). */
+static void counted_passes(struct i386_row *x)
+{
+	uint64_t *const *c = x->buf->counted;
+	uint64_t *instructions[METRIC_COUNT] = {
+		[METRIC_ROUND_TRIP] = c[COUNTED_INSTRUCTIONS] };
+
+	sample_counted = 1;
+	counters_select(COUNTER_CYCLES);
+	if (take_samples(x, HANDLER_COUNTED, c) == 0 &&
+	    take_samples(x, HANDLER_BARE, c) == 0) {
+		counters_select(COUNTER_INSTRUCTIONS);
+		(void)take_samples(x, HANDLER_BARE, instructions);
+	}
+	sample_counted = 0;
 }
 
 /* Under guard_run: an exception in long mode abandons this function;
@@ -208,9 +239,18 @@ static void measure(void *arg)
 	x->started = 1;
 	if (check(x, HANDLER_BARE) || check(x, HANDLER_TIMED))
 		return;
+	/* The counted handlers' timestamps read the counter in the sweep
+	 * too: it is chosen first. */
+	if (x->counted) {
+		counters_select(COUNTER_CYCLES);
+		if (check(x, HANDLER_COUNTED))
+			return;
+	}
 	pm_reset_counts();
-	if (take_samples(x, HANDLER_TIMED) == 0)
-		(void)take_samples(x, HANDLER_BARE);
+	if (take_samples(x, HANDLER_TIMED, x->buf->metric) ||
+	    take_samples(x, HANDLER_BARE, x->buf->metric) || !x->counted)
+		return;
+	counted_passes(x);
 }
 
 static const char *unsupported(const struct plan_row *p)
@@ -235,7 +275,8 @@ void i386_experiment_run(const struct plan_row *p, struct run_result *r,
 			 struct bench_buffers *b)
 {
 	struct experiment_result *e = experiment_open(p, r, unsupported(p));
-	struct i386_row x = { .plan = p, .config = c, .buf = b, .out = e };
+	struct i386_row x = { .plan = p, .config = c, .buf = b, .out = e,
+			      .counted = (uint8_t)counters_counting() };
 	struct fault_info fault;
 	int guarded;
 
@@ -246,6 +287,7 @@ void i386_experiment_run(const struct plan_row *p, struct run_result *r,
 		   p->vector);
 	guarded = guard_run(measure, &x, &fault);
 	pm.fault_once = 0;
+	sample_counted = 0;
 	if (x.started && p->source->stop)
 		p->source->stop(p->source);
 	if (x.started)
@@ -255,5 +297,5 @@ void i386_experiment_run(const struct plan_row *p, struct run_result *r,
 	experiment_close(p, r, e, c, b, pm.delivered,
 			 guarded || x.faulted || x.failed || x.timed_out ?
 				 x.why : NULL,
-			 x.timed_out, guarded || x.faulted, TSC_PASSES);
+			 x.timed_out, guarded || x.faulted, x.passes);
 }
