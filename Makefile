@@ -51,17 +51,43 @@ UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 IMAGE      := $(BUILD)/irqlab.img
 
-.PHONY: all efi image run test unit-test deps usb collect rescue fuzz fuzz-smoke \
-	reference \
+.PHONY: all efi image run test unit-test deps test-deps usb collect rescue \
+	fuzz fuzz-smoke reference help \
 	bochs-exact compare clean
 
-all: efi
+# A plain `make` says what there is to make.
+all: help
+
+help:
+	@echo "irqlab: make TARGET [KEY=value ...]"
+	@echo "  run             build, image, boot under QEMU+OVMF, print the headline"
+	@echo "                  CONFIG=file.cfg  EMULATOR=bochs  (image/run.sh: more keys)"
+	@echo "  test            every test; ends with 'N passed, N failed'"
+	@echo "  usb DEVICE=/dev/sdX [CONFIG=file.cfg]   write the stick"
+	@echo "  collect [DISK=image|device|mount] [DEST=results]   the stick's results"
+	@echo "  rescue [SOURCE=efivars dir | VARS=OVMF_VARS.fd] [DEST=results]"
+	@echo "                  results left in the variable store"
+	@echo "  compare RUNS=\"results/<run> ...\" [OUT=file.html]   runs side by side"
+	@echo "  reference       record the icount reference for this build"
+	@echo "  efi, image      the EFI application, the disk image"
+	@echo "  unit-test, fuzz, fuzz-smoke, bochs-exact, clean"
+	@echo "  V=1             the full compiler lines"
 
 efi: $(BUILD)/irqlab.efi $(BUILD)/irqlab-entry.lst
 
+# The compiler lines are long: each is one short line, V=1 for them all.
+ifeq ($(V),1)
+Q :=
+say = @true
+else
+Q := @
+say = @echo "  $(1) $(2)"
+endif
+
 $(BUILD)/efi-obj/%.c.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
 
 $(FONT_C): $(FONT) image/font-to-c.py
 	@mkdir -p $(dir $@)
@@ -75,7 +101,8 @@ $(FONT):
 
 $(BUILD)/efi-obj/%.S.o: %.S
 	@mkdir -p $(dir $@)
-	$(CC) $(EFI_ASFLAGS) -MMD -MP -c $< -o $@
+	$(call say,AS,$<)
+	$(Q)$(CC) $(EFI_ASFLAGS) -MMD -MP -c $< -o $@
 
 # Linked, then stamped with its build: the hash of its code
 # (image/stamp-build.py), which $(BUILD)/irqlab.build holds too.
@@ -138,18 +165,20 @@ $(BUILD)/%-template.html: web/page.html web/%.js $(WEB_SOURCES) \
 	  $(WEB_MODULES)
 	python3 web/inline.py $< $* $(BUILD)/web/node_modules $@
 
-# make compare RUNS="results/<run> results/<run> ..." [OUT=compare.html]
+# make compare RUNS="results/<run> results/<run> ..." [OUT=file.html]:
+# the page goes beside the first run's folder unless OUT says where.
 compare: $(BUILD)/compare-template.html
 	python3 tools/compare.py --template $(BUILD)/compare-template.html \
-		--out $(or $(OUT),compare.html) $(RUNS)
+		$(if $(OUT),--out $(OUT)) $(RUNS)
 
 image: $(IMAGE)
 
 deps:
 	@image/install-deps.sh
 
-# make run EMULATOR=bochs: under Bochs instead (docs/emulators.md).
-run: deps efi image
+# make run EMULATOR=bochs: under Bochs instead (docs/emulators.md); its
+# results folder is written from the blob phase B prints (irqlab-rescue).
+run: deps efi image $(BUILD)/irqlab-rescue
 ifeq ($(EMULATOR),bochs)
 	image/bochs.sh $(IMAGE)
 else
@@ -158,13 +187,18 @@ endif
 
 $(BUILD)/tests/%: tests/unit/%.c $(PURE_SRCS) $(PURE_HDRS) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) $< $(PURE_SRCS) -lcmocka -lm -o $@
+	$(call say,CC,$<)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< $(PURE_SRCS) -lcmocka -lm -o $@
 
-unit-test: $(UNIT_BINS)
+unit-test: test-deps $(UNIT_BINS)
 
-test: deps efi image $(UNIT_BINS) $(BUILD)/other-disk.img $(BUILD)/irqlab-rescue \
-	$(BUILD)/compare-template.html
+test: test-deps efi image $(UNIT_BINS) $(BUILD)/other-disk.img \
+	$(BUILD)/irqlab-rescue $(BUILD)/compare-template.html
 	tests/run.sh $(UNIT_BINS)
+
+# What the tests use beyond what make run needs: cmocka, chromium.
+test-deps:
+	@image/install-deps.sh test
 
 # make reference: the icount reference recorded anew from an icount run
 # of this build, which it then names (docs/timing.md "The path length,
@@ -185,7 +219,8 @@ FUZZ_BINS  := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(PURE_SRCS) $(PURE_HDRS) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
-	clang -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. \
+	$(call say,CLANG,$<)
+	$(Q)clang -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		$< $(PURE_SRCS) -o $@
 
@@ -198,19 +233,24 @@ fuzz-smoke:
 # Results left in the variable store, written on Linux (tools/rescue.c):
 # make rescue [SOURCE=/sys/firmware/efi/efivars] [DEST=results] [DELETE=1]
 #             [STICK=the stick's EFI/irqlab/results, for a run in parts]
+# make rescue VARS=OVMF_VARS.fd: the records of an OVMF variable store
+#             file (a VM's, build/run/vars.fd), read, never changed
 $(BUILD)/irqlab-rescue: tools/rescue.c $(PURE_SRCS) $(PURE_HDRS)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) -std=gnu11 -O2 $(WARNINGS) -I. $< $(PURE_SRCS) -lm -o $@
+	$(call say,CC,$<)
+	$(Q)$(HOST_CC) -std=gnu11 -O2 $(WARNINGS) -I. $< $(PURE_SRCS) -lm -o $@
 
 rescue: $(BUILD)/irqlab-rescue $(BUILD)/report-template.html \
 	  $(BUILD)/icount.ref
 	$(BUILD)/irqlab-rescue $(if $(DELETE),--delete) \
 		$(if $(STICK),--stick $(STICK)) --template $(BUILD)/report-template.html \
 		--reference $(BUILD)/icount.ref \
-		$(or $(SOURCE),/sys/firmware/efi/efivars) $(or $(DEST),results)
+		$(if $(VARS),--vars $(VARS),$(or $(SOURCE),/sys/firmware/efi/efivars)) \
+		$(or $(DEST),results)
 
+# make usb DEVICE=/dev/sdX [CONFIG=file.cfg]
 usb: image
-	image/usb.sh $(IMAGE) $(DEVICE)
+	image/usb.sh $(IMAGE) $(DEVICE) $(CONFIG)
 
 # make collect [DISK=image, device or mount point] [DEST=folder]
 collect:

@@ -8,8 +8,9 @@
 
 #include "bench/model/records.h"
 #include "bench/model/results.h"
+#include "bench/report/report.h"
 
-#define RESULTS_ROOT "\\EFI\\irqlab\\results"
+#define RESULTS_ROOT REPORT_RESULTS_ROOT
 /* A run's blob joined from its parts can outgrow one handoff. */
 #define RUN_FILE_BYTES (HANDOFF_MAX_BLOB * RESULTS_MAX_PARTS)
 

@@ -45,6 +45,15 @@ static uint32_t align4(uint64_t v)
 enum varstore_status varstore_read(const uint8_t *fv, size_t len,
 				   struct varstore_usage *u)
 {
+	return varstore_each(fv, len, u, 0, 0);
+}
+
+enum varstore_status varstore_each(const uint8_t *fv, size_t len,
+				   struct varstore_usage *u,
+				   void (*visit)(void *ctx,
+						 const struct varstore_variable *v),
+				   void *ctx)
+{
 	const uint8_t *store;
 	uint32_t header, size, at, name_at, header_bytes;
 
@@ -76,17 +85,29 @@ enum varstore_status varstore_read(const uint8_t *fv, size_t len,
 		uint32_t name = (uint32_t)le_get(store + at + header_bytes - 24, 4);
 		uint32_t data = (uint32_t)le_get(store + at + header_bytes - 20, 4);
 		uint64_t next;
+		int live;
 
 		name_at = at + header_bytes;
 		next = align4((uint64_t)name_at + name + data);
 		if (name > size || data > size || next > size)
 			return VARSTORE_BAD_VARIABLE;
 		u->variables++;
-		if (store[at + VARIABLE_STATE] == VAR_ADDED ||
-		    store[at + VARIABLE_STATE] == VAR_ADDED_IN_TRANSITION)
+		live = store[at + VARIABLE_STATE] == VAR_ADDED ||
+		       store[at + VARIABLE_STATE] == VAR_ADDED_IN_TRANSITION;
+		if (live)
 			u->live_bytes += (uint32_t)next - at;
 		else
 			u->deleted_bytes += (uint32_t)next - at;
+		if (visit) {
+			/* VendorGuid is the header's last field. */
+			const struct varstore_variable v = {
+				.name = store + name_at, .name_bytes = name,
+				.guid = store + at + header_bytes - 16,
+				.data = store + name_at + name,
+				.data_bytes = data, .live = (uint8_t)live };
+
+			visit(ctx, &v);
+		}
 		at = (uint32_t)next;
 	}
 	u->used_bytes = at;

@@ -42,4 +42,24 @@ static inline uint32_t varstore_end_free(const struct varstore_usage *u)
 enum varstore_status varstore_read(const uint8_t *fv, size_t len,
 				   struct varstore_usage *u);
 
+/* One variable as the walk finds it: its name in UCS-2 (name_bytes
+ * long, its NUL included), vendor GUID in memory order, data, and
+ * whether it is the live copy. */
+struct varstore_variable {
+	const uint8_t *name;
+	uint32_t name_bytes;
+	const uint8_t *guid;
+	const uint8_t *data;
+	uint32_t data_bytes;
+	uint8_t live;
+};
+
+/* The same walk, calling `visit` for each variable (live or deleted) in
+ * store order; a store refused part-way has visited what came before. */
+enum varstore_status varstore_each(const uint8_t *fv, size_t len,
+				   struct varstore_usage *u,
+				   void (*visit)(void *ctx,
+						 const struct varstore_variable *v),
+				   void *ctx);
+
 #endif

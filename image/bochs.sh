@@ -2,8 +2,10 @@
 # bochs.sh IMAGE: one irqlab run under Bochs + OVMF, a second emulator
 # with FRED, LKGS and the TSC-deadline timer (docs/emulators.md).
 # Bochs runs phases A and B; its reset does not bring OVMF back for
-# phase C, so phase B prints results.json on COM1 (serial_results = 1)
-# and this runner cuts it out of the serial log.
+# phase C, so phase B prints results.json and the handoff's blob on COM1
+# (serial_results = 1). This runner cuts both out of the serial log, and
+# irqlab-rescue --blob writes from the blob the files phase C would,
+# into RESULTS_DIR/<run id>/, then prints the headline.
 #
 #   BOCHS=PATH       the bochs binary (else the one on PATH); its firmware
 #                    (OVMF-pure-efi.fd, VGABIOS-lgpl-latest.bin) is looked
@@ -11,6 +13,7 @@
 #   BOCHS_CPU=wildcat_lake   a model from `bochs --help cpu`.
 #   CONFIG=FILE      an irqlab.cfg for the ESP (serial_results = 1 is added).
 #   RUN_DIR=build/bochs      disk copy, bochsrc, serial log, results.json.
+#   RESULTS_DIR=results      where the run's folder is written.
 #   TIMEOUT=600      seconds before the run counts as hung.
 # Exit 0 with RUN_DIR/results.json written; 3 when Bochs is not found.
 set -euo pipefail
@@ -66,7 +69,7 @@ start=$SECONDS
 pid=$!
 # Bochs' reset does not end it: stop it once phase B has said its last.
 while kill -0 "$pid" 2>/dev/null; do
-	if grep -qa 'irqlab-results-json-end\|irqlab will not measure' "$log" ||
+	if grep -qa 'irqlab-results-blob-end\|irqlab will not measure' "$log" ||
 	   [ $((SECONDS - start)) -ge "$TIMEOUT" ]; then
 		sleep 1
 		kill "$pid" 2>/dev/null || true
@@ -85,3 +88,26 @@ if [ ! -s "$RUN_DIR/results.json" ]; then
 	exit 1
 fi
 echo "bochs.sh: results in $RUN_DIR/results.json"
+# The run's folder, as phase C would write it, from the blob.
+here=$(cd "$(dirname "$0")" && pwd)
+build=$here/../build
+tr -d '\r' <"$log" | sed -n '/irqlab-results-blob-begin/,/irqlab-results-blob-end/p' |
+	sed '1d;$d' >"$RUN_DIR/blob.hex"
+results=${RESULTS_DIR:-results}
+if [ ! -s "$RUN_DIR/blob.hex" ]; then
+	echo "bochs.sh: no blob on the serial log: no results folder" >&2
+	exit 1
+fi
+if ! "$build/irqlab-rescue" --blob "$RUN_DIR/blob.hex" \
+	--template "$build/report-template.html" \
+	--reference "$build/icount.ref" "$results" >"$RUN_DIR/rescue.log" 2>&1; then
+	cat "$RUN_DIR/rescue.log" >&2
+	echo "bochs.sh: the blob gave no results folder" >&2
+	exit 1
+fi
+folder=$(sed -n 's/.*"run_id": "\([0-9-]*\)".*/\1/p' "$RUN_DIR/results.json" | head -n 1)
+echo
+cat "$results/$folder/headline.txt"
+echo
+echo "irqlab: the report:   $results/$folder/report.html"
+echo "irqlab: every figure: $results/$folder/summary.txt, results.json"

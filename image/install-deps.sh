@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Installs the Debian packages irqlab builds, boots and tests with, when
-# run as root; otherwise prints the exact line to run.
+# install-deps.sh [run|test]: installs the Debian packages irqlab builds
+# and boots with (run, the default), and with `test` also those only the
+# tests use, when run as root; otherwise prints the exact line to run.
 set -euo pipefail
 
 # console-setup-linux: the console font phase B draws progress with.
-# chromium: the browser the report pages' test opens them in.
-packages=(gnu-efi ovmf mtools fdisk qemu-system-x86 swtpm libcmocka-dev
-	  gcc make binutils python3 console-setup-linux chromium)
+packages=(gnu-efi ovmf mtools fdisk qemu-system-x86 swtpm
+	  gcc make binutils python3 console-setup-linux)
+# libcmocka-dev: the unit tests; chromium: the browser the report pages'
+# test opens them in.
+if [ "${1:-run}" = test ]; then
+	packages+=(libcmocka-dev chromium)
+fi
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

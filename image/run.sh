@@ -68,6 +68,12 @@ MACHINE=${MACHINE:-q35}
 ICOUNT=${ICOUNT-shift=0,align=off,sleep=off}
 CONFIG=${CONFIG:-}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
+if [ -n "$CONFIG" ] && [ ! -f "$CONFIG" ]; then
+	echo "irqlab: CONFIG=$CONFIG: no such file" >&2
+	exit 1
+fi
+# The file the user knows the config by, for every message about it.
+config_name="${CONFIG:-image/irqlab.cfg (on the image)}"
 RUN_DIR=${RUN_DIR:-build/run}
 RESULTS_DIR=${RESULTS_DIR:-results}
 OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
@@ -110,7 +116,9 @@ if [ -n "$FINISH" ]; then
 	else
 		mcopy -o -i "$disk@@1M" ::/EFI/irqlab/irqlab.cfg "$base"
 	fi
-	{ grep -v '^[[:space:]]*finish[[:space:]]*=' "$base" || true
+	# The config's own finish lines commented out, not dropped, so that
+	# every line keeps its number in what the firmware says of it.
+	{ sed 's/^\([[:space:]]*finish[[:space:]]*=\)/# \1/' "$base"
 	  echo "finish = $FINISH"; } >"$RUN_DIR/config-on-esp.cfg"
 	CONFIG=$RUN_DIR/config-on-esp.cfg
 fi
@@ -124,7 +132,10 @@ if [ "$ACCEL" = tcg ] && [ -n "$ICOUNT" ]; then
 fi
 
 tpm_args=()
-tpm_dir=$(realpath -m "$RUN_DIR/tpm")	# absolute: swtpm --daemon leaves the cwd
+# A UNIX socket's path must stay under 108 bytes, which a run folder deep
+# in a checkout can exceed: the TPM's socket lives in a short folder of
+# its own (absolute: swtpm --daemon leaves the cwd).
+tpm_dir=$(mktemp -d /tmp/irqlab-tpm.XXXXXX)
 # Starts one swtpm for the next boot; --terminate makes it exit when QEMU
 # disconnects, so no daemon outlives the run.
 start_tpm() {
@@ -146,7 +157,7 @@ stop_tpm() {
 		kill "$(cat "$tpm_dir/pid")" 2>/dev/null || true
 	fi
 }
-trap stop_tpm EXIT
+trap 'stop_tpm; rm -rf "$tpm_dir"' EXIT
 
 # What UEFI's image verification prints when Secure Boot refuses an image
 # (OVMF: "Access Denied" for irqlab, "Security Violation" for the shell).
@@ -197,7 +208,8 @@ boot() {
 		-drive "if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE" \
 		-drive "if=pflash,format=raw,unit=1,file=$vars" \
 		"${disk_args[@]}" \
-		</dev/null || rc=$?
+		</dev/null 2> >(grep -v 'icount sleep disabled and no active timers' >&2) ||
+		rc=$?
 	kill "$watcher" 2>/dev/null || true
 	wait "$watcher" 2>/dev/null || true
 	stop_tpm
@@ -219,6 +231,28 @@ boot() {
 	fi
 }
 
+# What the firmware said of the config (efi/config_file.c): each list,
+# "config: N error(s) in FILE:" then a line per problem, printed as it
+# said them, naming the user's file.
+config_problems() {
+	tr -d '\r' <"$1" | awk -v name="$config_name" '
+		/^config: [0-9]+ (error|warning)\(s\) in / {
+			sub(/ in .*/, "")
+			sub(/^config: /, "")
+			print "irqlab: " $0 " in " name ":"; listing = 1; next }
+		listing && (/^config: / || /^irqlab/ || /^$/) { listing = 0 }
+		listing { print "  " $0 }' >&2
+}
+
+# With quick = 1, the counts it set, from the config as the firmware
+# read it ("config: key=value ...").
+quick_counts() {
+	tr -d '\r' <"$1" | grep -a '^config: .*quick=1' | head -n 1 |
+		grep -oE '(samples|warmup|floor_samples|primitive_blocks|cold_samples|thrash_samples|gap_samples)=[0-9]+' |
+		tr '\n' ' ' | sed 's/^/irqlab: quick = 1: the counts used: /; s/ $/\n/' ||
+		true	# quick = 0: nothing to say
+}
+
 # The guest's machine-readable status lines (docs/status-lines.md):
 # "irqlab-status: EVENT key=value ...". status LOG EVENT prints the
 # details of the last such line, or fails when there is none.
@@ -236,8 +270,14 @@ if [ -n "${BEFORE_BOOT1:-}" ]; then
 	$BEFORE_BOOT1 "$vars"
 fi
 boot 1
+config_problems "$RUN_DIR/boot1.log"
+quick_counts "$RUN_DIR/boot1.log"
 if ! status "$RUN_DIR/boot1.log" handed-over >/dev/null; then
-	tr -d '\r' <"$RUN_DIR/boot1.log" | grep -a 'irqlab will not measure' >&2 || true
+	if tr -d '\r' <"$RUN_DIR/boot1.log" | grep -qa 'has the errors listed above'; then
+		echo "irqlab: nothing measured: fix the lines above in $config_name" >&2
+	else
+		tr -d '\r' <"$RUN_DIR/boot1.log" | grep -a 'irqlab will not measure' >&2 || true
+	fi
 	echo "irqlab: boot 1 did not hand results over; see $RUN_DIR/boot1.log" >&2
 	exit 1
 fi
@@ -264,8 +304,13 @@ while [ -z "$folder" ]; do
 		exit 1
 	fi
 done
-"$here/collect.sh" "$disk" "$RESULTS_DIR"
-cat "$RESULTS_DIR/$folder/summary.txt"
+"$here/collect.sh" "$disk" "$RESULTS_DIR" >/dev/null
+# The answer first (phase C's end screen, headline.txt), then where the
+# rest is: every row and figure are in the files, not on the terminal.
 echo
-# Last, so it is what stays on screen.
-echo "irqlab: results in $RESULTS_DIR/$folder"
+cat "$RESULTS_DIR/$folder/headline.txt" 2>/dev/null ||
+	echo "irqlab: no headline.txt in $RESULTS_DIR/$folder"
+config_problems "$RUN_DIR/boot1.log" 2>&1
+echo
+echo "irqlab: the report:   $RESULTS_DIR/$folder/report.html"
+echo "irqlab: every figure: $RESULTS_DIR/$folder/summary.txt, results.json"

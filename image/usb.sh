@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# usb.sh IMAGE DEVICE: writes the irqlab disk image to a whole stick (e.g.
-# /dev/sdX), destroying what is on it, then moves the backup GPT header to
-# the end of the device. Asks before writing. Refuses:
+# usb.sh IMAGE DEVICE [CONFIG]: writes the irqlab disk image to a whole
+# stick (e.g. /dev/sdX), destroying what is on it, then moves the backup
+# GPT header to the end of the device. With CONFIG, that file is the
+# stick's irqlab.cfg in place of the image's. Asks before writing. Refuses:
 #   anything that is not a whole disk (a partition, a file);
 #   a disk that is neither removable nor on a USB transport (many USB SSDs
 #   and card readers report removable 0, but lsblk's TRAN says usb);
@@ -9,17 +10,25 @@
 # USB_TEST_ALLOW_LOOP=1 also accepts loop devices: the tests write to one.
 set -euo pipefail
 
-image=${1:?usage: usb.sh IMAGE DEVICE}
+image=${1:?usage: usb.sh IMAGE DEVICE [CONFIG]}
 device=${2:-}
+config=${3:-}
 refuse() { echo "irqlab: $device: $*; nothing written" >&2; exit 1; }
 
 if [ -z "$device" ]; then
 	echo "usage: make usb DEVICE=/dev/sdX" >&2
-	echo "sticks here (lsblk -d -o NAME,RM,TRAN,SIZE,MODEL):" >&2
-	lsblk -d -o NAME,RM,TRAN,SIZE,MODEL >&2 || true
+	# Only what could be a stick: removable, or on USB (the refusal
+	# below), never the system's own disks.
+	echo "sticks here (removable or on USB):" >&2
+	lsblk -d -o NAME,RM,TRAN,SIZE,MODEL 2>/dev/null |
+		awk 'NR == 1 || $2 == 1 || $3 == "usb"' >&2 || true
 	exit 2
 fi
 [ -b "$device" ] || refuse "not a block device"
+if [ -n "$config" ] && [ ! -f "$config" ]; then
+	echo "irqlab: CONFIG=$config: no such file; nothing written" >&2
+	exit 1
+fi
 device=$(realpath "$device")
 [ "$(lsblk -dno TYPE "$device")" != part ] ||
 	refuse "a partition: give the whole disk"
@@ -49,6 +58,16 @@ size=$(lsblk -dno SIZE "$device" | tr -d ' ')
 echo "irqlab: $device: ${model:-unknown model}, $size, transport ${transport:-none}"
 read -r -p "Erase $device and write irqlab? Type yes: " answer
 [ "$answer" = yes ] || { echo "irqlab: not written"; exit 1; }
+if [ -n "$config" ]; then
+	# The image with this config on its ESP, written in its place.
+	with_config=$(mktemp --suffix=.img)
+	trap 'rm -f "$with_config"' EXIT
+	cp "$image" "$with_config"
+	MTOOLS_SKIP_CHECK=1 mcopy -o -i "$with_config@@1M" "$config" \
+		::/EFI/irqlab/irqlab.cfg
+	image=$with_config
+	echo "irqlab: the stick's irqlab.cfg is $config"
+fi
 dd if="$image" of="$device" bs=4M conv=fsync status=progress
 # The image's backup GPT header sits at the image's end, not the
 # device's: firmware and tools then warn of a damaged table.

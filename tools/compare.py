@@ -7,7 +7,8 @@ table has the headline rows: each scheme's median round trip, and in
 brackets its entry and exit, per source. What cannot be compared is said
 in the table, never crashed on and never mixed:
 
-- a row a run does not have reads "missing";
+- a row a run does not have reads "not selected" where the run's config
+  left its scheme or source out, else "missing";
 - a run whose schema version differs from the first run's is named in a
   note, and its figures are shown where they could be read;
 - runs whose units differ (instructions, TSC ticks, noise) are in
@@ -64,8 +65,30 @@ def headline_rows(docs, cpu_mode):
     return rows
 
 
-def figure(doc, name):
-    """'64 (18/17)', 'skipped', 'missing': one cell."""
+def selected(doc, scheme, source):
+    """Whether the run's config chose the scheme and the source (its
+    lists, "all" or names joined by commas; docs/run.md "Choosing what
+    runs"): direct runs wherever its source does, i386-direct wherever
+    an i386 scheme or variant does."""
+    config = doc.get("config") or {}
+
+    def names(key):
+        value = str(config.get(key, "all"))
+        return None if value == "all" else value.split(",")
+
+    def chosen(key, name):
+        return names(key) is None or name in names(key)
+    i386 = (names("schemes") is None
+            or any(n.startswith("i386-") for n in names("schemes"))
+            or names("variants") is None
+            or {"ds-es", "pda-gs"} & set(names("variants")))
+    return ((chosen("schemes", scheme) or scheme == "direct"
+             or (scheme == "i386-direct" and i386))
+            and chosen("sources", source.split("@")[0]))
+
+
+def figure(doc, name, scheme="", source=""):
+    """'64 (18/17)', 'skipped', 'not selected', 'missing': one cell."""
     for e in doc.get("experiments", []):
         if e.get("name") == name:
             if e.get("status") != "ok":
@@ -73,13 +96,14 @@ def figure(doc, name):
             med = [(e.get(k) or {}).get("median") for k in
                    ("round_trip", "entry", "exit")]
             return "%s (%s/%s)" % tuple("?" if v is None else v for v in med)
-    return "missing"
+    return "missing" if selected(doc, scheme, source) else "not selected"
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--template")
-    ap.add_argument("--out", default="compare.html")
+    ap.add_argument("--out", help="the page; by default compare.html beside "
+                    "the first run's folder")
     ap.add_argument("runs", nargs="+")
     args = ap.parse_args()
 
@@ -128,7 +152,7 @@ def main():
     for mode, title in (("long", None),
                         ("protected-32", "the i386 rows, in 32-bit "
                          "protected mode (docs/protected-mode.md)")):
-        lines = [[s, sch] + [figure(d, name) for d in docs]
+        lines = [[s, sch] + [figure(d, name, sch, s) for d in docs]
                  for s, sch, name in headline_rows(docs, mode)]
         if not lines:
             continue
@@ -142,14 +166,18 @@ def main():
         print("note: " + p)
 
     if args.template:
+        # Beside the runs it compares, never in the working directory.
+        out = args.out or os.path.join(os.path.dirname(os.path.abspath(
+            args.runs[0].rstrip("/") if not args.runs[0].endswith(".json")
+            else os.path.dirname(args.runs[0]))), "compare.html")
         with open(args.template) as f:
             page = f.read()
         data = json.dumps({"runs": runs, "problems": problems})
         # Safe inside the page's <script> element.
         data = data.replace("<", "\\u003c")
-        with open(args.out, "w") as f:
+        with open(out, "w") as f:
             f.write(page.replace(DATA_SLOT, data, 1))
-        print("wrote %s" % args.out)
+        print("wrote %s" % out)
     return 0
 
 

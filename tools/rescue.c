@@ -30,6 +30,7 @@
 #include "bench/model/records.h"
 #include "bench/model/serialize.h"
 #include "bench/report/report.h"
+#include "firmware/varstore.h"
 
 #define GUID "5f2b0c1e-8a4d-4c6b-9b1f-3e7a2d9c4f61"
 #define ATTRIBUTE_BYTES 4	/* efivarfs prefixes each file with them */
@@ -135,6 +136,104 @@ static size_t find_records(const char *dir)
 	return n;
 }
 
+/* The GUID string's bytes in memory order (UEFI spec, EFI_GUID: the
+ * first three fields little-endian), as a variable store holds it. */
+static void guid_bytes(const char *text, uint8_t out[16])
+{
+	static const int at[16] = { 6, 4, 2, 0, 11, 9, 16, 14,
+				    19, 21, 24, 26, 28, 30, 32, 34 };
+	unsigned i;
+
+	for (i = 0; i < 16; i++) {
+		char two[3] = { text[at[i]], text[at[i] + 1], 0 };
+
+		out[i] = (uint8_t)strtoul(two, NULL, 16);
+	}
+}
+
+/* An OVMF VARS file's live irqlab records (--vars FILE), read through
+ * the same store walk phase A uses (firmware/varstore.c): the name in
+ * UCS-2 is "IrqlabRecordNN", the GUID irqlab's. */
+static struct {
+	uint8_t guid[16];
+	size_t n;
+} in_store;
+
+static void note_record(void *ctx, const struct varstore_variable *v)
+{
+	struct found *f = &found[in_store.n];
+	char name[32], file[96];
+	unsigned i;
+
+	(void)ctx;
+	if (!v->live || in_store.n >= HANDOFF_SCAN_RECORDS ||
+	    memcmp(v->guid, in_store.guid, 16) || v->name_bytes > 2 * 31)
+		return;
+	for (i = 0; 2 * i + 1 < v->name_bytes && v->name[2 * i]; i++)
+		name[i] = v->name[2 * i + 1] ? '?' : (char)v->name[2 * i];
+	name[i] = 0;
+	snprintf(file, sizeof(file), "%s-" GUID, name);
+	if (!is_record(file, f->name))
+		return;
+	snprintf(f->path, sizeof(f->path), "(the store)");
+	f->len = v->data_bytes <= RECORD_MAX_BYTES ? v->data_bytes : 0;
+	memcpy(f->data, v->data, f->len);
+	in_store.n++;
+}
+
+static size_t find_records_in_store(const char *vars)
+{
+	static uint8_t image[16 << 20];
+	struct varstore_usage u;
+	enum varstore_status st;
+	FILE *f = fopen(vars, "rb");
+	size_t len = f ? fread(image, 1, sizeof(image), f) : 0;
+
+	if (f)
+		fclose(f);
+	if (!len) {
+		fprintf(stderr, "irqlab-rescue: cannot read %s\n", vars);
+		exit(1);
+	}
+	guid_bytes(GUID, in_store.guid);
+	in_store.n = 0;
+	st = varstore_each(image, len, &u, note_record, NULL);
+	if (st != VARSTORE_OK) {
+		fprintf(stderr, "irqlab-rescue: %s is not an EDK2 variable store "
+			"irqlab can read (status %d)\n", vars, (int)st);
+		exit(1);
+	}
+	return in_store.n;
+}
+
+/* A blob as phase B prints it on COM1 under serial_results = 1 (--blob
+ * FILE): hex, any other characters between the digits skipped. Returns
+ * its length, 0 when the file holds none. */
+static size_t read_blob_hex(const char *file, uint8_t *out, size_t cap)
+{
+	FILE *f = fopen(file, "r");
+	size_t n = 0;
+	int c, high = -1;
+
+	if (!f)
+		return 0;
+	while ((c = fgetc(f)) != EOF && n < cap) {
+		int v = c >= '0' && c <= '9' ? c - '0'
+			: c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+
+		if (v < 0)
+			continue;
+		if (high < 0) {
+			high = v;
+		} else {
+			out[n++] = (uint8_t)(high << 4 | v);
+			high = -1;
+		}
+	}
+	fclose(f);
+	return n;
+}
+
 /* Writes and reads back one file; returns 0 when they match. */
 static int write_verified(const char *path, const void *data, size_t len)
 {
@@ -237,6 +336,7 @@ int main(int argc, char **argv)
 	enum decode_status ds;
 
 	const char *template_path = NULL, *stick = NULL, *reference = NULL;
+	const char *vars = NULL, *blob_file = NULL;
 	const uint8_t *run_blob = blob;
 	size_t run_blob_len;
 	int in_parts = 0;
@@ -250,19 +350,46 @@ int main(int argc, char **argv)
 			stick = argv[++arg];
 		else if (!strcmp(argv[arg], "--reference") && arg + 1 < argc)
 			reference = argv[++arg];
+		else if (!strcmp(argv[arg], "--vars") && arg + 1 < argc)
+			vars = argv[++arg];
+		else if (!strcmp(argv[arg], "--blob") && arg + 1 < argc)
+			blob_file = argv[++arg];
 		else
 			break;
 	}
-	if (arg >= argc) {
+	if (arg >= argc && !vars && !blob_file) {
 		fprintf(stderr, "usage: irqlab-rescue [--delete] [--stick DIR] "
 			"[--template report-template.html] [--reference "
-			"icount.ref] SOURCE [DEST]\n");
+			"icount.ref] SOURCE [DEST]\n"
+			"       irqlab-rescue [options] --vars OVMF_VARS.fd "
+			"[DEST]\n"
+			"       irqlab-rescue [options] --blob BLOB.hex [DEST]\n");
 		return 2;
 	}
-	source = argv[arg++];
+	if ((vars || blob_file) && delete) {
+		fprintf(stderr, "irqlab-rescue: --delete needs the records in "
+			"efivarfs; a VARS or blob file is read, never changed\n");
+		return 2;
+	}
+	source = vars ? vars : blob_file ? blob_file : argv[arg++];
 	if (arg < argc)
 		dest = argv[arg];
-	n = find_records(source);
+	if (blob_file) {
+		/* The run's blob itself, as an emulator's phase B printed it:
+		 * no records to select from. */
+		blob_len = read_blob_hex(blob_file, blob, sizeof(blob));
+		ds = blob_len ? results_decode(blob, blob_len, &run)
+			      : DECODE_TRUNCATED;
+		if (ds != DECODE_OK) {
+			fprintf(stderr, "irqlab-rescue: %s holds no blob that "
+				"decodes (%s)\n", blob_file,
+				decode_status_name(ds));
+			return 1;
+		}
+		n = 0;
+		goto decoded;
+	}
+	n = vars ? find_records_in_store(vars) : find_records(source);
 	if (!n) {
 		printf("irqlab-rescue: no irqlab records in %s\n", source);
 		return 1;
@@ -287,6 +414,7 @@ int main(int argc, char **argv)
 			ds != DECODE_OK ? decode_status_name(ds) : "run id differs");
 		return 1;
 	}
+decoded:
 	handoff_report_fill(&report, items, names, n);
 	report_context_build(&ctx, &catalog, &run, &report);
 	read_path_reference(reference, &ctx);
@@ -305,8 +433,11 @@ int main(int argc, char **argv)
 	run_folder_name(run.run_id, folder, sizeof(folder));
 	snprintf(dir, sizeof(dir), "%s/%s", dest, folder);
 	mkdir(dest, 0755);
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "irqlab-rescue: cannot create %s\n", dir);
+	/* As make collect: a results folder is never overwritten. */
+	if (mkdir(dir, 0755)) {
+		fprintf(stderr, "irqlab-rescue: %s %s: not overwritten; give "
+			"another DEST\n", dir, errno == EEXIST ? "exists"
+			: "cannot be created");
 		return 1;
 	}
 	run_blob_len = blob_len;

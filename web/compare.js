@@ -7,6 +7,26 @@ function findRow(doc, name) {
   return (doc.experiments || []).find((e) => e.name === name);
 }
 
+/* Whether a run's config chose this scheme and source (tools/compare.py
+ * selected): a row it lacks is then "missing", else "not selected". */
+function selected(doc, scheme, source) {
+  const config = doc.config || {};
+  const names = (key) => {
+    const value = config[key] === undefined ? "all" : String(config[key]);
+    return value === "all" ? null : value.split(",");
+  };
+  const chosen = (key, name) => names(key) === null ||
+    names(key).includes(name);
+  // i386-direct runs wherever an i386 scheme or variant does.
+  const i386 = names("schemes") === null ||
+    names("schemes").some((n) => n.startsWith("i386-")) ||
+    names("variants") === null ||
+    names("variants").some((n) => n === "ds-es" || n === "pda-gs");
+  return (chosen("schemes", scheme) || scheme === "direct" ||
+    (scheme === "i386-direct" && i386)) &&
+    chosen("sources", source.split("@")[0]);
+}
+
 function compareTable(page, data, cpuMode, id) {
   const runs = data.runs, rows = [];
   for (const [source, scheme, name] of unionRows(runs, cpuMode)) {
@@ -14,7 +34,8 @@ function compareTable(page, data, cpuMode, id) {
     runs.forEach((r, i) => {
       const e = findRow(r.doc, name);
       if (!e) {
-        row.push({ text: "missing", cls: "why" });
+        row.push({ text: selected(r.doc, scheme, source) ? "missing" :
+          "not selected", cls: "why" });
         return;
       }
       if (e.status !== "ok") {
@@ -43,6 +64,8 @@ function unionRows(runs, cpuMode) {
   return out;
 }
 
+/* Per unit group and CPU mode, a chart per source: every scheme any run
+ * has there, the union of the runs' rows, a bar per run that has it. */
 function charts(page, data) {
   const byUnit = new Map();
   data.runs.forEach((r, i) => {
@@ -50,26 +73,35 @@ function charts(page, data) {
       byUnit.set(r.unit, []);
     byUnit.get(r.unit).push(Object.assign({ index: i }, r));
   });
-  for (const [unit, runs] of byUnit) {
-    section(page, "Round trips, per run: " + unit,
-      "Each scheme's median round trip, one bar per run.");
-    const sources = new Map();
-    for (const r of runs)
-      for (const [source, group] of headlineGroups(r.doc))
-        if (group.filter((e) => e.status === "ok").length > 1)
-          sources.set(source, group.map((e) => e.scheme));
-    for (const [source, schemes] of sources) {
-      barChart(page, source, schemes, runs.map((r) => ({
-        label: "run " + (r.index + 1),
-        values: schemes.map((s) => {
-          const e = r.doc.experiments.find((x) => x.scheme === s &&
-            x.source + (x.apic_mode === "x2apic" ? "@x2apic" : "") ===
-            source && !x.variant);
-          return e && e.status === "ok" ? median(e.round_trip) : null;
-        }),
-      })), unit.split(" (")[0]);
+  for (const [unit, runs] of byUnit)
+    for (const cpuMode of ["long", "protected-32"]) {
+      const sources = new Map();
+      for (const r of runs)
+        for (const [source, group] of headlineGroups(r.doc, cpuMode)) {
+          if (!sources.has(source))
+            sources.set(source, []);
+          for (const e of group)
+            if (!sources.get(source).includes(e.scheme))
+              sources.get(source).push(e.scheme);
+        }
+      const drawn = [...sources].filter(([, schemes]) => schemes.length > 1);
+      if (!drawn.length)
+        continue;
+      section(page, "Round trips, per run: " + unit +
+        (cpuMode === "long" ? "" : ", the i386 rows"),
+        "Each scheme's median round trip, one bar per run that has it.");
+      for (const [source, schemes] of drawn)
+        barChart(page, source + (cpuMode === "long" ? "" : " (i386)"),
+          schemes, runs.map((r) => ({
+            label: "run " + (r.index + 1),
+            values: schemes.map((s) => {
+              const e = r.doc.experiments.find((x) => x.scheme === s &&
+                x.source + (x.apic_mode === "x2apic" ? "@x2apic" : "") ===
+                source && !x.variant && !x.name.startsWith("selftest-"));
+              return e && e.status === "ok" ? median(e.round_trip) : null;
+            }),
+          })), unit.split(" (")[0]);
     }
-  }
 }
 
 (function main() {

@@ -35,6 +35,11 @@ function header(page, doc) {
       "performance counters in a pass of their own." :
       " Core cycles: " + (c.cycles ? c.cycles.state + " (" +
         c.cycles.counters + ")" : "not measured") + ".")));
+  // What the config had that was ignored: at the top, where it is read.
+  if (doc.config_warnings)
+    page.append(el("div", { class: "warning", id: "config-warnings" },
+      "Config warnings (the run went on without these lines): " +
+      doc.config_warnings));
   const counts = statusCounts(doc);
   page.append(el("p", { class: "counts", id: "counts" },
     el("span", { class: "ok" }, counts.ok + " ok"),

@@ -81,9 +81,15 @@ void report_end_screen(struct text_buf *tb, const struct run_result *r,
 		  clock_kind_name(r->clock_kind), lead_unit(r));
 	tb_printf(tb, "rows     %u ok, %u skipped, %u failed\n", counts[EXP_OK],
 		  counts[EXP_SKIPPED], counts[EXP_FAILED] + counts[EXP_TIMEOUT]);
+	/* The config's ignored lines, where they cannot be missed: the
+	 * first, and where to read them all. */
+	if (r->config_warnings[0])
+		tb_printf(tb, "WARNING  config: %.54s%s\n", r->config_warnings,
+			  r->config_warnings[54] ? "... (summary.txt)" : "");
 	tb_printf(tb, "\nround trip, median, net of the floor (+ over direct)\n");
 	tb_printf(tb, "%-18s %-28s %-.30s\n", "scheme", "INT n", source_name(ipi));
-	for (i = 0; i < n && i < END_SCREEN_LINES - 13 - (i386_rows ? 1 : 0);
+	for (i = 0; i < n && i < END_SCREEN_LINES - 13u - (i386_rows ? 1u : 0u) -
+					 (r->config_warnings[0] ? 1u : 0u);
 	     i++) {
 		char a[32], b[32];
 

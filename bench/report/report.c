@@ -2,10 +2,26 @@
 
 #include "bench/model/catalog.h"
 
+/* headline.txt: the end screen's page, naming the run's folder on the
+ * stick, for the runners to print first (README "Reading the results"). */
+static int report_headline(struct text_buf *tb, const struct run_result *r,
+			   const struct report_context *ctx)
+{
+	char name[32], folder[64];
+
+	(void)ctx;
+	run_folder_name(r->run_id, name, sizeof(name));
+	fmt_snprintf(folder, sizeof(folder), "%s\\%s", REPORT_RESULTS_ROOT,
+		     name);
+	report_end_screen(tb, r, folder);
+	return tb->overflow ? -1 : 0;
+}
+
 const struct report_output report_outputs[] = {
 	{ "results.json", report_json },
 	{ "summary.txt", report_summary },
 	{ "report.html", report_html },
+	{ "headline.txt", report_headline },
 };
 
 const size_t report_output_count =

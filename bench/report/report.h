@@ -103,6 +103,8 @@ extern const size_t report_output_count;
  * were not kept, for phase B's page when the store refused them. */
 #define END_SCREEN_COLS 79
 #define END_SCREEN_LINES 24
+/* Where the runs' folders are on the stick (efi/run_store.h). */
+#define REPORT_RESULTS_ROOT "\\EFI\\irqlab\\results"
 void report_end_screen(struct text_buf *tb, const struct run_result *r,
 		       const char *folder);
 

@@ -498,6 +498,10 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 		tb_printf(tb, " (figures from run %u of %u)", r->run_index,
 			  r->config.runs);
 	tb_printf(tb, "\n\n");
+	/* What the config had that was ignored, first, where it is read. */
+	if (r->config_warnings[0])
+		tb_printf(tb, "CONFIG WARNINGS (the run went on without these "
+			  "lines): %s\n\n", r->config_warnings);
 	summary_machine(tb, r);
 	summary_rows(tb, r);
 	tb_printf(tb, "\nFigures are %s, net of the floor.\n",

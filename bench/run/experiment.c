@@ -293,26 +293,28 @@ static int take_samples(struct experiment_run *x, enum handler_kind kind,
 	return 0;
 }
 
-/* The counted pass (docs/timing.md "Core cycles"), after the TSC's and
- * apart from it, so those figures and their instrument stay exactly as
- * they are: core cycles through the counted handlers (entry, exit, their
- * round trip) and the bare ones, then instructions retired through the
- * bare ones. The trigger side reads the counter only while
- * sample_counted is set. */
-static void counted_passes(struct experiment_run *x)
+void experiment_counted_passes(void *row, const struct bench_buffers *b,
+			       int (*take)(void *row, enum handler_kind kind,
+					   uint64_t *const *m))
 {
-	uint64_t *const *c = x->buf->counted;
+	uint64_t *const *c = b->counted;
 	uint64_t *instructions[METRIC_COUNT] = {
 		[METRIC_ROUND_TRIP] = c[COUNTED_INSTRUCTIONS] };
 
 	sample_counted = 1;
 	counters_select(COUNTER_CYCLES);
-	if (take_samples(x, HANDLER_COUNTED, c) == 0 &&
-	    take_samples(x, HANDLER_BARE, c) == 0) {
+	if (take(row, HANDLER_COUNTED, c) == 0 &&
+	    take(row, HANDLER_BARE, c) == 0) {
 		counters_select(COUNTER_INSTRUCTIONS);
-		(void)take_samples(x, HANDLER_BARE, instructions);
+		(void)take(row, HANDLER_BARE, instructions);
 	}
 	sample_counted = 0;
+}
+
+static int take_samples_of(void *row, enum handler_kind kind,
+			   uint64_t *const *m)
+{
+	return take_samples(row, kind, m);
 }
 
 /* Runs under guard_run: an exception here abandons this function. */
@@ -332,7 +334,7 @@ static void measure(void *arg)
 	if (take_samples(x, HANDLER_TIMED, x->buf->metric) ||
 	    take_samples(x, HANDLER_BARE, x->buf->metric) || !x->counted)
 		return;
-	counted_passes(x);
+	experiment_counted_passes(x, x->buf, take_samples_of);
 }
 
 /* Puts the machine back as the next experiment expects it. */

@@ -21,6 +21,17 @@
 #define TSC_PASSES 2
 #define COUNTED_PASSES 3
 
+/* The counted pass (docs/timing.md "Core cycles"), after the TSC's and
+ * apart from it, so those figures and their instrument stay exactly as
+ * they are: `take` runs one pass of `row` through handlers of a kind
+ * into m; first core cycles through the counted handlers (entry, exit,
+ * their round trip) and the bare ones, then instructions retired through
+ * the bare ones, into b->counted. The trigger side reads the counter
+ * only meanwhile (sample_counted). */
+void experiment_counted_passes(void *row, const struct bench_buffers *b,
+			       int (*take)(void *row, enum handler_kind kind,
+					   uint64_t *const *m));
+
 /* Runs an experiment row into the next free r->exp. */
 void experiment_run(const struct plan_row *p, struct run_result *r,
 		    const struct irqlab_config *c, struct bench_buffers *b);

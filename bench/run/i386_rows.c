@@ -206,24 +206,10 @@ static int take_samples(struct i386_row *x, enum handler_kind kind,
 	return run_samples(x, kind, m, p->samples, 1);
 }
 
-/* The counted pass, as long mode's (experiment.c counted_passes): core
- * cycles through the counted handlers and the bare ones, then
- * instructions through the bare ones, the trigger side reading the
- * counter (docs/timing.md "Core cycles"). */
-static void counted_passes(struct i386_row *x)
+static int take_samples_of(void *row, enum handler_kind kind,
+			   uint64_t *const *m)
 {
-	uint64_t *const *c = x->buf->counted;
-	uint64_t *instructions[METRIC_COUNT] = {
-		[METRIC_ROUND_TRIP] = c[COUNTED_INSTRUCTIONS] };
-
-	sample_counted = 1;
-	counters_select(COUNTER_CYCLES);
-	if (take_samples(x, HANDLER_COUNTED, c) == 0 &&
-	    take_samples(x, HANDLER_BARE, c) == 0) {
-		counters_select(COUNTER_INSTRUCTIONS);
-		(void)take_samples(x, HANDLER_BARE, instructions);
-	}
-	sample_counted = 0;
+	return take_samples(row, kind, m);
 }
 
 /* Under guard_run: an exception in long mode abandons this function;
@@ -250,7 +236,7 @@ static void measure(void *arg)
 	if (take_samples(x, HANDLER_TIMED, x->buf->metric) ||
 	    take_samples(x, HANDLER_BARE, x->buf->metric) || !x->counted)
 		return;
-	counted_passes(x);
+	experiment_counted_passes(x, x->buf, take_samples_of);
 }
 
 static const char *unsupported(const struct plan_row *p)

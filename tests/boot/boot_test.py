@@ -57,7 +57,7 @@ check = Checks("boot")
 # How many checks the suite counts under CI, where every tool is there
 # (tests/checks.py): a helper that dies loses its checks, and this says
 # so. A change that adds checks updates it.
-CHECKS_UNDER_CI = 413
+CHECKS_UNDER_CI = 419
 
 # Every row checks and takes its samples twice: through the timed
 # handlers (entry, exit, round_trip_timed) and the bare ones (round_trip).
@@ -1263,6 +1263,19 @@ def usb_writer():
               and wrote.returncode == 0 and "transport" in wrote.stdout
               and last and int(last.group(1)) == (96 << 20) // 512 - 34,
               "%s %s %s" % (wrote.stdout[-300:], wrote.stderr[-300:], dump))
+        mine = os.path.join(os.path.dirname(stick), "mine.cfg")
+        with open(mine, "w") as f:
+            f.write("samples = 321\n")
+        given = subprocess.run([usb, IMAGE, device, mine], input="yes\n",
+                               capture_output=True, text=True,
+                               env=dict(os.environ, USB_TEST_ALLOW_LOOP="1"))
+        on_stick = subprocess.run(
+            ["mtype", "-i", device + "@@1M", "::/EFI/irqlab/irqlab.cfg"],
+            capture_output=True, text=True,
+            env=dict(os.environ, MTOOLS_SKIP_CHECK="1"))
+        check("usb: CONFIG= puts that file on the stick as its irqlab.cfg",
+              given.returncode == 0 and on_stick.stdout == "samples = 321\n",
+              given.stdout[-300:] + given.stderr[-300:] + on_stick.stderr)
     finally:
         subprocess.run(["losetup", "-d", device])
 
@@ -1602,6 +1615,24 @@ def rescue(run_dir, results):
                                                    "results.json"))
           and sorted(os.listdir(efivars)) == stranded,
           kept.stdout + kept.stderr)
+    from_vars = subprocess.run(
+        [tool, "--reference", STICK_REFERENCE, "--vars",
+         os.path.join(run_dir, "vars-after-boot1.fd"), out + "-vars"],
+        capture_output=True, text=True)
+    same_vars = bool(folders) and all(
+        os.path.exists(os.path.join(out + "-vars", folders[0], f))
+        and open(os.path.join(results, folders[0], f), "rb").read()
+        == open(os.path.join(out + "-vars", folders[0], f), "rb").read()
+        for f in ("results.json", "summary.txt", "run-1.bin"))
+    check("rescue --vars: the OVMF VARS file itself, read through the "
+          "store walk phase A uses, gives the same files byte for byte",
+          from_vars.returncode == 0 and same_vars,
+          from_vars.stdout[-300:] + from_vars.stderr[-300:])
+    again = subprocess.run([tool, "--reference", STICK_REFERENCE, efivars,
+                            out], capture_output=True, text=True)
+    check("rescue: a results folder that exists is never overwritten",
+          again.returncode != 0 and "not overwritten" in again.stderr,
+          again.stdout[-300:] + again.stderr[-300:])
     gone = subprocess.run([tool, "--delete", efivars, out + "-2"],
                           capture_output=True, text=True)
     check("rescue --delete: the records go once the files are verified",
@@ -1680,7 +1711,8 @@ def run_bochs(label, bochs, model, config_text):
         rc = subprocess.run(
             [os.path.join(ROOT, "image", "bochs.sh"), IMAGE],
             env=dict(os.environ, BOCHS=bochs, BOCHS_CPU=model,
-                     RUN_DIR=run_dir, CONFIG=config, TIMEOUT="400"),
+                     RUN_DIR=run_dir, CONFIG=config, TIMEOUT="400",
+                     RESULTS_DIR=os.path.join(run_dir, "results")),
             stdout=log, stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL).returncode
     doc = None
@@ -1689,6 +1721,19 @@ def run_bochs(label, bochs, model, config_text):
             doc = json.load(f)
     check("%s: phases A and B ran, results.json from serial" % label,
           doc is not None, "bochs.sh exit %d, see %s" % (rc, run_dir))
+    if doc is not None:
+        folder = os.path.join(run_dir, "results", doc["run_id"])
+        with open(os.path.join(run_dir, "run.log")) as f:
+            said = f.read()
+        files = ("results.json", "summary.txt", "report.html",
+                 "headline.txt")
+        check("%s: a full run's folder, as phase C would write it from the "
+              "blob (%s), and the runner ends with its headline and paths"
+              % (label, ", ".join(files)),
+              all(os.path.exists(os.path.join(folder, f)) for f in files)
+              and "irqlab: run %s done" % doc["run_id"] in said
+              and "irqlab: the report:   %s" % os.path.join(
+                  folder, "report.html") in said, said[-600:])
     return doc, run_dir
 
 
@@ -2201,8 +2246,23 @@ def runs_3(o):
 
 def bad_config(o):
     """A config with an error stops in phase A, visibly: every problem on
-    screen and serial, a countdown, power off; nothing is measured."""
+    screen and serial, a countdown, power off; nothing is measured. The
+    runner prints each problem with its line, naming the user's file."""
     log = serial(o.run_dir, 1)
+    with open(os.path.join(o.run_dir, "run.log")) as f:
+        said = f.read()
+    mine = os.path.join(o.run_dir, "irqlab.cfg")
+    check("bad-config: the runner names the user's config file and prints "
+          "each of its three errors and its warning with its line, and says "
+          "nothing was measured",
+          "irqlab: 3 error(s) in %s:" % mine in said
+          and "  line 1: samples must be a number" in said
+          and "  line 4: schemes: unknown name 'fast'" in said
+          and "  line 5: sources selects nothing" in said
+          and "irqlab: 1 warning(s) in %s:" % mine in said
+          and "  line 3: unknown key 'shade' ignored" in said
+          and "nothing measured: fix the lines above in %s" % mine in said,
+          said[-1500:])
     check("bad-config: the run stops in phase A with every problem said, "
           "then powers off by itself",
           o.rc != 0 and "irqlab will not measure" in log
@@ -2213,6 +2273,36 @@ def bad_config(o):
           and "powering off in" in log
           and not statuses(o.run_dir, 1, "handed-over")
           and "exiting boot services" not in log, log[-800:])
+
+
+def shipped_with_quick():
+    """A copy of the shipped irqlab.cfg with quick = 1, one scheme and one
+    source chosen below it (a user's edits)."""
+    with open(os.path.join(ROOT, "image", "irqlab.cfg")) as f:
+        text = f.read()
+    return (text.replace("\nquick = 0", "\nquick = 1")
+            + "schemes = direct\nsources = int\nvariants = none\n")
+
+
+def quick(o):
+    """quick = 1 in a copy of the shipped file, which sets every count:
+    the quick counts are used all the same, and the runner says which."""
+    doc = o.doc if o.rc == 0 else None
+    if not check("quick: both boots completed, one results folder",
+                 doc is not None, "run.sh exit %d, see %s" % (o.rc, o.run_dir)):
+        return
+    with open(os.path.join(o.run_dir, "run.log")) as f:
+        said = f.read()
+    c = doc["config"]
+    row = experiment(doc, "int-direct")
+    check("quick: the shipped file's counts give way to the quick ones "
+          "(samples 1000 after 100 warm-up, both passes delivered), and the "
+          "runner prints the counts used",
+          (c["samples"], c["warmup"], c["floor_samples"],
+           c["primitive_blocks"], c["gap_samples"]) == (1000, 100, 200, 20, 200)
+          and row is not None and row["delivered"] == PASSES * 1100
+          and "irqlab: quick = 1: the counts used: samples=1000 warmup=100"
+          in said, "%s %s %s" % (c, row and row["delivered"], said[-600:]))
 
 
 def selection(o):
@@ -2439,6 +2529,7 @@ FIRST_LANE = (
     Boot("bad-config", (bad_config,),
          config="samples = lots\nruns = 2\nshade = 3\n"
          "schemes = direct, fast\nsources = ,\n"),
+    Boot("quick", (quick,), icount=ICOUNT, config=shipped_with_quick()),
     Boot("selection", (selection,), icount=ICOUNT,
          config=TINY + "schemes = direct, push-jmp\nsources = int\n"
          "variants = none\n"),

@@ -132,7 +132,7 @@ def check_page(label, page, docs, min_charts):
 
 
 # How many checks the suite counts under CI (tests/checks.py).
-CHECKS_UNDER_CI = 30
+CHECKS_UNDER_CI = 34
 
 
 def pages():
@@ -166,6 +166,49 @@ def pages():
           and "different units" not in table, table[:600])
     if os.path.exists(out):
         check_page("compare", out, docs, 2)
+
+
+def compare_selections():
+    """make compare of two runs that chose different schemes, the one
+    with fewer last: the table holds every row of both, a row a run did
+    not choose reads "not selected", never "missing"; each source's chart
+    draws every scheme of both runs (the union), the i386 rows too."""
+    runs = [run_folder(n) for n in ("cpu-EPYC", "selection")]
+    if not check("compare-selections: cpu-EPYC and selection left results "
+                 "folders", all(runs)):
+        return
+    docs = []
+    for folder in runs:
+        with open(os.path.join(folder, "results.json")) as f:
+            docs.append(json.load(f))
+    out = os.path.join(RUNS, "compare-selections.html")
+    p = subprocess.run(["make", "--no-print-directory", "-C", ROOT, "compare",
+                        "RUNS=" + " ".join(runs), "OUT=" + out],
+                       capture_output=True, text=True)
+    check("compare-selections: rows the second run did not choose read "
+          "'not selected', none 'missing'",
+          p.returncode == 0 and "not selected" in p.stdout
+          and "missing" not in p.stdout, p.stdout[-800:] + p.stderr[-300:])
+    seen, why = inspect(out, os.path.join(SHOTS, "compare-selections.png"))
+    if not check("compare-selections: opens in headless Chromium",
+                 seen is not None, why):
+        return
+    plain = [(i, e) for i, d in enumerate(docs) for e in d["experiments"]
+             if e["status"] == "ok" and not e["variant"]
+             and not e["name"].startswith("selftest-")]
+    cells = {(int(c["run"]), c["row"]) for c in seen["cells"]
+             if c.get("run") is not None}
+    lost = [(i, e["name"]) for i, e in plain if (i, e["name"]) not in cells]
+    int_bars = sum(1 for _, e in plain if e["source"] == "int"
+                   and e["cpu_mode"] == "long")
+    chart = [c for c in seen["charts"] if c["title"] == "int"]
+    check("compare-selections: every plain row of both runs (%d) has its "
+          "cell, and the int chart draws every scheme either run has (%d "
+          "bars), i386 charts too" % (len(plain), int_bars),
+          not lost and chart and chart[0]["points"] == int_bars
+          and any(c["title"].endswith("(i386)") for c in seen["charts"]),
+          "%s %s" % (lost[:5], [(c["title"], c["points"])
+                                for c in seen["charts"]][:8]))
 
 
 def with_core_cycles(doc):
@@ -226,6 +269,8 @@ def cycles_page():
 def main():
     check.guarded("the browser tests", pages)
     check.guarded("the browser tests, core cycles", cycles_page)
+    check.guarded("the browser tests, a compare of two selections",
+                  compare_selections)
     return check.finish(CHECKS_UNDER_CI)
 
 

@@ -87,18 +87,27 @@ static void limits_are_inclusive(void **state)
 
 /* image/irqlab.cfg documents every key with its default: parsed on top of
  * anything, it gives the defaults back, and it names each key. */
+/* image/irqlab.cfg, whole, NUL-terminated; its length. */
+static size_t read_shipped_file(char *text, size_t cap)
+{
+	size_t n;
+	FILE *f = fopen("image/irqlab.cfg", "r");
+
+	assert_non_null(f);
+	n = fread(text, 1, cap - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	return n;
+}
+
 static void the_shipped_file_lists_every_key_at_its_default(void **state)
 {
 	static char text[8192];
 	struct irqlab_config c, d;
 	size_t n, i;
-	FILE *f = fopen("image/irqlab.cfg", "r");
 
 	(void)state;
-	assert_non_null(f);
-	n = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[n] = '\0';
+	n = read_shipped_file(text, sizeof(text));
 	config_defaults(&d);
 	memset(&c, 0xa5, sizeof(c));
 	config_problems_init(&problems, errors, sizeof(errors), warnings,
@@ -272,14 +281,9 @@ static void quick_shortens_a_copy_of_the_shipped_file(void **state)
 	static char text[8192];
 	struct irqlab_config c;
 	char *q;
-	size_t n;
-	FILE *f = fopen("image/irqlab.cfg", "r");
 
 	(void)state;
-	assert_non_null(f);
-	n = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[n] = '\0';
+	(void)read_shipped_file(text, sizeof(text));
 	q = strstr(text, "\nquick = 0");
 	assert_non_null(q);
 	q[9] = '1';

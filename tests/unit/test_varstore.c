@@ -34,6 +34,49 @@ static void a_used_store_is_read_to_its_end(void **state)
 	assert_int_equal(u.live_bytes, 11268);
 }
 
+/* What varstore_each found: the counts, and the 24th variable. */
+struct seen {
+	unsigned n, live;
+	char name_24[24];
+	uint32_t data_24;
+	uint8_t live_24;
+};
+
+static void note(void *ctx, const struct varstore_variable *v)
+{
+	struct seen *s = ctx;
+	unsigned i;
+
+	s->live += v->live;
+	if (++s->n == 24) {
+		/* UCS-2 to ASCII: every name here is ASCII */
+		for (i = 0; i + 1 < sizeof(s->name_24) &&
+			    2 * i + 1 < v->name_bytes && v->name[2 * i]; i++)
+			s->name_24[i] = (char)v->name[2 * i];
+		s->name_24[i] = 0;
+		s->data_24 = v->data_bytes;
+		s->live_24 = v->live;
+	}
+}
+
+/* Each variable is visited with its name, data and state, as the boot
+ * tests' reader sees them: 40, 27 live, the 24th irqlab's first record,
+ * deleted. */
+static void each_variable_is_visited(void **state)
+{
+	size_t n = load_fixture("ovmf-2m-VARS-used.bin", image, sizeof(image));
+	struct varstore_usage u;
+	struct seen s = { 0 };
+
+	(void)state;
+	assert_int_equal(varstore_each(image, n, &u, note, &s), VARSTORE_OK);
+	assert_int_equal(s.n, 40);
+	assert_int_equal(s.live, 27);
+	assert_string_equal(s.name_24, "IrqlabRecord00");
+	assert_int_equal(s.data_24, 1024);
+	assert_int_equal(s.live_24, 0);
+}
+
 static void a_blank_store_is_all_free(void **state)
 {
 	size_t n = load_fixture("ovmf-2m-VARS-used.bin", image, sizeof(image));
@@ -93,6 +136,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_used_store_is_read_to_its_end),
+		cmocka_unit_test(each_variable_is_visited),
 		cmocka_unit_test(a_blank_store_is_all_free),
 		cmocka_unit_test(other_volumes_and_formats_are_refused),
 		cmocka_unit_test(a_variable_past_the_store_is_refused),
