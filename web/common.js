@@ -41,7 +41,10 @@ function table(headers, rows, attrs) {
 }
 
 function section(parent, title, note) {
-  parent.append(el("h2", {}, title));
+  // An id from the title, for the contents (tableOfContents).
+  const id = "s-" + title.toLowerCase().replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+  parent.append(el("h2", { id: id }, title));
   if (note)
     parent.append(el("p", { class: "note" }, note));
 }
@@ -107,7 +110,9 @@ function barChart(parent, title, categories, series, yLabel, width) {
         values: (u, splits) => splits.map((s) =>
           categories[Math.round((s - (n - 1) / 2) / stride)] || ""),
         rotate: categories.length > 8 ? -30 : 0,
-        size: categories.length > 8 ? 90 : 40,
+        // Room for the longest label at that slant, so none is cut.
+        size: categories.length > 8 ? Math.max(90, 24 + 4 *
+          Math.max(...categories.map((c) => String(c).length))) : 40,
       },
       { label: yLabel, size: 60 },
     ],
@@ -169,10 +174,14 @@ function histogramChart(parent, title, series, xLabel, width) {
     data.push(ys);
   }
   const box = chartBox(parent, title, points);
+  // Integer data: ticks at whole numbers only.
+  const whole = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000,
+    1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6];
   new uPlot({
     width: width || 1100, height: 300,
     scales: { x: { time: false } },
-    axes: [{ label: xLabel }, { label: "samples", size: 60 }],
+    axes: [{ label: xLabel, incrs: whole },
+      { label: "samples", size: 60, incrs: whole }],
     series: [{}].concat(series.map((s, j) => ({
       label: s.label, stroke: PALETTE[j % PALETTE.length], width: 2,
       paths: uPlot.paths.stepped({ align: 1 }),
@@ -180,6 +189,20 @@ function histogramChart(parent, title, series, xLabel, width) {
     legend: { live: false },
   }, data, box);
   return box;
+}
+
+/* The figures' unit as a word for an axis: "instructions" from
+ * "instructions (QEMU -icount path length, not cycles)". */
+function unitWord(clock) {
+  return (clock && clock.unit ? clock.unit : "ticks").split(" (")[0];
+}
+
+/* A contents list of the page's sections, put after `before`. */
+function tableOfContents(page, before) {
+  const items = [...page.querySelectorAll("h2[id]")].map((h) =>
+    el("li", {}, el("a", { href: "#" + h.id }, h.textContent)));
+  before.after(el("nav", { id: "contents" }, el("b", {}, "Contents"),
+    el("ol", {}, ...items)));
 }
 
 function median(stats) {

@@ -140,8 +140,12 @@ function distributionCharts(page, doc) {
   section(page, "Distributions",
     "Each row's histogram of round trip, entry and exit, with the schemes " +
     "of one source overlaid. Buckets are one tick wide below 64 and about " +
-    "3% wide above. Unit: " + doc.clock.unit + ".");
+    "3% wide above. Unit: " + doc.clock.unit + ". Where every scheme's " +
+    "histogram is a single bucket (as under -icount), a table says which, " +
+    "in place of a chart of single bars.");
   let withoutHistogram = 0;
+  const single = [];
+  const oneBucket = (e, key) => e.histograms[key].length === 1;
   for (const [source, group] of headlineGroups(doc)) {
     const rows = group.filter((e) => e.status === "ok");
     if (!rows.length)
@@ -149,16 +153,23 @@ function distributionCharts(page, doc) {
     for (const [key, label] of METRICS) {
       const has = rows.filter((e) => e.histograms && e.histograms[key]);
       withoutHistogram += rows.length - has.length;
-      if (has.length)
+      if (has.length && has.every((e) => oneBucket(e, key)))
+        single.push([source, label, has.map((e) => e.scheme + " " +
+          bin(e.histograms[key][0]).from).join(", ")]);
+      else if (has.length)
         histogramChart(page, source + ": " + label, has.map((e) => ({
-          label: e.scheme, bins: e.histograms[key] })), doc.clock.kind, 540);
+          label: e.scheme, bins: e.histograms[key] })), unitWord(doc.clock),
+        540);
       else if (rows.length > 1)
         percentileChart(page, source + ": " + label + " (percentiles)",
           rows.map((e) => ({ label: e.scheme,
             values: PERCENTILES.map((p) => Math.max(e[key][p], 1)) })),
-          doc.clock.kind);
+          unitWord(doc.clock));
     }
   }
+  if (single.length)
+    page.append(table(["source", "figure", "every sample in one bucket: " +
+      "scheme and value"], single, { id: "one-bucket" }));
   if (withoutHistogram)
     page.append(el("p", { class: "note", id: "histograms-left-out" },
       withoutHistogram + " row metric(s) have no histogram: the handoff's " +
@@ -178,7 +189,7 @@ function gapSection(page, doc) {
   if (ok.length)
     histogramChart(page, "What an interrupt cost the interrupted loop",
       ok.map((r) => ({ label: r.scheme, bins: r.histogram })),
-      doc.clock.kind);
+      unitWord(doc.clock));
 }
 
 /* Entry variants and cache states: each row against its own baseline. */
@@ -189,8 +200,13 @@ function variantSection(page, doc) {
   const rows = doc.experiments.filter((e) => e.variant && e.status === "ok");
   const over = overheads(doc);
   const shown = rows.filter((e) => over.has(e.name));
+  // Labels without the parts every bar shares: the scheme's name where
+  // all are one scheme's ("int+gs-swapgs" for "int-direct+gs-swapgs").
+  const schemes = new Set(shown.map((e) => e.scheme));
+  const short = (e) => schemes.size === 1 ?
+    e.source + "+" + e.variant : e.name;
   if (shown.length)
-    barChart(page, "over the row's baseline", shown.map((e) => e.name),
+    barChart(page, "over the row's baseline", shown.map(short),
       METRICS.map(([key, label]) => ({
         label: label,
         values: shown.map((e) => over.get(e.name)[key + "_median_over"]),
@@ -289,4 +305,5 @@ function details(page, doc) {
   pathLengthSection(page, doc);
   allRows(page, doc);
   details(page, doc);
+  tableOfContents(page, document.getElementById("counts"));
 })();

@@ -3,7 +3,8 @@
 // every request beyond the page itself, each chart box (the data points
 // it was given, its canvas's ink, and of that the pixels in a series'
 // colour, which only data draws: axes and labels are grey and black),
-// each figure cell, and saves a full-page screenshot. pages_test.py
+// each figure cell, the page's height and its contents' entries, and
+// saves a full-page screenshot. pages_test.py
 // judges it.
 "use strict";
 const path = require("path");
@@ -60,6 +61,9 @@ async function main() {
       table: td.closest("table").id, run: td.dataset.run,
       row: td.dataset.row, metric: td.dataset.metric,
       text: td.textContent })));
+    out.height = await page.evaluate(() =>
+      document.documentElement.scrollHeight);
+    out.contents = await page.$$eval("#contents a", (as) => as.length);
     await page.screenshot({ path: shot, fullPage: true });
   } finally {
     await browser.close();
