@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# collect.sh [SOURCE] [DEST]: copies irqlab's result folders and the ACPI
-# tables it saved (\EFI\irqlab\results\*, \EFI\irqlab\acpi\) to DEST
-# (default: results). SOURCE (default: the last `make run`'s disk) is
+# collect.sh [SOURCE] [DEST]: copies irqlab's result folders
+# (\EFI\irqlab\results\*, each with the ACPI and SMBIOS tables its run
+# read in acpi\) to DEST (default: results). SOURCE (default: the last `make run`'s disk) is
 #   an image file      a disk image as mkimage.sh builds it, or any GPT or
 #                      MBR image with an EFI system partition;
 #   a block device     the stick: a whole disk (its ESP is found in the
@@ -94,12 +94,4 @@ for run in $runs; do
 	say "copied $run -> $dest/$run"
 	copied=$((copied + 1))
 done
-if [ -n "$(list "$top/acpi")" ]; then
-	if [ -e "$dest/acpi" ]; then
-		say "$dest/acpi already exists: not overwritten"
-	else
-		copy "$top/acpi" "$dest/acpi"
-		say "copied acpi -> $dest/acpi (the tables irqlab read)"
-	fi
-fi
 say "$copied folder(s) copied, $skipped already there, from $source"

@@ -1177,12 +1177,15 @@ def collect_sources(run_dir):
         again = subprocess.run([collect, source, dest], capture_output=True,
                                text=True)
         got = sorted(os.listdir(dest)) if os.path.isdir(dest) else []
-        runs = [f for f in got if f != "acpi"]
-        check("collect from %s: every run folder and acpi\\ copied and "
-              "named; a second collect overwrites nothing" % label,
+        runs = got
+        check("collect from %s: every run folder copied and named, with the "
+              "tables its run read in its own acpi\\; a second collect "
+              "overwrites nothing" % label,
               first.returncode == 0 and again.returncode == 0
-              and len(runs) == 1 and "acpi" in got
+              and len(runs) == 1
               and os.path.exists(os.path.join(dest, runs[0], "results.json"))
+              and os.path.exists(os.path.join(dest, runs[0], "acpi",
+                                              "APIC.bin"))
               and "copied %s" % runs[0] in first.stdout
               and "not overwritten" in again.stdout,
               first.stdout + first.stderr + again.stdout)
