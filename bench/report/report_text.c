@@ -441,7 +441,7 @@ static void summary_rows(struct text_buf *tb, const struct run_result *r)
 	uint32_t i;
 	unsigned k;
 
-	tb_printf(tb, "%-39s %-24s %-23s %4s %-7s %-10s", "experiment",
+	tb_printf(tb, "%-39s %-24s %-28s %4s %-7s %-16s", "experiment",
 		  "scheme", "source", "vec", "status", "metric");
 	for (k = 0; k < stats_field_count; k++)
 		if (stats_fields[k].kind != STATS_FIELD_COUNT)
@@ -452,14 +452,14 @@ static void summary_rows(struct text_buf *tb, const struct run_result *r)
 		const struct experiment_result *e = &r->exp[i];
 
 		if (e->status != EXP_OK) {
-			tb_printf(tb, "%-39s %-24s %-23s %4u %s: %s\n", e->name,
+			tb_printf(tb, "%-39s %-24s %-28s %4u %s: %s\n", e->name,
 				  scheme_name(e->id.scheme),
 				  source_name(e->id.source), e->vector,
 				  exp_status_name(e->status), e->reason);
 			continue;
 		}
 		for (k = 0; k < METRIC_COUNT; k++) {
-			tb_printf(tb, "%-39s %-24s %-23s %4u %-7s %-10s",
+			tb_printf(tb, "%-39s %-24s %-28s %4u %-7s %-16s",
 				  k ? "" : e->name,
 				  k ? "" : scheme_name(e->id.scheme),
 				  k ? "" : source_name(e->id.source), e->vector,

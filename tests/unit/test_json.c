@@ -418,8 +418,8 @@ static void summary_has_the_figures_as_rows(void **state)
 	assert_non_null(strstr(out, "floor      20 "));
 	/* row 0 entry: min 80, p1 80, median 82, p90 85, p99 89, p99.9 120,
 	 * max 580, mean 83.2, sd 1.5 */
-	assert_non_null(strstr(out, "entry             80        80        82        85        89       120       580        83.2       1.5"));
-	assert_non_null(strstr(out, "int-compact                             compact                  int                       67 skipped: CPUID.1:ECX[24] is 0"));
+	assert_non_null(strstr(out, "entry                   80        80        82        85        89       120       580        83.2       1.5"));
+	assert_non_null(strstr(out, "int-compact                             compact                  int                            67 skipped: CPUID.1:ECX[24] is 0"));
 	assert_non_null(strstr(out, "IrqlabRecord03   stale    superseded by a newer run"));
 	/* against the baseline: row 1 is 1 over row 0 on every median */
 	assert_non_null(strstr(out, "int-push-jmp                            int-direct                          83     183     283       +1      +1      +1"));
