@@ -58,7 +58,7 @@ check = Checks("boot")
 # How many checks the suite counts under CI, where every tool is there
 # (tests/checks.py): a helper that dies loses its checks, and this says
 # so. A change that adds checks updates it.
-CHECKS_UNDER_CI = 421
+CHECKS_UNDER_CI = 422
 
 # Every row checks and takes its samples twice: through the timed
 # handlers (entry, exit, round_trip_timed) and the bare ones (round_trip).
@@ -2312,6 +2312,19 @@ def quick(o):
           and row is not None and row["delivered"] == PASSES * 1100
           and "irqlab: quick = 1: the counts used: samples=1000 warmup=100"
           in said, "%s %s %s" % (c, row and row["delivered"], said[-600:]))
+    folder = os.path.join(o.results, doc["run_id"])
+    ends = said.rstrip().splitlines()[-2:]
+    check("quick: the runner ends with the headline, in at most 80 columns, "
+          "and the paths of report.html and summary.txt",
+          "irqlab: run %s done" % doc["run_id"] in said
+          and "round trip, median, net of the floor" in said
+          and all(len(line) <= 80 for line in said[said.index(
+              "irqlab: run %s done" % doc["run_id"]):].splitlines()
+              if not line.startswith("irqlab: "))
+          and ends == ["irqlab: the report:   %s" % os.path.join(
+              folder, "report.html"),
+                       "irqlab: every figure: %s, results.json" % os.path.join(
+              folder, "summary.txt")], "\n".join(ends))
     modes = {e["cpu_mode"] for e in doc["experiments"]}
     variants = {e["variant"] for e in doc["experiments"] if e["variant"]}
     check("quick: schemes = direct with variants = all runs direct's entry "
