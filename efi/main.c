@@ -41,5 +41,5 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		stop_visibly(CONFIG_PATH " has the errors listed above; fix "
 			     "them, or delete the file to run with the "
 			     "defaults");
-	return phase_a(root, &run, config_problems, &next);
+	return phase_a(&run, config_problems, &next);
 }

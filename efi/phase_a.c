@@ -181,41 +181,6 @@ static EFI_STATUS exit_boot_services(struct run_state *run)
 	return st;
 }
 
-/* Raw copies of the ACPI tables irqlab read, so what it saw of the
- * machine can be checked (and replayed by the parser tests) offline. */
-static void save_acpi_tables(EFI_FILE_HANDLE root, const struct platform *p,
-			     uint64_t run_id, char *scratch)
-{
-	char dir[96];
-	unsigned i;
-
-	/* In the run's own folder: another machine's run never reads these
-	 * as its own (README "Reading the results"). */
-	run_store_folder(run_id, "\\acpi", dir, sizeof(dir));
-	if (!root || files_mkdir_p(root, dir))
-		return;
-	for (i = 0; i < sizeof(p->tables) / sizeof(p->tables[0]); i++) {
-		const struct acpi_sdt_header *t = p->tables[i];
-		char path[128];
-
-		if (!t || t->length > REPORT_TEXT_BYTES)
-			continue;
-		fmt_snprintf(path, sizeof(path), "%s\\%.4s.bin", dir,
-			     t->signature);
-		if (files_write_verified(root, path, t, t->length, scratch))
-			log_printf("phase A: could not save %s\n", path);
-	}
-	{
-		char path[128];
-
-		fmt_snprintf(path, sizeof(path), "%s\\SMBIOS.bin", dir);
-		if (p->smbios && p->smbios_length <= REPORT_TEXT_BYTES &&
-		    files_write_verified(root, path, p->smbios,
-					 p->smbios_length, scratch))
-			log_printf("phase A: could not save the SMBIOS table\n");
-	}
-}
-
 /* Brings the resets back to the boot option irqlab was started from,
  * even when that was a one-time choice in the firmware's boot menu:
  * BootNext is used for the next boot only, and BootOrder and the
@@ -321,7 +286,7 @@ static const char *mark_measuring(const struct run_result *r, char *why,
 	return handoff_mark(&m, why, cap);
 }
 
-EFI_STATUS phase_a(EFI_FILE_HANDLE root, struct run_state *run,
+EFI_STATUS phase_a(struct run_state *run,
 		   const struct config_problems *config_problems,
 		   const struct next_run *next)
 {
@@ -350,7 +315,6 @@ EFI_STATUS phase_a(EFI_FILE_HANDLE root, struct run_state *run,
 			     sizeof(r->config_warnings));
 	platform_identify(ST, &r->machine, platform);
 	allocate_thrash_buffer(r);
-	save_acpi_tables(root, platform, r->run_id, run->text);
 	log_printf("phase A: %s family %u model %u stepping %u \"%s\"%s%s\n",
 		   r->machine.cpu_vendor, r->machine.family, r->machine.model,
 		   r->machine.stepping, r->machine.brand,

@@ -12,7 +12,7 @@
 
 /* Measures the run `next` names, with `run->config` loaded. Returns only
  * when the run cannot go ahead, after saying why on screen. */
-EFI_STATUS phase_a(EFI_FILE_HANDLE root, struct run_state *run,
+EFI_STATUS phase_a(struct run_state *run,
 		   const struct config_problems *config_problems,
 		   const struct next_run *next);
 

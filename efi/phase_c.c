@@ -10,6 +10,7 @@
 #include "efi/files.h"
 #include "efi/handoff.h"
 #include "efi/pages.h"
+#include "efi/platform.h"
 #include "efi/power.h"
 #include "efi/runtime.h"
 #include "efi/run_store.h"
@@ -109,6 +110,7 @@ static void forget_runs_on_esp(EFI_FILE_HANDLE root,
  * buffers its files are written from. */
 struct pending {
 	EFI_FILE_HANDLE root;
+	struct platform *platform;	/* the run state's, for the tables */
 	char *text;	/* REPORT_TEXT_BYTES, the run state's */
 	struct handoff_found *found;
 	struct handoff_item *items;
@@ -137,6 +139,7 @@ static int pending_allocate(struct pending *pc, EFI_FILE_HANDLE root,
 {
 	*pc = (struct pending){
 		.root = root,
+		.platform = &run->platform,
 		.found = pages_alloc(sizeof(*pc->found)),
 		.items = pages_alloc(sizeof(*pc->items) * HANDOFF_SCAN_RECORDS),
 		.report = pages_alloc(sizeof(*pc->report)),
@@ -370,6 +373,16 @@ static void build_context(struct pending *pc, struct report_context *ctx,
 
 /* The run's folder, its files and last its blob; or, with no complete
  * run, a note of what was discarded. Returns NULL, or why not. */
+static void save_tables(struct pending *pc)
+{
+	struct machine_info m;
+	char dir[128];
+
+	platform_identify(ST, &m, pc->platform);
+	fmt_snprintf(dir, sizeof(dir), "%s\\acpi", pc->dir);
+	platform_save_tables(pc->root, pc->platform, dir, pc->scratch);
+}
+
 static const char *write_files(struct pending *pc,
 			       const struct report_context *ctx, char *why,
 			       size_t cap)
@@ -383,6 +396,13 @@ static const char *write_files(struct pending *pc,
 		run_store_folder(pc->run_id, "", pc->dir, sizeof(pc->dir));
 		err = write_result_files(pc->root, pc->dir, r, ctx, pc->text,
 					 pc->scratch, why, cap);
+		/* The tables of the machine the run's files are written on,
+		 * which measured it: in the run's own folder, so another
+		 * machine's run never sits beside them (README "Reading the
+		 * results"). Written with the files, so a run that never
+		 * finished leaves no folder. */
+		if (!err)
+			save_tables(pc);
 		/* Last: its presence says every file above was verified. The
 		 * blob is encoded again: `blob` held the earlier runs of a
 		 * series meanwhile. */

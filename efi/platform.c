@@ -6,7 +6,10 @@
 #include "firmware/acpi.h"
 #include "arch/cpu.h"
 #include "arch/lib/fmt.h"
+#include "arch/lib/log.h"
 #include "bench/model/probes.h"
+#include "bench/report/report.h"
+#include "efi/files.h"
 #include "firmware/smbios.h"
 
 static const void *find_config_table(EFI_SYSTEM_TABLE *st, EFI_GUID *guid)
@@ -253,4 +256,29 @@ void platform_read_mtrrs(struct mtrr_view *v)
 		v->variable[i].base = rdmsr(0x200 + 2 * i);
 		v->variable[i].mask = rdmsr(0x201 + 2 * i);
 	}
+}
+
+void platform_save_tables(EFI_FILE_HANDLE root, const struct platform *p,
+			  const char *dir, char *scratch)
+{
+	char path[128];
+	unsigned i;
+
+	if (!root || files_mkdir_p(root, dir))
+		return;
+	for (i = 0; i < sizeof(p->tables) / sizeof(p->tables[0]); i++) {
+		const struct acpi_sdt_header *t = p->tables[i];
+
+		if (!t || t->length > REPORT_TEXT_BYTES)
+			continue;
+		fmt_snprintf(path, sizeof(path), "%s\\%.4s.bin", dir,
+			     t->signature);
+		if (files_write_verified(root, path, t, t->length, scratch))
+			log_printf("could not save %s\n", path);
+	}
+	fmt_snprintf(path, sizeof(path), "%s\\SMBIOS.bin", dir);
+	if (p->smbios && p->smbios_length <= REPORT_TEXT_BYTES &&
+	    files_write_verified(root, path, p->smbios, p->smbios_length,
+				 scratch))
+		log_printf("could not save the SMBIOS table\n");
 }

@@ -58,7 +58,7 @@ check = Checks("boot")
 # How many checks the suite counts under CI, where every tool is there
 # (tests/checks.py): a helper that dies loses its checks, and this says
 # so. A change that adds checks updates it.
-CHECKS_UNDER_CI = 422
+CHECKS_UNDER_CI = 426
 
 # Every row checks and takes its samples twice: through the timed
 # handlers (entry, exit, round_trip_timed) and the bare ones (round_trip).
@@ -2205,12 +2205,15 @@ def noise(o):
           "%s parts=%s, %d of %d ok rows with histograms"
           % (parts, doc["handoff"], len(with_hist), len(ok_rows)))
     gaps = [g for g in doc["gap_method"]["rows"] if g["status"] != "skipped"]
+    # On a host this busy the loop can gather its gaps from stalls alone
+    # before the timer fires in a row: the timer must be seen in some
+    # row, and each row's count of stalls must add up.
     check("noise: gap rows on a noisy host end ok, never failed: one whose "
           "histogram outgrew %d bytes keeps its percentiles and says so, "
-          "and stalls beyond the timer's interrupts are counted and said"
-          % 384,
-          gaps and all(
-              g["status"] == "ok" and g["interrupts"] > 0
+          "stalls beyond the timer's interrupts are counted and said, and "
+          "the timer's interrupts are seen" % 384,
+          gaps and any(g["interrupts"] > 0 for g in gaps) and all(
+              g["status"] == "ok"
               and g["stalls"] == max(0, g["gaps"] - g["interrupts"])
               and (bool(g["histogram"]) or "percentiles only" in g["note"])
               and (not g["stalls"] or "stalls" in g["note"])
