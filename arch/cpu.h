@@ -139,6 +139,22 @@ static inline void clflush_line(const void *p)
 
 static inline void cli(void) { __asm__ volatile("cli" ::: "memory"); }
 
+/* Interrupts off, returning RFLAGS as they were; irq_restore turns them
+ * back on only if they were (RFLAGS.IF, bit 9). */
+static inline uint64_t irq_save(void)
+{
+	uint64_t flags;
+
+	__asm__ volatile("pushfq; popq %0; cli" : "=r"(flags) :: "memory");
+	return flags;
+}
+
+static inline void irq_restore(uint64_t flags)
+{
+	if (flags & (1u << 9))
+		__asm__ volatile("sti" ::: "memory");
+}
+
 /* Orders every earlier load and store before every later one. */
 static inline void mfence(void) { __asm__ volatile("mfence" ::: "memory"); }
 

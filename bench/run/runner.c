@@ -1,5 +1,6 @@
 #include "bench/run/runner.h"
 
+#include "arch/cpu.h"
 #include "arch/exceptions.h"
 #include "arch/lib/fmt.h"
 #include "arch/lib/log.h"
@@ -239,13 +240,17 @@ void bench_run_primitives(struct run_result *r, const struct irqlab_config *c,
 
 enum clock_kind bench_detect_clock(const struct machine_info *m)
 {
-	uint64_t first_short = 0, first_long = 0;
+	uint64_t first_short = 0, first_long = 0, flags;
 	int exact = 1, trial;
 
 	/* Where the TSC counts every instruction (QEMU -icount shift=0, an
 	 * exact-count Bochs) every trial agrees, 1024 more NOPs read exactly
 	 * 1024 more ticks, and a few NOPs exactly that many more than
-	 * back-to-back reads (arch/timing.S). */
+	 * back-to-back reads (arch/timing.S). Phase A runs under boot
+	 * services, whose timer ticks: one inside a probe would read as an
+	 * inexact TSC and call -icount noise, so interrupts are off for the
+	 * probes (a few microseconds). */
+	flags = irq_save();
 	for (trial = 0; trial < 8; trial++) {
 		uint64_t s = tsc_nop_probe_short(), l = tsc_nop_probe_long();
 		uint64_t bare = tsc_floor_sample(), few = tsc_nop_probe_few();
@@ -259,6 +264,7 @@ enum clock_kind bench_detect_clock(const struct machine_info *m)
 			exact = 0;
 		}
 	}
+	irq_restore(flags);
 	return clock_kind_decide(m->hypervisor, m->acpi_oem_id,
 				 exact && first_long - first_short ==
 						  NOP_PROBE_DIFFERENCE);
