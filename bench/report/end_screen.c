@@ -20,16 +20,18 @@ static void end_screen_cell(char *out, size_t cap, const struct run_result *r,
 		fmt_snprintf(out, cap, "-");
 	} else if (e->status != EXP_OK) {
 		fmt_snprintf(out, cap, "%s", exp_status_name(e->status));
-	} else if (lead_median(r, e, METRIC_ROUND_TRIP) == INT64_MIN) {
-		fmt_snprintf(out, cap, "-");
 	} else {
 		int64_t rt = lead_median(r, e, METRIC_ROUND_TRIP);
+		int64_t more = direct && direct != e && direct->status == EXP_OK
+				       ? lead_median_over(r, e, direct,
+							  METRIC_ROUND_TRIP)
+				       : INT64_MIN;
 
-		if (direct && direct != e && direct->status == EXP_OK &&
-		    lead_median(r, direct, METRIC_ROUND_TRIP) != INT64_MIN)
+		if (rt == INT64_MIN)
+			fmt_snprintf(out, cap, "-");
+		else if (more != INT64_MIN)
 			fmt_snprintf(out, cap, "%lld (%+lld)", (long long)rt,
-				     (long long)(rt - lead_median(
-					     r, direct, METRIC_ROUND_TRIP)));
+				     (long long)more);
 		else
 			fmt_snprintf(out, cap, "%lld", (long long)rt);
 	}

@@ -69,13 +69,24 @@ int64_t lead_median(const struct run_result *r,
 	return counted_median(r, e, k);
 }
 
+/* a - b, or INT64_MIN where either is. */
+static int64_t over(int64_t a, int64_t b)
+{
+	return a == INT64_MIN || b == INT64_MIN ? INT64_MIN : a - b;
+}
+
 int64_t lead_median_over(const struct run_result *r,
 			 const struct experiment_result *e,
 			 const struct experiment_result *base, unsigned k)
 {
-	int64_t a = lead_median(r, e, k), b = lead_median(r, base, k);
+	return over(lead_median(r, e, k), lead_median(r, base, k));
+}
 
-	return a == INT64_MIN || b == INT64_MIN ? INT64_MIN : a - b;
+int64_t counted_median_over(const struct run_result *r,
+			    const struct experiment_result *e,
+			    const struct experiment_result *base, unsigned k)
+{
+	return over(counted_median(r, e, k), counted_median(r, base, k));
 }
 
 uint32_t cache_lines(uint32_t bytes)

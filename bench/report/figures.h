@@ -42,6 +42,10 @@ int64_t lead_median_over(const struct run_result *r,
  * floor, whether measured or simulated; INT64_MIN where it has none. */
 int64_t counted_median(const struct run_result *r,
 		       const struct experiment_result *e, unsigned k);
+/* ... and over its baseline's, INT64_MIN where either has none. */
+int64_t counted_median_over(const struct run_result *r,
+			    const struct experiment_result *e,
+			    const struct experiment_result *base, unsigned k);
 /* 64-byte lines `bytes` spans at the least. */
 uint32_t cache_lines(uint32_t bytes);
 /* The catalog's words for a primitive; empty ones for an unknown name. */

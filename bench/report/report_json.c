@@ -291,16 +291,15 @@ static void json_comparison(struct json_writer *w, const struct run_result *r)
 		for (k = 0; results_counted_state(r) != COUNTED_NOT_RUN &&
 			    k < METRIC_COUNT; k++) {
 			char key[40];
-			int64_t a = counted_median(r, e, k),
-				b = counted_median(r, base, k);
+			int64_t v = counted_median_over(r, e, base, k);
 
 			fmt_snprintf(key, sizeof(key), "cycles_%s_median_over",
 				     metric_name(k));
 			json_key(w, key);
-			if (a == INT64_MIN || b == INT64_MIN)
+			if (v == INT64_MIN)
 				json_null(w);
 			else
-				json_int(w, a - b);
+				json_int(w, v);
 		}
 		json_end_object(w);
 	}

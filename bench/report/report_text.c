@@ -149,13 +149,10 @@ static void summary_counted(struct text_buf *tb, const struct run_result *r)
 		}
 		tb_putc(tb, ' ');
 		for (k = 0; k < 3; k++) {
-			int64_t a = counted_median(r, e, shown[k]),
-				b = base ? counted_median(r, base, shown[k])
-					 : INT64_MIN;
-
 			counted_cell(cell, sizeof(cell),
-				     a == INT64_MIN || b == INT64_MIN ? INT64_MIN
-								      : a - b, 1);
+				     base ? counted_median_over(r, e, base,
+								shown[k])
+					  : INT64_MIN, 1);
 			tb_printf(tb, " %7s", base ? cell : "");
 		}
 		tb_printf(tb, " %7lld\n", (long long)net_of_floor(

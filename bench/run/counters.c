@@ -57,6 +57,11 @@ uint64_t counters_span(uint64_t difference)
 	return pmu_delta(0, difference, counted.width);
 }
 
+uint64_t counters_sample_span(uint64_t from, uint64_t to)
+{
+	return sample_counted ? counters_span(to - from) : to - from;
+}
+
 /* Every MSR the probe and the pin changed, to be put back before the
  * reset (counters_unpin): the PMU's enables, then the clock's. */
 #define MAX_CHANGED 8

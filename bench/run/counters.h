@@ -32,6 +32,11 @@ void counters_select(enum counted_counter which);
  * modulo the counters' width: right across one wrap. */
 uint64_t counters_span(uint64_t difference);
 
+/* A sample's delta from `from` to `to`: the TSC's as it is, and while
+ * the trigger side reads the counter (sample_counted), modulo its
+ * width. */
+uint64_t counters_sample_span(uint64_t from, uint64_t to);
+
 /* Whether APERF and MPERF count here (counters_probe found them so). */
 int counters_ratio_available(void);
 

@@ -192,12 +192,6 @@ void experiment_note_clock_ratio(struct experiment_result *e,
 		e->clock_ratio_high = milli;
 }
 
-/* A sample's delta: the TSC's as it is, a counter's modulo its width. */
-static uint64_t span(uint64_t from, uint64_t to)
-{
-	return sample_counted ? counters_span(to - from) : to - from;
-}
-
 /* One pass: warm-up, then the row's samples in noise batches, through
  * handlers of one kind, into m (by enum metric_id). The timed handlers,
  * and the counted ones, give entry, exit and their own round trip; the
@@ -255,14 +249,14 @@ static int take_samples(struct experiment_run *x, enum handler_kind kind,
 			}
 			if (kind == HANDLER_BARE) {
 				m[METRIC_ROUND_TRIP][i] =
-					span(s.trigger, s.resume);
+					counters_sample_span(s.trigger, s.resume);
 			} else {
 				m[METRIC_ENTRY][i] =
-					span(s.trigger, irq_timing.entry);
+					counters_sample_span(s.trigger, irq_timing.entry);
 				m[METRIC_EXIT][i] =
-					span(irq_timing.exit, s.resume);
+					counters_sample_span(irq_timing.exit, s.resume);
 				m[METRIC_ROUND_TRIP_TIMED][i] =
-					span(s.trigger, s.resume);
+					counters_sample_span(s.trigger, s.resume);
 			}
 			if (tsc_close() > batch_end) {
 				i++;

@@ -74,6 +74,20 @@ static void measure_gaps(void *arg)
 	g->out->noise_moved = noise_snapshot() != g->noise;
 }
 
+/* One pass of the loop under the row's scheme and timer, then the machine
+ * put back as the next row expects it; nonzero when it faulted. */
+static int gap_pass(struct gap_run *g, struct fault_info *fault)
+{
+	int faulted;
+
+	irq_ack = source_ack_now(g->timer);
+	faulted = guard_run(measure_gaps, g, fault);
+	drain_pending_interrupts();
+	irq_ack = IRQ_ACK_NONE;
+	scheme_rest(g->scheme);
+	return faulted;
+}
+
 /* What an ok gap row's figures include, said in its reason: a wide
  * histogram keeps the percentiles only, as an experiment row's does, and
  * stalls or noise are in its high percentiles. */
@@ -119,13 +133,9 @@ static void count_gaps(const struct gap_run *tsc, struct run_result *r,
 	g.got = 0;
 	sample_counted = 1;
 	counters_select(COUNTER_CYCLES);
-	irq_ack = source_ack_now(g.timer);
-	if (guard_run(measure_gaps, &g, &fault))
+	if (gap_pass(&g, &fault))
 		g.got = 0;
 	sample_counted = 0;
-	drain_pending_interrupts();
-	irq_ack = IRQ_ACK_NONE;
-	scheme_rest(g.scheme);
 	if (g.got < g.want) {
 		log_printf("gap method %s: the counted pass found %u of %u "
 			   "gaps: not kept\n", scheme_name(g.scheme->id), g.got,
@@ -160,16 +170,11 @@ void gap_run(const struct plan_row *p, struct run_result *r,
 		fmt_snprintf(out->reason, sizeof(out->reason), "%s", why);
 		return;
 	}
-	irq_ack = source_ack_now(timer);
-	if (guard_run(measure_gaps, &g, &fault)) {
+	if (gap_pass(&g, &fault)) {
 		out->status = EXP_FAILED;
 		fault_describe(&fault, out->reason, sizeof(out->reason));
-	}
-	drain_pending_interrupts();
-	irq_ack = IRQ_ACK_NONE;
-	scheme_rest(scheme);
-	if (out->status == EXP_FAILED)
 		return;
+	}
 	if (g.got < g.want) {
 		out->status = EXP_TIMEOUT;
 		fmt_snprintf(out->reason, sizeof(out->reason),

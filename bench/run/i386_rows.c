@@ -126,12 +126,6 @@ static int check(struct i386_row *x, enum handler_kind kind)
 	       check_registers(x, HIGH_CHECK_VECTOR);
 }
 
-/* A sample's delta: the TSC's as it is, a counter's modulo its width. */
-static uint64_t span(uint64_t from, uint64_t to)
-{
-	return sample_counted ? counters_span(to - from) : to - from;
-}
-
 /* Samples in trips of at most a noise batch into m (by enum metric_id);
  * `keep` 0 for the warm-up. */
 static int run_samples(struct i386_row *x, enum handler_kind kind,
@@ -177,13 +171,13 @@ static int run_samples(struct i386_row *x, enum handler_kind kind,
 
 			if (kind == HANDLER_BARE) {
 				m[METRIC_ROUND_TRIP][kept + i] =
-					span(s->trigger, s->resume);
+					counters_sample_span(s->trigger, s->resume);
 				continue;
 			}
-			m[METRIC_ENTRY][kept + i] = span(s->trigger, s->entry);
-			m[METRIC_EXIT][kept + i] = span(s->exit, s->resume);
+			m[METRIC_ENTRY][kept + i] = counters_sample_span(s->trigger, s->entry);
+			m[METRIC_EXIT][kept + i] = counters_sample_span(s->exit, s->resume);
 			m[METRIC_ROUND_TRIP_TIMED][kept + i] =
-				span(s->trigger, s->resume);
+				counters_sample_span(s->trigger, s->resume);
 		}
 		experiment_note_clock_ratio(x->out, &clock_before);
 		kept += batch;
