@@ -80,8 +80,9 @@
 
 /* X(ID, "name", kind, "seed threads", "what it is"). ENTRY: a handler
  * of its own for INT n under direct (variants.S), NONE first as their
- * baseline; CACHE: a cache state, run before every sample of any
- * scheme; I386: i386-direct's own entry variants (i386.c). */
+ * baseline; MITIGATION: an entry variant that is a mitigation's
+ * sequence (docs/mitigations.md); CACHE: a cache state, run before
+ * every sample of any scheme; I386: i386-direct's own entry variants (i386.c). */
 #define VARIANT_LIST(X)                                                     \
 	X(NONE, "none", ENTRY, "-", "the dedicated handler alone (baseline)") \
 	X(SEG_MOV32, "seg-mov32", ENTRY, "002",                             \
@@ -103,6 +104,37 @@
 	X(GS_SELECTOR_SPREAD_COLD, "gs-selector-spread-cold", ENTRY, "003", \
 	  "gs-selector, its descriptor in a line of its own; GDT lines "     \
 	  "flushed")                                                        \
+	/* The speculative-execution mitigations (docs/mitigations.md),     \
+	 * each against "none" unless its words name another baseline. */  \
+	X(TOUCH, "touch", ENTRY, "-",                                       \
+	  "the interrupted code's 32-page working set loaded again after "   \
+	  "the exit (pti-cr3-touch's baseline)")                            \
+	X(PTI_CR3_PCID, "pti-cr3-pcid", MITIGATION, "-",                    \
+	  "PTI: CR3 to the kernel's table on entry and back on exit, PCID "  \
+	  "with the no-flush bit")                                          \
+	X(PTI_CR3, "pti-cr3", MITIGATION, "-",                              \
+	  "PTI without PCID: CR3 switched each way, a TLB flush each time")  \
+	X(PTI_CR3_TOUCH, "pti-cr3-touch", MITIGATION, "-",                  \
+	  "pti-cr3, then the working set loaded again: the TLB refill the "  \
+	  "flush costs (against touch)")                                    \
+	X(IBRS, "ibrs", MITIGATION, "-",                                    \
+	  "wrmsr SPEC_CTRL with IBRS on entry, its previous value on exit")  \
+	X(IBPB, "ibpb", MITIGATION, "-", "wrmsr PRED_CMD with IBPB on entry") \
+	X(VERW, "verw", MITIGATION, "-",                                    \
+	  "verw on the kernel data selector before iretq (MDS buffer "       \
+	  "clearing)")                                                      \
+	X(BHB_CLEAR_5X5, "bhb-clear-5x5", MITIGATION, "-",                  \
+	  "Linux's branch-history clearing loop, 5 x 5, and lfence, on "     \
+	  "entry")                                                          \
+	X(BHB_CLEAR_12X7, "bhb-clear-12x7", MITIGATION, "-",                \
+	  "the branch-history clearing loop in the proposed 12 x 7 form")   \
+	X(LFENCE_SWAPGS, "lfence-swapgs", MITIGATION, "-",                  \
+	  "swapgs; lfence on entry, swapgs on exit (against gs-swapgs)")    \
+	X(RSB_FILL, "rsb-fill", MITIGATION, "-",                            \
+	  "the 32-entry return-buffer fill and lfence, on entry")           \
+	X(LINUX, "linux", MITIGATION, "-",                                  \
+	  "what Linux's defaults would run on an interrupt from user mode "  \
+	  "on this CPU (against gs-swapgs)")                                \
 	X(COLD, "cold", CACHE, "000",                                       \
 	  "gate, code and descriptor lines flushed before each sample")     \
 	X(COLD_CONTROL, "cold-control", CACHE, "000",                       \
@@ -146,7 +178,8 @@ enum scheme_id { SCHEME_LIST(AXIS_SCHEME_ID) SCHEME_COUNT };
 enum source_id { SOURCE_LIST(AXIS_SOURCE_ID) SOURCE_COUNT };
 /* VARIANT_ABSENT: a row with no variant. */
 enum variant_id { VARIANT_ABSENT, VARIANT_LIST(AXIS_VARIANT_ID) VARIANT_END };
-enum variant_kind { VARIANT_KIND_ENTRY, VARIANT_KIND_CACHE, VARIANT_KIND_I386 };
+enum variant_kind { VARIANT_KIND_ENTRY, VARIANT_KIND_MITIGATION,
+		    VARIANT_KIND_CACHE, VARIANT_KIND_I386 };
 enum cpu_mode { CPU_MODE_LIST(AXIS_CPU_MODE_ID) CPU_MODE_COUNT };
 /* SELFTEST_ABSENT: a row that measures. */
 enum selftest_id { SELFTEST_ABSENT, SELFTEST_LIST(AXIS_SELFTEST_ID) SELFTEST_END };

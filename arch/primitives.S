@@ -3,6 +3,7 @@
  * seed 000 timed TEST1/2/3, and returns the ticks for the whole block.
  * uint64_t prim_<name>(void) */
 #include "arch/desc.h"
+#include "arch/mitigations.h"
 #include "arch/primitives.h"
 #include "arch/timing.h"
 
@@ -213,5 +214,109 @@ prim_\name\()_counted:
 	ret
 .endm
 	PRIMITIVE iretq_self, BODY_IRETQ_SELF
+
+/* The mitigations' sequences (arch/mitigations.h), each alone, so the
+ * instruction's own cost is apart from what it does to the code after
+ * it (the entry variants time both). */
+
+/* A CR3 write of the live table: without PCID every write flushes the
+ * TLB's non-global entries. */
+.macro BODY_MOV_CR3 clock
+	movq %cr3, %rsi
+	CLOCK_OPEN_TO %r8, \clock
+	.rept PRIMITIVE_REPS
+	movq %rsi, %cr3
+	.endr
+	CLOCK_CLOSE \clock
+	subq %r8, %rax
+	ret
+.endm
+	PRIMITIVE mov_cr3, BODY_MOV_CR3
+
+/* The same with the no-flush bit, CR4.PCIDE on (primitives.c sets it up
+ * around the block). */
+.macro BODY_MOV_CR3_NOFLUSH clock
+	movq %cr3, %rsi
+	btsq $CR3_NOFLUSH_BIT, %rsi
+	CLOCK_OPEN_TO %r8, \clock
+	.rept PRIMITIVE_REPS
+	movq %rsi, %cr3
+	.endr
+	CLOCK_CLOSE \clock
+	subq %r8, %rax
+	ret
+.endm
+	PRIMITIVE mov_cr3_noflush, BODY_MOV_CR3_NOFLUSH
+
+/* IBRS set and cleared in turn, as entry and exit write it; the values
+ * come from mitigations_prepare_ibrs. */
+.macro BODY_WRMSR_SPEC_CTRL clock
+	CLOCK_OPEN_TO %r8, \clock
+	.rept PRIMITIVE_REPS / 2
+	IBRS_ENTER
+	IBRS_EXIT
+	.endr
+	CLOCK_CLOSE \clock
+	subq %r8, %rax
+	ret
+.endm
+	PRIMITIVE wrmsr_spec_ctrl, BODY_WRMSR_SPEC_CTRL
+
+.macro BODY_WRMSR_PRED_CMD clock
+	CLOCK_OPEN_TO %r8, \clock
+	.rept PRIMITIVE_REPS
+	IBPB
+	.endr
+	CLOCK_CLOSE \clock
+	subq %r8, %rax
+	ret
+.endm
+	PRIMITIVE wrmsr_pred_cmd, BODY_WRMSR_PRED_CMD
+
+.macro BODY_VERW clock
+	CLOCK_OPEN_TO %r8, \clock
+	.rept PRIMITIVE_REPS
+	VERW_CLEAR
+	.endr
+	CLOCK_CLOSE \clock
+	subq %r8, %rax
+	ret
+.endm
+	PRIMITIVE verw, BODY_VERW
+
+/* One pass of each loop per copy. */
+.macro BODY_BHB_CLEAR_5X5 clock
+	CLOCK_OPEN_TO %r8, \clock
+	.rept PRIMITIVE_REPS
+	BHB_CLEAR_5X5
+	.endr
+	CLOCK_CLOSE \clock
+	subq %r8, %rax
+	ret
+.endm
+	PRIMITIVE bhb_clear_5x5, BODY_BHB_CLEAR_5X5
+
+.macro BODY_BHB_CLEAR_12X7 clock
+	CLOCK_OPEN_TO %r8, \clock
+	.rept PRIMITIVE_REPS
+	BHB_CLEAR_12X7
+	.endr
+	CLOCK_CLOSE \clock
+	subq %r8, %rax
+	ret
+.endm
+	PRIMITIVE bhb_clear_12x7, BODY_BHB_CLEAR_12X7
+
+/* The loop's counter is EAX, which the opening read leaves in R8. */
+.macro BODY_RSB_FILL clock
+	CLOCK_OPEN_TO %r8, \clock
+	.rept PRIMITIVE_REPS
+	RSB_FILL
+	.endr
+	CLOCK_CLOSE \clock
+	subq %r8, %rax
+	ret
+.endm
+	PRIMITIVE rsb_fill, BODY_RSB_FILL
 
 	.section .note.GNU-stack, "", @progbits

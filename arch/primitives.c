@@ -2,6 +2,7 @@
 
 #include "arch/cpu.h"
 #include "arch/lib/fmt.h"
+#include "arch/mitigations.h"
 
 /* primitives.S: each once per instrument. */
 #define PRIMITIVE_FN(id) uint64_t prim_##id(void), prim_##id##_counted(void)
@@ -17,6 +18,14 @@ PRIMITIVE_FN(wrgsbase);
 PRIMITIVE_FN(wrmsr_gsbase);
 PRIMITIVE_FN(lkgs);
 PRIMITIVE_FN(iretq_self);
+PRIMITIVE_FN(mov_cr3);
+PRIMITIVE_FN(mov_cr3_noflush);
+PRIMITIVE_FN(wrmsr_spec_ctrl);
+PRIMITIVE_FN(wrmsr_pred_cmd);
+PRIMITIVE_FN(verw);
+PRIMITIVE_FN(bhb_clear_5x5);
+PRIMITIVE_FN(bhb_clear_12x7);
+PRIMITIVE_FN(rsb_fill);
 #undef PRIMITIVE_FN
 /* arch/compat.S: the same as i386 code, in compatibility mode. */
 #define COMPAT_FN(id) uint64_t prim32_##id(void)
@@ -74,6 +83,30 @@ static const char *compat_unsupported(void)
 	return 0;
 }
 
+/* The no-flush write needs CR4.PCIDE, and PTI's pair of tables gives it
+ * a CR3 with a PCID; the SPEC_CTRL writes need their two values. */
+#define AROUND(name, before, after)                                         \
+	static uint64_t name##_around(uint64_t (*block)(void))              \
+	{                                                                   \
+		uint64_t ticks;                                             \
+                                                                            \
+		before;                                                     \
+		ticks = block();                                            \
+		after;                                                      \
+		return ticks;                                               \
+	}                                                                   \
+	static uint64_t prim_##name##_set_up(void)                          \
+	{                                                                   \
+		return name##_around(prim_##name);                          \
+	}                                                                   \
+	static uint64_t prim_##name##_counted_set_up(void)                  \
+	{                                                                   \
+		return name##_around(prim_##name##_counted);                \
+	}
+AROUND(mov_cr3_noflush, mitigations_pti_enter(1), mitigations_pti_leave())
+AROUND(wrmsr_spec_ctrl, mitigations_prepare_ibrs(), mitigations_finish_ibrs())
+#undef AROUND
+
 const struct primitive primitives[] = {
 	{ "push-imm", 0, prim_push_imm, prim_push_imm_counted },
 	{ "cs-push", 0, prim_cs_push, prim_cs_push_counted },
@@ -87,6 +120,18 @@ const struct primitive primitives[] = {
 	{ "wrmsr-gsbase", 0, prim_wrmsr_gsbase, prim_wrmsr_gsbase_counted },
 	{ "lkgs", lkgs_unsupported, prim_lkgs, prim_lkgs_counted },
 	{ "iretq-self", 0, prim_iretq_self, prim_iretq_self_counted },
+	{ "mov-cr3", 0, prim_mov_cr3, prim_mov_cr3_counted },
+	{ "mov-cr3-noflush", mitigation_no_pcid, prim_mov_cr3_noflush_set_up,
+	  prim_mov_cr3_noflush_counted_set_up },
+	{ "wrmsr-spec-ctrl", mitigation_no_spec_ctrl,
+	  prim_wrmsr_spec_ctrl_set_up, prim_wrmsr_spec_ctrl_counted_set_up },
+	{ "wrmsr-pred-cmd", mitigation_no_ibpb, prim_wrmsr_pred_cmd,
+	  prim_wrmsr_pred_cmd_counted },
+	{ "verw", 0, prim_verw, prim_verw_counted },
+	{ "bhb-clear-5x5", 0, prim_bhb_clear_5x5, prim_bhb_clear_5x5_counted },
+	{ "bhb-clear-12x7", 0, prim_bhb_clear_12x7,
+	  prim_bhb_clear_12x7_counted },
+	{ "rsb-fill", 0, prim_rsb_fill, prim_rsb_fill_counted },
 	/* i386, in compatibility mode: seed 000's program as written. */
 	{ "push-imm-i386", compat_unsupported, prim32_push_imm, 0 },
 	{ "push-cs", compat_unsupported, prim32_push_cs, 0 },

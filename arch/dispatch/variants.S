@@ -8,6 +8,7 @@
 #include "arch/frame.h"
 #include "arch/dispatch/irq.h"
 #include "arch/dispatch/schemes.h"
+#include "arch/mitigations.h"
 
 /* seed 002: FreeBSD's form, no operand-size prefix. */
 .macro SEG_MOV32
@@ -94,6 +95,44 @@
 	LKGS_AX
 .endm
 
+/* The "linux" variant's steps: each a site that starts with a two-byte
+ * short jump over the step, which mitigations_linux_prepare turns into
+ * a two-byte NOP where the step is on, as Linux's ALTERNATIVE leaves a
+ * jump or NOPs in its entry code (arch/x86/entry/calling.h). Under an
+ * instruction-counting clock each site is one instruction either way.
+ * The site table holds each site's address, step and jump distance. */
+.macro LINUX_STEP step, body
+.Lsite\@:
+	.byte 0xeb, .Lsite_end\@ - .Lsite\@ - 2
+	\body
+.Lsite_end\@:
+	.pushsection .data.irqlab.linux_sites, "aw"
+	.quad .Lsite\@
+	.byte \step, .Lsite_end\@ - .Lsite\@ - 2
+	.balign 8
+	.popsection
+.endm
+
+/* The order Linux's entry from user mode takes (entry_64.S, calling.h):
+ * swapgs and its fence, the CR3 switch, then with the registers saved
+ * IBRS and an entry IBPB; on the way out IBRS off, CR3 back, swapgs,
+ * and VERW just before the return. */
+.macro LINUX_ENTRY
+	swapgs
+	LINUX_STEP LINUX_STEP_LFENCE_SWAPGS, lfence
+	LINUX_STEP LINUX_STEP_PTI_PCID, PTI_PCID_ENTRY
+	LINUX_STEP LINUX_STEP_PTI, PTI_FLUSH_ENTRY
+	LINUX_STEP LINUX_STEP_IBRS, IBRS_ENTER
+	LINUX_STEP LINUX_STEP_IBPB, IBPB
+.endm
+.macro LINUX_EXIT
+	LINUX_STEP LINUX_STEP_IBRS, IBRS_EXIT
+	LINUX_STEP LINUX_STEP_PTI_PCID, PTI_PCID_EXIT
+	LINUX_STEP LINUX_STEP_PTI, PTI_FLUSH_EXIT
+	swapgs
+	LINUX_STEP LINUX_STEP_VERW, VERW_CLEAR
+.endm
+
 /* variant_NAME takes the entry and exit timestamps, variant_NAME_bare
  * none, variant_NAME_counted the counted ones (SCHEME_EACH_KIND in irq.h
  * says why). */
@@ -122,6 +161,29 @@ VARIANT_HANDLER gs_wrgsbase, GS_WRGSBASE_ENTRY, GS_WRGSBASE_EXIT
 VARIANT_HANDLER gs_selector_near, GS_SELECTOR_NEAR_ENTRY, GS_SELECTOR_EXIT
 VARIANT_HANDLER gs_lkgs, GS_LKGS_ENTRY, GS_LKGS_EXIT
 VARIANT_HANDLER gs_selector_far, GS_SELECTOR_FAR_ENTRY, GS_SELECTOR_EXIT
+VARIANT_HANDLER touch, NOTHING, WORKING_SET_TOUCH
+VARIANT_HANDLER pti_cr3_pcid, PTI_PCID_ENTRY, PTI_PCID_EXIT
+VARIANT_HANDLER pti_cr3, PTI_FLUSH_ENTRY, PTI_FLUSH_EXIT
+VARIANT_HANDLER pti_cr3_touch, PTI_FLUSH_ENTRY, PTI_FLUSH_EXIT_TOUCH
+VARIANT_HANDLER ibrs, IBRS_ENTER, IBRS_EXIT
+VARIANT_HANDLER ibpb, IBPB, NOTHING
+VARIANT_HANDLER verw, NOTHING, VERW_CLEAR
+VARIANT_HANDLER bhb_clear_5x5, BHB_CLEAR_5X5, NOTHING
+VARIANT_HANDLER bhb_clear_12x7, BHB_CLEAR_12X7, NOTHING
+VARIANT_HANDLER lfence_swapgs, LFENCE_SWAPGS_ENTRY, GS_SWAPGS
+VARIANT_HANDLER rsb_fill, RSB_FILL, NOTHING
+
+	.pushsection .data.irqlab.linux_sites, "aw"
+	.balign 8
+	.globl linux_sites
+linux_sites:
+	.popsection
+/* "linux_set": the preprocessor defines `linux` as 1. */
+VARIANT_HANDLER linux_set, LINUX_ENTRY, LINUX_EXIT
+	.pushsection .data.irqlab.linux_sites, "aw"
+	.globl linux_sites_end
+linux_sites_end:
+	.popsection
 
 	.data
 	.balign 8

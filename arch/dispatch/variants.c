@@ -3,6 +3,7 @@
 #include "arch/cpu.h"
 #include "arch/desc.h"
 #include "arch/dispatch/irq.h"
+#include "arch/mitigations.h"
 
 /* variants.S: each handler, its _bare twin without timestamps, and its
  * _counted twin with the counted pass's. */
@@ -16,6 +17,18 @@ VARIANT_SYMBOLS(variant_gs_wrgsbase);
 VARIANT_SYMBOLS(variant_gs_lkgs);
 VARIANT_SYMBOLS(variant_gs_selector_near);
 VARIANT_SYMBOLS(variant_gs_selector_far);
+VARIANT_SYMBOLS(variant_touch);
+VARIANT_SYMBOLS(variant_pti_cr3_pcid);
+VARIANT_SYMBOLS(variant_pti_cr3);
+VARIANT_SYMBOLS(variant_pti_cr3_touch);
+VARIANT_SYMBOLS(variant_ibrs);
+VARIANT_SYMBOLS(variant_ibpb);
+VARIANT_SYMBOLS(variant_verw);
+VARIANT_SYMBOLS(variant_bhb_clear_5x5);
+VARIANT_SYMBOLS(variant_bhb_clear_12x7);
+VARIANT_SYMBOLS(variant_lfence_swapgs);
+VARIANT_SYMBOLS(variant_rsb_fill);
+VARIANT_SYMBOLS(variant_linux_set);
 #undef VARIANT_SYMBOLS
 
 #define CACHE_LINE 64
@@ -58,6 +71,23 @@ static void flush_gdt_lines(void)
 	mfence();
 }
 
+static void pti_pcid_prepare(void) { mitigations_pti_enter(1); }
+static void pti_flush_prepare(void) { mitigations_pti_enter(0); }
+
+/* Linux's set needs only what its chosen steps need. */
+static const char *linux_unsupported(void)
+{
+	const char *why = 0;
+
+	if (mitigation_linux_steps & (1u << LINUX_STEP_PTI_PCID))
+		why = mitigation_no_pcid();
+	if (!why && (mitigation_linux_steps & (1u << LINUX_STEP_IBRS)))
+		why = mitigation_no_spec_ctrl();
+	if (!why && (mitigation_linux_steps & (1u << LINUX_STEP_IBPB)))
+		why = mitigation_no_ibpb();
+	return why;
+}
+
 /* Rows by id: their names and words are in VARIANT_LIST (arch/matrix.h). */
 #define VARIANT(id_, h) .id = VARIANT_##id_, .handler = { h, h##_bare, h##_counted }
 const struct entry_variant entry_variants[] = {
@@ -76,6 +106,28 @@ const struct entry_variant entry_variants[] = {
 	{ VARIANT(GS_SELECTOR_SPREAD_COLD, variant_gs_selector_far),
 	  .unsupported = no_clflush, .prepare = far_percpu_prepare,
 	  .finish = far_percpu_finish, .before_sample = flush_gdt_lines },
+	{ VARIANT(TOUCH, variant_touch) },
+	{ VARIANT(PTI_CR3_PCID, variant_pti_cr3_pcid),
+	  .unsupported = mitigation_no_pcid, .prepare = pti_pcid_prepare,
+	  .finish = mitigations_pti_leave },
+	{ VARIANT(PTI_CR3, variant_pti_cr3), .prepare = pti_flush_prepare,
+	  .finish = mitigations_pti_leave },
+	{ VARIANT(PTI_CR3_TOUCH, variant_pti_cr3_touch),
+	  .prepare = pti_flush_prepare, .finish = mitigations_pti_leave,
+	  .against = VARIANT_TOUCH },
+	{ VARIANT(IBRS, variant_ibrs), .unsupported = mitigation_no_spec_ctrl,
+	  .prepare = mitigations_prepare_ibrs,
+	  .finish = mitigations_finish_ibrs },
+	{ VARIANT(IBPB, variant_ibpb), .unsupported = mitigation_no_ibpb },
+	{ VARIANT(VERW, variant_verw) },
+	{ VARIANT(BHB_CLEAR_5X5, variant_bhb_clear_5x5) },
+	{ VARIANT(BHB_CLEAR_12X7, variant_bhb_clear_12x7) },
+	{ VARIANT(LFENCE_SWAPGS, variant_lfence_swapgs),
+	  .against = VARIANT_GS_SWAPGS },
+	{ VARIANT(RSB_FILL, variant_rsb_fill) },
+	{ VARIANT(LINUX, variant_linux_set), .unsupported = linux_unsupported,
+	  .prepare = mitigations_linux_prepare,
+	  .finish = mitigations_linux_finish, .against = VARIANT_GS_SWAPGS },
 };
 #undef VARIANT
 

@@ -18,6 +18,9 @@ struct entry_variant {
 	void (*prepare)(void);			/* may be NULL */
 	void (*finish)(void);			/* may be NULL */
 	void (*before_sample)(void);		/* may be NULL */
+	/* The variant its figures are measured against; VARIANT_ABSENT
+	 * (0): the first row, which adds nothing. */
+	uint8_t against;
 };
 
 extern const struct entry_variant entry_variants[];

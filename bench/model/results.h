@@ -9,11 +9,11 @@
 #include "bench/model/config.h"
 #include "bench/model/stats.h"
 
-#define RESULTS_MAX_EXPERIMENTS 128
+#define RESULTS_MAX_EXPERIMENTS 160
 #define RESULTS_NAME_LEN 40
 #define RESULTS_REASON_LEN 128
 #define RESULTS_WARNINGS_LEN 240
-#define RESULTS_MAX_PRIMITIVES 24
+#define RESULTS_MAX_PRIMITIVES 32
 #define PRIMITIVE_BLOCK_REPS 1024
 
 /* What one TSC delta means on this run (docs/run.md). */

@@ -118,8 +118,9 @@ static void add_sources(struct builder *b, enum lapic_mode mode)
 	}
 }
 
-/* Seeds 002 and 003: each entry variant's handler under INT n, against
- * the first variant, which adds nothing. */
+/* Seeds 002 and 003, and the mitigations: each entry variant's handler
+ * under INT n, against the first variant, which adds nothing, or the
+ * one its row names. */
 static void add_entry_variants(struct builder *b, const struct irq_source *src)
 {
 	size_t i;
@@ -136,7 +137,9 @@ static void add_entry_variants(struct builder *b, const struct irq_source *src)
 		row->id = row_of(src, dispatch_baseline->id,
 				 entry_variants[i].id, 0);
 		row->baseline = row_of(src, dispatch_baseline->id,
-				       entry_variants[0].id, 0);
+				       entry_variants[i].against ?
+					       entry_variants[i].against :
+					       entry_variants[0].id, 0);
 	}
 }
 
