@@ -55,12 +55,16 @@ const char *mitigation_no_ibpb(void)
 
 /* PTI's two tables: the kernel's at an 8 KiB boundary, the user's 4 KiB
  * above, each a copy of the live top level, so every address maps the
- * same through both and only the switch's cost is seen. */
-static uint64_t pti_tables[2][512] __attribute__((aligned(8192)));
+ * same through both and only the switch's cost is seen. The loader
+ * places irqlab at a 4 KiB boundary only, so the pair is found in three
+ * pages at run time rather than trusted to an alignment attribute. */
+static uint8_t pti_area[3 * 4096] __attribute__((aligned(4096)));
 static uint64_t pti_saved_cr3, pti_saved_cr4;
 
 void mitigations_pti_enter(int pcid)
 {
+	uint64_t (*pti_tables)[512] = (uint64_t (*)[512])(
+		((uintptr_t)pti_area + 8191) & ~(uintptr_t)8191);
 	const uint64_t *live;
 	unsigned i;
 

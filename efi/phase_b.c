@@ -18,6 +18,7 @@
 #include "bench/report/report.h"
 #include "bench/run/apic_mode.h"
 #include "bench/run/counters.h"
+#include "bench/run/mitigation_probe.h"
 #include "bench/run/other_cpus.h"
 #include "bench/run/runner.h"
 #include "bench/run/sources.h"
@@ -348,6 +349,7 @@ void phase_b(struct run_state *measured)
 	other_cpus_park(&run->platform.madt, run->platform.madt_status,
 			run->result);
 	apic_mode_probe(run->result);
+	mitigation_probe(run->result);
 	counters_probe(run->result);
 	counters_pin(run->result);
 	pm_test_switch_nmis(config_simulates(&run->config,

@@ -152,6 +152,14 @@ void cache_target_for(const struct dispatch_scheme *s, uint8_t vector,
 	t->gdt_line = gdt_entry(sel / 8);
 }
 
+void cache_target_for_variant(const struct entry_variant *v,
+			      enum handler_kind kind, struct cache_target *t)
+{
+	t->idt_line = idt_gate_entry(VARIANT_VECTOR);
+	t->code_line = v->handler[kind];
+	t->gdt_line = gdt_entry(SEL_KERNEL_CS / 8);
+}
+
 static uint8_t control_line[CACHE_LINE] __attribute__((aligned(CACHE_LINE)));
 static uint8_t *thrash_buffer;
 static uint64_t thrash_bytes;

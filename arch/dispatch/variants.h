@@ -48,6 +48,9 @@ extern const size_t cache_state_count;
 
 void cache_target_for(const struct dispatch_scheme *s, uint8_t vector,
 		      enum handler_kind kind, struct cache_target *t);
+/* The same for an entry variant's handler at VARIANT_VECTOR. */
+void cache_target_for_variant(const struct entry_variant *v,
+			      enum handler_kind kind, struct cache_target *t);
 /* A buffer larger than the last-level cache, for the thrash state. */
 void cache_set_thrash_buffer(uint8_t *buffer, uint64_t bytes);
 

@@ -110,17 +110,27 @@ void row_name(const struct row_id *id, char *out, size_t cap)
 			     by_id(selftest_names, SELFTEST_END, id->selftest));
 		return;
 	}
-	fmt_snprintf(out, cap, "%s-%s%s%s%s", source_name(id->source),
+	fmt_snprintf(out, cap, "%s-%s%s%s%s%s%s", source_name(id->source),
 		     scheme_name(id->scheme),
 		     id->variant != VARIANT_ABSENT ? "+" : "",
 		     id->variant != VARIANT_ABSENT ? variant_name(id->variant) : "",
+		     id->cache != VARIANT_ABSENT ? "+" : "",
+		     id->cache != VARIANT_ABSENT ? variant_name(id->cache) : "",
 		     id->x2apic_repeat ? "@x2apic" : "");
+}
+
+void row_variant_text(const struct row_id *id, char *out, size_t cap)
+{
+	int both = id->variant != VARIANT_ABSENT && id->cache != VARIANT_ABSENT;
+
+	fmt_snprintf(out, cap, "%s%s%s", variant_name(id->variant),
+		     both ? "+" : "", variant_name(id->cache));
 }
 
 int row_id_eq(const struct row_id *a, const struct row_id *b)
 {
 	return a->source == b->source && a->scheme == b->scheme &&
-	       a->variant == b->variant &&
+	       a->variant == b->variant && a->cache == b->cache &&
 	       a->x2apic_repeat == b->x2apic_repeat &&
 	       a->selftest == b->selftest;
 }
@@ -128,6 +138,10 @@ int row_id_eq(const struct row_id *a, const struct row_id *b)
 int row_id_valid(const struct row_id *id)
 {
 	return id->source < SOURCE_COUNT && id->scheme < SCHEME_COUNT &&
-	       id->variant < VARIANT_END && id->x2apic_repeat <= 1 &&
+	       id->variant < VARIANT_END &&
+	       (id->cache == VARIANT_ABSENT ||
+		(id->cache < VARIANT_END &&
+		 variant_kind_of(id->cache) == VARIANT_KIND_CACHE)) &&
+	       id->x2apic_repeat <= 1 &&
 	       id->selftest < SELFTEST_END;
 }

@@ -43,17 +43,23 @@ struct row_id {
 	uint8_t source;		/* enum source_id */
 	uint8_t scheme;		/* enum scheme_id */
 	uint8_t variant;	/* enum variant_id, VARIANT_ABSENT for none */
+	/* The cache state the row ran in (a CACHE variant id), or
+	 * VARIANT_ABSENT for warm; with a variant, "+<variant>+<cache>". */
+	uint8_t cache;
 	/* The x2APIC pass of a source measured in both APIC modes; its
 	 * name ends "@x2apic". */
 	uint8_t x2apic_repeat;
 	uint8_t selftest;	/* enum selftest_id, SELFTEST_ABSENT for none */
 };
 
-/* "int-push-jmp", "int-direct+seg-mov32", "lapic-oneshot-direct@x2apic",
- * or a self-test's own name. */
+/* "int-push-jmp", "int-direct+seg-mov32", "int-push-jmp+cold",
+ * "int-direct+ibrs+cold", "lapic-oneshot-direct@x2apic", or a
+ * self-test's own name. */
 void row_name(const struct row_id *id, char *out, size_t cap);
 int row_id_eq(const struct row_id *a, const struct row_id *b);
 /* Whether every id is one the lists have. */
 int row_id_valid(const struct row_id *id);
+/* "seg-mov32", "cold", "ibrs+cold", or "" for neither. */
+void row_variant_text(const struct row_id *id, char *out, size_t cap);
 
 #endif

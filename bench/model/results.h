@@ -7,6 +7,7 @@
 
 #include "bench/model/axes.h"
 #include "bench/model/config.h"
+#include "bench/model/mitigations.h"
 #include "bench/model/stats.h"
 
 #define RESULTS_MAX_EXPERIMENTS 160
@@ -86,6 +87,8 @@ struct machine_info {
 	uint64_t lapic_address;
 	uint32_t ioapic_count;
 	uint32_t lapic_count;
+	/* What the mitigation rule reads (bench/model/mitigations.h). */
+	struct mitigation_bits mitigation;
 };
 
 /* Each row keeps the histograms of entry, exit and round trip, each at
@@ -234,7 +237,8 @@ const char *core_type_name(unsigned type, char *buf, size_t cap);
 	X(SMI_COUNT, "smi-count")                                           \
 	X(COUNTERS, "performance-counters")                                 \
 	X(APERF_MPERF, "aperf-mperf")                                       \
-	X(FREQUENCY_PIN, "frequency-pin")
+	X(FREQUENCY_PIN, "frequency-pin")                                   \
+	X(MITIGATIONS, "mitigations")
 
 #define PROBE_ID(id, name) PROBE_##id,
 enum probe_id { PROBE_LIST(PROBE_ID) PROBE_COUNT };

@@ -21,10 +21,11 @@ enum wire {
 	WIRE_VAR,	/* unsigned LEB128 */
 	WIRE_STRING,	/* an index into the string table */
 	WIRE_ROW,	/* an experiment's id and baseline (struct row_id):
-			 * source, scheme, variant, then x2apic_repeat and
-			 * selftest in one byte, then the baseline's scheme
-			 * and variant; the baseline shares the rest. Its
-			 * name is made again by row_name() */
+			 * source, scheme, variant, cache state, then
+			 * x2apic_repeat and selftest in one byte, then the
+			 * baseline's scheme, variant and cache state; the
+			 * baseline shares the rest. Its name is made again
+			 * by row_name() */
 	WIRE_STATS,	/* struct sample_stats: every stats_fields entry, LEB128;
 			 * each figure after the first as its step up from the
 			 * one before (min <= p1 <= ... <= max), which is small */
@@ -74,6 +75,14 @@ static const struct field run_fields[] = {
 	FIXED(struct run_result, machine.lapic_address, 8),
 	FIXED(struct run_result, machine.ioapic_count, 4),
 	FIXED(struct run_result, machine.lapic_count, 4),
+	FIXED(struct run_result, machine.mitigation.leaf1_ecx, 4),
+	FIXED(struct run_result, machine.mitigation.leaf7_ebx, 4),
+	FIXED(struct run_result, machine.mitigation.leaf7_edx, 4),
+	FIXED(struct run_result, machine.mitigation.leaf7_2_edx, 4),
+	FIXED(struct run_result, machine.mitigation.ext8_ebx, 4),
+	FIXED(struct run_result, machine.mitigation.arch_capabilities, 8),
+	FIELD_OF(struct run_result, machine.mitigation.arch_capabilities_read,
+		 WIRE_FIXED, 1, 2),
 	FIELD_OF(struct run_result, config, WIRE_CONFIG, 0, 0),
 	STRING(struct run_result, config_warnings),
 	STRING(struct run_result, build),
@@ -243,7 +252,7 @@ static int fits_field(uint64_t v, unsigned size)
 	return size >= 8 || v < (1ull << (8 * size));
 }
 
-/* A baseline travels as its scheme and variant: it has its row's
+/* A baseline travels as its scheme, variant and cache state: it has its row's
  * source and APIC pass, and a self-test is its own. */
 static int baseline_encodable(const struct experiment_result *e)
 {
@@ -281,10 +290,12 @@ static void put_fields(struct writer *w, const void *base,
 			wire_put_uint(w, e->id.source, 1);
 			wire_put_uint(w, e->id.scheme, 1);
 			wire_put_uint(w, e->id.variant, 1);
+			wire_put_uint(w, e->id.cache, 1);
 			wire_put_uint(w, (uint64_t)e->id.x2apic_repeat |
 					    (uint64_t)e->id.selftest << 1, 1);
 			wire_put_uint(w, e->baseline.scheme, 1);
 			wire_put_uint(w, e->baseline.variant, 1);
+			wire_put_uint(w, e->baseline.cache, 1);
 			break;
 		}
 		case WIRE_STATS: {
@@ -427,12 +438,14 @@ static enum decode_status get_fields(struct reader *r, void *base,
 			e->id.source = (uint8_t)wire_get_uint(r, 1);
 			e->id.scheme = (uint8_t)wire_get_uint(r, 1);
 			e->id.variant = (uint8_t)wire_get_uint(r, 1);
+			e->id.cache = (uint8_t)wire_get_uint(r, 1);
 			flags = wire_get_uint(r, 1);
 			e->id.x2apic_repeat = (uint8_t)(flags & 1);
 			e->id.selftest = (uint8_t)(flags >> 1);
 			e->baseline = e->id;
 			e->baseline.scheme = (uint8_t)wire_get_uint(r, 1);
 			e->baseline.variant = (uint8_t)wire_get_uint(r, 1);
+			e->baseline.cache = (uint8_t)wire_get_uint(r, 1);
 			if (r->truncated)
 				continue;
 			if (!row_id_valid(&e->id) || !row_id_valid(&e->baseline) ||

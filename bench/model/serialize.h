@@ -15,8 +15,10 @@
  * 8: an experiment's name left out where the plan's rule gives it, and
  *    each figure of a distribution as its step from the one before.
  * 9: a row as its ids (source, scheme, variant; struct row_id), never
- *    its name; a gap row's and a footprint's scheme as its id. */
-#define RESULTS_BLOB_VERSION 11
+ *    its name; a gap row's and a footprint's scheme as its id.
+ * 12: the machine's mitigation bits (bench/model/mitigations.h); a
+ *     row's cache state as an id of its own (struct row_id). */
+#define RESULTS_BLOB_VERSION 12
 
 /* Returns the encoded length, or 0 when `cap` is too small. */
 size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap);

@@ -54,6 +54,7 @@ void report_end_screen(struct text_buf *tb, const struct run_result *r,
 		 * against i386-direct, in a table of their own (summary.txt). */
 		if (e->id.source == SOURCE_INT &&
 		    e->id.variant == VARIANT_ABSENT &&
+		    e->id.cache == VARIANT_ABSENT &&
 		    e->id.selftest == SELFTEST_ABSENT && n < 16 &&
 		    scheme_cpu_mode(e->id.scheme) == CPU_MODE_LONG)
 			schemes[n++] = e->id.scheme;

@@ -142,15 +142,17 @@ static void json_experiment(struct json_writer *w, const struct run_result *r,
 			    const struct experiment_result *e)
 {
 	uint64_t floor = r->floor.min;
-	char baseline[RESULTS_NAME_LEN];
+	char baseline[RESULTS_NAME_LEN], variant[RESULTS_NAME_LEN];
 	unsigned k;
 
 	baseline_name(e, baseline, sizeof(baseline));
+	row_variant_text(&e->id, variant, sizeof(variant));
 	json_begin_object(w);
 	json_kv_string(w, "name", e->name);
 	json_kv_string(w, "scheme", scheme_name(e->id.scheme));
 	json_kv_string(w, "source", source_name(e->id.source));
-	json_kv_string(w, "variant", variant_name(e->id.variant));
+	json_kv_string(w, "variant", variant);
+	json_kv_string(w, "cache", variant_name(e->id.cache));
 	json_kv_string(w, "baseline", baseline);
 	json_kv_uint(w, "vector", e->vector);
 	json_kv_string(w, "apic_mode", apic_mode_name(e->apic_mode));

@@ -131,6 +131,8 @@ static void install(struct experiment_run *x, enum handler_kind kind)
 
 	if (p->entry) {
 		idt_set_gate(VARIANT_VECTOR, p->entry->handler[kind], 0);
+		if (p->cache)
+			cache_target_for_variant(p->entry, kind, &x->target);
 		return;
 	}
 	scheme_install_all(p->scheme, kind);

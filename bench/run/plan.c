@@ -54,6 +54,16 @@ static struct row_id row_of(const struct irq_source *source, uint8_t scheme,
 				.x2apic_repeat = (uint8_t)x2apic_repeat };
 }
 
+/* The same in a cache state. */
+static struct row_id row_in(const struct irq_source *source, uint8_t scheme,
+			    uint8_t variant, uint8_t cache)
+{
+	struct row_id id = row_of(source, scheme, variant, 0);
+
+	id.cache = cache;
+	return id;
+}
+
 /* One source in one APIC mode: a row per scheme, or only the baseline
  * scheme's where the source runs under one scheme or cannot run here at
  * all (one skipped row, not one per scheme). A scheme that cannot run
@@ -168,9 +178,62 @@ static void add_cache_states(struct builder *b, const struct irq_source *src)
 			row->samples = at_most(cache->heavy ? c->thrash_samples
 							    : c->cold_samples,
 					       c->samples);
-			row->id = row_of(src, scheme->id, cache->id, 0);
+			row->id = row_in(src, scheme->id, VARIANT_ABSENT,
+					 cache->id);
 			row->baseline = row_of(src, scheme->id, VARIANT_ABSENT, 0);
 		}
+}
+
+/* Whether a mitigation's row, in the cold state, measures against this
+ * variant: the baseline of entry variants, or one a mitigation names. */
+static int mitigation_baseline(const struct entry_variant *v)
+{
+	size_t i;
+
+	if (v == &entry_variants[0])
+		return 1;
+	for (i = 0; i < entry_variant_count; i++)
+		if (variant_kind_of(entry_variants[i].id) ==
+			    VARIANT_KIND_MITIGATION &&
+		    entry_variants[i].against == v->id)
+			return 1;
+	return 0;
+}
+
+/* The mitigations' costs hang on predictor, cache and TLB state: each
+ * mitigation's row again with the gate, the handler and its descriptor
+ * flushed before every sample (the cold state), against its baseline in
+ * the same state. */
+static void add_cold_mitigations(struct builder *b,
+				 const struct irq_source *src)
+{
+	const struct cache_state *cold = 0;
+	size_t i;
+
+	for (i = 0; i < cache_state_count; i++)
+		if (cache_states[i].id == VARIANT_COLD)
+			cold = &cache_states[i];
+	for (i = 0; src && cold && i < entry_variant_count; i++) {
+		const struct entry_variant *v = &entry_variants[i];
+		struct plan_row *row;
+
+		if (variant_kind_of(v->id) != VARIANT_KIND_MITIGATION &&
+		    !mitigation_baseline(v))
+			continue;
+		if (!(row = add(b, ROW_EXPERIMENT)))
+			return;
+		row->entry = v;
+		row->cache = cold;
+		row->source = src;
+		row->vector = VARIANT_VECTOR;
+		row->samples = at_most(b->config->cold_samples,
+				       b->config->samples);
+		row->id = row_in(src, dispatch_baseline->id, v->id, cold->id);
+		row->baseline = row_in(src, dispatch_baseline->id,
+				       v->against ? v->against :
+						    entry_variants[0].id,
+				       cold->id);
+	}
 }
 
 /* The source of that id, or NULL. */
@@ -208,8 +271,8 @@ static void add_thrashed_source(struct builder *b)
 		row->without_mode = ROW_SKIPPED;
 		row->vector = (uint8_t)c->int_vector;
 		row->samples = at_most(c->thrash_samples, c->samples);
-		row->id = row_of(src, dispatch_baseline->id,
-				 cache_states[k].id, 0);
+		row->id = row_in(src, dispatch_baseline->id, VARIANT_ABSENT,
+				 cache_states[k].id);
 		row->baseline = row_of(src, dispatch_baseline->id,
 				       VARIANT_ABSENT, 0);
 	}
@@ -374,6 +437,31 @@ static int i386_selected(const struct irqlab_config *c)
 	return 0;
 }
 
+static int variant_listed(const struct irqlab_config *c, uint8_t variant)
+{
+	return config_selects(c->variants, config_variant_names,
+			      variant_name(variant));
+}
+
+/* Whether an entry variant runs: named in the list, or the baseline of
+ * one that is (VARIANT_NONE is every entry variant's, unless it names
+ * another). */
+static int entry_variant_selected(const struct irqlab_config *c,
+				  const struct entry_variant *v)
+{
+	size_t i;
+
+	if (v == &entry_variants[0])
+		return c->variants != 0;
+	if (variant_listed(c, v->id))
+		return 1;
+	for (i = 0; i < entry_variant_count; i++)
+		if (entry_variants[i].against == v->id &&
+		    variant_listed(c, entry_variants[i].id))
+			return 1;
+	return 0;
+}
+
 /* Whether the config's lists (schemes, sources, variants, apic_modes)
  * keep a row. The baseline scheme runs wherever its source does: every
  * overhead is measured against it; i386-direct runs with the i386 rows.
@@ -382,7 +470,7 @@ static int i386_selected(const struct irqlab_config *c)
 static int row_selected(const struct irqlab_config *c,
 			const struct plan_row *r)
 {
-	uint8_t variant = r->entry ? r->entry->id :
+	uint8_t variant = r->entry ? VARIANT_ABSENT :
 			  r->cache ? r->cache->id :
 			  r->i386_entry ? r->i386_entry->id : VARIANT_ABSENT;
 
@@ -395,11 +483,11 @@ static int row_selected(const struct irqlab_config *c,
 	    !config_selects(c->apic_modes, config_apic_mode_names,
 			    apic_mode_name(r->mode)))
 		return 0;
-	/* VARIANT_NONE is the entry variants' own baseline. */
-	if (variant != VARIANT_ABSENT &&
-	    (variant == VARIANT_NONE ? c->variants == 0 :
-	     !config_selects(c->variants, config_variant_names,
-			     variant_name(variant))))
+	if (variant != VARIANT_ABSENT && !variant_listed(c, variant))
+		return 0;
+	/* An entry variant in a cache state needs both named. */
+	if (r->entry && (!entry_variant_selected(c, r->entry) ||
+			 (r->cache && !variant_listed(c, r->cache->id))))
 		return 0;
 	if (r->i386 && (r->i386_entry || r->i386 == i386_baseline))
 		return i386_selected(c);
@@ -426,7 +514,8 @@ static void name_rows(struct plan_row *rows, size_t n)
 
 /* The matrix, in order: INT n under every scheme; then in xAPIC mode the
  * sources that run there under every scheme; the entry variants; every
- * scheme in every cache state; the thrashed level line; the gap method;
+ * scheme in every cache state; the mitigations cold; the thrashed level
+ * line; the gap method;
  * the i386 rows in 32-bit protected mode; then, x2APIC being a one-way
  * switch (SDM vol. 3 §11.12.5), the x2APIC sources; the self-tests last. */
 size_t plan_build(struct plan_row *rows, size_t cap,
@@ -439,6 +528,7 @@ size_t plan_build(struct plan_row *rows, size_t cap,
 	add_sources(&b, LAPIC_XAPIC);
 	add_entry_variants(&b, int_source);
 	add_cache_states(&b, int_source);
+	add_cold_mitigations(&b, int_source);
 	add_thrashed_source(&b);
 	add_gap_rows(&b);
 	add_i386_rows(&b);

@@ -60,9 +60,11 @@ def explained():
 
 
 def unexplained(old, new, why):
+    """Rows the old reference had whose figures moved, unexplained: a row
+    only the new one has is an addition, not a change."""
     return ["%s %s" % (section, name)
-            for section, name, _, _ in changed(old, new, across_builds=True)
-            if name not in why or not why[name]]
+            for section, name, _, had in changed(old, new, across_builds=True)
+            if had is not None and (name not in why or not why[name])]
 
 
 def rows(figures):

@@ -49,14 +49,19 @@ static inline void sample_run(struct run_result *r, unsigned n_experiments)
 	r->n_experiments = n_experiments;
 	/* Row i: long mode's scheme i % 10 under source i / 10, from
 	 * int-direct, int-push-jmp, int-push-jmp-ibt, int-compact, ... on,
-	 * each against its source's direct row. */
+	 * each against its source's direct row; past the last source, the
+	 * same again in the x2APIC pass. */
 	for (i = 0; i < n_experiments; i++) {
 		struct experiment_result *e = &r->exp[i];
+		uint8_t source = (uint8_t)(i / 10 % SOURCE_COUNT);
+		uint8_t repeat = (uint8_t)(i / 10 >= SOURCE_COUNT);
 
-		e->id = (struct row_id){ .source = (uint8_t)(i / 10),
-					 .scheme = (uint8_t)(i % 10) };
-		e->baseline = (struct row_id){ .source = (uint8_t)(i / 10),
-					       .scheme = SCHEME_DIRECT };
+		e->id = (struct row_id){ .source = source,
+					 .scheme = (uint8_t)(i % 10),
+					 .x2apic_repeat = repeat };
+		e->baseline = (struct row_id){ .source = source,
+					       .scheme = SCHEME_DIRECT,
+					       .x2apic_repeat = repeat };
 		row_name(&e->id, e->name, sizeof(e->name));
 		e->vector = (uint8_t)(64 + i);
 		e->status = i % 4 == 3 ? EXP_SKIPPED : EXP_OK;

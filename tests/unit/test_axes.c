@@ -143,6 +143,33 @@ static void every_row_travels_as_itself(void **state)
 	assert_string_equal(out.exp[n - 1].name, "int-direct+pda-gs");
 }
 
+/* A cache state is a field of its own: an entry variant in the cold
+ * state is one row, named for both; a cache field must hold a cache
+ * state. */
+static void a_variant_in_a_cache_state_is_named_for_both(void **state)
+{
+	struct row_id id = { .source = SOURCE_INT, .scheme = SCHEME_DIRECT,
+			     .variant = VARIANT_IBRS, .cache = VARIANT_COLD };
+	struct row_id warm = id;
+	char name[64], variant[64];
+
+	(void)state;
+	row_name(&id, name, sizeof(name));
+	assert_string_equal(name, "int-direct+ibrs+cold");
+	row_variant_text(&id, variant, sizeof(variant));
+	assert_string_equal(variant, "ibrs+cold");
+	assert_true(row_id_valid(&id));
+	warm.cache = VARIANT_ABSENT;
+	assert_false(row_id_eq(&id, &warm));
+	id.variant = VARIANT_ABSENT;
+	row_name(&id, name, sizeof(name));
+	assert_string_equal(name, "int-direct+cold");
+	row_variant_text(&id, variant, sizeof(variant));
+	assert_string_equal(variant, "cold");
+	id.cache = VARIANT_IBRS;
+	assert_false(row_id_valid(&id));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +177,7 @@ int main(void)
 		cmocka_unit_test(every_name_is_one_the_config_takes),
 		cmocka_unit_test(every_scheme_and_variant_has_its_words),
 		cmocka_unit_test(every_row_travels_as_itself),
+		cmocka_unit_test(a_variant_in_a_cache_state_is_named_for_both),
 	};
 
 	return cmocka_run_group_tests_name("axes", tests, NULL, NULL);

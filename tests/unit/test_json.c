@@ -194,6 +194,7 @@ static void results_json_is_valid_and_complete(void **state)
 				    "      \"scheme\": \"push-jmp\",\n"
 				    "      \"source\": \"int\",\n"
 				    "      \"variant\": \"\",\n"
+				    "      \"cache\": \"\",\n"
 				    "      \"baseline\": \"int-direct\","));
 	/* skipped rows are not compared */
 	assert_null(strstr(out, "\"experiment\": \"int-compact\""));

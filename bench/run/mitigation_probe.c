@@ -1,0 +1,54 @@
+#include "bench/run/mitigation_probe.h"
+
+#include "arch/cpu.h"
+#include "arch/exceptions.h"
+#include "arch/mitigations.h"
+#include "bench/model/mitigations.h"
+#include "bench/model/results.h"
+
+static uint32_t leaf_register(uint32_t leaf, uint32_t subleaf,
+			      enum cpuid_reg reg)
+{
+	struct cpuid_regs r;
+
+	if (cpuid_max_leaf(leaf & 0xf0000000u) < leaf)
+		return 0;
+	r = cpuid(leaf, subleaf);
+	return reg == CPUID_EBX ? r.ebx : reg == CPUID_ECX ? r.ecx : r.edx;
+}
+
+void mitigation_probe(struct run_result *r)
+{
+	struct mitigation_bits *b = &r->machine.mitigation;
+	struct linux_choices choices;
+
+	b->leaf1_ecx = leaf_register(1, 0, CPUID_ECX);
+	b->leaf7_ebx = leaf_register(7, 0, CPUID_EBX);
+	b->leaf7_edx = leaf_register(7, 0, CPUID_EDX);
+	/* Subleaf 2 exists where leaf 7's EAX says so. */
+	b->leaf7_2_edx = cpuid_max_leaf(0) >= 7 && cpuid(7, 0).eax >= 2 ?
+				 cpuid(7, 2).edx : 0;
+	b->ext8_ebx = leaf_register(0x80000008, 0, CPUID_EBX);
+	b->arch_capabilities = 0;
+	b->arch_capabilities_read =
+		cpu_has(X86_FEATURE_ARCH_CAPABILITIES) &&
+		!msr_read_guarded(MSR_IA32_ARCH_CAPABILITIES,
+				  &b->arch_capabilities);
+	linux_choose(r->machine.cpu_vendor, r->machine.family, r->machine.model,
+		     b, &choices);
+	mitigation_linux_steps = choices.steps;
+	if (b->arch_capabilities_read)
+		results_probe(r, PROBE_MITIGATIONS, PROBE_OK,
+			      "IA32_ARCH_CAPABILITIES 0x%llx; Linux's set here: "
+			      "steps 0x%x",
+			      (unsigned long long)b->arch_capabilities,
+			      choices.steps);
+	else
+		results_probe(r, PROBE_MITIGATIONS, PROBE_ABSENT,
+			      "%s; Linux's set here: steps 0x%x",
+			      cpu_has(X86_FEATURE_ARCH_CAPABILITIES) ?
+				      "reading IA32_ARCH_CAPABILITIES faulted" :
+				      "CPUID.(7,0):EDX[29] (ARCH_CAPABILITIES) "
+				      "is 0",
+			      choices.steps);
+}
