@@ -6,9 +6,7 @@
 #ifndef IRQLAB_APIC_LAPIC_H
 #define IRQLAB_APIC_LAPIC_H
 
-#include <stdint.h>
-
-#include "arch/matrix.h"
+#include "arch/vectors.h"
 
 /* Registers (SDM vol. 3 §11.4.1, Table 11-1), with their fields. */
 #define APIC_ID		0x020
@@ -19,7 +17,7 @@
 #define APIC_SVR	0x0f0
 #define   APIC_SVR_ENABLE	(1u << 8)
 #define   APIC_SVR_DIRECTED_EOI	(1u << 12)	/* only if LVR bit 24 */
-#define   APIC_SPURIOUS_VECTOR	0xff	/* never EOI'd */
+			/* APIC_SPURIOUS_VECTOR: arch/vectors.h */
 #define APIC_ISR	0x100	/* 8 registers, 0x10 apart */
 #define APIC_TMR	0x180
 #define APIC_IRR	0x200
@@ -51,6 +49,12 @@
 #define   APIC_BASE_ADDR_MASK	0xffffffffff000ull
 #define MSR_X2APIC_BASE	0x800
 #define MSR_TSC_DEADLINE 0x6e0	/* IA32_TSC_DEADLINE, SDM vol. 3 §11.5.4.1 */
+
+#ifndef __ASSEMBLER__
+
+#include <stdint.h>
+
+#include "arch/matrix.h"
 
 /* LAPIC_NONE, LAPIC_XAPIC, LAPIC_X2APIC: APIC_MODE_LIST (arch/matrix.h),
  * whose names the results use. */
@@ -95,4 +99,5 @@ enum lapic_mode lapic_firmware_mode(void);
 /* Whether the local APIC has an LVT CMCI entry (masked by lapic_enable). */
 int lapic_has_cmci(void);
 
+#endif
 #endif

@@ -2,13 +2,11 @@
 
 #include "arch/cpu.h"
 
-#define PIC_MASTER_CMD 0x20
 #define PIC_MASTER_DATA 0x21
 #define PIC_SLAVE_CMD 0xa0
 #define PIC_SLAVE_DATA 0xa1
 #define ICW1_INIT_ICW4 0x11	/* edge, cascade, ICW4 follows */
 #define ICW4_8086 0x01
-#define OCW2_NONSPECIFIC_EOI 0x20
 
 void pic8259_mask_all(void)
 {

@@ -3,6 +3,13 @@
 #ifndef IRQLAB_APIC_PIC8259_H
 #define IRQLAB_APIC_PIC8259_H
 
+/* The master's command port and the non-specific EOI (OCW2), which the
+ * gate floor's acknowledgement (apic/gate_ack.S) writes too. */
+#define PIC_MASTER_CMD 0x20
+#define OCW2_NONSPECIFIC_EOI 0x20
+
+#ifndef __ASSEMBLER__
+
 #include <stdint.h>
 
 void pic8259_mask_all(void);
@@ -12,4 +19,5 @@ void pic8259_init(uint8_t base, uint16_t unmasked);
 /* Non-specific EOI to the master (docs/controllers.md). */
 void pic8259_eoi(void);
 
+#endif
 #endif

@@ -34,6 +34,9 @@
 	X(INT3_BYTE, "int3-byte", LONG, "001",                              \
 	  "CC xx stubs; #BP reads the vector byte and unwinds to the "      \
 	  "interrupt frame")                                                \
+	X(GATE, "gate", LONG, "-",                                          \
+	  "the gate's own floor: per vector a count, the source's EOI and "  \
+	  "iretq; no saves, no C (the least an interrupt costs)")           \
 	X(FRED, "fred", LONG, "-", "FRED event delivery (CR4.FRED, ERETS)") \
 	X(CALL16, "call16", LONG, "001",                                    \
 	  "hpa's 4- and 3-byte 66 E8 call stubs (i386 only: see the "        \

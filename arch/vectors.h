@@ -28,6 +28,10 @@
 #define VECTOR_VC	29	/* VMM communication (AMD), error code */
 #define VECTOR_SX	30	/* security exception (AMD), error code */
 
+/* The local APIC's spurious-interrupt vector (SVR, apic/lapic.c): the
+ * last one, and never acknowledged (SDM vol. 3 §11.9). */
+#define APIC_SPURIOUS_VECTOR 0xff
+
 #define EXCEPTION_VECTORS 32
 #define FIRST_IRQ_VECTOR EXCEPTION_VECTORS	/* 0-31 are the exceptions */
 #define IRQ_VECTORS (256 - FIRST_IRQ_VECTOR)

@@ -81,8 +81,15 @@ function leadsWithCycles(doc) {
   return doc.clock.lead_unit === "core cycles";
 }
 
+/* Each scheme's distance above the gate's floor, by row name. */
+function aboveGate(doc) {
+  return new Map((doc.above_gate || []).map((a) => [a.experiment, a]));
+}
+
 function answerTable(page, doc, cpuMode, floorName, id) {
-  const over = overheads(doc), rows = [];
+  const over = overheads(doc), above = aboveGate(doc), rows = [];
+  // The gate's floor (docs/long-mode.md), where it ran: one column more.
+  const gated = cpuMode === "long" && above.size > 0;
   const cycles = leadsWithCycles(doc);
   const c = cycles ? null : doc.clock;
   const figures = (e) => (cycles ? e.cycles || {} : e);
@@ -93,7 +100,7 @@ function answerTable(page, doc, cpuMode, floorName, id) {
       const row = [source, e.scheme];
       if (e.status !== "ok") {
         row.push({ text: e.status + ": " + (e.reason || ""), cls: "why " +
-          e.status, attrs: { colspan: 6 } });
+          e.status, attrs: { colspan: gated ? 7 : 6 } });
         rows.push(row);
         continue;
       }
@@ -106,13 +113,20 @@ function answerTable(page, doc, cpuMode, floorName, id) {
           text: v === null || v === undefined ? "" : signed(v),
           attrs: { "data-row": e.name, "data-metric": key + "_over" } });
       }
+      if (gated) {
+        const g = above.get(e.name);
+        const v = g ? g[overKey("round_trip")] : null;
+        row.push({ text: v === null || v === undefined ? "" : signed(v),
+          attrs: { "data-row": e.name, "data-metric": "round_trip_above_gate" } });
+      }
       rows.push(row);
     }
   }
   const unit = cycles ? " (core cycles)" : "";
   page.append(table(["source", "scheme", "round trip" + unit, "entry", "exit",
     "round trip vs " + floorName, "entry vs " + floorName,
-    "exit vs " + floorName], rows, { id: id }));
+    "exit vs " + floorName].concat(gated ? ["round trip above gate"] : []),
+  rows, { id: id }));
 }
 
 function overheadCharts(page, doc) {
@@ -213,6 +227,52 @@ function variantSection(page, doc) {
       })), "more than baseline");
 }
 
+/* docs/mitigations.md: each sequence over its baseline, warm and cold,
+ * whether this CPU needs it and the bit that says so, and Linux's set
+ * here; a bar chart of the warm deltas. */
+function mitigationSection(page, doc) {
+  const m = doc.mitigations;
+  if (!m || !m.rows.length)
+    return;
+  section(page, "Mitigations",
+    "Each speculative-execution mitigation's sequence on the interrupt " +
+    "path, over its baseline, warm and cold (gate, handler and descriptor " +
+    "flushed before each sample); whether this CPU needs it, by " +
+    m.rule + "'s rule" + (m.arch_capabilities ? " (IA32_ARCH_CAPABILITIES " +
+      m.arch_capabilities + ")" : " (no IA32_ARCH_CAPABILITIES)") +
+    ". Unit: " + m.unit + ".");
+  const figures = (r) => r && r.status === "ok" && r.round_trip_median_over !==
+    undefined ? [signed(r.entry_median_over), signed(r.exit_median_over),
+      signed(r.round_trip_median_over)] :
+    [{ text: r ? r.status + (r.reason ? ": " + r.reason : "") : "not run",
+      cls: "why " + (r ? r.status : ""), attrs: { colspan: 3 } }];
+  page.append(table(["sequence", "+entry", "+exit", "+round trip",
+    "cold +entry", "+exit", "+round trip", "this CPU"],
+  m.rows.map((r) => [r.variant].concat(figures(r), figures(r.cold),
+    [{ text: r.decision + ": " + r.why, cls: "why" }])), { id: "mitigations" }));
+  if (m.linux)
+    page.append(el("p", { class: "note", id: "linux-set" },
+      "Linux on this CPU (" + m.linux.steps + "): " +
+      (m.linux.status === "ok" && m.linux.round_trip_median_over !==
+        undefined ? signed(m.linux.entry_median_over) + " entry, " +
+        signed(m.linux.exit_median_over) + " exit, " +
+        signed(m.linux.round_trip_median_over) + " round trip over " +
+        m.linux.baseline : m.linux.status + ": " + (m.linux.reason || "")) +
+      "; " + m.linux.label + "."));
+  page.append(table(["decision", "needed", "on every interrupt", "why"],
+    m.decisions.map((d) => [d.name, d.needed ? "yes" : "no",
+      d.per_interrupt ? "yes" : "no", { text: d.why, cls: "why" }]),
+  { id: "linux-decisions" }));
+  const ran = m.rows.filter((r) => r.status === "ok" &&
+    r.round_trip_median_over !== undefined);
+  if (ran.length)
+    barChart(page, "each mitigation over its baseline",
+      ran.map((r) => r.variant), METRICS.map(([key, label]) => ({
+        label: label,
+        values: ran.map((r) => r[key + "_median_over"]),
+      })), "more than baseline");
+}
+
 function primitivesSection(page, doc) {
   const p = doc.primitives;
   section(page, "Primitives", "Blocks of " + p.reps_per_block +
@@ -299,6 +359,7 @@ function details(page, doc) {
   distributionCharts(page, doc);
   gapSection(page, doc);
   variantSection(page, doc);
+  mitigationSection(page, doc);
   primitivesSection(page, doc);
   footprintSection(page, doc);
   seedsSection(page, doc);

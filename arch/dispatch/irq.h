@@ -9,6 +9,15 @@
 #include "arch/vectors.h"
 
 
+/* How the dispatch acknowledges, in irq_ack: nothing (INT n), a local
+ * APIC EOI, the 8259's, or the level-triggered IO-APIC sequence
+ * (apic/level_line.h). Read by C and by the gate floor's assembly. */
+#define IRQ_ACK_NONE 0
+#define IRQ_ACK_XAPIC_EOI 1
+#define IRQ_ACK_X2APIC_EOI 2
+#define IRQ_ACK_PIC8259 3
+#define IRQ_ACK_LEVEL_LINE 4
+
 #ifdef __ASSEMBLER__
 
 .macro NOTHING
@@ -119,15 +128,7 @@ extern uint8_t irq_last_vector;
 extern volatile uint8_t irq_fault_once;
 /* Set by every dispatch; the self-IPI samples wait for it. */
 extern volatile uint32_t irq_arrived;
-/* How the dispatch acknowledges: nothing (INT n), a local APIC EOI, the
- * 8259's, or the level-triggered IO-APIC sequence (apic/level_line.h). */
-enum irq_ack {
-	IRQ_ACK_NONE = 0,
-	IRQ_ACK_XAPIC_EOI,
-	IRQ_ACK_X2APIC_EOI,
-	IRQ_ACK_PIC8259,
-	IRQ_ACK_LEVEL_LINE,
-};
+/* irq_ack: how the dispatch acknowledges (IRQ_ACK_*, above). */
 extern uint8_t irq_ack;
 
 /* The C end of every scheme: called with the saved frame, whose vector

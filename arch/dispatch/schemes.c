@@ -17,6 +17,7 @@ SCHEME_SYMBOLS(call);
 SCHEME_SYMBOLS(cs_selector);
 SCHEME_SYMBOLS(pf_cr2);
 SCHEME_SYMBOLS(int3_byte);
+SCHEME_SYMBOLS(gate);
 #define SCHEME_CODE_VIA(id, entry, bare_entry, counted_entry)               \
 	.code = { { id##_gates, id##_code, id##_code_end, entry },          \
 		  { id##_bare_gates, id##_bare_code, id##_bare_code_end,    \
@@ -185,6 +186,11 @@ const struct dispatch_scheme dispatch_schemes[] = {
 				int3_byte_counted_bp_entry),
 		.exception_vector = VECTOR_BP,
 		.stub_bytes = INT3_BYTE_STRIDE,
+	},
+	{
+		.id = SCHEME_GATE,
+		SCHEME_CODE(gate),
+		.stub_bytes = GATE_STRIDE,
 	},
 	{
 		.id = SCHEME_FRED,

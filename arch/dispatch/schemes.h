@@ -7,6 +7,7 @@
 
 /* Stub strides, checked by the assembler with .org. */
 #define DIRECT_STRIDE 128	/* a whole handler per vector */
+#define GATE_STRIDE 128		/* the gate floor's, likewise */
 #define PUSH_JMP_STRIDE 8	/* 6A ib, E9 rel32: 7 bytes */
 #define PUSH_JMP_IBT_STRIDE 16	/* F3 0F 1E FA first */
 #define COMPACT_CHUNK 32	/* 7 stubs in 31 bytes */

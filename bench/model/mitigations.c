@@ -24,9 +24,7 @@
 #define ARCH_CAP_RFDS_NO (1ull << 27)
 #define ARCH_CAP_RFDS_CLEAR (1ull << 28)
 
-const char linux_rule_source[] =
-	"Linux 6.12 (arch/x86/kernel/cpu/bugs.c and common.c, "
-	"arch/x86/entry/calling.h, entry_64.S)";
+const char linux_rule_source[] = "Linux 6.12";
 
 #define NAME(id, name) name,
 static const char *const choice_names[] = { LINUX_CHOICE_LIST(NAME) };

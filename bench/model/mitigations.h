@@ -63,7 +63,8 @@ const char *linux_choice_name(unsigned id);
  * variant that is none's (the "linux" set itself, non-mitigations). */
 int linux_choice_of_variant(unsigned variant);
 
-/* The Linux version and files the rule follows, for the reports. */
+/* The Linux version the rule follows, for the reports (its files:
+ * docs/mitigations.md). */
 extern const char linux_rule_source[];
 
 #endif

@@ -35,6 +35,59 @@ const struct experiment_result *comparable_baseline(
 	return base && base->status == EXP_OK ? base : 0;
 }
 
+const struct experiment_result *gate_floor_of(
+	const struct run_result *r, const struct experiment_result *e)
+{
+	struct row_id gate = e->id;
+	const struct experiment_result *floor;
+
+	if (e->status != EXP_OK || e->id.scheme == SCHEME_GATE ||
+	    e->id.variant != VARIANT_ABSENT || e->id.cache != VARIANT_ABSENT ||
+	    e->id.selftest != SELFTEST_ABSENT ||
+	    scheme_cpu_mode(e->id.scheme) != CPU_MODE_LONG)
+		return 0;
+	gate.scheme = SCHEME_GATE;
+	floor = results_find(r, &gate);
+	return floor && floor->status == EXP_OK ? floor : 0;
+}
+
+const struct experiment_result *cold_twin(const struct run_result *r,
+					  const struct experiment_result *e)
+{
+	struct row_id cold = e->id;
+
+	cold.cache = VARIANT_COLD;
+	return e->id.cache == VARIANT_ABSENT ? results_find(r, &cold) : 0;
+}
+
+void report_linux_choices(const struct run_result *r,
+			  struct linux_choices *out)
+{
+	linux_choose(r->machine.cpu_vendor, r->machine.family,
+		     r->machine.model, &r->machine.mitigation, out);
+}
+
+void linux_steps_text(uint32_t steps, char *out, size_t cap)
+{
+	static const char *const names[LINUX_STEPS] = {
+		[LINUX_STEP_LFENCE_SWAPGS] = "LFENCE after swapgs",
+		[LINUX_STEP_PTI_PCID] = "PTI with PCID",
+		[LINUX_STEP_PTI] = "PTI",
+		[LINUX_STEP_IBRS] = "IBRS",
+		[LINUX_STEP_IBPB] = "IBPB",
+		[LINUX_STEP_VERW] = "VERW",
+	};
+	struct text_buf tb;
+	unsigned s;
+
+	tb_init(&tb, out, cap);
+	for (s = 0; s < LINUX_STEPS; s++)
+		if (steps & (1u << s))
+			tb_printf(&tb, "%s%s", tb.len ? ", " : "", names[s]);
+	if (!tb.len)
+		tb_printf(&tb, "none");
+}
+
 int64_t median_over(const struct experiment_result *e,
 		    const struct experiment_result *base, unsigned k)
 {

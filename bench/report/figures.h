@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "arch/lib/fmt.h"
+#include "bench/model/mitigations.h"
 #include "bench/model/results.h"
 #include "bench/report/report.h"
 
@@ -21,6 +22,19 @@ void uefi_revision_text(uint32_t rev, char *out, size_t cap);
 /* The ok baseline of an ok row, or NULL when there is nothing to compare. */
 const struct experiment_result *comparable_baseline(
 	const struct run_result *r, const struct experiment_result *e);
+/* The gate's floor (scheme "gate") of an ok long-mode scheme row on the
+ * same source and APIC pass, or NULL: none ran ok, or the row is a
+ * variant, a cache state, a self-test or the gate's own. */
+const struct experiment_result *gate_floor_of(
+	const struct run_result *r, const struct experiment_result *e);
+/* A mitigation row's twin in the cold cache state, or NULL. */
+const struct experiment_result *cold_twin(const struct run_result *r,
+					  const struct experiment_result *e);
+/* Linux's decisions on the run's machine (bench/model/mitigations.h). */
+void report_linux_choices(const struct run_result *r,
+			  struct linux_choices *out);
+/* "PTI, VERW" for the steps the linux variant ran, "none" for none. */
+void linux_steps_text(uint32_t steps, char *out, size_t cap);
 /* A row's median of metric `k` over its baseline's. */
 int64_t median_over(const struct experiment_result *e,
 		    const struct experiment_result *base, unsigned k);

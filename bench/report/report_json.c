@@ -265,11 +265,41 @@ static void json_schemes(struct json_writer *w, const struct report_context *ctx
 	json_end_array(w);
 }
 
+/* Row e's median of each metric over base's, in the clock's units and,
+ * where the counted pass ran, in core cycles. */
+static void json_overs(struct json_writer *w, const struct run_result *r,
+		       const struct experiment_result *e,
+		       const struct experiment_result *base)
+{
+	unsigned k;
+
+	for (k = 0; k < METRIC_COUNT; k++) {
+		char key[32];
+
+		fmt_snprintf(key, sizeof(key), "%s_median_over",
+			     metric_name(k));
+		json_kv_int(w, key, median_over(e, base, k));
+	}
+	/* The same in core cycles, where both rows have them. */
+	for (k = 0; results_counted_state(r) != COUNTED_NOT_RUN &&
+		    k < METRIC_COUNT; k++) {
+		char key[40];
+		int64_t v = counted_median_over(r, e, base, k);
+
+		fmt_snprintf(key, sizeof(key), "cycles_%s_median_over",
+			     metric_name(k));
+		json_key(w, key);
+		if (v == INT64_MIN)
+			json_null(w);
+		else
+			json_int(w, v);
+	}
+}
+
 /* Each ok experiment's median overhead against its baseline row. */
 static void json_comparison(struct json_writer *w, const struct run_result *r)
 {
 	uint32_t i;
-	unsigned k;
 
 	json_key(w, "against_baseline");
 	json_begin_array(w);
@@ -282,30 +312,131 @@ static void json_comparison(struct json_writer *w, const struct run_result *r)
 		json_begin_object(w);
 		json_kv_string(w, "experiment", e->name);
 		json_kv_string(w, "baseline", base->name);
-		for (k = 0; k < METRIC_COUNT; k++) {
-			char key[32];
+		json_overs(w, r, e, base);
+		json_end_object(w);
+	}
+	json_end_array(w);
+	/* The gate's floor (docs/long-mode.md "The gate's floor"): each
+	 * scheme's distance above it, beside its overhead over direct. */
+	json_key(w, "above_gate");
+	json_begin_array(w);
+	for (i = 0; i < r->n_experiments; i++) {
+		const struct experiment_result *e = &r->exp[i];
+		const struct experiment_result *gate = gate_floor_of(r, e);
 
-			fmt_snprintf(key, sizeof(key), "%s_median_over",
-				     metric_name(k));
-			json_kv_int(w, key, median_over(e, base, k));
-		}
-		/* The same in core cycles, where both rows have them. */
-		for (k = 0; results_counted_state(r) != COUNTED_NOT_RUN &&
-			    k < METRIC_COUNT; k++) {
-			char key[40];
-			int64_t v = counted_median_over(r, e, base, k);
+		if (!gate)
+			continue;
+		json_begin_object(w);
+		json_kv_string(w, "experiment", e->name);
+		json_kv_string(w, "gate", gate->name);
+		json_overs(w, r, e, gate);
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
 
-			fmt_snprintf(key, sizeof(key), "cycles_%s_median_over",
-				     metric_name(k));
-			json_key(w, key);
-			if (v == INT64_MIN)
-				json_null(w);
-			else
-				json_int(w, v);
+/* A mitigation row (or its cold twin) against its baseline: status,
+ * reason, and the three medians over. */
+static void json_mitigation_figures(struct json_writer *w,
+				    const struct run_result *r,
+				    const struct experiment_result *e)
+{
+	const struct experiment_result *base = comparable_baseline(r, e);
+	char baseline[RESULTS_NAME_LEN];
+
+	baseline_name(e, baseline, sizeof(baseline));
+	json_kv_string(w, "experiment", e->name);
+	json_kv_string(w, "baseline", baseline);
+	json_status(w, e->status, e->reason);
+	if (base)
+		json_overs(w, r, e, base);
+}
+
+/* docs/mitigations.md: each sequence's cost over its baseline, warm and
+ * cold, whether this CPU needs it and why, and what Linux's defaults
+ * would run here in all. */
+static void json_mitigations(struct json_writer *w, const struct run_result *r)
+{
+	struct linux_choices choices;
+	char steps[96];
+	uint32_t i;
+	unsigned k;
+
+	report_linux_choices(r, &choices);
+	linux_steps_text(choices.steps, steps, sizeof(steps));
+	json_key(w, "mitigations");
+	json_begin_object(w);
+	json_kv_string(w, "rule", linux_rule_source);
+	json_kv_string(w, "unit", clock_kind_unit(r->clock_kind));
+	json_key(w, "arch_capabilities");
+	if (r->machine.mitigation.arch_capabilities_read) {
+		char hex[24];
+
+		fmt_snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)
+			     r->machine.mitigation.arch_capabilities);
+		json_string(w, hex);
+	} else {
+		json_null(w);
+	}
+	json_key(w, "decisions");
+	json_begin_array(w);
+	for (k = 0; k < LINUX_CHOICE_COUNT; k++) {
+		json_begin_object(w);
+		json_kv_string(w, "name", linux_choice_name(k));
+		json_key(w, "needed");
+		json_bool(w, choices.choice[k].needed);
+		json_key(w, "per_interrupt");
+		json_bool(w, choices.choice[k].per_interrupt);
+		json_kv_string(w, "why", choices.choice[k].why);
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_key(w, "rows");
+	json_begin_array(w);
+	for (i = 0; i < r->n_experiments; i++) {
+		const struct experiment_result *e = &r->exp[i];
+		const struct experiment_result *cold;
+		int choice = linux_choice_of_variant(e->id.variant);
+
+		if (choice < 0 || e->id.cache != VARIANT_ABSENT)
+			continue;
+		json_begin_object(w);
+		json_kv_string(w, "variant", variant_name(e->id.variant));
+		json_kv_string(w, "decision", linux_choice_name((unsigned)choice));
+		json_key(w, "needed");
+		json_bool(w, choices.choice[choice].needed);
+		json_kv_string(w, "why", choices.choice[choice].why);
+		json_mitigation_figures(w, r, e);
+		json_key(w, "cold");
+		if ((cold = cold_twin(r, e))) {
+			json_begin_object(w);
+			json_mitigation_figures(w, r, cold);
+			json_end_object(w);
+		} else {
+			json_null(w);
 		}
 		json_end_object(w);
 	}
 	json_end_array(w);
+	/* The linux variant's row: what the defaults would add in all. */
+	json_key(w, "linux");
+	for (i = 0; i < r->n_experiments; i++)
+		if (r->exp[i].id.variant == VARIANT_LINUX &&
+		    r->exp[i].id.cache == VARIANT_ABSENT)
+			break;
+	if (i == r->n_experiments) {
+		json_null(w);
+	} else {
+		json_begin_object(w);
+		json_kv_string(w, "steps", steps);
+		json_kv_string(w, "label", "what the defaults of the Linux "
+			       "version in \"rule\" would add to an interrupt "
+			       "from user mode on this CPU, over swapgs alone; "
+			       "not what a given kernel does");
+		json_mitigation_figures(w, r, &r->exp[i]);
+		json_end_object(w);
+	}
+	json_end_object(w);
 }
 
 static void json_primitives(struct json_writer *w, const struct run_result *r,
@@ -737,6 +868,7 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 		json_experiment(&w, r, &r->exp[i]);
 	json_end_array(&w);
 	json_comparison(&w, r);
+	json_mitigations(&w, r);
 	json_primitives(&w, r, ctx);
 	json_gaps(&w, r);
 	json_runs(&w, r, ctx);

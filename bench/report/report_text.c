@@ -95,6 +95,115 @@ static void summary_against_baseline(struct text_buf *tb,
 	}
 }
 
+/* Each long-mode scheme row's distance above the gate's floor on its
+ * source (docs/long-mode.md "The gate's floor"). */
+static void summary_above_gate(struct text_buf *tb, const struct run_result *r)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < r->n_experiments; i++) {
+		const struct experiment_result *e = &r->exp[i];
+		const struct experiment_result *gate = gate_floor_of(r, e);
+
+		if (!gate)
+			continue;
+		if (!n++)
+			tb_printf(tb, "\nAbove the gate's floor: each scheme's "
+				  "median less the gate's on the same source, "
+				  "the least an interrupt costs here\n"
+				  "%-39s %7s %7s %7s\n", "experiment", "+entry",
+				  "+exit", "+round");
+		tb_printf(tb, "%-39s %+7lld %+7lld %+7lld\n", e->name,
+			  (long long)median_over(e, gate, METRIC_ENTRY),
+			  (long long)median_over(e, gate, METRIC_EXIT),
+			  (long long)median_over(e, gate, METRIC_ROUND_TRIP));
+	}
+}
+
+/* One mitigation row's cells: its medians over its baseline, or why it
+ * has none. */
+static void mitigation_cells(struct text_buf *tb, const struct run_result *r,
+			     const struct experiment_result *e)
+{
+	const struct experiment_result *base = e ? comparable_baseline(r, e) : 0;
+
+	if (!e)
+		tb_printf(tb, " %23s", "not run");
+	else if (!base)
+		tb_printf(tb, " %-23.23s", e->status == EXP_OK ? "no baseline" :
+					    exp_status_name(e->status));
+	else
+		tb_printf(tb, " %+7lld %+7lld %+7lld",
+			  (long long)median_over(e, base, METRIC_ENTRY),
+			  (long long)median_over(e, base, METRIC_EXIT),
+			  (long long)median_over(e, base, METRIC_ROUND_TRIP));
+}
+
+/* docs/mitigations.md: each sequence over its baseline, warm and cold,
+ * what this CPU needs and why, and Linux's set here in all. */
+static void summary_mitigations(struct text_buf *tb, const struct run_result *r)
+{
+	struct linux_choices choices;
+	char steps[96];
+	uint32_t i, n = 0;
+	unsigned k;
+
+	report_linux_choices(r, &choices);
+	for (i = 0; i < r->n_experiments; i++) {
+		const struct experiment_result *e = &r->exp[i];
+		int choice = linux_choice_of_variant(e->id.variant);
+
+		if (choice < 0 || e->id.cache != VARIANT_ABSENT)
+			continue;
+		if (!n++)
+			tb_printf(tb, "\nMitigations on the interrupt path "
+				  "(docs/mitigations.md), over each row's "
+				  "baseline, in %s; cold: gate, handler and "
+				  "descriptor flushed before each sample\n"
+				  "%-15s %7s %7s %7s %7s %7s %7s  %s\n",
+				  clock_kind_unit(r->clock_kind), "sequence",
+				  "+entry", "+exit", "+round", "cold+en", "+exit",
+				  "+round", "this CPU");
+		tb_printf(tb, "%-15s", variant_name(e->id.variant));
+		mitigation_cells(tb, r, e);
+		mitigation_cells(tb, r, cold_twin(r, e));
+		tb_printf(tb, "  %s: %s\n", linux_choice_name((unsigned)choice),
+			  choices.choice[choice].why);
+		if (e->status != EXP_OK && e->reason[0])
+			tb_printf(tb, "%15s %s: %s\n", "",
+				  exp_status_name(e->status), e->reason);
+	}
+	if (!n)
+		return;
+	linux_steps_text(choices.steps, steps, sizeof(steps));
+	for (i = 0; i < r->n_experiments; i++) {
+		const struct experiment_result *e = &r->exp[i];
+		const struct experiment_result *base = comparable_baseline(r, e);
+
+		if (e->id.variant != VARIANT_LINUX || e->id.cache != VARIANT_ABSENT)
+			continue;
+		if (base)
+			tb_printf(tb, "Linux on this CPU (%s): %+lld entry, "
+				  "%+lld exit, %+lld round trip over swapgs "
+				  "alone\n", steps,
+				  (long long)median_over(e, base, METRIC_ENTRY),
+				  (long long)median_over(e, base, METRIC_EXIT),
+				  (long long)median_over(e, base,
+							 METRIC_ROUND_TRIP));
+		else
+			tb_printf(tb, "Linux on this CPU (%s): %s%s%s\n", steps,
+				  exp_status_name(e->status),
+				  e->reason[0] ? ": " : "", e->reason);
+		tb_printf(tb, "  what %s's defaults would add to an interrupt "
+			  "from user mode here, not what a given kernel does\n",
+			  linux_rule_source);
+	}
+	tb_printf(tb, "Linux's decisions on this CPU:\n");
+	for (k = 0; k < LINUX_CHOICE_COUNT; k++)
+		tb_printf(tb, "  %s: %s\n", linux_choice_name(k),
+			  choices.choice[k].why);
+}
+
 /* A counted median as a cell: "-" where the row has none. */
 static void counted_cell(char *cell, size_t cap, int64_t v, int sign)
 {
@@ -183,6 +292,8 @@ static void summary_schemes(struct text_buf *tb, const struct run_result *r,
 			  "+entry", "+exit", "+round");
 		summary_against_baseline(tb, r, mode);
 	}
+	summary_above_gate(tb, r);
+	summary_mitigations(tb, r);
 	summary_counted(tb, r);
 	if (r->clock_kind != CLOCK_TSC_TICKS)
 		tb_printf(tb, "QEMU models no caches: the cache-state rows (cold, "

@@ -174,6 +174,12 @@ LONG_DIRECT = (18, 17)
 # are the same): its stub and its decoding of the vector, from an
 # immediate, a return address, %cs, CR2 or RIP; pf-cr2 and int3-byte
 # also take a second event delivery, which counts 0.
+# The gate's floor (arch/dispatch/gate.S): INT n's bare round trip is
+# the INT, the handler's count and flag, its jump to gate_ack, the
+# compare and branch that find no acknowledgement, and iretq; its timed
+# handlers push and pop RAX and RDX around their timestamps.
+GATE_INT_ROUND_TRIP = 7
+GATE_TIMED_SAVES = 4
 LONG_ENTRY_OVER = {"push-jmp": 3, "push-jmp-ibt": 5, "compact": 7,
                    "call": 6, "cs-selector": 3, "pf-cr2": 13,
                    "int3-byte": 19}
@@ -182,7 +188,7 @@ LONG_ENTRY_OVER = {"push-jmp": 3, "push-jmp-ibt": 5, "compact": 7,
 SCHEME_FOOTPRINTS = {
     "direct": (128, 0), "push-jmp": (8, 0), "push-jmp-ibt": (16, 0),
     "compact": (4, 0), "call": (8, 0), "cs-selector": (0, 224 * 8),
-    "pf-cr2": (0, 0), "int3-byte": (2, 0),
+    "pf-cr2": (0, 0), "int3-byte": (2, 0), "gate": (128, 0),
 }
 # The CPUs QEMU's TCG models never have FRED; call16 cannot exist in long
 # mode on any CPU.
@@ -287,15 +293,17 @@ def check_schemes(name, doc):
           and "int-direct" not in comparison, str(comparison))
     footprint = {s["name"]: s for s in doc["schemes"]}
     built = {s: (footprint.get(s, {}).get("stub_bytes"),
-                 footprint.get(s, {}).get("data_bytes")) for s in SCHEMES_RUN}
+                 footprint.get(s, {}).get("data_bytes"))
+             for s in SCHEME_FOOTPRINTS}
     check("%s: footprint from the binary for every scheme: each stub and "
           "descriptor size as built, its code at least its 224 stubs, "
-          "direct's exactly 224 handlers of 128 bytes" % name,
+          "direct's and the gate's exactly 224 handlers of 128 bytes" % name,
           built == SCHEME_FOOTPRINTS
           and footprint["direct"]["code_bytes"] == 224 * 128
+          and footprint["gate"]["code_bytes"] == 224 * 128
           and all(footprint[s]["code_bytes"] > 0
                   and footprint[s]["code_bytes"] >= 224 * built[s][0]
-                  for s in SCHEMES_RUN), str(footprint))
+                  for s in SCHEME_FOOTPRINTS), str(footprint))
 
 
 # Under icount a block of 1024 repetitions costs exactly 1024 times the
@@ -308,6 +316,109 @@ PRIMITIVE_INSTRUCTIONS = {"push-imm": 1, "cs-push": 2, "cs-vector": 8,
                           "push-imm-i386": 1, "push-cs": 1,
                           "cs-vector-i386": 8, "ds-mov32-i386": 2,
                           "ds-mov16-i386": 2, "gs-selector-i386": 2}
+
+
+# The mitigations' sequences (arch/mitigations.h, .S), counted from the
+# listing. The branch-history loop, called: the call, its push, two
+# moves and call into the rounds; per round a call, the inner count,
+# inner x (jmp, sub, jnz), and the outer sub and jnz; a return per call
+# made; then jmp, lfence, pop and ret.
+def bhb_clear(outer, inner):
+    return 1 + 4 + outer * (1 + 1 + 3 * inner + 2) + (outer + 1) + 4
+
+
+# The return-buffer fill: the count, then per pair of entries two calls,
+# an add, a dec and a jnz, then the lfence (32 entries: 16 pairs).
+RSB_FILL = 1 + 16 * 5 + 1
+# PTI's switch each way: mov from CR3, and (or or), mov to CR3.
+PTI_SWITCH = 3
+WORKING_SET_PAGES = 32
+# (entry, exit) each mitigation variant adds over its baseline under
+# QEMU's TCG CPUs, which have no PCID, SPEC_CTRL or PRED_CMD.
+MITIGATION_COST = {
+    "touch": (0, WORKING_SET_PAGES), "pti-cr3": (PTI_SWITCH, PTI_SWITCH),
+    "pti-cr3-touch": (PTI_SWITCH, PTI_SWITCH), "verw": (0, 1),
+    "bhb-clear-5x5": (bhb_clear(5, 5), 0),
+    "bhb-clear-12x7": (bhb_clear(12, 7), 0),
+    "lfence-swapgs": (1, 0), "rsb-fill": (RSB_FILL, 0),
+    # Linux's set on a CPU that needs nothing of it: its patched sites
+    # each a short jump over its step, five on entry and four on exit.
+    "linux": (5, 4),
+}
+MITIGATION_BASELINE = {"pti-cr3-touch": "touch", "lfence-swapgs": "gs-swapgs",
+                       "linux": "gs-swapgs"}
+# What TCG lacks, and the CPUID bit each skipped row names.
+MITIGATION_SKIPPED = {"pti-cr3-pcid": "CPUID.1:ECX[17] (PCID) is 0",
+                      "ibrs": "(IBRS", "ibpb": "(IBPB"}
+MITIGATION_PRIMITIVES = {"mov-cr3": 1, "verw": 1,
+                         "bhb-clear-5x5": bhb_clear(5, 5),
+                         "bhb-clear-12x7": bhb_clear(12, 7),
+                         "rsb-fill": RSB_FILL}
+
+
+def check_mitigations(name, doc):
+    """docs/mitigations.md under icount: each sequence adds exactly the
+    listing's instructions over its baseline, warm and cold, keeping
+    every register; what TCG lacks is skipped with its CPUID bit; the
+    reports carry Linux's decisions for this CPU."""
+    comparison = {c["experiment"]: c for c in doc["against_baseline"]}
+    for variant, (entry, exit_) in MITIGATION_COST.items():
+        base = "int-direct+" + MITIGATION_BASELINE.get(variant, "none")
+        for cold in ("", "+cold"):
+            row = "int-direct+" + variant + cold
+            e, c = experiment(doc, row), comparison.get(row, {})
+            check("%s: %s adds exactly %d+%d instructions over %s and keeps "
+                  "every register" % (name, row, entry, exit_, base + cold),
+                  e is not None and e["status"] == "ok"
+                  and e["register_checks"] == PASSES * 256
+                  and c.get("baseline") == base + cold
+                  and c.get("entry_median_over") == entry
+                  and c.get("exit_median_over") == exit_, "%s %s" % (e, c))
+    for variant, why in MITIGATION_SKIPPED.items():
+        rows = [experiment(doc, "int-direct+" + variant + cold)
+                for cold in ("", "+cold")]
+        check("%s: %s is skipped, warm and cold, naming its CPUID bit"
+              % (name, variant),
+              all(e is not None and e["status"] == "skipped"
+                  and e["reason"].startswith("CPUID")
+                  and why in e["reason"] for e in rows), str(rows))
+    prims = {p["name"]: p for p in doc["primitives"]["rows"]}
+    for prim, per_rep in MITIGATION_PRIMITIVES.items():
+        p = prims.get(prim, {})
+        check("%s: primitive %s is %d instruction(s) per repetition"
+              % (name, prim, per_rep),
+              p.get("status") == "ok"
+              and p["block"]["min"] == p["block"]["max"] == 1024 * per_rep,
+              str(p))
+    skipped = [prims.get(p, {}) for p in ("mov-cr3-noflush",
+                                          "wrmsr-spec-ctrl", "wrmsr-pred-cmd")]
+    check("%s: the PCID, SPEC_CTRL and PRED_CMD primitives are skipped, "
+          "naming their CPUID bits" % name,
+          all(p.get("status") == "skipped"
+              and p.get("reason", "").startswith("CPUID") for p in skipped),
+          str(skipped))
+    m = doc["mitigations"]
+    rows = {r["variant"]: r for r in m["rows"]}
+    check("%s: the mitigation table has each sequence once, with its "
+          "decision, its figures over its baseline and its cold twin's"
+          % name,
+          sorted(rows) == sorted((set(MITIGATION_COST)
+                                  | set(MITIGATION_SKIPPED))
+                                 - {"touch", "linux"})
+          and all(r["why"] and r["decision"] for r in rows.values())
+          and rows["verw"]["exit_median_over"] == 1
+          and rows["verw"]["cold"]["exit_median_over"] == 1
+          and rows["ibrs"]["status"] == "skipped", str(rows)[:800])
+    decisions = {d["name"]: d for d in m["decisions"]}
+    check("%s: Linux's decisions for a CPU without the bits: nothing on "
+          "the interrupt path, each saying why, the set labelled as the "
+          "defaults of %s" % (name, m["rule"]),
+          len(decisions) == 7 and not any(d["per_interrupt"]
+                                          for d in decisions.values())
+          and all(d["why"].startswith("off") for d in decisions.values())
+          and m["linux"]["steps"] == "none" and m["rule"] == "Linux 6.12"
+          and "not what a given kernel does" in m["linux"]["label"]
+          and m["linux"]["round_trip_median_over"] == 9, str(m)[:800])
 
 
 def check_primitives(name, doc):
@@ -430,6 +541,46 @@ def check_i386(name, doc, exact):
                                             "int-i386-call16"]
           and all(r["this_machine"] is not None for r in seed[:5])
           and any("long mode" in r["label"] for r in seed), str(seed)[:600])
+
+
+def check_gate(name, doc):
+    """The gate's own floor (docs/long-mode.md "The gate's floor"): it
+    passes the vector sweep and keeps every register, costs INT n only
+    the listing's instructions, takes self-IPIs EOI'd, and every scheme
+    stands above it by exactly its round trip less the gate's."""
+    gate = experiment(doc, "int-gate")
+    check("%s: the gate's floor delivers vectors 32-255 as themselves, "
+          "keeps every register and RFLAGS, and is measured" % name,
+          gate is not None and gate["status"] == "ok"
+          and gate["vectors_verified"] == PASSES * 224
+          and gate["register_checks"] == PASSES * 512
+          and gate["delivered"] == PASSES * (SAMPLES + WARMUP)
+          + gate["discarded"], str(gate))
+    if gate is None or gate["status"] != "ok":
+        return
+    check("%s: the gate's INT n round trip is the listing's %d instructions"
+          % (name, GATE_INT_ROUND_TRIP),
+          gate["round_trip"]["median"] == GATE_INT_ROUND_TRIP,
+          str(gate["round_trip"]))
+    ipi = experiment(doc, "ipi-self-xapic-gate")
+    check("%s: the gate's floor takes xAPIC self-IPIs on 7 vectors, EOI'd"
+          % name, ipi is not None and ipi["status"] == "ok"
+          and ipi["vectors_verified"] == PASSES * 7
+          and ipi["delivered"] == PASSES * (SAMPLES + WARMUP), str(ipi))
+    above = {a["experiment"]: a for a in doc["above_gate"]}
+    want = {"int-" + s: median(doc, "int-" + s, "round_trip")
+            - GATE_INT_ROUND_TRIP for s in SCHEMES_RUN}
+    got = {row: above.get(row, {}).get("round_trip_median_over")
+           for row in want}
+    check("%s: every scheme's INT n stands above the gate's floor by its "
+          "round trip less the gate's, all of them above it" % name,
+          got == want and all(v > 0 for v in want.values()), str(got))
+    gap = {g["scheme"]: g for g in doc["gap_method"]["rows"]}.get("gate", {})
+    check("%s: the gap method cannot see the gate's interrupts under "
+          "icount, and says so: they arrived, none beyond the threshold"
+          % name, gap.get("status") == "timeout"
+          and "too cheap for the gap method to see" in gap.get("reason", ""),
+          str(gap))
 
 
 # Instructions each entry variant adds on entry and on exit (variants.S).
@@ -609,8 +760,13 @@ def check_figure_relations(name, doc):
     check("%s: the instrument inside a handler is measured, constant, and "
           "is its two timestamps" % name,
           instrument["min"] == instrument["max"] > 0, str(instrument))
-    rows = [e for e in doc["experiments"] if e["status"] == "ok"
-            and not e["source"].startswith(PHASE_DEPENDENT_SOURCES)]
+    ok = [e for e in doc["experiments"] if e["status"] == "ok"
+          and not e["source"].startswith(PHASE_DEPENDENT_SOURCES)]
+    # The gate's floor saves nothing but what its timestamps clobber:
+    # its timed handlers alone push and pop RAX and RDX around them
+    # (arch/dispatch/gate.S).
+    rows = [e for e in ok if e["scheme"] != "gate"]
+    gates = [e for e in ok if e["scheme"] == "gate"]
     bad = [(e["name"], e["round_trip_timed"]["median"],
             e["round_trip"]["median"]) for e in rows
            if e["round_trip_timed"]["median"] - e["round_trip"]["median"]
@@ -620,6 +776,13 @@ def check_figure_relations(name, doc):
     check("%s: every row's timed round trip exceeds its bare one by exactly "
           "the instrument (%d rows)" % (name, len(rows)),
           rows and not bad, str(bad))
+    bad = [(e["name"], e["round_trip_timed"]["median"],
+            e["round_trip"]["median"]) for e in gates
+           if e["round_trip_timed"]["median"] - e["round_trip"]["median"]
+           != instrument["median"] + GATE_TIMED_SAVES]
+    check("%s: every gate row's timed round trip exceeds its bare one by "
+          "the instrument and its %d saves and restores (%d rows)"
+          % (name, GATE_TIMED_SAVES, len(gates)), gates and not bad, str(bad))
     bad = [e["name"] for e in rows
            if not e["entry"]["median"] + e["exit"]["median"]
            < e["round_trip"]["median"]]
@@ -743,9 +906,11 @@ def check_icount_run(name, rc, run_dir, results):
     check_gap_method(name, doc)
     check_figure_relations(name, doc)
     check_schemes(name, doc)
+    check_gate(name, doc)
     check_self_ipis(name, doc)
     check_sources(name, doc, SAMPLES, WARMUP, qemu_has_tcg_x2apic())
     check_variants(name, doc)
+    check_mitigations(name, doc)
     check_primitives(name, doc)
     check_i386(name, doc, exact=True)
 
