@@ -38,6 +38,9 @@
 	  "the gate's own floor: per vector a count, the source's EOI and "  \
 	  "iretq; no saves, no C (the least an interrupt costs)")           \
 	X(FRED, "fred", LONG, "-", "FRED event delivery (CR4.FRED, ERETS)") \
+	X(FRED_LINUX, "fred-linux", LONG, "-",                              \
+	  "fred with what Linux's FRED entry adds on this CPU: VERW before "  \
+	  "ERETS where the rule takes it")                                  \
 	X(CALL16, "call16", LONG, "001",                                    \
 	  "hpa's 4- and 3-byte 66 E8 call stubs (i386 only: see the "        \
 	  "i386-call16 rows)")                                              \

@@ -103,12 +103,14 @@ void mitigations_finish_ibrs(void)
 	wrmsr(MSR_IA32_SPEC_CTRL, spec_ctrl_user);
 }
 
-/* variants.S: the "linux" variant's patch sites. */
+/* The patch sites of Linux's set: the linux variant's (variants.S) and
+ * fred-linux's (fred.S). */
 struct linux_site {
 	uint8_t *at;
 	uint8_t step, distance;
 };
 extern const struct linux_site linux_sites[], linux_sites_end[];
+extern const struct linux_site fred_linux_sites[], fred_linux_sites_end[];
 
 uint32_t mitigation_linux_steps;
 
@@ -119,16 +121,21 @@ static int linux_step_on(unsigned step)
 
 /* A site runs its step through a two-byte NOP (66 90), or skips it with
  * the short jump it was assembled with (EB disp8). */
-static void linux_patch(uint32_t steps)
+static void patch_sites(const struct linux_site *s,
+			const struct linux_site *end, uint32_t steps)
 {
-	const struct linux_site *s;
-
-	for (s = linux_sites; s < linux_sites_end; s++) {
+	for (; s < end; s++) {
 		int on = (steps >> s->step) & 1;
 
 		s->at[0] = on ? 0x66 : 0xeb;
 		s->at[1] = on ? 0x90 : s->distance;
 	}
+}
+
+void mitigations_linux_patch(uint32_t steps)
+{
+	patch_sites(linux_sites, linux_sites_end, steps);
+	patch_sites(fred_linux_sites, fred_linux_sites_end, steps);
 	/* Code this CPU may have fetched was written: CPUID serializes
 	 * before it runs (SDM vol. 3 §9.1.3, self-modifying code). */
 	(void)cpuid(0, 0);
@@ -136,7 +143,7 @@ static void linux_patch(uint32_t steps)
 
 void mitigations_linux_prepare(void)
 {
-	linux_patch(mitigation_linux_steps);
+	mitigations_linux_patch(mitigation_linux_steps);
 	if (linux_step_on(LINUX_STEP_PTI_PCID) || linux_step_on(LINUX_STEP_PTI))
 		mitigations_pti_enter(linux_step_on(LINUX_STEP_PTI_PCID));
 	if (linux_step_on(LINUX_STEP_IBRS))
@@ -149,5 +156,5 @@ void mitigations_linux_finish(void)
 		mitigations_finish_ibrs();
 	if (linux_step_on(LINUX_STEP_PTI_PCID) || linux_step_on(LINUX_STEP_PTI))
 		mitigations_pti_leave();
-	linux_patch(0);
+	mitigations_linux_patch(0);
 }

@@ -145,6 +145,39 @@
 	lfence
 .endm
 
+/* A step of Linux's set: a site that starts with a two-byte short jump
+ * over the step, which mitigations_linux_prepare turns into a two-byte
+ * NOP where the step is on, as Linux's ALTERNATIVE leaves a jump or NOPs
+ * in its entry code (arch/x86/entry/calling.h). Under an
+ * instruction-counting clock each site is one instruction either way.
+ * The sites go to the section .data.irqlab.linux_sites of their file,
+ * between LINUX_SITES_BEGIN and LINUX_SITES_END, each its address, step
+ * and jump distance. */
+.macro LINUX_STEP step, body
+.Lsite\@:
+	.byte 0xeb, .Lsite_end\@ - .Lsite\@ - 2
+	\body
+.Lsite_end\@:
+	.pushsection .data.irqlab.linux_sites, "aw"
+	.quad .Lsite\@
+	.byte \step, .Lsite_end\@ - .Lsite\@ - 2
+	.balign 8
+	.popsection
+.endm
+.macro LINUX_SITES_BEGIN name
+	.pushsection .data.irqlab.linux_sites, "aw"
+	.balign 8
+	.globl \name
+\name:
+	.popsection
+.endm
+.macro LINUX_SITES_END name
+	.pushsection .data.irqlab.linux_sites, "aw"
+	.globl \name
+\name:
+	.popsection
+.endm
+
 /* Linux's __FILL_RETURN_BUFFER (nospec-branch.h): RSB_FILL_ENTRIES
  * calls, each return address pointing at a speculation trap, the stack
  * put back two slots at a time, and an LFENCE against a mispredicted
@@ -186,6 +219,8 @@ extern uint32_t mitigation_linux_steps;
  * chosen steps act on; linux_finish undoes it. */
 void mitigations_linux_prepare(void);
 void mitigations_linux_finish(void);
+/* Only the patching: every site runs the steps in `steps` (0: none). */
+void mitigations_linux_patch(uint32_t steps);
 
 /* The branch-history loops (arch/mitigations.S). */
 void bhb_clear_5x5(void);

@@ -259,6 +259,16 @@ function mitigationSection(page, doc) {
         signed(m.linux.round_trip_median_over) + " round trip over " +
         m.linux.baseline : m.linux.status + ": " + (m.linux.reason || "")) +
       "; " + m.linux.label + "."));
+  const f = m.idt_against_fred;
+  if (f && f.fred_less_idt !== null && f.fred_less_idt !== undefined)
+    page.append(el("p", { class: "note", id: "idt-against-fred" },
+      f.label + ": " + f.idt.experiment + " " + f.idt.round_trip + ", " +
+      f.fred.experiment + " " + f.fred.round_trip + ", FRED " +
+      signed(f.fred_less_idt) + "."));
+  else if (f && f.fred)
+    page.append(el("p", { class: "note", id: "idt-against-fred" },
+      "IDT against FRED not compared: " + f.fred.experiment + " " +
+      f.fred.status + (f.fred.reason ? ": " + f.fred.reason : "") + "."));
   page.append(table(["decision", "needed", "on every interrupt", "why"],
     m.decisions.map((d) => [d.name, d.needed ? "yes" : "no",
       d.per_interrupt ? "yes" : "no", { text: d.why, cls: "why" }]),

@@ -11,13 +11,14 @@
 #include "arch/frame.h"
 #include "arch/dispatch/irq.h"
 #include "arch/dispatch/schemes.h"
+#include "arch/mitigations.h"
 
 /* Event types 0 (external interrupt) and 4 (INT n) are interrupts; the
  * others, 2 (NMI), 3 (exception), 5 (INT1), 6 (INT3, INTO) and 7
  * (SYSCALL, SYSENTER), each have bit 0, 1 or 3 set. */
 #define FRED_TYPE_NOT_INTERRUPT 0x0b
 
-.macro SCHEME_BODY id, timed
+.macro SCHEME_BODY_EXITING id, timed, exit
 	.section .text.irqlab.scheme.\id, "ax"
 	.balign 4096
 	.globl \id\()_page, \id\()_code, \id\()_code_end
@@ -32,11 +33,29 @@
 	jnz fred_exception
 	movzbl FRAME_FRED_VECTOR(%rsp), %eax
 	movq %rax, FRAME_VECTOR(%rsp)
-	DISPATCH_TAIL \timed, return=FRED_RETURN
+	DISPATCH_TAIL \timed, exit=\exit, return=FRED_RETURN
 \id\()_code_end:
 .endm
 
+.macro SCHEME_BODY id, timed
+	SCHEME_BODY_EXITING \id, \timed, NOTHING
+.endm
+
+/* Scheme "fred-linux": what Linux's FRED entry adds on this CPU
+ * (docs/mitigations.md). It has no CR3 switch, no IBRS and no branch-
+ * history step, and the CPU swaps GS itself: of Linux's set only VERW
+ * before the return remains, a site patched as the linux variant's. */
+.macro FRED_LINUX_EXIT
+	LINUX_STEP LINUX_STEP_VERW, VERW_CLEAR
+.endm
+.macro SCHEME_BODY_LINUX id, timed
+	SCHEME_BODY_EXITING \id, \timed, FRED_LINUX_EXIT
+.endm
+
 	SCHEME_EACH_KIND SCHEME_BODY, fred
+	LINUX_SITES_BEGIN fred_linux_sites
+	SCHEME_EACH_KIND SCHEME_BODY_LINUX, fred_linux
+	LINUX_SITES_END fred_linux_sites_end
 
 	.text
 /* The exceptions' path under FRED: exception_dispatch sees the frame the

@@ -3,6 +3,7 @@
 #include "arch/cpu.h"
 #include "arch/desc.h"
 #include "arch/exceptions.h"
+#include "arch/mitigations.h"
 #include "arch/dispatch/irq.h"
 
 #include "arch/lib/fmt.h"
@@ -67,11 +68,19 @@ static const char *pf_cr2_unsupported(void)
 }
 
 
-/* fred.S: an entry page per kind, and no gates. */
-extern const char fred_page[], fred_bare_page[], fred_counted_page[];
-extern const char fred_code[], fred_code_end[];
-extern const char fred_bare_code[], fred_bare_code_end[];
-extern const char fred_counted_code[], fred_counted_code_end[];
+/* fred.S: an entry page per kind, and no gates; the same for fred-linux. */
+#define FRED_SYMBOLS(id)                                                    \
+	extern const char id##_page[], id##_bare_page[],                    \
+		id##_counted_page[];                                        \
+	extern const char id##_code[], id##_code_end[];                     \
+	extern const char id##_bare_code[], id##_bare_code_end[];           \
+	extern const char id##_counted_code[], id##_counted_code_end[]
+FRED_SYMBOLS(fred);
+FRED_SYMBOLS(fred_linux);
+#define FRED_CODE(id)                                                       \
+	.code = { { 0, id##_code, id##_code_end, 0 },                       \
+		  { 0, id##_bare_code, id##_bare_code_end, 0 },             \
+		  { 0, id##_counted_code, id##_counted_code_end, 0 } }
 
 static const char *fred_unsupported(void)
 {
@@ -109,6 +118,12 @@ static void fred_prepare(void)
 
 /* The entry page of the kind's handlers, with stack level 0, no red
  * zone and interrupts at level 0 in the low bits; then FRED on. */
+static void fred_enter_at(const char *page)
+{
+	wrmsr(MSR_FRED_CONFIG, (uint64_t)(uintptr_t)page);
+	write_cr4(read_cr4() | CR4_FRED);
+}
+
 static void fred_install(enum handler_kind kind)
 {
 	static const char *const page_of[HANDLER_KINDS] = {
@@ -116,10 +131,19 @@ static void fred_install(enum handler_kind kind)
 		[HANDLER_BARE] = fred_bare_page,
 		[HANDLER_COUNTED] = fred_counted_page,
 	};
-	const char *page = page_of[kind];
 
-	wrmsr(MSR_FRED_CONFIG, (uint64_t)(uintptr_t)page);
-	write_cr4(read_cr4() | CR4_FRED);
+	fred_enter_at(page_of[kind]);
+}
+
+static void fred_linux_install(enum handler_kind kind)
+{
+	static const char *const page_of[HANDLER_KINDS] = {
+		[HANDLER_TIMED] = fred_linux_page,
+		[HANDLER_BARE] = fred_linux_bare_page,
+		[HANDLER_COUNTED] = fred_linux_counted_page,
+	};
+
+	fred_enter_at(page_of[kind]);
 }
 
 /* FRED off: the IDT, whose gates scheme_rest puts back, serves again. */
@@ -127,6 +151,20 @@ static void fred_finish(void)
 {
 	write_cr4(read_cr4() & ~CR4_FRED);
 	wrmsr(MSR_FRED_CONFIG, 0);
+}
+
+/* fred-linux's sites run the steps Linux's rule took for this CPU
+ * (bench/run/mitigation_probe.c), of which it has VERW's alone. */
+static void fred_linux_prepare(void)
+{
+	fred_prepare();
+	mitigations_linux_patch(mitigation_linux_steps);
+}
+
+static void fred_linux_finish(void)
+{
+	fred_finish();
+	mitigations_linux_patch(0);
 }
 
 static const char *call16_unsupported(void)
@@ -195,12 +233,19 @@ const struct dispatch_scheme dispatch_schemes[] = {
 	{
 		.id = SCHEME_FRED,
 		.unsupported = fred_unsupported,
-		.code = { { 0, fred_code, fred_code_end, 0 },
-			  { 0, fred_bare_code, fred_bare_code_end, 0 },
-			  { 0, fred_counted_code, fred_counted_code_end, 0 } },
+		FRED_CODE(fred),
 		.install = fred_install,
 		.prepare = fred_prepare,
 		.finish = fred_finish,
+		.stub_bytes = 0,
+	},
+	{
+		.id = SCHEME_FRED_LINUX,
+		.unsupported = fred_unsupported,
+		FRED_CODE(fred_linux),
+		.install = fred_linux_install,
+		.prepare = fred_linux_prepare,
+		.finish = fred_linux_finish,
 		.stub_bytes = 0,
 	},
 	{

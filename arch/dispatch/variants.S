@@ -95,24 +95,6 @@
 	LKGS_AX
 .endm
 
-/* The "linux" variant's steps: each a site that starts with a two-byte
- * short jump over the step, which mitigations_linux_prepare turns into
- * a two-byte NOP where the step is on, as Linux's ALTERNATIVE leaves a
- * jump or NOPs in its entry code (arch/x86/entry/calling.h). Under an
- * instruction-counting clock each site is one instruction either way.
- * The site table holds each site's address, step and jump distance. */
-.macro LINUX_STEP step, body
-.Lsite\@:
-	.byte 0xeb, .Lsite_end\@ - .Lsite\@ - 2
-	\body
-.Lsite_end\@:
-	.pushsection .data.irqlab.linux_sites, "aw"
-	.quad .Lsite\@
-	.byte \step, .Lsite_end\@ - .Lsite\@ - 2
-	.balign 8
-	.popsection
-.endm
-
 /* The order Linux's entry from user mode takes (entry_64.S, calling.h):
  * swapgs and its fence, the CR3 switch, then with the registers saved
  * IBRS and an entry IBPB; on the way out IBRS off, CR3 back, swapgs,
@@ -173,17 +155,10 @@ VARIANT_HANDLER bhb_clear_12x7, BHB_CLEAR_12X7, NOTHING
 VARIANT_HANDLER lfence_swapgs, LFENCE_SWAPGS_ENTRY, GS_SWAPGS
 VARIANT_HANDLER rsb_fill, RSB_FILL, NOTHING
 
-	.pushsection .data.irqlab.linux_sites, "aw"
-	.balign 8
-	.globl linux_sites
-linux_sites:
-	.popsection
+	LINUX_SITES_BEGIN linux_sites
 /* "linux_set": the preprocessor defines `linux` as 1. */
 VARIANT_HANDLER linux_set, LINUX_ENTRY, LINUX_EXIT
-	.pushsection .data.irqlab.linux_sites, "aw"
-	.globl linux_sites_end
-linux_sites_end:
-	.popsection
+	LINUX_SITES_END linux_sites_end
 
 	.data
 	.balign 8

@@ -275,7 +275,7 @@ enum boot_return {
 
 /* A dispatch scheme's footprint in this build: carried in the handoff,
  * since only the binary that ran knows its code's size. */
-#define RESULTS_MAX_SCHEMES 16
+#define RESULTS_MAX_SCHEMES 24
 struct scheme_footprint {
 	uint8_t scheme;		/* enum scheme_id */
 	uint32_t stub_bytes;	/* one vector's stub */

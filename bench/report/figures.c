@@ -60,6 +60,26 @@ const struct experiment_result *cold_twin(const struct run_result *r,
 	return e->id.cache == VARIANT_ABSENT ? results_find(r, &cold) : 0;
 }
 
+int idt_against_fred(const struct run_result *r,
+		     const struct experiment_result **idt,
+		     const struct experiment_result **fred,
+		     int64_t *fred_less_idt)
+{
+	const struct row_id idt_id = { .source = SOURCE_INT,
+				       .scheme = SCHEME_DIRECT,
+				       .variant = VARIANT_LINUX };
+	const struct row_id fred_id = { .source = SOURCE_INT,
+					.scheme = SCHEME_FRED_LINUX };
+
+	*idt = results_find(r, &idt_id);
+	*fred = results_find(r, &fred_id);
+	if (!*idt || !*fred || (*idt)->status != EXP_OK ||
+	    (*fred)->status != EXP_OK)
+		return 0;
+	*fred_less_idt = median_over(*fred, *idt, METRIC_ROUND_TRIP);
+	return 1;
+}
+
 void report_linux_choices(const struct run_result *r,
 			  struct linux_choices *out)
 {

@@ -30,6 +30,15 @@ const struct experiment_result *gate_floor_of(
 /* A mitigation row's twin in the cold cache state, or NULL. */
 const struct experiment_result *cold_twin(const struct run_result *r,
 					  const struct experiment_result *e);
+/* The INT n rows of the one comparison docs/mitigations.md "FRED" names:
+ * the IDT with Linux's set (int-direct+linux) and FRED with its own
+ * (int-fred-linux); either NULL where it did not run. Returns whether
+ * both ran ok, with FRED's round trip less the IDT's in *fred_less_idt,
+ * net of nothing: the floor is the same on both. */
+int idt_against_fred(const struct run_result *r,
+		     const struct experiment_result **idt,
+		     const struct experiment_result **fred,
+		     int64_t *fred_less_idt);
 /* Linux's decisions on the run's machine (bench/model/mitigations.h). */
 void report_linux_choices(const struct run_result *r,
 			  struct linux_choices *out);

@@ -352,6 +352,52 @@ static void json_mitigation_figures(struct json_writer *w,
 		json_overs(w, r, e, base);
 }
 
+/* One side of docs/mitigations.md's IDT-against-FRED comparison. */
+static void json_side(struct json_writer *w, const struct run_result *r,
+		      const char *key, const struct experiment_result *e)
+{
+	json_key(w, key);
+	if (!e) {
+		json_null(w);
+		return;
+	}
+	json_begin_object(w);
+	json_kv_string(w, "experiment", e->name);
+	json_status(w, e->status, e->reason);
+	json_key(w, "round_trip");
+	if (e->status == EXP_OK)
+		json_int(w, net_of_floor(e->metric[METRIC_ROUND_TRIP].median,
+					 r->floor.min));
+	else
+		json_null(w);
+	json_end_object(w);
+}
+
+/* "IDT with its mitigations" against "FRED with its own": one
+ * comparison, on INT n's round trip. */
+static void json_mitigations_fred(struct json_writer *w,
+				  const struct run_result *r)
+{
+	const struct experiment_result *idt, *fred;
+	int64_t less;
+	int both = idt_against_fred(r, &idt, &fred, &less);
+
+	json_key(w, "idt_against_fred");
+	json_begin_object(w);
+	json_kv_string(w, "label", "INT n's round trip through the IDT with "
+		       "Linux's set here (direct, swapgs and its steps) against "
+		       "FRED with what Linux's FRED entry adds here (VERW "
+		       "where taken): one comparison");
+	json_side(w, r, "idt", idt);
+	json_side(w, r, "fred", fred);
+	json_key(w, "fred_less_idt");
+	if (both)
+		json_int(w, less);
+	else
+		json_null(w);
+	json_end_object(w);
+}
+
 /* docs/mitigations.md: each sequence's cost over its baseline, warm and
  * cold, whether this CPU needs it and why, and what Linux's defaults
  * would run here in all. */
@@ -436,6 +482,7 @@ static void json_mitigations(struct json_writer *w, const struct run_result *r)
 		json_mitigation_figures(w, r, &r->exp[i]);
 		json_end_object(w);
 	}
+	json_mitigations_fred(w, r);
 	json_end_object(w);
 }
 

@@ -139,6 +139,30 @@ static void mitigation_cells(struct text_buf *tb, const struct run_result *r,
 			  (long long)median_over(e, base, METRIC_ROUND_TRIP));
 }
 
+/* docs/mitigations.md "FRED": one comparison, INT n's round trip. */
+static void summary_idt_against_fred(struct text_buf *tb,
+				     const struct run_result *r)
+{
+	const struct experiment_result *idt, *fred;
+	uint64_t floor = r->floor.min;
+	int64_t less;
+
+	if (idt_against_fred(r, &idt, &fred, &less))
+		tb_printf(tb, "IDT with its mitigations against FRED with its "
+			  "own, INT n round trip: %s %lld, %s %lld: FRED "
+			  "%+lld\n", idt->name,
+			  (long long)net_of_floor(
+				  idt->metric[METRIC_ROUND_TRIP].median, floor),
+			  fred->name,
+			  (long long)net_of_floor(
+				  fred->metric[METRIC_ROUND_TRIP].median, floor),
+			  (long long)less);
+	else if (fred && fred->status != EXP_OK)
+		tb_printf(tb, "IDT with its mitigations against FRED with its "
+			  "own: not compared: %s %s: %s\n", fred->name,
+			  exp_status_name(fred->status), fred->reason);
+}
+
 /* docs/mitigations.md: each sequence over its baseline, warm and cold,
  * what this CPU needs and why, and Linux's set here in all. */
 static void summary_mitigations(struct text_buf *tb, const struct run_result *r)
@@ -198,6 +222,7 @@ static void summary_mitigations(struct text_buf *tb, const struct run_result *r)
 			  "from user mode here, not what a given kernel does\n",
 			  linux_rule_source);
 	}
+	summary_idt_against_fred(tb, r);
 	tb_printf(tb, "Linux's decisions on this CPU:\n");
 	for (k = 0; k < LINUX_CHOICE_COUNT; k++)
 		tb_printf(tb, "  %s: %s\n", linux_choice_name(k),
