@@ -23,6 +23,26 @@ prim_\name\()_counted:
 	\body pmc
 .endm
 
+/* A block of PRIMITIVE_REPS copies of the sequence macro \seq, which
+ * leaves R8 alone. */
+.macro BODY_REPEAT clock, seq
+	CLOCK_OPEN_TO %r8, \clock
+	.rept PRIMITIVE_REPS
+	\seq
+	.endr
+	CLOCK_CLOSE \clock
+	subq %r8, %rax
+	ret
+.endm
+
+/* A primitive that is such a block, once per instrument. */
+.macro PRIMITIVE_REPEATING name, seq
+	.macro BODY_\name clock
+	BODY_REPEAT \clock, \seq
+	.endm
+	PRIMITIVE \name, BODY_\name
+.endm
+
 /* seed 000 TEST1: push a constant. */
 .macro BODY_PUSH_IMM clock
 	CLOCK_OPEN_TO %r8, \clock
@@ -262,61 +282,12 @@ prim_\name\()_counted:
 .endm
 	PRIMITIVE wrmsr_spec_ctrl, BODY_WRMSR_SPEC_CTRL
 
-.macro BODY_WRMSR_PRED_CMD clock
-	CLOCK_OPEN_TO %r8, \clock
-	.rept PRIMITIVE_REPS
-	IBPB
-	.endr
-	CLOCK_CLOSE \clock
-	subq %r8, %rax
-	ret
-.endm
-	PRIMITIVE wrmsr_pred_cmd, BODY_WRMSR_PRED_CMD
-
-.macro BODY_VERW clock
-	CLOCK_OPEN_TO %r8, \clock
-	.rept PRIMITIVE_REPS
-	VERW_CLEAR
-	.endr
-	CLOCK_CLOSE \clock
-	subq %r8, %rax
-	ret
-.endm
-	PRIMITIVE verw, BODY_VERW
-
-/* One pass of each loop per copy. */
-.macro BODY_BHB_CLEAR_5X5 clock
-	CLOCK_OPEN_TO %r8, \clock
-	.rept PRIMITIVE_REPS
-	BHB_CLEAR_5X5
-	.endr
-	CLOCK_CLOSE \clock
-	subq %r8, %rax
-	ret
-.endm
-	PRIMITIVE bhb_clear_5x5, BODY_BHB_CLEAR_5X5
-
-.macro BODY_BHB_CLEAR_12X7 clock
-	CLOCK_OPEN_TO %r8, \clock
-	.rept PRIMITIVE_REPS
-	BHB_CLEAR_12X7
-	.endr
-	CLOCK_CLOSE \clock
-	subq %r8, %rax
-	ret
-.endm
-	PRIMITIVE bhb_clear_12x7, BODY_BHB_CLEAR_12X7
-
-/* The loop's counter is EAX, which the opening read leaves in R8. */
-.macro BODY_RSB_FILL clock
-	CLOCK_OPEN_TO %r8, \clock
-	.rept PRIMITIVE_REPS
-	RSB_FILL
-	.endr
-	CLOCK_CLOSE \clock
-	subq %r8, %rax
-	ret
-.endm
-	PRIMITIVE rsb_fill, BODY_RSB_FILL
+	PRIMITIVE_REPEATING wrmsr_pred_cmd, IBPB
+	PRIMITIVE_REPEATING verw, VERW_CLEAR
+/* One pass of each loop per copy; the fill's counter is EAX, which the
+ * opening read leaves in R8. */
+	PRIMITIVE_REPEATING bhb_clear_5x5, BHB_CLEAR_5X5
+	PRIMITIVE_REPEATING bhb_clear_12x7, BHB_CLEAR_12X7
+	PRIMITIVE_REPEATING rsb_fill, RSB_FILL
 
 	.section .note.GNU-stack, "", @progbits

@@ -262,13 +262,14 @@ function mitigationSection(page, doc) {
   const f = m.idt_against_fred;
   if (f && f.fred_less_idt !== null && f.fred_less_idt !== undefined)
     page.append(el("p", { class: "note", id: "idt-against-fred" },
-      f.label + ": " + f.idt.experiment + " " + f.idt.round_trip + ", " +
-      f.fred.experiment + " " + f.fred.round_trip + ", FRED " +
+      f.label + ": " + f.idt_row.experiment + " " + f.idt_row.round_trip + ", " +
+      f.fred_row.experiment + " " + f.fred_row.round_trip + ", FRED " +
       signed(f.fred_less_idt) + "."));
-  else if (f && f.fred)
+  else if (f && f.fred_row)
     page.append(el("p", { class: "note", id: "idt-against-fred" },
-      "IDT against FRED not compared: " + f.fred.experiment + " " +
-      f.fred.status + (f.fred.reason ? ": " + f.fred.reason : "") + "."));
+      "IDT against FRED not compared: " + f.fred_row.experiment + " " +
+      f.fred_row.status + (f.fred_row.reason ? ": " + f.fred_row.reason :
+        "") + "."));
   page.append(table(["decision", "needed", "on every interrupt", "why"],
     m.decisions.map((d) => [d.name, d.needed ? "yes" : "no",
       d.per_interrupt ? "yes" : "no", { text: d.why, cls: "why" }]),

@@ -37,16 +37,7 @@
 .endm
 
 .macro SCHEME_BODY id, timed
-	GATE_TABLE \id\()_gates
-	SCHEME_CODE \id, GATE_STRIDE
-	vector = FIRST_IRQ_VECTOR
-	.rept IRQ_VECTORS
-0:	GATE_HANDLER vector, \timed
-	.org 0b + GATE_STRIDE, 0xcc
-	GATE_TABLE_ENTRY 0b
-	vector = vector + 1
-	.endr
-	SCHEME_CODE_END \id
+	HANDLER_PER_VECTOR \id, \timed, GATE_STRIDE, GATE_HANDLER
 .endm
 
 	SCHEME_EACH_KIND SCHEME_BODY, gate

@@ -97,6 +97,22 @@
 	.popsection
 .endm
 
+/* A scheme with a whole handler per vector (direct, gate): \handler
+ * \vector, \timed emits one, padded to \stride bytes (the .org makes an
+ * overgrown one a build error), and the gate table points at each. */
+.macro HANDLER_PER_VECTOR id, timed, stride, handler
+	GATE_TABLE \id\()_gates
+	SCHEME_CODE \id, \stride
+	vector = FIRST_IRQ_VECTOR
+	.rept IRQ_VECTORS
+0:	\handler vector, \timed
+	.org 0b + \stride, 0xcc
+	GATE_TABLE_ENTRY 0b
+	vector = vector + 1
+	.endr
+	SCHEME_CODE_END \id
+.endm
+
 /* For schemes that reach the common path through a second event (#PF,
  * #BP) delivered on top of the interrupt's own frame: rebuild the stack
  * as [interrupt frame][FRAME_ERROR 0][FRAME_VECTOR] and drop the nested

@@ -20,6 +20,10 @@
 #define ARCH_CAP_MDS_NO (1ull << 5)
 #define ARCH_CAP_TSX_CTRL (1ull << 7)
 #define ARCH_CAP_TAA_NO (1ull << 8)
+#define ARCH_CAP_SBDR_SSDP_NO (1ull << 13)
+#define ARCH_CAP_FBSDP_NO (1ull << 14)
+#define ARCH_CAP_PSDP_NO (1ull << 15)
+#define ARCH_CAP_FB_CLEAR (1ull << 17)
 #define ARCH_CAP_BHI_NO (1ull << 20)
 #define ARCH_CAP_RFDS_NO (1ull << 27)
 #define ARCH_CAP_RFDS_CLEAR (1ull << 28)
@@ -138,25 +142,36 @@ static void choose_verw(int intel, const struct mitigation_bits *b,
 	 * needs TSX, which Linux's default (tsx=off) turns off wherever
 	 * TSX_CTRL lets it; MMIO Stale Data alone clears on VM entry only
 	 * (mmio_select_mitigation). */
+	const uint64_t mmio_no = ARCH_CAP_SBDR_SSDP_NO | ARCH_CAP_FBSDP_NO |
+				 ARCH_CAP_PSDP_NO;
 	int mds = intel && !(cap & ARCH_CAP_MDS_NO);
 	int taa = intel && (b->leaf7_ebx & LEAF7_EBX_RTM) &&
 		  !(cap & (ARCH_CAP_TAA_NO | ARCH_CAP_TSX_CTRL));
 	int rfds = !(cap & ARCH_CAP_RFDS_NO) && (cap & ARCH_CAP_RFDS_CLEAR);
-	int clears = (b->leaf7_edx & LEAF7_EDX_MD_CLEAR) ||
-		     (cap & ARCH_CAP_RFDS_CLEAR);
-	char why[112];
+	int mmio = intel && (cap & mmio_no) != mmio_no;
+	/* Whether VERW clears anything here, said in every decision. */
+	const char *clears = (b->leaf7_edx & LEAF7_EDX_MD_CLEAR) ||
+				     (cap & ARCH_CAP_RFDS_CLEAR) ?
+			     "MD_CLEAR present: it clears buffers" :
+			     "no MD_CLEAR: it clears nothing here";
+	char why[sizeof(c->why)];
 
-	if (!mds && !taa && !rfds) {
-		say(c, 0, 0, intel ? "off (MDS_NO; TAA_NO, TSX_CTRL or no TSX)" :
-				     "off (not Intel: not affected by MDS)");
-		return;
-	}
-	fmt_snprintf(why, sizeof(why), "on (%s, %s)",
-		     mds ? "MDS_NO is 0" : taa ? "TAA_NO is 0 with TSX" :
-						 "RFDS_CLEAR",
-		     clears ? "MD_CLEAR present: it clears buffers" :
-			      "no MD_CLEAR: it clears nothing here");
-	say(c, 1, 1, why);
+	if (mds || taa || rfds)
+		fmt_snprintf(why, sizeof(why), "on (%s; %s)",
+			     mds ? "MDS_NO is 0" :
+			     taa ? "TAA_NO is 0 with TSX" : "RFDS_CLEAR",
+			     clears);
+	else if (mmio)
+		fmt_snprintf(why, sizeof(why), "VM entry only (MMIO Stale "
+			     "Data: SBDR_SSDP_NO, FBSDP_NO or PSDP_NO is 0%s; "
+			     "%s)", cap & ARCH_CAP_FB_CLEAR ? ", FB_CLEAR" : "",
+			     clears);
+	else
+		fmt_snprintf(why, sizeof(why), "off (%s; %s)",
+			     intel ? "MDS_NO; TAA_NO, TSX_CTRL or no TSX" :
+				     "not Intel: not affected by MDS",
+			     clears);
+	say(c, mds || taa || rfds || mmio, mds || taa || rfds, why);
 }
 
 static void choose_bhb(int intel, const struct mitigation_bits *b,

@@ -47,7 +47,7 @@ struct linux_choice {
 	/* ... and on the interrupt path: then it is a step of the "linux"
 	 * variant. */
 	uint8_t per_interrupt;
-	char why[112];		/* "on (MDS_NO is 0, MD_CLEAR present)" */
+	char why[160];		/* "on (MDS_NO is 0; MD_CLEAR present: ...)" */
 };
 
 struct linux_choices {

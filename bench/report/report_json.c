@@ -328,7 +328,7 @@ static void json_comparison(struct json_writer *w, const struct run_result *r)
 			continue;
 		json_begin_object(w);
 		json_kv_string(w, "experiment", e->name);
-		json_kv_string(w, "gate", gate->name);
+		json_kv_string(w, "floor", gate->name);
 		json_overs(w, r, e, gate);
 		json_end_object(w);
 	}
@@ -388,8 +388,8 @@ static void json_mitigations_fred(struct json_writer *w,
 		       "Linux's set here (direct, swapgs and its steps) against "
 		       "FRED with what Linux's FRED entry adds here (VERW "
 		       "where taken): one comparison");
-	json_side(w, r, "idt", idt);
-	json_side(w, r, "fred", fred);
+	json_side(w, r, "idt_row", idt);
+	json_side(w, r, "fred_row", fred);
 	json_key(w, "fred_less_idt");
 	if (both)
 		json_int(w, less);
