@@ -63,6 +63,12 @@ def expected_cell(doc, cell):
         a = over.get(cell["row"])
         key = ("cycles_" if cycles else "") + metric[:-5] + "_median_over"
         return signed(a[key]) if a else None
+    if metric.endswith("_above_gate"):
+        # The gate's floor (docs/long-mode.md): above_gate's figure.
+        above = {a["experiment"]: a for a in doc.get("above_gate", [])}
+        a = above.get(cell["row"])
+        key = ("cycles_" if cycles else "") + metric[:-11] + "_median_over"
+        return signed(a[key]) if a and a.get(key) is not None else ""
     return str((e["cycles"] if cycles else e)[metric]["median"])
 
 
