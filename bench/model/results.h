@@ -8,6 +8,7 @@
 #include "bench/model/axes.h"
 #include "bench/model/config.h"
 #include "bench/model/mitigations.h"
+#include "bench/model/topology.h"
 #include "bench/model/stats.h"
 
 #define RESULTS_MAX_EXPERIMENTS 160
@@ -89,6 +90,11 @@ struct machine_info {
 	uint32_t lapic_count;
 	/* What the mitigation rule reads (bench/model/mitigations.h). */
 	struct mitigation_bits mitigation;
+	/* Where processors sit (bench/model/topology.h), from the boot
+	 * CPU's leaves, and the relation of each other processor the MADT
+	 * lists to it, counted by enum cpu_relation. */
+	struct topology topology;
+	uint16_t relation_count[CPU_RELATION_COUNT];
 };
 
 /* Each row keeps the histograms of entry, exit and round trip, each at

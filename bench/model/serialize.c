@@ -83,6 +83,17 @@ static const struct field run_fields[] = {
 	FIXED(struct run_result, machine.mitigation.arch_capabilities, 8),
 	FIELD_OF(struct run_result, machine.mitigation.arch_capabilities_read,
 		 WIRE_FIXED, 1, 2),
+	FIELD_OF(struct run_result, machine.topology.known, WIRE_FIXED, 1, 2),
+	FIELD_OF(struct run_result, machine.topology.smt_shift, WIRE_FIXED, 1,
+		 33),
+	FIELD_OF(struct run_result, machine.topology.llc_shift, WIRE_FIXED, 1,
+		 33),
+	FIELD_OF(struct run_result, machine.topology.package_shift, WIRE_FIXED,
+		 1, 33),
+#define RELATION_FIELD(id, name)                                            \
+	VAR(struct run_result, machine.relation_count[CPU_RELATION_##id]),
+	CPU_RELATION_LIST(RELATION_FIELD)
+#undef RELATION_FIELD
 	FIELD_OF(struct run_result, config, WIRE_CONFIG, 0, 0),
 	STRING(struct run_result, config_warnings),
 	STRING(struct run_result, build),

@@ -16,8 +16,9 @@
  *    each figure of a distribution as its step from the one before.
  * 9: a row as its ids (source, scheme, variant; struct row_id), never
  *    its name; a gap row's and a footprint's scheme as its id.
- * 12: the machine's mitigation bits (bench/model/mitigations.h); a
- *     row's cache state as an id of its own (struct row_id). */
+ * 12: the machine's mitigation bits (bench/model/mitigations.h) and
+ *     topology (bench/model/topology.h); a row's cache state as an id
+ *     of its own (struct row_id). */
 #define RESULTS_BLOB_VERSION 12
 
 /* Returns the encoded length, or 0 when `cap` is too small. */

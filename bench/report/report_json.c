@@ -649,6 +649,30 @@ static void json_gaps(struct json_writer *w, const struct run_result *r)
 	json_end_object(w);
 }
 
+/* The boot CPU's topology and where the MADT's other processors sit
+ * from it (bench/model/topology.h); null where no leaf said. */
+static void json_machine_topology(struct json_writer *w,
+				  const struct machine_info *m)
+{
+	unsigned k;
+
+	json_key(w, "topology");
+	if (!m->topology.known) {
+		json_null(w);
+		return;
+	}
+	json_begin_object(w);
+	json_kv_uint(w, "smt_shift", m->topology.smt_shift);
+	json_kv_uint(w, "llc_shift", m->topology.llc_shift);
+	json_kv_uint(w, "package_shift", m->topology.package_shift);
+	json_key(w, "other_cpus");
+	json_begin_object(w);
+	for (k = CPU_RELATION_SMT_SIBLING; k < CPU_RELATION_COUNT; k++)
+		json_kv_uint(w, cpu_relation_name(k), m->relation_count[k]);
+	json_end_object(w);
+	json_end_object(w);
+}
+
 static void json_machine(struct json_writer *w, const struct run_result *r)
 {
 	const struct machine_info *m = &r->machine;
@@ -677,6 +701,7 @@ static void json_machine(struct json_writer *w, const struct run_result *r)
 	json_kv_string(w, "hypervisor", m->hypervisor);
 	json_kv_string(w, "acpi_oem_id", m->acpi_oem_id);
 	json_kv_uint(w, "llc_bytes", m->llc_bytes);
+	json_machine_topology(w, m);
 	json_key(w, "smbios_system");
 	json_begin_object(w);
 	json_kv_string(w, "vendor", m->system_vendor);

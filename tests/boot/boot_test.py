@@ -1700,10 +1700,11 @@ def boot_seconds(run_dir, boot):
 
 
 def other_cpus(tiny):
-    """-smp 4: phase B sends each other processor the MADT lists an INIT,
-    and QEMU's monitor then shows the three halted in wait-for-SIPI while
-    phase B measures; the run takes about as long as with -smp 1, where
-    firmware loops on the other vCPUs once took a host core each."""
+    """-smp 4 (two sockets of two cores): phase B sends each other
+    processor the MADT lists an INIT, and QEMU's monitor then shows the
+    three halted in wait-for-SIPI while phase B measures; the run takes
+    about as long as with -smp 1, where firmware loops on the other vCPUs
+    once took a host core each. Each sits where QEMU's topology says."""
     name = "other-cpus"
     sock = os.path.join(tempfile.mkdtemp(prefix="irqlab-mon-"), "monitor.sock")
     config = tiny + "schemes = direct\nvariants = none\n"
@@ -1714,7 +1715,8 @@ def other_cpus(tiny):
     def measure():
         try:
             result["run"] = run(name + "-4", "", config=config,
-                                extra_env={"TPM": "off", "SMP": "4",
+                                extra_env={"TPM": "off",
+                                           "SMP": "4,sockets=2,cores=2",
                                            "MONITOR": sock})
         finally:
             done.set()
@@ -1766,6 +1768,26 @@ def other_cpus(tiny):
           and states[0] != (True, True)
           and all(st == (True, True) for st in states[1:]),
           "rc %d, %s, HLT and EIP=fff0 per CPU %s" % (rc, parked, states))
+    # QEMU numbers the APIC IDs socket by socket: CPU 1 shares CPU 0's
+    # socket (and its last-level cache, a socket's), CPUs 2 and 3 are
+    # the other socket's (bench/model/topology.c).
+    folders = result_folders(os.path.join(run_dir, "results"))
+    topology = None
+    if folders:
+        with open(os.path.join(run_dir, "results", folders[0],
+                               "results.json")) as f:
+            topology = json.load(f)["machine"]["topology"]
+    check("other-cpus: where the 3 sit from CPU 0 follows the topology QEMU "
+          "gives (-smp 4,sockets=2,cores=2): one behind the same last-level "
+          "cache, two in the other package, in the status line and the "
+          "results",
+          parked and parked[0].get("relations")
+          == "same-llc:1/other-package:2"
+          and topology is not None and topology["package_shift"] == 1
+          and topology["other_cpus"] == {"smt-sibling": 0, "same-llc": 1,
+                                         "same-package": 0,
+                                         "other-package": 2, "unknown": 0},
+          "%s %s" % (parked, topology))
     one, four = boot_seconds(alone[1], 1), boot_seconds(run_dir, 1)
     check("other-cpus: the measuring boot takes about as long with -smp 4 as "
           "with -smp 1 (at most 1.5 times, plus 5 s)",
