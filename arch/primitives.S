@@ -240,9 +240,13 @@ prim_\name\()_counted:
  * it (the entry variants time both). */
 
 /* A CR3 write of the live table: without PCID every write flushes the
- * TLB's non-global entries. */
-.macro BODY_MOV_CR3 clock
+ * TLB's non-global entries; with \noflush, CR4.PCIDE on (primitives.c
+ * sets it up around the block) and bit 63 set, none does. */
+.macro CR3_WRITES clock, noflush
 	movq %cr3, %rsi
+	.if \noflush
+	btsq $CR3_NOFLUSH_BIT, %rsi
+	.endif
 	CLOCK_OPEN_TO %r8, \clock
 	.rept PRIMITIVE_REPS
 	movq %rsi, %cr3
@@ -250,22 +254,14 @@ prim_\name\()_counted:
 	CLOCK_CLOSE \clock
 	subq %r8, %rax
 	ret
+.endm
+.macro BODY_MOV_CR3 clock
+	CR3_WRITES \clock, 0
+.endm
+.macro BODY_MOV_CR3_NOFLUSH clock
+	CR3_WRITES \clock, 1
 .endm
 	PRIMITIVE mov_cr3, BODY_MOV_CR3
-
-/* The same with the no-flush bit, CR4.PCIDE on (primitives.c sets it up
- * around the block). */
-.macro BODY_MOV_CR3_NOFLUSH clock
-	movq %cr3, %rsi
-	btsq $CR3_NOFLUSH_BIT, %rsi
-	CLOCK_OPEN_TO %r8, \clock
-	.rept PRIMITIVE_REPS
-	movq %rsi, %cr3
-	.endr
-	CLOCK_CLOSE \clock
-	subq %r8, %rax
-	ret
-.endm
 	PRIMITIVE mov_cr3_noflush, BODY_MOV_CR3_NOFLUSH
 
 /* IBRS set and cleared in turn, as entry and exit write it; the values
