@@ -145,6 +145,7 @@ const char *lapic_check_quiet(char *why, unsigned cap)
 }
 
 #define ICR_DELIVERY_INIT (5u << 8)	/* delivery mode 101b */
+#define ICR_DELIVERY_STARTUP (6u << 8)	/* 110b: SIPI */
 #define ICR_TRIGGER_LEVEL (1u << 15)
 #define ICR_PENDING (1u << 12)		/* xAPIC delivery status */
 #define ICR_POLLS 100000
@@ -173,6 +174,24 @@ int lapic_send_init(uint32_t apic_id)
 	xapic_write(APIC_ICR2, apic_id << 24);
 	xapic_write(APIC_ICR, ICR_DELIVERY_INIT | ICR_TRIGGER_LEVEL);
 	for (; polls < ICR_POLLS && (xapic_read(APIC_ICR) & ICR_PENDING); polls++)
+		;
+	return polls < ICR_POLLS ? 0 : -1;
+}
+
+int lapic_send_sipi(uint32_t apic_id, uint8_t vector)
+{
+	unsigned polls;
+
+	if (lapic->mode == LAPIC_X2APIC) {
+		weak_wrmsr_fence();
+		wrmsr(MSR_X2APIC_BASE + APIC_ICR / 16,
+		      (uint64_t)apic_id << 32 | ICR_DELIVERY_STARTUP | vector);
+		return 0;
+	}
+	xapic_write(APIC_ICR2, apic_id << 24);
+	xapic_write(APIC_ICR, ICR_DELIVERY_STARTUP | vector);
+	for (polls = 0; polls < ICR_POLLS && (xapic_read(APIC_ICR) & ICR_PENDING);
+	     polls++)
 		;
 	return polls < ICR_POLLS ? 0 : -1;
 }

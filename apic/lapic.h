@@ -92,6 +92,10 @@ unsigned lapic_settle(void);
 /* INIT to the processor `apic_id`, into wait-for-SIPI. Returns 0, or -1
  * when the xAPIC never finished sending it. */
 int lapic_send_init(uint32_t apic_id);
+/* A start-up IPI to `apic_id`: a processor in wait-for-SIPI starts in
+ * real mode at page `vector` (SDM vol. 3A §9.4.4.1). Returns 0, or -1
+ * when the xAPIC never finished sending it. */
+int lapic_send_sipi(uint32_t apic_id, uint8_t vector);
 /* This processor's APIC ID, in the active mode. */
 uint32_t lapic_own_id(void);
 /* The mode IA32_APIC_BASE says the APIC is in now. */

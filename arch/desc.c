@@ -133,6 +133,16 @@ void idt_set_gate_selector(uint8_t vector, const void *handler, uint8_t ist,
 	};
 }
 
+void desc_load_on_this_cpu(void)
+{
+	struct table_pointer g = { sizeof(gdt) - 1, (uint64_t)(uintptr_t)gdt };
+	struct table_pointer i = { sizeof(idt) - 1, (uint64_t)(uintptr_t)idt };
+
+	lgdt(&g);
+	segments_reload(SEL_KERNEL_CS, SEL_KERNEL_DS);
+	lidt(&i);
+}
+
 void idt_install(void)
 {
 	struct table_pointer p = { sizeof(idt) - 1, (uint64_t)(uintptr_t)idt };

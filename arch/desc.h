@@ -52,6 +52,9 @@ void gdt_clear(unsigned index);
 const void *gdt_entry(unsigned index);
 const void *idt_gate_entry(uint8_t vector);
 void idt_install(void);
+/* Loads the GDT and IDT the boot CPU uses on another processor, without
+ * its TSS, whose descriptor the boot CPU's LTR marked busy. */
+void desc_load_on_this_cpu(void);
 
 /* arch/desc_load.S: reloads CS with lretq (docs/long-mode.md: a 64-bit far jmp
  * differs between Intel and AMD) and the data segments. */

@@ -15,6 +15,18 @@ void *pages_alloc(UINTN bytes)
 	return (void *)(uintptr_t)a;
 }
 
+void *pages_alloc_below_1m(UINTN bytes)
+{
+	EFI_PHYSICAL_ADDRESS a = 0xfffffull;
+	UINTN pages = (bytes + PAGE_SIZE - 1) / PAGE_SIZE;
+
+	if (EFI_ERROR(uefi_call_wrapper(BS->AllocatePages, 4,
+					AllocateMaxAddress, EfiLoaderData,
+					pages, &a)))
+		return NULL;
+	return (void *)(uintptr_t)a;
+}
+
 /* Page tables below 4 GiB where the firmware has room: the way back from
  * the 32-bit phase loads CR3 with a 32-bit MOV (docs/protected-mode.md).
  * Anywhere else, the i386 rows say so and the rest runs. */

@@ -3,6 +3,7 @@
 
 #include "efi/phase_a.h"
 
+#include "arch/ap.h"
 #include "arch/desc.h"
 #include "arch/dispatch/i386.h"
 #include "arch/dispatch/schemes.h"
@@ -122,6 +123,23 @@ static int allocate_run(struct run_state *run)
 	}
 	run->page_pool = pages_alloc_below_4g(run->page_pool_pages * PAGE_SIZE);
 	return run->page_pool ? 0 : -1;
+}
+
+/* The other processors' trampoline page and stacks, for as many as the
+ * MADT lists; without them the processors are only parked. */
+static void allocate_ap_area(struct run_state *run)
+{
+	const struct platform *p = &run->platform;
+	uint32_t cpus = p->madt_status == ACPI_OK ? p->madt.cpu_count : 0;
+
+	run->aps = (struct ap_area){ 0 };
+	if (cpus > MADT_MAX_CPUS)
+		cpus = MADT_MAX_CPUS;
+	if (cpus <= 1)
+		return;
+	run->aps.page = pages_alloc_below_1m(PAGE_SIZE);
+	run->aps.stacks = pages_alloc((UINTN)cpus * AP_STACK_BYTES);
+	run->aps.stack_count = run->aps.stacks ? cpus : 0;
 }
 
 /* The thrash cache state writes twice the last-level cache; where CPUID
@@ -314,6 +332,7 @@ EFI_STATUS phase_a(struct run_state *run,
 	config_warnings_note(config_problems, r->config_warnings,
 			     sizeof(r->config_warnings));
 	platform_identify(ST, &r->machine, platform);
+	allocate_ap_area(run);
 	allocate_thrash_buffer(r);
 	log_printf("phase A: %s family %u model %u stepping %u \"%s\"%s%s\n",
 		   r->machine.cpu_vendor, r->machine.family, r->machine.model,

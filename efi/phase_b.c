@@ -347,7 +347,7 @@ void phase_b(struct run_state *measured)
 	}
 
 	other_cpus_park(&run->platform.madt, run->platform.madt_status,
-			run->result);
+			&run->aps, run->result);
 	apic_mode_probe(run->result);
 	mitigation_probe(run->result);
 	counters_probe(run->result);

@@ -9,6 +9,7 @@
 #include "bench/model/config.h"
 #include "bench/model/results.h"
 #include "bench/run/buffers.h"
+#include "bench/run/other_cpus.h"
 #include "efi/platform.h"
 #include "efi/screen.h"
 
@@ -19,6 +20,7 @@ struct run_state {
 	struct run_result *result;
 	struct bench_buffers buffers;
 	void *ist_stacks;
+	struct ap_area aps;	/* bench/run/other_cpus.h */
 	void *page_pool;
 	size_t page_pool_pages;
 	uint8_t *blob;

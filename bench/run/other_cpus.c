@@ -1,6 +1,7 @@
 #include "bench/run/other_cpus.h"
 
 #include "apic/lapic.h"
+#include "arch/ap.h"
 #include "arch/cpu.h"
 #include "arch/lib/fmt.h"
 #include "arch/lib/log.h"
@@ -94,9 +95,78 @@ static void relate(const struct madt_info *m, uint32_t listed, uint32_t own,
 		tb_printf(&tb, "none");
 }
 
-void other_cpus_park(const struct madt_info *m, enum acpi_status madt_status,
-		     struct run_result *r)
+/* The SDM's start-up (vol. 3A §9.4.4.1): INIT, 10 ms, SIPI, 200 us,
+ * and a second SIPI if the processor has not started by then; then up
+ * to START_WAIT_US for it to reach ap_main. */
+#define SIPI_SETTLE_US 200
+#define START_WAIT_US 100000
+
+static int ap_reached_main(uint32_t before, uint64_t tsc_hz, uint64_t us)
 {
+	uint64_t end = tsc_open() + tsc_hz / 1000000 * us;
+
+	while (ap_alive == before && tsc_open() < end)
+		__asm__ volatile("pause");
+	return ap_alive != before;
+}
+
+/* One processor, INIT-SIPI-SIPI into long mode on its own stack.
+ * Returns whether it reached ap_main. */
+static int start_one(const struct ap_area *area, uint32_t apic_id,
+		     uint32_t slot, uint64_t tsc_hz)
+{
+	uint8_t vector = (uint8_t)((uintptr_t)area->page >> 12);
+	uint32_t before = ap_alive;
+	unsigned sipi;
+
+	ap_trampoline_set_stack(area->page, (uint64_t)(uintptr_t)area->stacks +
+					   (uint64_t)(slot + 1) * AP_STACK_BYTES);
+	if (lapic_send_init(apic_id))
+		return 0;
+	tsc_pause_us(tsc_hz, INIT_SETTLE_US);
+	for (sipi = 0; sipi < 2; sipi++) {
+		if (lapic_send_sipi(apic_id, vector))
+			return 0;
+		if (ap_reached_main(before, tsc_hz, SIPI_SETTLE_US))
+			return 1;
+	}
+	return ap_reached_main(before, tsc_hz, START_WAIT_US);
+}
+
+/* Starts each listed processor but this one, where the area allows;
+ * says which did not start. Returns how many did, or -1 with *why set
+ * where none was tried. */
+static int start_all(const struct madt_info *m, uint32_t listed, uint32_t own,
+		     const struct ap_area *area, uint64_t tsc_hz,
+		     const char **why)
+{
+	uint32_t i, slot = 0;
+	int started = 0;
+
+	*why = ap_start_unsupported(area->page);
+	if (!*why && area->stack_count < listed)
+		*why = "no stacks were set aside for them";
+	if (*why)
+		return -1;
+	ap_trampoline_prepare(area->page);
+	ap_alive = 0;
+	for (i = 0; i < listed; i++) {
+		if (m->cpu_apic_id[i] == own)
+			continue;
+		if (start_one(area, m->cpu_apic_id[i], slot++, tsc_hz))
+			started++;
+		else
+			log_printf("other CPUs: CPU %u, APIC id %u: did not "
+				   "start\n", i, m->cpu_apic_id[i]);
+	}
+	return started;
+}
+
+void other_cpus_park(const struct madt_info *m, enum acpi_status madt_status,
+		     const struct ap_area *area, struct run_result *r)
+{
+	const char *not_started;
+	int started;
 	struct topology_leaves leaves;
 	char relations[96];
 	uint32_t own, i, parked = 0, stuck = 0, listed;
@@ -125,6 +195,9 @@ void other_cpus_park(const struct madt_info *m, enum acpi_status madt_status,
 	}
 	own = lapic_own_id();
 	relate(m, listed, own, r, relations, sizeof(relations));
+	started = start_all(m, listed, own, area, r->tsc_hz, &not_started);
+	if (started < 0)
+		log_printf("other CPUs: not started: %s\n", not_started);
 	for (i = 0; i < listed; i++) {
 		if (m->cpu_apic_id[i] == own)
 			continue;
@@ -137,14 +210,23 @@ void other_cpus_park(const struct madt_info *m, enum acpi_status madt_status,
 	log_printf("other CPUs: %u of the %u the MADT lists sent INIT, into "
 		   "wait-for-SIPI%s\n", parked, listed - 1,
 		   stuck ? "; some INITs were never sent" : "");
-	log_status(STATUS_OTHER_CPUS, "listed=%u parked=%u stuck=%u mode=%s "
-		   "relations=%s", listed, parked, stuck, lapic->name,
-		   relations);
-	results_probe(r, PROBE_OTHER_CPUS, stuck ? PROBE_QUIRK : PROBE_OK,
-		      "%u other processor(s) parked with INIT in wait-for-SIPI"
-		      "%s%s; from this one: %s", parked,
-		      stuck ? "; INIT not sent to " : "", stuck ? "some" : "",
-		      relations);
+	log_status(STATUS_OTHER_CPUS, "listed=%u started=%d parked=%u stuck=%u "
+		   "mode=%s relations=%s", listed, started < 0 ? 0 : started,
+		   parked, stuck, lapic->name, relations);
+	if (started < 0)
+		results_probe(r, PROBE_OTHER_CPUS, stuck ? PROBE_QUIRK : PROBE_OK,
+			      "not started (%s); %u parked with INIT in "
+			      "wait-for-SIPI%s; from this one: %s", not_started,
+			      parked, stuck ? "; INIT not sent to some" : "",
+			      relations);
+	else
+		results_probe(r, PROBE_OTHER_CPUS,
+			      stuck || (uint32_t)started < listed - 1 ?
+				      PROBE_QUIRK : PROBE_OK,
+			      "%d of %u started into long mode, then parked with "
+			      "INIT in wait-for-SIPI%s; from this one: %s",
+			      started, listed - 1,
+			      stuck ? "; INIT not sent to some" : "", relations);
 	if (m->cpu_count > MADT_MAX_CPUS)
 		log_printf("other CPUs: %u listed, the first %u parked\n",
 			   m->cpu_count, MADT_MAX_CPUS);

@@ -8,10 +8,21 @@
 
 struct run_result;
 
-/* Sends every other processor the MADT lists as enabled an INIT, which
- * leaves it in wait-for-SIPI (SDM vol. 3A §9.4), and records what was
- * done in r's probes and a status line. */
+/* What phase A set aside for starting the other processors: the page
+ * below 1 MiB the trampoline is copied to (NULL: none), and a stack of
+ * AP_STACK_BYTES for each of stack_count processors. */
+struct ap_area {
+	void *page;
+	uint8_t *stacks;
+	uint32_t stack_count;
+};
+
+/* Starts every other processor the MADT lists as enabled with
+ * INIT-SIPI-SIPI into long mode (arch/ap.h), where the area allows,
+ * then sends each an INIT, which leaves it in wait-for-SIPI (SDM vol.
+ * 3A §9.4) for the rows; records what was done in r's probes and a
+ * status line. */
 void other_cpus_park(const struct madt_info *m, enum acpi_status madt_status,
-		     struct run_result *r);
+		     const struct ap_area *area, struct run_result *r);
 
 #endif

@@ -1759,10 +1759,11 @@ def other_cpus(tiny):
     dumps = re.split(r"\nCPU#", "\n" + seen.get("cpus", ""))[1:]
     states = [(bool(re.search(r"HLT=1", d)),
                bool(re.search(r"EIP=0000fff0", d))) for d in dumps]
-    check("other-cpus: with -smp 4 phase B parks the 3 other processors "
-          "(INIT), and QEMU's monitor shows CPUs 1-3 halted at the reset "
-          "vector (wait-for-SIPI) while CPU 0 measures",
-          rc == 0 and parked
+    check("other-cpus: with -smp 4 phase B starts the 3 other processors "
+          "into long mode (INIT-SIPI-SIPI, each reaching ap_main), parks "
+          "them again (INIT), and QEMU's monitor shows CPUs 1-3 halted at "
+          "the reset vector (wait-for-SIPI) while CPU 0 measures",
+          rc == 0 and parked and parked[0].get("started") == "3"
           and parked[0].get("listed") == "4" and parked[0].get("parked") == "3"
           and parked[0].get("stuck") == "0" and len(states) == 4
           and states[0] != (True, True)
