@@ -5,9 +5,11 @@
 #include "arch/cpu.h"
 #include "arch/desc.h"
 
-/* ap_start.S: the trampoline, and where its 32- and 64-bit parts start. */
+/* ap_start.S: the trampoline, and where its 32- and 64-bit parts start;
+ * ap_entry.S: the exception stubs. */
 extern const char ap_trampoline[], ap_trampoline_end[];
 extern const char ap_protected[], ap_long[];
+extern const char ap_fault_stubs[];
 
 #define ONE_MIB 0x100000ull
 #define PAGE_BYTES 4096ull
@@ -15,8 +17,21 @@ extern const char ap_protected[], ap_long[];
 #define CR4_PSE (1ull << 4)
 #define EFER_LMA (1ull << 10)
 #define MSR_EFER 0xc0000080
+#define MSR_GS_BASE 0xc0000101
+
+_Static_assert(sizeof(struct ap_cpu) == AP_CPU_BYTES, "one line per AP");
+_Static_assert(__builtin_offsetof(struct ap_cpu, command) == AP_CPU_COMMAND &&
+		       __builtin_offsetof(struct ap_cpu, state) == AP_CPU_STATE &&
+		       __builtin_offsetof(struct ap_cpu, waiting) ==
+			       AP_CPU_WAITING &&
+		       __builtin_offsetof(struct ap_cpu, interrupts) ==
+			       AP_CPU_INTERRUPTS &&
+		       __builtin_offsetof(struct ap_cpu, fault) == AP_CPU_FAULT,
+	       "arch/ap.h's offsets, which assembly uses");
 
 volatile uint32_t ap_alive;
+struct ap_cpu ap_cpus[AP_MAX_CPUS];
+void (*ap_on_arrival)(void);
 /* The boot CPU's CR4, which each AP takes once in long mode. */
 static uint64_t boot_cr4;
 
@@ -42,19 +57,62 @@ const char *ap_start_unsupported(const void *page)
 	return 0;
 }
 
-/* An AP in long mode: irqlab's GDT and IDT (no TSS of its own: it takes
- * no interrupt), the boot CPU's CR4, then it says it is here and waits,
- * interrupts off, until an INIT parks it again. It spins rather than
+/* Waits as the boot CPU commands (arch/ap.h), until an INIT parks it.
+ * Each pass takes the command in `state`. A halted or MWAITing AP
+ * wakes for an interrupt, and its handler's IRET returns after HLT or
+ * MWAIT, where CLI closes the window again. QUIET spins rather than
  * halts: QEMU's TCG does not wake a halted vCPU for an INIT alone (it
- * counts INIT as no work for a halted CPU), and the boot CPU parks
- * every AP moments after starting it. */
-static void ap_main(void)
+ * counts INIT as no work for a halted CPU). */
+static __attribute__((noreturn)) void ap_wait(struct ap_cpu *me)
 {
+	for (;;) {
+		uint32_t command = me->command;
+
+		me->state = command;
+		if (command == AP_SPIN) {
+			__asm__ volatile("sti; pause; cli" ::: "memory");
+		} else if (command == AP_HALT) {
+			me->waiting = 1;
+			__asm__ volatile("sti; hlt; cli" ::: "memory");
+			me->waiting = 0;
+		} else if (command == AP_MWAIT) {
+			/* The monitor armed first, then the command read
+			 * again: a write between them wakes MWAIT at once
+			 * (SDM vol. 2B, MONITOR). STI's one-instruction
+			 * shadow keeps an interrupt out until MWAIT waits. */
+			__asm__ volatile("monitor" ::"a"(&me->command), "c"(0),
+					 "d"(0));
+			me->waiting = 1;
+			if (me->command == command)
+				__asm__ volatile("sti; mwait; cli" ::"a"(0),
+						 "c"(0)
+						 : "memory");
+			me->waiting = 0;
+		} else {
+			__asm__ volatile("pause" ::: "memory");
+		}
+	}
+}
+
+/* An AP in long mode, in slot `slot`: irqlab's GDT and the APs' IDT
+ * (no TSS of its own: no gate of that IDT switches stacks), the boot
+ * CPU's CR4 less FRED, which only the boot CPU's MSRs configure, its
+ * ap_cpu through GS, then the runner's set-up; it says it is here and
+ * waits, interrupts off, for a command. */
+static void ap_main(uint64_t slot)
+{
+	struct ap_cpu *me = &ap_cpus[slot];
+
 	desc_load_on_this_cpu();
-	write_cr4(boot_cr4);
+	write_cr4(boot_cr4 & ~CR4_FRED);
+	wrmsr(MSR_GS_BASE, (uint64_t)(uintptr_t)me);
+	me->fault = 0;
+	me->interrupts = 0;
+	me->waiting = 0;
+	if (ap_on_arrival)
+		ap_on_arrival();
 	__atomic_add_fetch(&ap_alive, 1, __ATOMIC_SEQ_CST);
-	for (;;)
-		__asm__ volatile("pause" ::: "memory");
+	ap_wait(me);
 }
 
 void ap_trampoline_prepare(void *page)
@@ -67,6 +125,7 @@ void ap_trampoline_prepare(void *page)
 	for (i = 0; i < n; i++)
 		p[i] = (uint8_t)from[i];
 	boot_cr4 = read_cr4();
+	ap_idt_prepare(ap_fault_stubs, AP_FAULT_STUB_BYTES);
 	put(p, AP_GDTR, 4 * 8 - 1, 2);
 	put(p, AP_GDTR + 2, base + AP_GDT, 4);
 	put(p, AP_FAR32, base + (uint32_t)(ap_protected - ap_trampoline), 4);
@@ -84,4 +143,12 @@ void ap_trampoline_prepare(void *page)
 void ap_trampoline_set_stack(void *page, uint64_t top)
 {
 	put(page, AP_STACK, top, 8);
+}
+
+void ap_trampoline_set_slot(void *page, uint32_t slot)
+{
+	ap_cpus[slot].slot = slot;
+	ap_cpus[slot].command = AP_QUIET;
+	ap_cpus[slot].state = 0;
+	put(page, AP_SLOT, slot, 8);
 }

@@ -14,6 +14,7 @@
 #define AP_EFER 0x220		/* 8 bytes */
 #define AP_STACK 0x228		/* 8: the top of the next AP's stack */
 #define AP_ENTRY 0x230		/* 8: ap_main */
+#define AP_SLOT 0x238		/* 8: the next AP's slot in ap_cpus */
 #define AP_GDT 0x240		/* four descriptors */
 #define AP_DATA_END 0x260
 
@@ -22,6 +23,24 @@
 #define AP_SEL_CODE64 0x18
 
 #define AP_STACK_BYTES (16 * 1024)
+
+/* What an AP does while it waits (struct ap_cpu's command and state). */
+#define AP_QUIET 1	/* interrupts off, a pause loop: ready for INIT */
+#define AP_SPIN 2	/* interrupts on, a pause loop */
+#define AP_HALT 3	/* interrupts on, HLT */
+#define AP_MWAIT 4	/* interrupts on, MWAIT on its command word */
+
+/* struct ap_cpu's fields as assembly reaches them through GS. */
+#define AP_CPU_SLOT 0
+#define AP_CPU_COMMAND 4
+#define AP_CPU_STATE 8
+#define AP_CPU_WAITING 12
+#define AP_CPU_INTERRUPTS 16
+#define AP_CPU_FAULT 20
+#define AP_CPU_BYTES 64
+
+/* The other processors' exception stubs, one per vector 0-31. */
+#define AP_FAULT_STUB_BYTES 32
 
 #ifndef __ASSEMBLER__
 
@@ -35,8 +54,34 @@ const char *ap_start_unsupported(const void *page);
 void ap_trampoline_prepare(void *page);
 /* The stack the next AP to start takes. */
 void ap_trampoline_set_stack(void *page, uint64_t top);
+/* The slot in ap_cpus the next AP to start takes. */
+void ap_trampoline_set_slot(void *page, uint32_t slot);
 /* APs that reached long mode and ap_main since the count was zeroed. */
 extern volatile uint32_t ap_alive;
+
+/* One AP's data, reached through its GS base; one cache line each, so
+ * that the boot CPU's polling of one does not move another's. */
+struct ap_cpu {
+	uint32_t slot;
+	volatile uint32_t command;	/* AP_*: set by the boot CPU */
+	volatile uint32_t state;	/* the command it last took */
+	/* Set just before HLT or MWAIT, cleared once woken: the boot CPU
+	 * fires at a waiting target only. */
+	volatile uint32_t waiting;
+	volatile uint32_t interrupts;	/* interrupts its handler took */
+	/* An exception on it: its vector + 1; it then parks itself with
+	 * interrupts off (0: none). */
+	volatile uint32_t fault;
+	uint8_t pad[AP_CPU_BYTES - 24];
+} __attribute__((aligned(AP_CPU_BYTES)));
+
+#define AP_MAX_CPUS 512
+extern struct ap_cpu ap_cpus[AP_MAX_CPUS];
+
+/* Called on each AP once it is in long mode, before it counts itself
+ * and waits: the runner sets up its local APIC there, in the boot CPU's
+ * mode (NULL: nothing). */
+extern void (*ap_on_arrival)(void);
 
 #endif
 #endif

@@ -51,8 +51,9 @@ ap_protected:
 ap_long:
 	movq AP_STACK(%rbx), %rsp
 	movq AP_ENTRY(%rbx), %rax
+	movq AP_SLOT(%rbx), %rdi
 	xorl %ebp, %ebp
-	call *%rax		/* ap_main, which never returns */
+	call *%rax		/* ap_main(slot), which never returns */
 1:	cli
 	hlt
 	jmp 1b

@@ -1,5 +1,6 @@
 #include "arch/desc.h"
 #include "arch/cpu.h"
+#include "arch/vectors.h"
 
 #include <stddef.h>
 
@@ -54,6 +55,9 @@ static uint64_t gdt[GDT_ENTRIES] __attribute__((aligned(64))) = {
 
 static struct tss64 tss __attribute__((aligned(64)));
 static struct idt_gate idt[256] __attribute__((aligned(4096)));
+/* The other processors' IDT (arch/ap.h): their own, so that a scheme
+ * the boot CPU installs never runs on them. */
+static struct idt_gate ap_idt[256] __attribute__((aligned(4096)));
 
 static void set_tss_descriptor(uint64_t base, uint32_t limit)
 {
@@ -118,12 +122,12 @@ void idt_set_gate(uint8_t vector, const void *handler, uint8_t ist)
 	idt_set_gate_selector(vector, handler, ist, SEL_KERNEL_CS);
 }
 
-void idt_set_gate_selector(uint8_t vector, const void *handler, uint8_t ist,
-			   uint16_t selector)
+static void gate_encode(struct idt_gate *gate, const void *handler,
+			uint8_t ist, uint16_t selector)
 {
 	uint64_t a = (uint64_t)(uintptr_t)handler;
 
-	idt[vector] = (struct idt_gate){
+	*gate = (struct idt_gate){
 		.offset_low = (uint16_t)a,
 		.selector = selector,
 		.ist = ist & 7,
@@ -133,10 +137,32 @@ void idt_set_gate_selector(uint8_t vector, const void *handler, uint8_t ist,
 	};
 }
 
+void idt_set_gate_selector(uint8_t vector, const void *handler, uint8_t ist,
+			   uint16_t selector)
+{
+	gate_encode(&idt[vector], handler, ist, selector);
+}
+
+void ap_idt_set_gate(uint8_t vector, const void *handler)
+{
+	if (vector >= FIRST_IRQ_VECTOR)
+		gate_encode(&ap_idt[vector], handler, 0, SEL_KERNEL_CS);
+}
+
+void ap_idt_prepare(const char *fault_stubs, unsigned stride)
+{
+	unsigned v;
+
+	for (v = 0; v < FIRST_IRQ_VECTOR; v++)
+		gate_encode(&ap_idt[v], fault_stubs + v * stride, 0,
+			    SEL_KERNEL_CS);
+}
+
 void desc_load_on_this_cpu(void)
 {
 	struct table_pointer g = { sizeof(gdt) - 1, (uint64_t)(uintptr_t)gdt };
-	struct table_pointer i = { sizeof(idt) - 1, (uint64_t)(uintptr_t)idt };
+	struct table_pointer i = { sizeof(ap_idt) - 1,
+				   (uint64_t)(uintptr_t)ap_idt };
 
 	lgdt(&g);
 	segments_reload(SEL_KERNEL_CS, SEL_KERNEL_DS);

@@ -52,9 +52,16 @@ void gdt_clear(unsigned index);
 const void *gdt_entry(unsigned index);
 const void *idt_gate_entry(uint8_t vector);
 void idt_install(void);
-/* Loads the GDT and IDT the boot CPU uses on another processor, without
- * its TSS, whose descriptor the boot CPU's LTR marked busy. */
+/* Loads the boot CPU's GDT on another processor, without its TSS, whose
+ * descriptor the boot CPU's LTR marked busy, and the other processors'
+ * own IDT: exceptions 0-31 to `fault_stubs`, `stride` bytes apart
+ * (ap_idt_prepare, once), the rest as ap_idt_set_gate (arch/ap.h) sets
+ * them. */
 void desc_load_on_this_cpu(void);
+void ap_idt_prepare(const char *fault_stubs, unsigned stride);
+/* Points `vector` of the other processors' IDT at `handler`; vectors
+ * 0-31 stay the fault stubs'. */
+void ap_idt_set_gate(uint8_t vector, const void *handler);
 
 /* arch/desc_load.S: reloads CS with lretq (docs/long-mode.md: a 64-bit far jmp
  * differs between Intel and AMD) and the data segments. */

@@ -82,7 +82,13 @@
 	X(IOAPIC_LEVEL_INDEX_CACHED_NF, "ioapic-level-index-cached-nf")     \
 	X(IOAPIC_LEVEL_VALUE_CACHED, "ioapic-level-value-cached")           \
 	X(IOAPIC_LEVEL_VALUE_CACHED_NF, "ioapic-level-value-cached-nf")     \
-	X(PIC8259, "pic8259")
+	X(PIC8259, "pic8259")                                               \
+	/* between processors (docs/controllers.md "The cross-CPU rows"): a \
+	 * fixed IPI to the closest other CPU, spinning, halted or in       \
+	 * MWAIT, whose handler sends one back */                           \
+	X(IPI_CPU_ROUNDTRIP, "ipi-cpu-roundtrip")                           \
+	X(IPI_CPU_ROUNDTRIP_HALTED, "ipi-cpu-roundtrip-halted")             \
+	X(IPI_CPU_ROUNDTRIP_MWAIT, "ipi-cpu-roundtrip-mwait")
 
 /* X(ID, "name", kind, "seed threads", "what it is"). ENTRY: a handler
  * of its own for INT n under direct (variants.S), NONE first as their

@@ -1,8 +1,11 @@
 #include "bench/run/other_cpus.h"
 
+#include "apic/ap_interrupt.h"
 #include "apic/lapic.h"
 #include "arch/ap.h"
 #include "arch/cpu.h"
+#include "arch/desc.h"
+#include "arch/vectors.h"
 #include "arch/lib/fmt.h"
 #include "arch/lib/log.h"
 #include "bench/model/results.h"
@@ -14,6 +17,25 @@
 #define INIT_SETTLE_US 10000
 
 #define AMD_TOPOEXT (1u << 22)	/* CPUID 8000_0001H ECX */
+
+/* The processors phase B started once, which the cross-CPU rows start
+ * again: each one's slot in ap_cpus, APIC id, MADT index and relation to
+ * the boot CPU. */
+static struct {
+	const struct ap_area *area;
+	uint64_t tsc_hz;
+	uint32_t own;
+	uint32_t count;
+	int running;
+	int target;	/* the cross-CPU rows' target's slot; -1: none */
+	uint32_t command;	/* what the last wake had them do */
+	struct {
+		uint32_t apic_id, index;
+		uint8_t relation;
+	} cpu[AP_MAX_CPUS];
+} aps = { .target = -1 };
+static const char *aps_missing = "the other processors were not started";
+static struct topology run_topology;
 #define CACHE_TYPE_NULL 0
 
 /* The sharers of the deepest cache a deterministic-cache leaf (4, or
@@ -121,6 +143,7 @@ static int start_one(const struct ap_area *area, uint32_t apic_id,
 
 	ap_trampoline_set_stack(area->page, (uint64_t)(uintptr_t)area->stacks +
 					   (uint64_t)(slot + 1) * AP_STACK_BYTES);
+	ap_trampoline_set_slot(area->page, slot);
 	if (lapic_send_init(apic_id))
 		return 0;
 	tsc_pause_us(tsc_hz, INIT_SETTLE_US);
@@ -133,9 +156,16 @@ static int start_one(const struct ap_area *area, uint32_t apic_id,
 	return ap_reached_main(before, tsc_hz, START_WAIT_US);
 }
 
+/* Each AP's local APIC, in the boot CPU's mode, as it arrives. */
+static void local_apic_on_arrival(void)
+{
+	if (lapic)
+		(void)lapic_enable((enum lapic_mode)lapic->mode);
+}
+
 /* Starts each listed processor but this one, where the area allows;
- * says which did not start. Returns how many did, or -1 with *why set
- * where none was tried. */
+ * says which did not start, and keeps those that did in `aps`. Returns
+ * how many did, or -1 with *why set where none was tried. */
 static int start_all(const struct madt_info *m, uint32_t listed, uint32_t own,
 		     const struct ap_area *area, uint64_t tsc_hz,
 		     const char **why)
@@ -148,18 +178,125 @@ static int start_all(const struct madt_info *m, uint32_t listed, uint32_t own,
 		*why = "no stacks were set aside for them";
 	if (*why)
 		return -1;
+	ap_on_arrival = local_apic_on_arrival;
+	for (i = FIRST_IRQ_VECTOR; i < 256; i++)
+		ap_idt_set_gate((uint8_t)i, i == APIC_SPURIOUS_VECTOR ?
+						  (const void *)ap_spurious :
+						  (const void *)ap_interrupt);
 	ap_trampoline_prepare(area->page);
 	ap_alive = 0;
 	for (i = 0; i < listed; i++) {
 		if (m->cpu_apic_id[i] == own)
 			continue;
-		if (start_one(area, m->cpu_apic_id[i], slot++, tsc_hz))
+		if (start_one(area, m->cpu_apic_id[i], slot, tsc_hz)) {
+			aps.cpu[slot].apic_id = m->cpu_apic_id[i];
+			aps.cpu[slot].index = i;
+			aps.cpu[slot].relation = (uint8_t)topology_relation(
+				&run_topology, own, m->cpu_apic_id[i]);
+			slot++;
 			started++;
-		else
+		} else {
 			log_printf("other CPUs: CPU %u, APIC id %u: did not "
 				   "start\n", i, m->cpu_apic_id[i]);
+		}
 	}
+	aps.area = area;
+	aps.tsc_hz = tsc_hz;
+	aps.own = own;
+	aps.count = slot;
+	aps.running = 1;
 	return started;
+}
+
+/* The closest processor that started: the cross-CPU rows' target. */
+static int pick_target(void)
+{
+	int best = -1;
+	uint32_t s;
+
+	for (s = 0; s < aps.count; s++)
+		if (best < 0 || aps.cpu[s].relation < aps.cpu[best].relation)
+			best = (int)s;
+	return best;
+}
+
+/* How long the boot CPU waits for an AP to take a command. */
+#define COMMAND_WAIT_US 100000
+/* The vector that wakes a halted AP to take a new command: its handler
+ * counts an ack and sends nothing. */
+#define WAKE_VECTOR 0xef
+
+/* Sends a fixed IPI to `apic_id`, untimed. */
+static void send_fixed(uint32_t apic_id, uint8_t vector)
+{
+	if (lapic->mode == LAPIC_X2APIC) {
+		weak_wrmsr_fence();
+		wrmsr(MSR_X2APIC_BASE + APIC_ICR / 16,
+		      (uint64_t)apic_id << 32 | APIC_ICR_LEVEL_ASSERT | vector);
+		return;
+	}
+	lapic->write(APIC_ICR2, apic_id << 24);
+	lapic->write(APIC_ICR, APIC_ICR_LEVEL_ASSERT | vector);
+}
+
+/* Commands every running AP and waits until each took it, waking the
+ * halted ones; returns how many did not in time. */
+static uint32_t command_all(uint32_t command)
+{
+	uint32_t s, late = 0;
+	uint64_t end;
+
+	ap_reply_ack_only = 1;
+	ap_reply_x2apic = lapic->mode == LAPIC_X2APIC;
+	for (s = 0; s < aps.count; s++) {
+		ap_cpus[s].command = command;
+		if (ap_cpus[s].waiting && !ap_cpus[s].fault)
+			send_fixed(aps.cpu[s].apic_id, WAKE_VECTOR);
+	}
+	end = tsc_open() + aps.tsc_hz / 1000000 * COMMAND_WAIT_US;
+	for (s = 0; s < aps.count; s++) {
+		while (ap_cpus[s].state != command && !ap_cpus[s].fault &&
+		       tsc_open() < end)
+			__asm__ volatile("pause");
+		if (ap_cpus[s].state != command)
+			late++;
+	}
+	return late;
+}
+
+/* INIT to each processor the MADT lists but this one: wait-for-SIPI.
+ * Returns how many INITs could not be sent. */
+static uint32_t init_all(const struct madt_info *m, uint32_t listed,
+			 uint32_t own, uint32_t *parked)
+{
+	uint32_t i, stuck = 0;
+
+	*parked = 0;
+	for (i = 0; i < listed; i++) {
+		if (m->cpu_apic_id[i] == own)
+			continue;
+		if (lapic_send_init(m->cpu_apic_id[i]))
+			stuck++;
+		else
+			(*parked)++;
+	}
+	tsc_pause_us(aps.tsc_hz, INIT_SETTLE_US);
+	return stuck;
+}
+
+/* The faults the APs recorded since they were last started. */
+static uint32_t faults_logged(void)
+{
+	uint32_t s, faults = 0;
+
+	for (s = 0; s < aps.count; s++)
+		if (ap_cpus[s].fault) {
+			faults++;
+			log_printf("other CPUs: CPU %u, APIC id %u: exception "
+				   "%u; it parked itself\n", aps.cpu[s].index,
+				   aps.cpu[s].apic_id, ap_cpus[s].fault - 1);
+		}
+	return faults;
 }
 
 void other_cpus_park(const struct madt_info *m, enum acpi_status madt_status,
@@ -169,15 +306,17 @@ void other_cpus_park(const struct madt_info *m, enum acpi_status madt_status,
 	int started;
 	struct topology_leaves leaves;
 	char relations[96];
-	uint32_t own, i, parked = 0, stuck = 0, listed;
+	uint32_t own, parked, stuck, listed;
 	const char *why;
 
 	topology_read(&leaves);
 	topology_decode(&leaves, &r->machine.topology);
+	run_topology = r->machine.topology;
 
 	if (madt_status != ACPI_OK) {
 		results_probe(r, PROBE_OTHER_CPUS, PROBE_ABSENT, "no usable MADT: "
 			      "the other processors are left as they are");
+		aps_missing = "no usable MADT";
 		return;
 	}
 	listed = m->cpu_count < MADT_MAX_CPUS ? m->cpu_count : MADT_MAX_CPUS;
@@ -185,28 +324,30 @@ void other_cpus_park(const struct madt_info *m, enum acpi_status madt_status,
 		results_probe(r, PROBE_OTHER_CPUS, PROBE_ABSENT,
 			      "the MADT lists this processor alone");
 		log_status(STATUS_OTHER_CPUS, "listed=%u parked=0", listed);
+		aps_missing = "the MADT lists this processor alone";
 		return;
 	}
 	why = lapic_enable(lapic_firmware_mode());
 	if (why) {
 		results_probe(r, PROBE_OTHER_CPUS, PROBE_QUIRK, "not parked: %s",
 			      why);
+		aps_missing = "the local APIC did not come up";
 		return;
 	}
 	own = lapic_own_id();
+	aps.tsc_hz = r->tsc_hz;
 	relate(m, listed, own, r, relations, sizeof(relations));
 	started = start_all(m, listed, own, area, r->tsc_hz, &not_started);
 	if (started < 0)
 		log_printf("other CPUs: not started: %s\n", not_started);
-	for (i = 0; i < listed; i++) {
-		if (m->cpu_apic_id[i] == own)
-			continue;
-		if (lapic_send_init(m->cpu_apic_id[i]))
-			stuck++;
-		else
-			parked++;
-	}
-	tsc_pause_us(r->tsc_hz, INIT_SETTLE_US);
+	else
+		(void)command_all(AP_QUIET);
+	stuck = init_all(m, listed, own, &parked);
+	aps.running = 0;
+	aps.target = pick_target();
+	if (started <= 0)
+		aps_missing = started < 0 ? not_started
+					  : "no other processor started";
 	log_printf("other CPUs: %u of the %u the MADT lists sent INIT, into "
 		   "wait-for-SIPI%s\n", parked, listed - 1,
 		   stuck ? "; some INITs were never sent" : "");
@@ -224,10 +365,102 @@ void other_cpus_park(const struct madt_info *m, enum acpi_status madt_status,
 			      stuck || (uint32_t)started < listed - 1 ?
 				      PROBE_QUIRK : PROBE_OK,
 			      "%d of %u started into long mode, then parked with "
-			      "INIT in wait-for-SIPI%s; from this one: %s",
+			      "INIT in wait-for-SIPI%s; from this one: %s%s%s%s",
 			      started, listed - 1,
-			      stuck ? "; INIT not sent to some" : "", relations);
+			      stuck ? "; INIT not sent to some" : "", relations,
+			      aps.target >= 0 ? "; the cross-CPU rows' target: "
+					      : "",
+			      aps.target >= 0 ? cpu_relation_name(
+				      aps.cpu[aps.target].relation) : "",
+			      aps.target >= 0 ? " CPU" : "");
 	if (m->cpu_count > MADT_MAX_CPUS)
 		log_printf("other CPUs: %u listed, the first %u parked\n",
 			   m->cpu_count, MADT_MAX_CPUS);
+}
+
+const char *other_cpus_unavailable(void)
+{
+	return aps.target < 0 ? aps_missing : 0;
+}
+
+uint32_t other_cpus_target_apic_id(void)
+{
+	return aps.target < 0 ? 0 : aps.cpu[aps.target].apic_id;
+}
+
+int other_cpus_target_waiting(void)
+{
+	uint64_t end = tsc_open() + aps.tsc_hz / 1000000 * COMMAND_WAIT_US;
+	const struct ap_cpu *t = &ap_cpus[aps.target];
+
+	while (!t->waiting && !t->fault && tsc_open() < end)
+		__asm__ volatile("pause");
+	return t->waiting;
+}
+
+/* Starts the processors that started in phase B again, each from
+ * wait-for-SIPI into the slot it had (the same trampoline and stack). */
+static uint32_t start_again(void)
+{
+	uint32_t s, late = 0;
+
+	ap_trampoline_prepare(aps.area->page);
+	ap_alive = 0;
+	for (s = 0; s < aps.count; s++)
+		if (!start_one(aps.area, aps.cpu[s].apic_id, s, aps.tsc_hz))
+			late++;
+	return late;
+}
+
+const char *other_cpus_wake(uint32_t command)
+{
+	static char why[96];
+
+	if (aps.target < 0)
+		return aps_missing;
+	if (!aps.running) {
+		uint32_t late = start_again();
+
+		aps.running = 1;
+		if (late) {
+			fmt_snprintf(why, sizeof(why), "%u of the %u other "
+				     "processors did not start again", late,
+				     aps.count);
+			return why;
+		}
+	}
+	aps.command = command;
+	if (command_all(command)) {
+		fmt_snprintf(why, sizeof(why), "an AP did not take the "
+			     "command to wait (%u)", command);
+		return why;
+	}
+	return 0;
+}
+
+void other_cpus_sleep(const char *source)
+{
+	static const char *const states[] = { "?", "quiet", "spin", "halt",
+					      "mwait" };
+	const struct ap_cpu *t;
+	uint32_t late, faults, s, took = 0, target_took;
+
+	if (!aps.running || aps.target < 0)
+		return;
+	t = &ap_cpus[aps.target];
+	target_took = t->interrupts;
+	for (s = 0; s < aps.count; s++)
+		took += ap_cpus[s].interrupts;
+	late = command_all(AP_QUIET);
+	faults = faults_logged();
+	for (s = 0; s < aps.count; s++)
+		(void)lapic_send_init(aps.cpu[s].apic_id);
+	tsc_pause_us(aps.tsc_hz, INIT_SETTLE_US);
+	aps.running = 0;
+	log_status(STATUS_CROSS_CPU, "source=%s mode=%s target=%u relation=%s "
+		   "state=%s took=%u target_took=%u faults=%u late=%u",
+		   source, lapic->name, aps.cpu[aps.target].apic_id,
+		   cpu_relation_name(aps.cpu[aps.target].relation),
+		   states[aps.command < 5 ? aps.command : 0], took,
+		   target_took, faults, late);
 }

@@ -25,4 +25,20 @@ struct ap_area {
 void other_cpus_park(const struct madt_info *m, enum acpi_status madt_status,
 		     const struct ap_area *area, struct run_result *r);
 
+/* The cross-CPU rows (docs/controllers.md "The cross-CPU rows"): why
+ * they cannot run, or NULL where a processor started in phase B; their
+ * target, the closest of those; whether it waits in HLT or MWAIT (up to
+ * a bound), to be fired at. */
+const char *other_cpus_unavailable(void);
+uint32_t other_cpus_target_apic_id(void);
+int other_cpus_target_waiting(void);
+/* Starts the processors again, their local APICs in the boot CPU's
+ * mode, and has each wait as `command` says (AP_SPIN, AP_HALT,
+ * AP_MWAIT: arch/ap.h); NULL, or why not. */
+const char *other_cpus_wake(uint32_t command);
+/* Puts them back into wait-for-SIPI with INIT, once they stopped
+ * waiting, and writes what the target's handler took to a status
+ * line for `source`. */
+void other_cpus_sleep(const char *source);
+
 #endif

@@ -1,10 +1,12 @@
 #include "bench/run/sources.h"
 
+#include "apic/ap_interrupt.h"
 #include "apic/ioapic.h"
 #include "apic/lapic.h"
 #include "apic/level_line.h"
 #include "apic/pic8259.h"
 #include "apic/timers.h"
+#include "arch/ap.h"
 #include "arch/cpu.h"
 #include "arch/lib/log.h"
 #include "arch/lib/fmt.h"
@@ -13,6 +15,7 @@
 #include "bench/model/probes.h"
 #include "bench/model/results.h"
 #include "bench/run/counters.h"
+#include "bench/run/other_cpus.h"
 
 const uint8_t source_check_vectors[7] = { 32, 33, 64, 127, 128, 200, 254 };
 
@@ -83,6 +86,62 @@ static void fire_ipi_x2apic_icr(uint8_t vector, struct irq_sample *s)
 static void fire_ipi_x2apic_self(uint8_t vector, struct irq_sample *s)
 {
 	ipi_sample_msr(s, MSR_X2APIC_BASE + APIC_SELF_IPI / 16, vector);
+}
+
+/* --- IPIs to another processor ------------------------------------------- */
+
+/* The target's handler answers with the same vector, fixed, to this
+ * processor (apic/ap_interrupt.h); the row times this one's handler, so
+ * entry is the round trip there and back with both entries in it. */
+
+static const char *why_other_cpu;
+static char other_cpu_buf[96];
+static uint8_t other_cpu_waits;
+
+static const char *other_cpu_unsupported(const struct irq_source *src)
+{
+	const char *why = other_cpus_unavailable();
+
+	if (why) {
+		fmt_snprintf(other_cpu_buf, sizeof(other_cpu_buf), "no other "
+			     "processor to send to: %s", why);
+		return other_cpu_buf;
+	}
+	if (src->target_waits == AP_MWAIT &&
+	    !cpu_has(X86_FEATURE_MONITOR))
+		return "CPUID.1:ECX[3] (MONITOR/MWAIT) is 0";
+	return why_other_cpu;
+}
+
+static void other_cpu_start(const struct irq_source *src, uint8_t vector)
+{
+	why_other_cpu = other_cpus_wake(src->target_waits);
+	other_cpu_waits = src->target_waits;
+	ap_reply_icr = APIC_ICR_LEVEL_ASSERT | vector;
+	ap_reply_dest = bsp_apic_id();
+	ap_reply_x2apic = x2apic_active();
+	ap_reply_ack_only = 0;
+	if (!x2apic_active())
+		lapic->write(APIC_ICR2, other_cpus_target_apic_id() << 24);
+}
+
+static void other_cpu_stop(const struct irq_source *src)
+{
+	other_cpus_sleep(source_name(src->id));
+}
+
+static void fire_other_cpu(uint8_t vector, struct irq_sample *s)
+{
+	/* A halted or MWAITing target is fired at once it waits again. */
+	if (other_cpu_waits != AP_SPIN)
+		(void)other_cpus_target_waiting();
+	if (x2apic_active())
+		ipi_sample_msr(s, MSR_X2APIC_BASE + APIC_ICR / 16,
+			       (uint64_t)other_cpus_target_apic_id() << 32 |
+				       APIC_ICR_LEVEL_ASSERT | vector);
+	else
+		ipi_sample_mmio(s, &lapic_mmio[APIC_ICR / 4],
+				APIC_ICR_LEVEL_ASSERT | vector);
 }
 
 /* --- local APIC timer --------------------------------------------------- */
@@ -356,6 +415,13 @@ static void pic8259_stop(const struct irq_source *src)
 	  .unsupported = level_unsupported, .start = level_start,            \
 	  .fire = fire_hpet_level, .stop = level_stop }
 
+#define OTHER_CPU_ROW(id_, waits)                                            \
+	{ .id = SOURCE_##id_, .kind = SOURCE_OTHER_CPU,                      \
+	  .modes = SOURCE_EITHER_APIC, .ack = SOURCE_ACK_LAPIC,              \
+	  .target_waits = waits, .unsupported = other_cpu_unsupported,       \
+	  .start = other_cpu_start, .fire = fire_other_cpu,                  \
+	  .stop = other_cpu_stop }
+
 const struct irq_source irq_sources[] = {
 	/* Software INT n: no APIC acceptance, no EOI (docs/timing.md). */
 	{ .id = SOURCE_INT, .kind = SOURCE_RAISED_BY_INSTRUCTION,
@@ -403,6 +469,9 @@ const struct irq_source irq_sources[] = {
 	  .when_lost = "LINT0 ExtINT (virtual wire A) was tried, not B",
 	  .unsupported = pic8259_unsupported, .start = pic8259_start,
 	  .fire = fire_pit, .stop = pic8259_stop },
+	OTHER_CPU_ROW(IPI_CPU_ROUNDTRIP, AP_SPIN),
+	OTHER_CPU_ROW(IPI_CPU_ROUNDTRIP_HALTED, AP_HALT),
+	OTHER_CPU_ROW(IPI_CPU_ROUNDTRIP_MWAIT, AP_MWAIT),
 };
 
 const size_t irq_source_count = sizeof(irq_sources) / sizeof(irq_sources[0]);

@@ -29,6 +29,8 @@ enum source_kind {
 	SOURCE_SELF_IPI,	/* the local APIC's ICR or SELF_IPI */
 	SOURCE_TIMER,		/* a timer of the local APIC */
 	SOURCE_EXTERNAL,	/* a line into the IO-APIC or the 8259 */
+	SOURCE_OTHER_CPU,	/* the answer to an IPI sent to another
+				 * processor (bench/run/other_cpus.h) */
 };
 
 /* How the handler acknowledges it. */
@@ -58,6 +60,9 @@ struct irq_source {
 	 * arch/protected.h): INT n, the xAPIC self-IPI and the local APIC
 	 * one-shot timer, which its loops arm themselves; 0: not there. */
 	uint8_t protected_trigger;
+	/* SOURCE_OTHER_CPU: how the other processor waits (AP_SPIN,
+	 * AP_HALT, AP_MWAIT: arch/ap.h). */
+	uint8_t target_waits;
 	/* Added to a lost interrupt's reason: what else could have been
 	 * tried, where irqlab tries one path only; NULL for none. */
 	const char *when_lost;

@@ -53,6 +53,7 @@ CONFIG = ("samples = %d\nwarmup = %d\nprimitive_blocks = %d\n"
 TINY = ("samples = 200\nwarmup = 10\ncold_samples = 20\n"
         "thrash_samples = 2\nprimitive_blocks = 5\ngap_samples = 50\n"
         "histograms = 0\n")
+TINY_SAMPLES, TINY_WARMUP = 200, 10
 
 check = Checks("boot")
 # How many checks the suite counts under CI, where every tool is there
@@ -1719,7 +1720,9 @@ def other_cpus(tiny):
     once took a host core each. Each sits where QEMU's topology says."""
     name = "other-cpus"
     sock = os.path.join(tempfile.mkdtemp(prefix="irqlab-mon-"), "monitor.sock")
-    config = tiny + "schemes = direct\nvariants = none\n"
+    # The cross-CPU rows start the others again; the cross-cpu run has
+    # them, and this one shows the others parked while CPU 0 measures.
+    config = tiny + "schemes = direct\nvariants = none\n" + SINGLE_CPU_SOURCES
     seen = {}
     result = {}
     done = threading.Event()
@@ -1806,6 +1809,75 @@ def other_cpus(tiny):
           "with -smp 1 (at most 1.5 times, plus 5 s)",
           alone[0] == 0 and one is not None and four is not None
           and four <= 1.5 * one + 5, "-smp 1: %s s, -smp 4: %s s" % (one, four))
+
+
+CROSS_CPU_SOURCES = ("ipi-cpu-roundtrip", "ipi-cpu-roundtrip-halted",
+                     "ipi-cpu-roundtrip-mwait")
+SINGLE_CPU_SOURCES = ("sources = int, ipi-self-xapic, ipi-self-x2apic-selfipi, "
+                      "ipi-self-x2apic-icr, lapic-oneshot, lapic-periodic, "
+                      "lapic-tscdeadline, ioapic-edge, ioapic-level, "
+                      "pic8259\n")
+CROSS_CPU_STATES = {"ipi-cpu-roundtrip": "spin",
+                    "ipi-cpu-roundtrip-halted": "halt",
+                    "ipi-cpu-roundtrip-mwait": "mwait"}
+
+
+def cross_cpu(o):
+    """-smp 4 (two sockets of two cores): each cross-CPU source runs in
+    xAPIC and x2APIC mode against the closest other CPU (behind the same
+    last-level cache), spinning, halted and in MWAIT. Every IPI sent
+    arrives once and is answered once: the target's handler took exactly
+    the interrupts CPU 0's handler counted, no AP faulted, every AP took
+    each command, and phase C ran after they were parked again."""
+    rows = {e["name"]: e for e in (o.doc or {}).get("experiments", [])}
+    lines = statuses(o.run_dir, 1, "cross-cpu")
+    # The last line of a source in a mode is its measuring pass's.
+    last = {}
+    for line in lines:
+        last[(line.get("source"), line.get("mode"))] = line
+    per_row = (TINY_SAMPLES + TINY_WARMUP) * 2
+    bad = []
+    for source in CROSS_CPU_SOURCES:
+        for mode, suffix in (("xapic", ""), ("x2apic", "@x2apic")):
+            name = "%s-direct%s" % (source, suffix)
+            row, line = rows.get(name), last.get((source, mode), {})
+            if not (row and row["status"] == "ok"
+                    and row["delivered"] == per_row
+                    and line.get("took") == str(per_row)
+                    and line.get("target_took") == str(per_row)
+                    and line.get("faults") == "0" and line.get("late") == "0"
+                    and line.get("relation") == "same-llc"
+                    and line.get("state") == CROSS_CPU_STATES[source]):
+                bad.append("%s: %s %s" % (name, row and (
+                    row["status"], row.get("reason"), row["delivered"]),
+                    line))
+    check("cross-cpu: with -smp 4 each of the %d cross-CPU sources, in xAPIC "
+          "and x2APIC mode, is ok against the same-llc CPU, waiting as its "
+          "row says; CPU 0's handler counted %d interrupts and the target's "
+          "took exactly as many, with no fault and every command taken"
+          % (len(CROSS_CPU_SOURCES), per_row),
+          o.rc == 0 and not bad and len(lines) > 0, "; ".join(bad) or
+          "rc %d, %d status lines" % (o.rc, len(lines)))
+    sweeps = [l for l in lines if l.get("took") == "1"]
+    check("cross-cpu: the vector sweep fired each cross-CPU row's 7 vectors "
+          "at the target one by one, each taken once there and answered",
+          len(sweeps) == 7 * 2 * 2 * len(CROSS_CPU_SOURCES)
+          and all(l.get("target_took") == "1" for l in sweeps),
+          "%d single-interrupt lines of %d" % (len(sweeps), len(lines)))
+
+
+def cross_cpu_alone(o):
+    """-smp 1: no other processor, so each cross-CPU row is skipped with
+    the MADT's word for it, never failed or faked."""
+    rows = [e for e in (o.doc or {}).get("experiments", [])
+            if e["name"].split("-direct")[0] in CROSS_CPU_SOURCES]
+    check("cross-cpu: with -smp 1 the %d cross-CPU rows are skipped because "
+          "the MADT lists CPU 0 alone" % (2 * len(CROSS_CPU_SOURCES)),
+          len(rows) == 2 * len(CROSS_CPU_SOURCES)
+          and all(e["status"] == "skipped" and "the MADT lists this "
+                  "processor alone" in (e.get("reason") or "")
+                  for e in rows), str([(e["name"], e["status"],
+                                        e.get("reason")) for e in rows]))
 
 
 def rescue(run_dir, results):
@@ -2833,7 +2905,8 @@ TPM_OFF = {"TPM": "off"}
 # The first core: QEMU's configurations, the icount pair first.
 FIRST_LANE = (
     # -icount shift=0: the full matrix, twice, figures compared exactly.
-    Boot("icount-a", (icount_checks,), icount=ICOUNT, config=CONFIG),
+    Boot("icount-a", (icount_checks, cross_cpu_alone), icount=ICOUNT,
+         config=CONFIG),
     Boot("icount-b", (icount_checks,), icount=ICOUNT, config=CONFIG),
     # An xAPIC-only CPU; the i440FX machine, plain TCG (its IDE disk makes
     # phase C slow under icount), with percentiles only (plain TCG's
@@ -2869,6 +2942,11 @@ FIRST_LANE = (
     Boot("selection", (selection,), icount=ICOUNT,
          config=TINY + "schemes = direct, push-jmp\nsources = int\n"
          "variants = none\n"),
+    # Four CPUs on two sockets: the cross-CPU rows, both APIC modes.
+    Boot("cross-cpu", (cross_cpu,),
+         config=TINY + "schemes = direct\nvariants = none\nsources = "
+         + ", ".join(CROSS_CPU_SOURCES) + "\n",
+         env={"TPM": "off", "SMP": "4,sockets=2,cores=2"}),
     Boot("foreign-variable", (foreign_variable,), config=SMALL,
          prepare=plant_foreign, needs="virt-fw-vars",
          before_boot1="virt-fw-vars --set-json %s --inplace" % FOREIGN),

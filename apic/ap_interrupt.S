@@ -1,0 +1,66 @@
+/* The other processors' interrupt handler, for every vector 32-255
+ * (apic/ap_interrupt.h). The EOI first, then the answer: a fixed IPI
+ * back, built from the words the boot CPU set before it sent (SDM vol.
+ * 3A §11.6.1: in xAPIC mode ICR high first, the write to ICR low sends;
+ * in x2APIC mode one WRMSR, §11.12.9), or a count in ap_acks, the shape
+ * of a TLB shootdown's acknowledgement. Each AP counts what it took in
+ * its own ap_cpu, through GS. */
+#include "apic/lapic.h"
+#include "arch/ap.h"
+
+	.data
+	.balign 64
+	.globl ap_reply_icr, ap_reply_dest, ap_reply_x2apic
+	.globl ap_reply_ack_only, ap_acks
+ap_reply_icr:		.long 0
+ap_reply_dest:		.long 0
+ap_reply_x2apic:	.long 0
+ap_reply_ack_only:	.long 0
+	.balign 64		/* the acks' line is written by every AP */
+ap_acks:		.long 0
+	.balign 64
+
+	.text
+	.balign 16
+	.globl ap_interrupt
+ap_interrupt:
+	pushq %rax
+	pushq %rcx
+	pushq %rdx
+	incl %gs:AP_CPU_INTERRUPTS
+	cmpl $0, ap_reply_x2apic(%rip)
+	jne 2f
+	movq lapic_mmio(%rip), %rax
+	movl $0, APIC_EOI(%rax)
+	cmpl $0, ap_reply_ack_only(%rip)
+	jne 3f
+	movl ap_reply_dest(%rip), %ecx
+	shll $24, %ecx
+	movl %ecx, APIC_ICR2(%rax)
+	movl ap_reply_icr(%rip), %ecx
+	movl %ecx, APIC_ICR(%rax)
+	jmp 4f
+2:	movl $(MSR_X2APIC_BASE + APIC_EOI / 16), %ecx
+	xorl %eax, %eax
+	xorl %edx, %edx
+	wrmsr
+	cmpl $0, ap_reply_ack_only(%rip)
+	jne 3f
+	movl $(MSR_X2APIC_BASE + APIC_ICR / 16), %ecx
+	movl ap_reply_icr(%rip), %eax
+	movl ap_reply_dest(%rip), %edx
+	wrmsr
+	jmp 4f
+3:	lock incl ap_acks(%rip)
+4:	popq %rdx
+	popq %rcx
+	popq %rax
+	iretq
+
+/* The local APIC's spurious vector: no EOI, no answer (SDM vol. 3A
+ * §11.9). */
+	.globl ap_spurious
+ap_spurious:
+	iretq
+
+	.section .note.GNU-stack, "", @progbits
