@@ -4,7 +4,7 @@
  * 3A §11.6.1: in xAPIC mode ICR high first, the write to ICR low sends;
  * in x2APIC mode one WRMSR, §11.12.9), or a count in ap_acks, the shape
  * of a TLB shootdown's acknowledgement. Each AP counts what it took in
- * its own ap_cpu, through GS. */
+ * its own ap_cpu, through GS, with the TSC it read first. */
 #include "apic/lapic.h"
 #include "arch/ap.h"
 
@@ -27,6 +27,10 @@ ap_interrupt:
 	pushq %rax
 	pushq %rcx
 	pushq %rdx
+	rdtsc				/* the one-way rows' arrival */
+	shlq $32, %rdx
+	orq %rdx, %rax
+	movq %rax, %gs:AP_CPU_ENTRY_TSC
 	incl %gs:AP_CPU_INTERRUPTS
 	cmpl $0, ap_reply_x2apic(%rip)
 	jne 2f

@@ -18,6 +18,7 @@ extern const char ap_fault_stubs[];
 #define EFER_LMA (1ull << 10)
 #define MSR_EFER 0xc0000080
 #define MSR_GS_BASE 0xc0000101
+#define MSR_TSC_ADJUST 0x3b
 
 _Static_assert(sizeof(struct ap_cpu) == AP_CPU_BYTES, "one line per AP");
 _Static_assert(__builtin_offsetof(struct ap_cpu, command) == AP_CPU_COMMAND &&
@@ -26,7 +27,9 @@ _Static_assert(__builtin_offsetof(struct ap_cpu, command) == AP_CPU_COMMAND &&
 			       AP_CPU_WAITING &&
 		       __builtin_offsetof(struct ap_cpu, interrupts) ==
 			       AP_CPU_INTERRUPTS &&
-		       __builtin_offsetof(struct ap_cpu, fault) == AP_CPU_FAULT,
+		       __builtin_offsetof(struct ap_cpu, fault) == AP_CPU_FAULT &&
+		       __builtin_offsetof(struct ap_cpu, entry_tsc) ==
+			       AP_CPU_ENTRY_TSC,
 	       "arch/ap.h's offsets, which assembly uses");
 
 volatile uint32_t ap_alive;
@@ -88,6 +91,9 @@ static __attribute__((noreturn)) void ap_wait(struct ap_cpu *me)
 						 "c"(0)
 						 : "memory");
 			me->waiting = 0;
+		} else if (command == AP_RUN && !me->done) {
+			me->work(me->work_arg);
+			me->done = 1;
 		} else {
 			__asm__ volatile("pause" ::: "memory");
 		}
@@ -109,6 +115,8 @@ static void ap_main(uint64_t slot)
 	me->fault = 0;
 	me->interrupts = 0;
 	me->waiting = 0;
+	me->tsc_adjust = cpu_has(X86_FEATURE_TSC_ADJUST) ?
+				 rdmsr(MSR_TSC_ADJUST) : 0;
 	if (ap_on_arrival)
 		ap_on_arrival();
 	__atomic_add_fetch(&ap_alive, 1, __ATOMIC_SEQ_CST);

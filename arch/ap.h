@@ -29,6 +29,7 @@
 #define AP_SPIN 2	/* interrupts on, a pause loop */
 #define AP_HALT 3	/* interrupts on, HLT */
 #define AP_MWAIT 4	/* interrupts on, MWAIT on its command word */
+#define AP_RUN 5	/* interrupts off: run `work` once, then say done */
 
 /* struct ap_cpu's fields as assembly reaches them through GS. */
 #define AP_CPU_SLOT 0
@@ -37,6 +38,7 @@
 #define AP_CPU_WAITING 12
 #define AP_CPU_INTERRUPTS 16
 #define AP_CPU_FAULT 20
+#define AP_CPU_ENTRY_TSC 32
 #define AP_CPU_BYTES 64
 
 /* The other processors' exception stubs, one per vector 0-31. */
@@ -72,7 +74,15 @@ struct ap_cpu {
 	/* An exception on it: its vector + 1; it then parks itself with
 	 * interrupts off (0: none). */
 	volatile uint32_t fault;
-	uint8_t pad[AP_CPU_BYTES - 24];
+	volatile uint32_t done;		/* AP_RUN: work returned */
+	uint32_t unused;
+	/* The TSC its interrupt handler read first, at its last entry. */
+	volatile uint64_t entry_tsc;
+	void (*volatile work)(void *arg);	/* AP_RUN's, and its */
+	void *volatile work_arg;		/* argument */
+	/* IA32_TSC_ADJUST as it arrived (SDM vol. 3B §18.17.3); 0 where
+	 * CPUID.7.0:EBX[1] says there is none. */
+	uint64_t tsc_adjust;
 } __attribute__((aligned(AP_CPU_BYTES)));
 
 #define AP_MAX_CPUS 512

@@ -111,6 +111,15 @@ const void *idt_gate_entry(uint8_t vector)
 	return &idt[vector];
 }
 
+void idt_gate_swap(uint8_t vector, struct idt_gate_bytes *bytes)
+{
+	struct idt_gate_bytes held;
+
+	__builtin_memcpy(&held, &idt[vector], sizeof(held));
+	__builtin_memcpy(&idt[vector], bytes, sizeof(held));
+	*bytes = held;
+}
+
 void gdt_clear(unsigned index)
 {
 	if (index >= FIRST_FREE_GDT_INDEX && index < GDT_ENTRIES)

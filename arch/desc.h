@@ -52,6 +52,12 @@ void gdt_clear(unsigned index);
 const void *gdt_entry(unsigned index);
 const void *idt_gate_entry(uint8_t vector);
 void idt_install(void);
+/* One gate's 16 bytes, to be put back: idt_gate_swap exchanges
+ * `vector`'s gate with them. */
+struct idt_gate_bytes {
+	uint64_t low, high;
+};
+void idt_gate_swap(uint8_t vector, struct idt_gate_bytes *bytes);
 /* Loads the boot CPU's GDT on another processor, without its TSS, whose
  * descriptor the boot CPU's LTR marked busy, and the other processors'
  * own IDT: exceptions 0-31 to `fault_stubs`, `stride` bytes apart

@@ -19,6 +19,7 @@
 #include "bench/run/apic_mode.h"
 #include "bench/run/counters.h"
 #include "bench/run/mitigation_probe.h"
+#include "bench/run/cross_cpu.h"
 #include "bench/run/other_cpus.h"
 #include "bench/run/runner.h"
 #include "bench/run/sources.h"
@@ -38,12 +39,24 @@ static struct run_state *run;
  * give way last (persist_and_reset). */
 #define PRIMITIVES_RESERVE 2048
 
+/* The cross-CPU section's rows, measured after the primitives in part 1:
+ * about 48 bytes each encoded, two per ordered pair of the matrix's up
+ * to 8 processors, and the broadcasts. */
+static size_t cross_reserve(void)
+{
+	size_t n = other_cpus_started() + 1;
+
+	if (n > 8)
+		n = 8;
+	return 64 + (n > 1 ? (2 * n * (n - 1) + 2) * 48 : 0);
+}
+
 /* Whether the run so far fits one handoff (bench_run_all's test). */
 static int fits_one_handoff(const struct run_result *r)
 {
 	static uint8_t trial[HANDOFF_MAX_BLOB];
 	size_t cap = run->handoff_budget -
-		     (r->part == 1 ? PRIMITIVES_RESERVE : 0);
+		     (r->part == 1 ? PRIMITIVES_RESERVE + cross_reserve() : 0);
 
 	return results_encode(r, trial, cap) != 0;
 }
@@ -362,7 +375,9 @@ void phase_b(struct run_state *measured)
 	bench_run_all(run->result, &run->config, &run->buffers,
 		      run->result->part < RESULTS_MAX_PARTS ? fits_one_handoff
 							   : NULL);
-	if (run->result->part == 1)
+	if (run->result->part == 1) {
 		bench_run_primitives(run->result, &run->config, &run->buffers);
+		bench_run_cross_cpu(run->result, &run->config, &run->buffers);
+	}
 	persist_and_reset();
 }

@@ -297,6 +297,60 @@ function primitivesSection(page, doc) {
     { text: r.status === "ok" ? r.description : r.reason, cls: "why" }])));
 }
 
+/* Between CPUs (docs/cross-cpu.md): each relation's median, why rows
+ * were not measured, and the acknowledged matrix as a heatmap by APIC
+ * id, its colour from the fastest pair (green) to the slowest (red). */
+function crossCpuSection(page, doc) {
+  const x = doc.cross_cpu;
+  if (!x || !x.rows.length)
+    return;
+  section(page, "Between CPUs", "In " + x.unit + ": " + x.figures + ".");
+  const byRelation = [];
+  for (const [kind, rels] of Object.entries(x.by_relation))
+    for (const [rel, v] of Object.entries(rels))
+      byRelation.push([kind, rel, withNs(v.median, doc.clock), v.rows]);
+  if (byRelation.length)
+    page.append(table(["kind", "relation", "median", "rows"], byRelation,
+      { id: "cross-relations" }));
+  const reasons = new Map();
+  for (const r of x.rows.filter((r) => r.status !== "ok")) {
+    const why = r.kind + ": " + r.status + ": " + r.reason;
+    reasons.set(why, (reasons.get(why) || 0) + 1);
+  }
+  for (const [why, n] of reasons)
+    page.append(el("p", { class: "note" }, why + " (" + n + " row(s))"));
+  const acks = x.rows.filter((r) => r.kind === "ipi-ack" &&
+    r.target !== "all");
+  const ids = [...new Set(acks.flatMap((r) => [r.sender, r.target]))]
+    .sort((a, b) => a - b);
+  if (ids.length < 2)
+    return;
+  const medians = acks.filter((r) => r.status === "ok")
+    .map((r) => r.time.median);
+  const lo = Math.min(...medians), hi = Math.max(...medians);
+  const heat = el("table", { id: "cross-heatmap" });
+  heat.append(el("tr", {}, el("th", {}, "sender \\ target"),
+    ...ids.map((id) => el("th", {}, id))));
+  for (const s of ids) {
+    const tr = el("tr", {}, el("th", {}, s));
+    for (const t of ids) {
+      const r = acks.find((a) => a.sender === s && a.target === t);
+      if (!r || r.status !== "ok") {
+        tr.append(el("td", {}, s === t ? "-" : "?"));
+        continue;
+      }
+      const f = hi > lo ? (r.time.median - lo) / (hi - lo) : 0;
+      tr.append(el("td", { "data-sender": s, "data-target": t,
+        "data-relation": r.relation, title: r.relation,
+        style: "background: hsl(" + Math.round(120 * (1 - f)) +
+          ", 70%, 80%)" }, r.time.median));
+    }
+    heat.append(tr);
+  }
+  page.append(el("h3", {}, "ipi-ack medians, sender (row) to target " +
+    "(column), by APIC id"), heat);
+}
+
 function footprintSection(page, doc) {
   section(page, "Footprint", "Each scheme's code, from the binary.");
   page.append(table(["scheme", "seed", "stub bytes", "code bytes",
@@ -376,6 +430,7 @@ function details(page, doc) {
   variantSection(page, doc);
   mitigationSection(page, doc);
   primitivesSection(page, doc);
+  crossCpuSection(page, doc);
   footprintSection(page, doc);
   seedsSection(page, doc);
   pathLengthSection(page, doc);

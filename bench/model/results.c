@@ -178,6 +178,26 @@ const char *metric_name(unsigned metric)
 	return name_or_unknown(names, METRIC_COUNT, metric);
 }
 
+#define CROSS_KIND_NAME(id, name, what) [CROSS_##id] = name,
+#define CROSS_KIND_WHAT(id, name, what) [CROSS_##id] = what,
+const char *cross_kind_name(unsigned kind)
+{
+	static const char *const names[CROSS_KIND_COUNT] = {
+		CROSS_KIND_LIST(CROSS_KIND_NAME)
+	};
+	return name_or_unknown(names, CROSS_KIND_COUNT, kind);
+}
+
+const char *cross_kind_what(unsigned kind)
+{
+	static const char *const what[CROSS_KIND_COUNT] = {
+		CROSS_KIND_LIST(CROSS_KIND_WHAT)
+	};
+	return name_or_unknown(what, CROSS_KIND_COUNT, kind);
+}
+#undef CROSS_KIND_NAME
+#undef CROSS_KIND_WHAT
+
 uint64_t run_id_from_time(unsigned year, unsigned month, unsigned day,
 			  unsigned hour, unsigned minute, unsigned second)
 {

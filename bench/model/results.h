@@ -281,6 +281,48 @@ enum boot_return {
 
 /* A dispatch scheme's footprint in this build: carried in the handoff,
  * since only the binary that ran knows its code's size. */
+/* The cross-CPU section (docs/cross-cpu.md): rows between processors,
+ * not under a scheme. X(ID, "name", "what it times"). */
+#define CROSS_KIND_LIST(X)                                                  \
+	X(ACK, "ipi-ack", "from the sender's ICR write until it sees the "    \
+	  "target's handler's acknowledgement in memory")                    \
+	X(ONE_WAY, "ipi-oneway", "from the sender's TSC before its ICR "      \
+	  "write to the target's TSC in its handler, corrected by the "       \
+	  "measured offset of the two TSCs")                                  \
+	X(BROADCAST_ACK, "ipi-broadcast-ack", "one IPI to all but the "       \
+	  "sender (shorthand 11b) until every target acknowledged")           \
+	X(UNICAST_ACK_EACH, "ipi-unicast-ack-each", "a fixed IPI to each "    \
+	  "target in turn, as Linux sends to a cpumask, until every one "     \
+	  "acknowledged")
+#define CROSS_KIND_ID(id, name, what) CROSS_##id,
+enum cross_kind { CROSS_KIND_LIST(CROSS_KIND_ID) CROSS_KIND_COUNT };
+#undef CROSS_KIND_ID
+
+/* A broadcast row's target. */
+#define CROSS_ALL_TARGETS 0xffffffffu
+
+struct cross_result {
+	uint8_t kind;		/* enum cross_kind */
+	uint8_t status;		/* enum exp_status */
+	uint8_t relation;	/* enum cpu_relation; a broadcast's: the
+				 * farthest target's */
+	uint8_t apic_mode;	/* enum lapic_mode */
+	uint32_t sender;	/* APIC ids; target CROSS_ALL_TARGETS for */
+	uint32_t target;	/* the broadcast rows */
+	uint32_t targets;	/* the acknowledgements each sample waits for */
+	/* ONE_WAY: the target's TSC less the sender's, bounded by a
+	 * ping-pong (docs/cross-cpu.md "One way"): it lies in
+	 * skew_low .. skew_high ticks; the figures are corrected by the
+	 * middle, so each is good to +- half the width. */
+	int64_t skew_low, skew_high;
+	char reason[RESULTS_REASON_LEN];
+	struct sample_stats time;	/* TSC ticks, raw */
+};
+
+/* The matrix of 8 CPUs (56 ordered pairs), each one way and acked, and
+ * the two broadcast rows. */
+#define RESULTS_MAX_CROSS 128
+
 #define RESULTS_MAX_SCHEMES 24
 struct scheme_footprint {
 	uint8_t scheme;		/* enum scheme_id */
@@ -343,6 +385,9 @@ struct run_result {
 	struct sample_stats cycles_floor, cycles_instrument, instructions_floor;
 	uint32_t n_counted;
 	struct counted_row counted[RESULTS_MAX_EXPERIMENTS];
+	/* The cross-CPU section, measured in part 1 after the primitives. */
+	uint32_t n_cross;
+	struct cross_result cross[RESULTS_MAX_CROSS];
 	/* A run whose rows and histograms outgrow one handoff is measured in
 	 * parts, a reset apart (docs/uefi-variables.md "Parts"): part `part`
 	 * (from 1) took the plan's rows from first_row up to next_row, 0
@@ -403,6 +448,8 @@ void results_probe(struct run_result *r, enum probe_id id,
 		   enum probe_state state, const char *format, ...)
 	__attribute__((format(printf, 4, 5)));
 const char *metric_name(unsigned metric);
+const char *cross_kind_name(unsigned kind);
+const char *cross_kind_what(unsigned kind);
 
 /* Run ids are the firmware clock at the start of the run, YYYYMMDDhhmmss,
  * so folder names sort by time and are readable on any FAT driver. */

@@ -12,9 +12,10 @@
 /* --- the layout ----------------------------------------------------------
  *
  * One description of the handoff, walked by both the encoder and the
- * decoder: a run is its header fields, then four lists (experiments,
- * primitives, gap rows, scheme footprints), each a one-byte count and
- * that many items of their own fields. */
+ * decoder: a run is its header fields, then its lists (experiments,
+ * primitives, gap rows, scheme footprints, histograms, counted rows,
+ * cross-CPU rows), each a one-byte count and that many items of their
+ * own fields. */
 
 enum wire {
 	WIRE_FIXED,	/* `bytes` little-endian bytes */
@@ -187,6 +188,20 @@ static const struct field counted_fields[] = {
 };
 _Static_assert(METRIC_COUNT == 4, "counted_fields lists every metric");
 
+static const struct field cross_fields[] = {
+	ENUM(struct cross_result, kind, CROSS_KIND_COUNT),
+	ENUM(struct cross_result, status, EXP_STATUS_COUNT),
+	ENUM(struct cross_result, relation, CPU_RELATION_COUNT),
+	ENUM(struct cross_result, apic_mode, APIC_MODE_COUNT),
+	VAR(struct cross_result, sender),
+	VAR(struct cross_result, target),
+	VAR(struct cross_result, targets),
+	FIXED(struct cross_result, skew_low, 8),
+	FIXED(struct cross_result, skew_high, 8),
+	STRING(struct cross_result, reason),
+	STATS(struct cross_result, time),
+};
+
 static const struct field scheme_fields[] = {
 	ENUM(struct scheme_footprint, scheme, SCHEME_COUNT),
 	VAR(struct scheme_footprint, stub_bytes),
@@ -224,6 +239,9 @@ static const struct list run_lists[] = {
 	{ offsetof(struct run_result, n_counted),
 	  offsetof(struct run_result, counted), sizeof(struct counted_row),
 	  RESULTS_MAX_EXPERIMENTS, FIELDS(counted_fields) },
+	{ offsetof(struct run_result, n_cross),
+	  offsetof(struct run_result, cross), sizeof(struct cross_result),
+	  RESULTS_MAX_CROSS, FIELDS(cross_fields) },
 };
 
 /* A C integer field of 1, 2, 4 or 8 bytes. */
@@ -374,7 +392,8 @@ static int encodable(const struct run_result *r)
 		if (r->gap[i].hist_len > GAP_HIST_BYTES)
 			return 0;
 	if (r->n_hists > RESULTS_MAX_ROW_HISTS ||
-	    r->n_counted > RESULTS_MAX_EXPERIMENTS)
+	    r->n_counted > RESULTS_MAX_EXPERIMENTS ||
+	    r->n_cross > RESULTS_MAX_CROSS)
 		return 0;
 	for (i = 0; i < r->n_hists; i++)
 		if (r->hist[i].len > ROW_HIST_BYTES)

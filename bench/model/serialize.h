@@ -18,8 +18,9 @@
  *    its name; a gap row's and a footprint's scheme as its id.
  * 12: the machine's mitigation bits (bench/model/mitigations.h) and
  *     topology (bench/model/topology.h); a row's cache state as an id
- *     of its own (struct row_id). */
-#define RESULTS_BLOB_VERSION 12
+ *     of its own (struct row_id).
+ * 13: the cross-CPU rows (struct cross_result). */
+#define RESULTS_BLOB_VERSION 13
 
 /* Returns the encoded length, or 0 when `cap` is too small. */
 size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap);

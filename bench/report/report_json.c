@@ -3,6 +3,7 @@
 #include "bench/report/report.h"
 #include "bench/model/pmu.h"
 
+#include "bench/model/cross_cpu.h"
 #include "bench/model/histogram.h"
 #include "bench/report/figures.h"
 #include "bench/report/json.h"
@@ -539,6 +540,77 @@ static void json_primitives(struct json_writer *w, const struct run_result *r,
 	json_end_object(w);
 }
 
+/* The cross-CPU section (docs/cross-cpu.md): each row by sender, target
+ * and relation, then each kind's median over the pairs of a relation. */
+static void json_cross_cpu(struct json_writer *w, const struct run_result *r)
+{
+	uint32_t i, pairs;
+	unsigned k, rel;
+
+	json_key(w, "cross_cpu");
+	json_begin_object(w);
+	json_kv_string(w, "unit", clock_kind_unit(r->clock_kind));
+	json_kv_string(w, "figures", cross_figures_meaning(r->clock_kind));
+	json_key(w, "kinds");
+	json_begin_object(w);
+	for (k = 0; k < CROSS_KIND_COUNT; k++)
+		json_kv_string(w, cross_kind_name(k), cross_kind_what(k));
+	json_end_object(w);
+	json_key(w, "rows");
+	json_begin_array(w);
+	for (i = 0; i < r->n_cross; i++) {
+		const struct cross_result *c = &r->cross[i];
+
+		json_begin_object(w);
+		json_kv_string(w, "kind", cross_kind_name(c->kind));
+		json_kv_uint(w, "sender", c->sender);
+		if (c->target == CROSS_ALL_TARGETS)
+			json_kv_string(w, "target", "all");
+		else
+			json_kv_uint(w, "target", c->target);
+		json_kv_uint(w, "targets", c->targets);
+		json_kv_string(w, "relation", cpu_relation_name(c->relation));
+		json_kv_string(w, "apic_mode", apic_mode_name(c->apic_mode));
+		json_status(w, c->status, c->reason);
+		if (c->kind == CROSS_ONE_WAY && c->skew_low <= c->skew_high) {
+			json_key(w, "tsc_offset");
+			json_begin_object(w);
+			json_kv_int(w, "low", c->skew_low);
+			json_kv_int(w, "high", c->skew_high);
+			json_kv_uint(w, "plus_minus",
+				     (uint64_t)(c->skew_high - c->skew_low) / 2);
+			json_end_object(w);
+		}
+		if (c->status == EXP_OK) {
+			json_kv_uint(w, "samples", c->time.count);
+			json_key(w, "time");
+			json_figures(w, &c->time, 0);
+		}
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_key(w, "by_relation");
+	json_begin_object(w);
+	for (k = 0; k < CROSS_KIND_COUNT; k++) {
+		json_key(w, cross_kind_name(k));
+		json_begin_object(w);
+		for (rel = 0; rel < CPU_RELATION_COUNT; rel++) {
+			uint64_t m = cross_relation_median(r, k, rel, &pairs);
+
+			if (!pairs)
+				continue;
+			json_key(w, cpu_relation_name(rel));
+			json_begin_object(w);
+			json_kv_uint(w, "median", m);
+			json_kv_uint(w, "rows", pairs);
+			json_end_object(w);
+		}
+		json_end_object(w);
+	}
+	json_end_object(w);
+	json_end_object(w);
+}
+
 static void json_runs(struct json_writer *w, const struct run_result *r,
 		      const struct report_context *ctx)
 {
@@ -942,6 +1014,7 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	json_comparison(&w, r);
 	json_mitigations(&w, r);
 	json_primitives(&w, r, ctx);
+	json_cross_cpu(&w, r);
 	json_gaps(&w, r);
 	json_runs(&w, r, ctx);
 	json_path_length(&w, r, ctx);

@@ -2,6 +2,7 @@
  * person reads in any editor. One small function per section. */
 #include "bench/report/report.h"
 
+#include "bench/model/cross_cpu.h"
 #include "bench/model/pmu.h"
 
 #include "bench/report/figures.h"
@@ -389,6 +390,121 @@ static void summary_primitives(struct text_buf *tb, const struct run_result *r,
 
 /* What moves the core clock against the TSC, and what that makes of TSC
  * ticks (docs/timing.md "TSC ticks are not cycles"). */
+/* Whether a cross-CPU row before `i` has i's kind, status and reason:
+ * a reason is said once, with how many rows it covers. */
+static int same_reason_before(const struct run_result *r, uint32_t i)
+{
+	uint32_t j;
+
+	for (j = 0; j < i; j++)
+		if (r->cross[j].kind == r->cross[i].kind &&
+		    r->cross[j].status == r->cross[i].status &&
+		    str_eq(r->cross[j].reason, r->cross[i].reason))
+			return 1;
+	return 0;
+}
+
+static uint32_t rows_with_reason(const struct run_result *r, uint32_t i)
+{
+	uint32_t j, n = 0;
+
+	for (j = 0; j < r->n_cross; j++)
+		n += r->cross[j].kind == r->cross[i].kind &&
+		     r->cross[j].status == r->cross[i].status &&
+		     str_eq(r->cross[j].reason, r->cross[i].reason);
+	return n;
+}
+
+/* The cross-CPU section: each kind's median per relation, the
+ * broadcasts, then the acknowledged matrix, sender by target. */
+static void summary_cross_cpu(struct text_buf *tb, const struct run_result *r)
+{
+	uint32_t i, j, pairs, n_cpus = 0;
+	uint32_t cpus[16];
+	unsigned k, rel;
+
+	if (!r->n_cross)
+		return;
+	tb_printf(tb, "\nBetween CPUs (%s): %s\n",
+		  clock_kind_unit(r->clock_kind),
+		  cross_figures_meaning(r->clock_kind));
+	if (r->n_cross == 1 && r->cross[0].status != EXP_OK) {
+		tb_printf(tb, "  %s: %s\n", exp_status_name(r->cross[0].status),
+			  r->cross[0].reason);
+		return;
+	}
+	tb_printf(tb, "%-22s %-14s %9s %6s\n", "kind", "relation", "median",
+		  "rows");
+	for (k = 0; k < CROSS_KIND_COUNT; k++)
+		for (rel = 0; rel < CPU_RELATION_COUNT; rel++) {
+			uint64_t m = cross_relation_median(r, k, rel, &pairs);
+
+			if (pairs)
+				tb_printf(tb, "%-22s %-14s %9llu %6u\n",
+					  cross_kind_name(k),
+					  cpu_relation_name(rel),
+					  (unsigned long long)m, pairs);
+		}
+	for (i = 0; i < r->n_cross; i++) {
+		const struct cross_result *c = &r->cross[i];
+
+		if (c->kind == CROSS_ONE_WAY && c->status == EXP_OK)
+			tb_printf(tb, "  one way %u -> %u: median %llu, the "
+				  "TSC offset known to +-%llu\n", c->sender,
+				  c->target,
+				  (unsigned long long)c->time.median,
+				  (unsigned long long)(c->skew_high -
+						       c->skew_low) / 2);
+		else if (c->status != EXP_OK &&
+			 !same_reason_before(r, i))
+			tb_printf(tb, "  %s: %s (%u row(s)): %s\n",
+				  cross_kind_name(c->kind),
+				  exp_status_name(c->status),
+				  rows_with_reason(r, i), c->reason);
+	}
+	/* The matrix of acknowledged IPIs, by APIC id. */
+	for (i = 0; i < r->n_cross; i++) {
+		const struct cross_result *c = &r->cross[i];
+		uint32_t ids[2] = { c->sender, c->target };
+		unsigned e;
+
+		if (c->kind != CROSS_ACK || c->target == CROSS_ALL_TARGETS)
+			continue;
+		for (e = 0; e < 2; e++) {
+			for (j = 0; j < n_cpus && cpus[j] != ids[e]; j++)
+				;
+			if (j == n_cpus && n_cpus < 16)
+				cpus[n_cpus++] = ids[e];
+		}
+	}
+	if (n_cpus < 2)
+		return;
+	tb_printf(tb, "  ipi-ack medians, sender (row) to target (column), "
+		  "by APIC id:\n  %6s", "");
+	for (j = 0; j < n_cpus; j++)
+		tb_printf(tb, " %7u", cpus[j]);
+	tb_printf(tb, "\n");
+	for (i = 0; i < n_cpus; i++) {
+		tb_printf(tb, "  %6u", cpus[i]);
+		for (j = 0; j < n_cpus; j++) {
+			const struct cross_result *hit = 0;
+			uint32_t x;
+
+			for (x = 0; x < r->n_cross; x++)
+				if (r->cross[x].kind == CROSS_ACK &&
+				    r->cross[x].sender == cpus[i] &&
+				    r->cross[x].target == cpus[j])
+					hit = &r->cross[x];
+			if (hit && hit->status == EXP_OK)
+				tb_printf(tb, " %7llu",
+					  (unsigned long long)hit->time.median);
+			else
+				tb_printf(tb, " %7s", i == j ? "-" : "?");
+		}
+		tb_printf(tb, "\n");
+	}
+}
+
 static void summary_core_clock(struct text_buf *tb, const struct run_result *r)
 {
 	const struct machine_info *m = &r->machine;
@@ -641,6 +757,7 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 		  clock_kind_unit(r->clock_kind));
 	summary_schemes(tb, r, ctx);
 	summary_primitives(tb, r, ctx);
+	summary_cross_cpu(tb, r);
 	summary_gaps(tb, r);
 	summary_runs(tb, r, ctx);
 	{

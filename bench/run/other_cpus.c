@@ -464,3 +464,46 @@ void other_cpus_sleep(const char *source)
 		   states[aps.command < 5 ? aps.command : 0], took,
 		   target_took, faults, late);
 }
+
+uint32_t other_cpus_started(void)
+{
+	return aps.target < 0 ? 0 : aps.count;
+}
+
+uint32_t other_cpus_apic_id(uint32_t slot)
+{
+	return aps.cpu[slot].apic_id;
+}
+
+uint32_t other_cpus_index(uint32_t slot)
+{
+	return aps.cpu[slot].index;
+}
+
+uint32_t other_cpus_own_apic_id(void)
+{
+	return aps.own;
+}
+
+void other_cpus_run(uint32_t slot, void (*work)(void *arg), void *arg)
+{
+	struct ap_cpu *ap = &ap_cpus[slot];
+
+	ap->work = work;
+	ap->work_arg = arg;
+	ap->done = 0;
+	ap->command = AP_RUN;
+}
+
+int other_cpus_finish(uint32_t slot)
+{
+	struct ap_cpu *ap = &ap_cpus[slot];
+	/* A run's work is bounded by its own waits; this is their sum's
+	 * bound, generous. */
+	uint64_t end = tsc_open() + aps.tsc_hz * 10;
+
+	while (!ap->done && !ap->fault && tsc_open() < end)
+		__asm__ volatile("pause");
+	ap->command = AP_SPIN;
+	return ap->done ? 0 : -1;
+}

@@ -41,4 +41,18 @@ const char *other_cpus_wake(uint32_t command);
  * line for `source`. */
 void other_cpus_sleep(const char *source);
 
+/* The cross-CPU section's (bench/run/cross_cpu.h): how many processors
+ * started in phase B; each one's APIC id and MADT index by slot; the
+ * boot CPU's APIC id. */
+uint32_t other_cpus_started(void);
+uint32_t other_cpus_apic_id(uint32_t slot);
+uint32_t other_cpus_index(uint32_t slot);
+uint32_t other_cpus_own_apic_id(void);
+/* Has the woken processor in `slot` run work(arg) once with interrupts
+ * off (AP_RUN); other_cpus_finish waits until it returned, sets it
+ * spinning again, and says 0, or -1 where it faulted or never
+ * returned. */
+void other_cpus_run(uint32_t slot, void (*work)(void *arg), void *arg);
+int other_cpus_finish(uint32_t slot);
+
 #endif

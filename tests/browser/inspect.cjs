@@ -3,7 +3,7 @@
 // every request beyond the page itself, each chart box (the data points
 // it was given, its canvas's ink, and of that the pixels in a series'
 // colour, which only data draws: axes and labels are grey and black),
-// each figure cell, the page's height and its contents' entries, and
+// each figure cell, each cell of the cross-CPU heatmap, the page's height and its contents' entries, and
 // saves a full-page screenshot. pages_test.py
 // judges it.
 "use strict";
@@ -61,6 +61,10 @@ async function main() {
       table: td.closest("table").id, run: td.dataset.run,
       row: td.dataset.row, metric: td.dataset.metric,
       text: td.textContent })));
+    out.heat = await page.$$eval("td[data-sender]", (tds) => tds.map((td) =>
+      ({ sender: Number(td.dataset.sender), target: Number(td.dataset.target),
+        relation: td.dataset.relation, text: td.textContent,
+        background: getComputedStyle(td).backgroundColor })));
     out.height = await page.evaluate(() =>
       document.documentElement.scrollHeight);
     out.contents = await page.$$eval("#contents a", (as) => as.length);

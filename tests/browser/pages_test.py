@@ -152,7 +152,7 @@ def check_page(label, page, docs, min_charts):
 REPORT_HEIGHT_BOUND = 17000
 
 # How many checks the suite counts under CI (tests/checks.py).
-CHECKS_UNDER_CI = 35
+CHECKS_UNDER_CI = 38
 
 
 def pages():
@@ -286,8 +286,44 @@ def cycles_page():
           str(wrong[:4]))
 
 
+def cross_cpu_page():
+    """The report page of the -smp 4 run (boot test cross-cpu): the
+    heatmap has a cell per ordered pair of its 4 CPUs, each the pair's
+    ipi-ack median and relation as results.json has them, coloured by
+    value (not all one colour)."""
+    folder = run_folder("cross-cpu")
+    if not check("cross-cpu-report: the cross-cpu boot test left a results "
+                 "folder", folder is not None):
+        return
+    with open(os.path.join(folder, "results.json")) as f:
+        doc = json.load(f)
+    seen, why = inspect(os.path.join(folder, "report.html"),
+                        os.path.join(SHOTS, "cross-cpu-report.png"))
+    if not check("cross-cpu-report: opens in headless Chromium",
+                 seen is not None, why):
+        return
+    pairs = {(r["sender"], r["target"]): r for r in doc["cross_cpu"]["rows"]
+             if r["kind"] == "ipi-ack" and r["status"] == "ok"}
+    wrong = [c for c in seen["heat"]
+             if (c["sender"], c["target"]) not in pairs
+             or c["text"] != str(pairs[(c["sender"], c["target"])]["time"]
+                                 ["median"])
+             or c["relation"] != pairs[(c["sender"], c["target"])]
+             ["relation"]]
+    check("cross-cpu-report: the heatmap has a cell for each of the 12 "
+          "ordered pairs of 4 CPUs, each its ipi-ack median and relation "
+          "from results.json, in more than one colour, with no page error",
+          len(seen["heat"]) == 12 and len(pairs) == 12 and not wrong
+          and len({c["background"] for c in seen["heat"]}) > 1
+          and not seen["page_errors"] and not seen["console_errors"],
+          "%d cells, %d pairs, wrong %s, errors %s" % (
+              len(seen["heat"]), len(pairs), wrong[:3],
+              seen["page_errors"] + seen["console_errors"]))
+
+
 def main():
     check.guarded("the browser tests", pages)
+    check.guarded("the browser tests, the cross-CPU heatmap", cross_cpu_page)
     check.guarded("the browser tests, core cycles", cycles_page)
     check.guarded("the browser tests, a compare of two selections",
                   compare_selections)

@@ -27,6 +27,26 @@ static void round_trip_is_exact(void **state)
 	assert_memory_equal(&in, &out, sizeof(in));
 }
 
+/* The cross-CPU section of 8 processors travels exactly, negative TSC
+ * offsets and the broadcasts' "all" included, and in no more than the
+ * room phase B sets aside for it (48 bytes a row, efi/phase_b.c). */
+static void cross_rows_round_trip_within_their_reserve(void **state)
+{
+	static struct run_result in, out;
+	size_t without, with;
+
+	(void)state;
+	sample_run(&in, 8);
+	without = results_encode(&in, buf, sizeof(buf));
+	sample_cross(&in, 8);
+	assert_int_equal(in.n_cross, 2 + 2 * 8 * 7);
+	with = results_encode(&in, buf, sizeof(buf));
+	assert_true(without > 0 && with > without);
+	assert_int_equal(results_decode(buf, with, &out), DECODE_OK);
+	assert_memory_equal(&in, &out, sizeof(in));
+	assert_true(with - without <= 64 + (size_t)in.n_cross * 48);
+}
+
 /* A run whose rows outgrow one handoff goes in parts, a reset apart
  * (docs/uefi-variables.md "Parts"): the worst case, every table full,
  * fits in two, each part's rows exactly what it carries. */
@@ -486,6 +506,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip_is_exact),
+		cmocka_unit_test(cross_rows_round_trip_within_their_reserve),
 		cmocka_unit_test(a_full_matrix_fits_the_handoff_in_two_parts),
 		cmocka_unit_test(row_histograms_round_trip),
 		cmocka_unit_test(histograms_give_way_to_the_budget),

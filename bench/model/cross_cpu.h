@@ -1,0 +1,52 @@
+/* The arithmetic of the cross-CPU section (docs/cross-cpu.md): the bound
+ * on two processors' TSC offset from a ping-pong, what a one-way figure
+ * is once corrected by it and when it is too loose to show, and each
+ * relation's median over the matrix. Plain C, host-built too. */
+#ifndef IRQLAB_BENCH_MODEL_CROSS_CPU_H
+#define IRQLAB_BENCH_MODEL_CROSS_CPU_H
+
+#include <stdint.h>
+
+#include "bench/model/results.h"
+
+/* The offset of B's TSC against A's (B less A) lies in low .. high: in a
+ * round where A read t0, B then read tb, and A then read t1 after seeing
+ * B's answer, B's tb was taken between A's t0 and t1, so tb - t1 <=
+ * offset <= tb - t0. Each round narrows the bound; high < low means the
+ * TSCs moved apart during the rounds. */
+struct skew_bound {
+	int64_t low, high;
+	uint32_t rounds;
+};
+
+void skew_bound_init(struct skew_bound *b);
+void skew_bound_add(struct skew_bound *b, uint64_t t0, uint64_t tb,
+		    uint64_t t1);
+
+/* The largest half-width a one-way figure may carry, in per mille of its
+ * median: beyond it the figure says more about the bound than the IPI. */
+#define ONE_WAY_MAX_HALF_WIDTH_PERMILLE 250
+
+/* Why a one-way row with this bound and corrected median cannot be shown,
+ * written into why; NULL where it can. */
+const char *skew_bound_unusable(const struct skew_bound *b, uint64_t median,
+				char *why, unsigned cap);
+
+/* The target's TSC at its handler's entry, in the sender's time (the
+ * bound's middle taken off), less the sender's TSC before its ICR write;
+ * 0 where the correction takes it below zero (*clamped counts those). */
+uint64_t one_way_corrected(uint64_t sent, uint64_t entered,
+			   const struct skew_bound *b, uint32_t *clamped);
+
+/* The median of the pair medians of `kind`'s ok rows whose relation is
+ * `relation`; *pairs says how many rows went into it (0: none). */
+uint64_t cross_relation_median(const struct run_result *r, unsigned kind,
+			       unsigned relation, uint32_t *pairs);
+
+/* What the section's figures are under this clock (enum clock_kind):
+ * only on hardware (or KVM) are they latencies. Under -icount QEMU runs
+ * the vCPUs round-robin, so a figure between two of them is where its
+ * scheduler switched, not what an IPI costs. */
+const char *cross_figures_meaning(unsigned clock_kind);
+
+#endif

@@ -1,0 +1,404 @@
+#include "bench/run/cross_cpu.h"
+
+#include "apic/ap_interrupt.h"
+#include "apic/lapic.h"
+#include "arch/ap.h"
+#include "arch/cpu.h"
+#include "arch/desc.h"
+#include "arch/lib/fmt.h"
+#include "arch/lib/log.h"
+#include "arch/timing.h"
+#include "bench/model/cross_cpu.h"
+#include "bench/model/stats.h"
+#include "bench/run/other_cpus.h"
+
+/* Any vector will do: every vector reaches the same handler on the
+ * other processors, and the boot CPU's gate is pointed at it while the
+ * boot CPU is a target. */
+#define CROSS_VECTOR 0x41
+/* The matrix takes the boot CPU and the first CROSS_MAX_CPUS - 1 others
+ * that started: 56 ordered pairs at most. */
+#define CROSS_MAX_CPUS 8
+/* Samples per pair and per broadcast row: fewer than a row's, since
+ * the matrix has many pairs. */
+#define CROSS_SAMPLES_DIVISOR 4
+#define CROSS_MIN_SAMPLES 20
+#define CROSS_WARMUP 10
+/* Ping-pong rounds that bound a pair's TSC offset. */
+#define SKEW_ROUNDS 256
+/* A microsecond between samples: the target is back in its loop, out of
+ * its handler, before the next IPI. */
+#define SAMPLE_GAP_US 1
+
+#define ICR_ALL_BUT_SELF (3u << 18)	/* destination shorthand 11b */
+#define MSR_GS_BASE 0xc0000101
+
+/* One chosen processor: its APIC id, and its slot among the others, or
+ * -1 for the boot CPU. */
+struct pick {
+	uint32_t apic_id;
+	int slot;
+};
+
+/* What a sender runs, on the boot CPU or on another, interrupts off. */
+struct ack_work {
+	int x2apic;
+	uint32_t icr_low;		/* vector, delivery, shorthand */
+	const uint32_t *dest;		/* APIC ids, sent in turn */
+	uint32_t n_dest;
+	uint32_t expect;		/* acknowledgements per sample */
+	volatile const struct ap_cpu *target;	/* its entry TSC, or NULL */
+	uint32_t warmup, n;
+	uint64_t gap_ticks, budget_ticks;
+	uint64_t *acked, *sent, *entered;
+	uint32_t kept;
+};
+
+/* Two processors' ping-pong, each field a line of its own. */
+struct skew_work {
+	volatile uint64_t ping __attribute__((aligned(64)));
+	volatile uint64_t pong __attribute__((aligned(64)));
+	volatile uint64_t tb;
+	uint64_t budget_ticks;
+	struct skew_bound bound;
+};
+
+/* The boot CPU's line while it is a target: ap_interrupt counts through
+ * GS. */
+static struct ap_cpu boot_line;
+
+static void send(int x2apic, uint32_t dest, uint32_t low)
+{
+	if (x2apic) {
+		wrmsr(MSR_X2APIC_BASE + APIC_ICR / 16,
+		      (uint64_t)dest << 32 | low);
+		return;
+	}
+	lapic_mmio[APIC_ICR2 / 4] = dest << 24;
+	lapic_mmio[APIC_ICR / 4] = low;
+}
+
+/* Each sample: the acknowledgements cleared, the TSC, the IPI (or one
+ * to each destination), then a pause loop until every acknowledgement
+ * is in, as Linux's csd_lock_wait spins, and the TSC again. A lost
+ * acknowledgement ends the samples. */
+static void ack_samples(void *arg)
+{
+	struct ack_work *w = arg;
+	uint32_t i, k;
+
+	w->kept = 0;
+	for (i = 0; i < w->warmup + w->n; i++) {
+		uint64_t t0, t1, until;
+
+		ap_acks = 0;
+		if (w->x2apic)
+			weak_wrmsr_fence();
+		until = tsc_open() + w->budget_ticks;
+		t0 = tsc_open();
+		for (k = 0; k < w->n_dest; k++)
+			send(w->x2apic, w->dest[k], w->icr_low);
+		while (ap_acks < w->expect && tsc_open() < until)
+			__asm__ volatile("pause");
+		t1 = tsc_close();
+		if (ap_acks < w->expect)
+			return;
+		if (i >= w->warmup) {
+			w->acked[w->kept] = t1 - t0;
+			w->sent[w->kept] = t0;
+			w->entered[w->kept] = w->target ? w->target->entry_tsc : 0;
+			w->kept++;
+		}
+		until = tsc_close() + w->gap_ticks;
+		while (tsc_close() < until)
+			;
+	}
+}
+
+static void skew_leader(void *arg)
+{
+	struct skew_work *w = arg;
+	uint64_t r;
+
+	for (r = 1; r <= SKEW_ROUNDS; r++) {
+		uint64_t t0 = tsc_open(), t1, until = t0 + w->budget_ticks;
+
+		w->ping = r;
+		while (w->pong != r && tsc_open() < until)
+			;
+		t1 = tsc_close();
+		if (w->pong != r)
+			return;
+		skew_bound_add(&w->bound, t0, w->tb, t1);
+	}
+}
+
+static void skew_follower(void *arg)
+{
+	struct skew_work *w = arg;
+	uint64_t r;
+
+	for (r = 1; r <= SKEW_ROUNDS; r++) {
+		uint64_t until = tsc_open() + w->budget_ticks;
+
+		while (w->ping != r && tsc_open() < until)
+			;
+		if (w->ping != r)
+			return;
+		w->tb = tsc_open();
+		w->pong = r;
+	}
+}
+
+/* Runs `lead` on a and `follow` on b at once, the boot CPU taking its
+ * own part itself; `follow` NULL: b waits as a target, interrupts on.
+ * Returns 0, or -1 where another processor did not finish. */
+static int run_pair(const struct pick *a, void (*lead)(void *),
+		    const struct pick *b, void (*follow)(void *), void *arg)
+{
+	int bad = 0;
+
+	if (follow && b->slot >= 0)
+		other_cpus_run((uint32_t)b->slot, follow, arg);
+	if (a->slot >= 0)
+		other_cpus_run((uint32_t)a->slot, lead, arg);
+	if (a->slot < 0) {
+		lead(arg);
+	} else if (b->slot < 0 && follow) {
+		follow(arg);
+	} else if (b->slot < 0) {
+		/* The boot CPU is the target: it takes the IPIs. */
+		__asm__ volatile("sti" ::: "memory");
+		bad |= other_cpus_finish((uint32_t)a->slot);
+		__asm__ volatile("cli" ::: "memory");
+	}
+	if (a->slot >= 0)
+		bad |= other_cpus_finish((uint32_t)a->slot);
+	if (follow && b->slot >= 0)
+		bad |= other_cpus_finish((uint32_t)b->slot);
+	return bad ? -1 : 0;
+}
+
+static struct cross_result *add_row(struct run_result *r, unsigned kind,
+				    uint32_t sender, uint32_t target,
+				    unsigned relation)
+{
+	struct cross_result *c;
+
+	if (r->n_cross >= RESULTS_MAX_CROSS)
+		return 0;
+	c = &r->cross[r->n_cross++];
+	*c = (struct cross_result){ .kind = (uint8_t)kind,
+				    .relation = (uint8_t)relation,
+				    .apic_mode = (uint8_t)lapic->mode,
+				    .sender = sender, .target = target,
+				    .targets = 1 };
+	return c;
+}
+
+static void row_skipped(struct cross_result *c, uint8_t status,
+			const char *why)
+{
+	if (!c)
+		return;
+	c->status = status;
+	fmt_snprintf(c->reason, sizeof(c->reason), "%s", why);
+}
+
+static void row_figures(struct cross_result *c, uint64_t *samples,
+			uint32_t n, uint32_t want)
+{
+	if (!c)
+		return;
+	if (n < want) {
+		fmt_snprintf(c->reason, sizeof(c->reason), "%u of %u "
+			     "acknowledgements came in time", n, want);
+		c->status = EXP_FAILED;
+		return;
+	}
+	stats_compute(samples, n, &c->time);
+	c->status = EXP_OK;
+}
+
+struct section {
+	struct run_result *r;
+	struct bench_buffers *b;
+	uint32_t samples;
+	int x2apic;
+	uint64_t budget_ticks, gap_ticks;
+};
+
+static struct ack_work work_for(const struct section *s)
+{
+	return (struct ack_work){
+		.x2apic = s->x2apic,
+		.icr_low = APIC_ICR_LEVEL_ASSERT | CROSS_VECTOR,
+		.warmup = CROSS_WARMUP, .n = s->samples,
+		.gap_ticks = s->gap_ticks, .budget_ticks = s->budget_ticks,
+		.acked = s->b->metric[METRIC_ENTRY],
+		.sent = s->b->metric[METRIC_EXIT],
+		.entered = s->b->metric[METRIC_ROUND_TRIP],
+	};
+}
+
+/* One ordered pair: the TSC offset, then the acknowledged IPIs, whose
+ * arrival at the target also makes the one-way figures. */
+static void measure_pair(const struct section *s, const struct pick *a,
+			 const struct pick *b)
+{
+	static struct skew_work skew;
+	struct ack_work w = work_for(s);
+	unsigned relation = topology_relation(&s->r->machine.topology,
+					      a->apic_id, b->apic_id);
+	struct cross_result *ack, *one;
+	char why[RESULTS_REASON_LEN];
+	uint32_t i, clamped = 0;
+	const char *bad;
+
+	skew = (struct skew_work){ .budget_ticks = s->budget_ticks };
+	skew_bound_init(&skew.bound);
+	if (run_pair(a, skew_leader, b, skew_follower, &skew))
+		skew.bound.rounds = 0;
+
+	w.dest = &b->apic_id;
+	w.n_dest = 1;
+	w.expect = 1;
+	w.target = b->slot < 0 ? &boot_line : &ap_cpus[b->slot];
+	ack = add_row(s->r, CROSS_ACK, a->apic_id, b->apic_id, relation);
+	one = add_row(s->r, CROSS_ONE_WAY, a->apic_id, b->apic_id, relation);
+	if (run_pair(a, ack_samples, b, 0, &w)) {
+		row_skipped(ack, EXP_FAILED, "the sender did not finish: it "
+			    "faulted or hung (see the log)");
+		row_skipped(one, EXP_FAILED, "the sender did not finish");
+		return;
+	}
+	row_figures(ack, w.acked, w.kept, w.n);
+	if (!one)
+		return;
+	one->skew_low = skew.bound.low;
+	one->skew_high = skew.bound.high;
+	if (!cpu_has(X86_FEATURE_INVARIANT_TSC)) {
+		row_skipped(one, EXP_SKIPPED, "CPUID.80000007H:EDX[8] "
+			    "(invariant TSC) is 0: the two TSCs need not "
+			    "tick together");
+		return;
+	}
+	for (i = 0; i < w.kept; i++)
+		w.acked[i] = one_way_corrected(w.sent[i], w.entered[i],
+					       &skew.bound, &clamped);
+	row_figures(one, w.acked, w.kept, w.n);
+	if (one->status == EXP_OK &&
+	    (bad = skew_bound_unusable(&skew.bound, one->time.median, why,
+				       sizeof(why))))
+		row_skipped(one, EXP_SKIPPED, bad);
+	else if (one->status == EXP_OK && clamped)
+		row_skipped(one, EXP_SKIPPED, "the offset's correction took "
+			    "some arrivals before their sending");
+}
+
+/* The boot CPU to every other that started, at once and one by one. */
+static void measure_broadcasts(const struct section *s, uint32_t started)
+{
+	static uint32_t dest[AP_MAX_CPUS];
+	struct pick boot = { other_cpus_own_apic_id(), -1 };
+	unsigned farthest = CPU_RELATION_SELF;
+	struct ack_work w;
+	struct cross_result *c;
+	uint32_t i;
+
+	for (i = 0; i < started; i++) {
+		unsigned rel = topology_relation(&s->r->machine.topology,
+						 boot.apic_id,
+						 other_cpus_apic_id(i));
+
+		dest[i] = other_cpus_apic_id(i);
+		if (rel > farthest)
+			farthest = rel;
+	}
+	w = work_for(s);
+	w.icr_low |= ICR_ALL_BUT_SELF;
+	w.dest = dest;
+	w.n_dest = 1;
+	w.expect = started;
+	c = add_row(s->r, CROSS_BROADCAST_ACK, boot.apic_id,
+		    CROSS_ALL_TARGETS, farthest);
+	ack_samples(&w);
+	if (c)
+		c->targets = started;
+	row_figures(c, w.acked, w.kept, w.n);
+
+	w = work_for(s);
+	w.dest = dest;
+	w.n_dest = started;
+	w.expect = started;
+	c = add_row(s->r, CROSS_UNICAST_ACK_EACH, boot.apic_id,
+		    CROSS_ALL_TARGETS, farthest);
+	ack_samples(&w);
+	if (c)
+		c->targets = started;
+	row_figures(c, w.acked, w.kept, w.n);
+}
+
+void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
+			 struct bench_buffers *b)
+{
+	static struct pick picks[CROSS_MAX_CPUS];
+	struct idt_gate_bytes saved;
+	struct section s = { .r = r, .b = b };
+	uint32_t started = other_cpus_started(), n, i, j;
+	uint64_t gs_base;
+	const char *why = other_cpus_unavailable();
+
+	if (!why && !lapic)
+		why = "the local APIC is not enabled";
+	if (!why)
+		why = other_cpus_wake(AP_SPIN);
+	if (why) {
+		row_skipped(add_row(r, CROSS_ACK, 0, 0, CPU_RELATION_UNKNOWN),
+			    EXP_SKIPPED, why);
+		if (lapic)
+			other_cpus_sleep("cross-cpu");
+		log_printf("cross-CPU rows: skipped: %s\n", why);
+		return;
+	}
+	s.samples = c->samples / CROSS_SAMPLES_DIVISOR;
+	if (s.samples < CROSS_MIN_SAMPLES)
+		s.samples = c->samples < CROSS_MIN_SAMPLES ? c->samples
+							   : CROSS_MIN_SAMPLES;
+	s.x2apic = lapic->mode == LAPIC_X2APIC;
+	s.budget_ticks = wait_budget_ticks;
+	s.gap_ticks = r->tsc_hz / 1000000 * SAMPLE_GAP_US;
+	ap_reply_x2apic = (uint32_t)s.x2apic;
+	ap_reply_ack_only = 1;
+
+	/* The boot CPU as a target: its gate and GS for the handler the
+	 * others run. */
+	__builtin_memcpy(&saved, idt_gate_entry(CROSS_VECTOR), sizeof(saved));
+	idt_set_gate(CROSS_VECTOR, (const void *)ap_interrupt, 0);
+	gs_base = rdmsr(MSR_GS_BASE);
+	wrmsr(MSR_GS_BASE, (uint64_t)(uintptr_t)&boot_line);
+
+	n = started + 1 < CROSS_MAX_CPUS ? started + 1 : CROSS_MAX_CPUS;
+	picks[0] = (struct pick){ other_cpus_own_apic_id(), -1 };
+	for (i = 1; i < n; i++)
+		picks[i] = (struct pick){ other_cpus_apic_id(i - 1),
+					  (int)(i - 1) };
+	log_printf("cross-CPU rows: %u processors, %u ordered pairs, %u "
+		   "samples each, %s\n", n, n * (n - 1), s.samples,
+		   s.x2apic ? "x2apic" : "xapic");
+	if (cpu_has(X86_FEATURE_TSC_ADJUST))
+		for (i = 1; i < n; i++)
+			log_printf("cross-CPU rows: APIC id %u: IA32_TSC_ADJUST "
+				   "%lld\n", picks[i].apic_id,
+				   (long long)ap_cpus[picks[i].slot].tsc_adjust);
+	measure_broadcasts(&s, started);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			if (i != j)
+				measure_pair(&s, &picks[i], &picks[j]);
+
+	wrmsr(MSR_GS_BASE, gs_base);
+	idt_gate_swap(CROSS_VECTOR, &saved);
+	other_cpus_sleep("cross-cpu");
+	log_printf("cross-CPU rows: %u\n", r->n_cross);
+}

@@ -1,0 +1,15 @@
+/* The cross-CPU section (docs/cross-cpu.md): the core-to-core matrix of
+ * IPIs acknowledged and one way, and the broadcasts with every target's
+ * acknowledgement, measured with the processors phase B started. */
+#ifndef IRQLAB_BENCH_RUN_CROSS_CPU_H
+#define IRQLAB_BENCH_RUN_CROSS_CPU_H
+
+#include "bench/model/results.h"
+#include "bench/run/buffers.h"
+
+/* Appends the section's rows to r->cross: one skipped row with the
+ * reason where no other processor started. */
+void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
+			 struct bench_buffers *b);
+
+#endif

@@ -1,0 +1,161 @@
+/* The cross-CPU section's arithmetic (bench/model/cross_cpu.c): the TSC
+ * offset bound from ping-pong rounds, the one-way correction and when
+ * its bound is too loose to show, each relation's median over a matrix,
+ * and what the figures are under each clock. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bench/model/cross_cpu.h"
+
+/* B's TSC runs 1000 ticks ahead of A's; each round A reads t0, B reads
+ * 40 to 60 ticks later (in A's time), A reads t1 40 ticks after that. */
+static void offset_is_bounded_by_the_tightest_rounds(void **state)
+{
+	struct skew_bound b;
+	uint64_t t0 = 5000000;
+	int i;
+
+	(void)state;
+	skew_bound_init(&b);
+	for (i = 0; i < 8; i++, t0 += 1000) {
+		uint64_t in_a = t0 + 40 + (uint64_t)(i % 3) * 10;
+
+		skew_bound_add(&b, t0, in_a + 1000, in_a + 40);
+	}
+	/* tb - t1 = 1000 - 40 every round; tb - t0 = 1000 + 40 at best. */
+	assert_int_equal(b.low, 960);
+	assert_int_equal(b.high, 1040);
+	assert_int_equal(b.rounds, 8);
+}
+
+/* The same with B behind A: the bound is negative, and correct. */
+static void offset_may_be_negative(void **state)
+{
+	struct skew_bound b;
+
+	(void)state;
+	skew_bound_init(&b);
+	skew_bound_add(&b, 10000, 10050 - 3000, 10100);
+	assert_int_equal(b.low, -3050);
+	assert_int_equal(b.high, -2950);
+}
+
+/* A's clock one way, then the other: the rounds contradict each other. */
+static void moving_tscs_are_refused(void **state)
+{
+	struct skew_bound b;
+	char why[128];
+
+	(void)state;
+	skew_bound_init(&b);
+	skew_bound_add(&b, 1000, 1100, 1200);	/* offset in -100 .. 100 */
+	skew_bound_add(&b, 2000, 2400, 2250);	/* offset in 150 .. 400 */
+	assert_true(b.high < b.low);
+	assert_non_null(skew_bound_unusable(&b, 5000, why, sizeof(why)));
+	assert_non_null(strstr(why, "moved apart"));
+}
+
+static void a_loose_bound_hides_the_figure(void **state)
+{
+	struct skew_bound b = { .low = 900, .high = 1100, .rounds = 4 };
+	char why[128];
+
+	(void)state;
+	/* +-100 against a median of 400 (250/1000 is 100): shown. */
+	assert_null(skew_bound_unusable(&b, 400, why, sizeof(why)));
+	/* against 399: over a quarter, hidden, and the reason says so. */
+	assert_non_null(skew_bound_unusable(&b, 399, why, sizeof(why)));
+	assert_non_null(strstr(why, "+-100"));
+	b.rounds = 0;
+	assert_non_null(skew_bound_unusable(&b, 100000, why, sizeof(why)));
+}
+
+static void one_way_takes_off_the_middle_of_the_bound(void **state)
+{
+	struct skew_bound b = { .low = 960, .high = 1040, .rounds = 8 };
+	uint32_t clamped = 0;
+
+	(void)state;
+	/* Sent at 7000 in A's time, taken at 7300 + 1000 in B's. */
+	assert_int_equal(one_way_corrected(7000, 8300, &b, &clamped), 300);
+	/* Taken before it was sent, once corrected: 0, and counted. */
+	assert_int_equal(one_way_corrected(7000, 7900, &b, &clamped), 0);
+	assert_int_equal(clamped, 1);
+	/* A negative offset: B's TSC 3000 behind. */
+	b = (struct skew_bound){ .low = -3050, .high = -2950, .rounds = 1 };
+	assert_int_equal(one_way_corrected(10000, 7200, &b, &clamped), 200);
+}
+
+static void each_relation_has_the_median_of_its_pairs(void **state)
+{
+	static struct run_result r;
+	static const struct {
+		uint8_t kind, status, relation;
+		uint64_t median;
+	} rows[] = {
+		{ CROSS_ACK, EXP_OK, CPU_RELATION_SAME_LLC, 300 },
+		{ CROSS_ACK, EXP_OK, CPU_RELATION_SAME_LLC, 100 },
+		{ CROSS_ACK, EXP_OK, CPU_RELATION_SAME_LLC, 200 },
+		{ CROSS_ACK, EXP_OK, CPU_RELATION_OTHER_PACKAGE, 900 },
+		{ CROSS_ACK, EXP_OK, CPU_RELATION_OTHER_PACKAGE, 700 },
+		{ CROSS_ACK, EXP_FAILED, CPU_RELATION_OTHER_PACKAGE, 1 },
+		{ CROSS_ONE_WAY, EXP_OK, CPU_RELATION_SAME_LLC, 50 },
+	};
+	uint32_t i, pairs;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		r.cross[i].kind = rows[i].kind;
+		r.cross[i].status = rows[i].status;
+		r.cross[i].relation = rows[i].relation;
+		r.cross[i].time.median = rows[i].median;
+	}
+	r.n_cross = i;
+	assert_int_equal(cross_relation_median(&r, CROSS_ACK,
+					       CPU_RELATION_SAME_LLC, &pairs),
+			 200);
+	assert_int_equal(pairs, 3);
+	/* The lower median of two; the failed row is not a figure. */
+	assert_int_equal(cross_relation_median(&r, CROSS_ACK,
+					       CPU_RELATION_OTHER_PACKAGE,
+					       &pairs), 700);
+	assert_int_equal(pairs, 2);
+	assert_int_equal(cross_relation_median(&r, CROSS_ACK,
+					       CPU_RELATION_SMT_SIBLING,
+					       &pairs), 0);
+	assert_int_equal(pairs, 0);
+}
+
+static void only_hardware_figures_are_latencies(void **state)
+{
+	(void)state;
+	assert_non_null(strstr(cross_figures_meaning(CLOCK_ICOUNT),
+			       "scheduler artefacts"));
+	assert_non_null(strstr(cross_figures_meaning(CLOCK_TCG_NOISE),
+			       "never cycles"));
+	assert_non_null(strstr(cross_figures_meaning(CLOCK_TSC_TICKS),
+			       "TSC ticks"));
+	assert_non_null(strstr(cross_figures_meaning(CLOCK_EMULATOR),
+			       "never cycles"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(offset_is_bounded_by_the_tightest_rounds),
+		cmocka_unit_test(offset_may_be_negative),
+		cmocka_unit_test(moving_tscs_are_refused),
+		cmocka_unit_test(a_loose_bound_hides_the_figure),
+		cmocka_unit_test(one_way_takes_off_the_middle_of_the_bound),
+		cmocka_unit_test(each_relation_has_the_median_of_its_pairs),
+		cmocka_unit_test(only_hardware_figures_are_latencies),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
