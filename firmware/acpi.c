@@ -186,6 +186,14 @@ static void madt_running_cpu(struct madt_info *m, uint32_t apic_id)
 	m->cpu_count++;
 }
 
+/* A processor entry with neither flag: listed, never to be started. */
+static void madt_absent_cpu(struct madt_info *m, uint32_t apic_id)
+{
+	if (m->absent_count < MADT_MAX_ABSENT)
+		m->absent_apic_id[m->absent_count] = apic_id;
+	m->absent_count++;
+}
+
 static void madt_entry(struct madt_info *m, const uint8_t *e)
 {
 	switch (e[0]) {
@@ -194,6 +202,8 @@ static void madt_entry(struct madt_info *m, const uint8_t *e)
 			m->lapic_count++;
 		if (read_u32(e, 4) & MADT_ENABLED)
 			madt_running_cpu(m, e[3]);
+		else if (!(read_u32(e, 4) & MADT_ONLINE_CAPABLE))
+			madt_absent_cpu(m, e[3]);
 		break;
 	case MADT_X2APIC:
 		if (read_u32(e, 8) & (MADT_ENABLED | MADT_ONLINE_CAPABLE)) {
@@ -202,6 +212,8 @@ static void madt_entry(struct madt_info *m, const uint8_t *e)
 		}
 		if (read_u32(e, 8) & MADT_ENABLED)
 			madt_running_cpu(m, read_u32(e, 4));
+		else if (!(read_u32(e, 8) & MADT_ONLINE_CAPABLE))
+			madt_absent_cpu(m, read_u32(e, 4));
 		break;
 	case MADT_IOAPIC:
 		if (m->ioapic_count < MADT_MAX_IOAPICS) {

@@ -40,6 +40,7 @@ const char *acpi_status_name(enum acpi_status s);
 
 #define MADT_MAX_IOAPICS 8
 #define MADT_MAX_CPUS 512
+#define MADT_MAX_ABSENT 8
 #define MADT_MAX_OVERRIDES 16
 #define MADT_MAX_NMIS 8
 
@@ -53,6 +54,11 @@ struct madt_info {
 	 * cpu_count may exceed MADT_MAX_CPUS, the IDs are kept up to it. */
 	uint32_t cpu_count;
 	uint32_t cpu_apic_id[MADT_MAX_CPUS];
+	/* Processor entries neither enabled nor online-capable: listed, but
+	 * absent (QEMU's -smp 2,maxcpus=4 lists two so). absent_count may
+	 * exceed MADT_MAX_ABSENT; the first IDs are kept. */
+	uint32_t absent_count;
+	uint32_t absent_apic_id[MADT_MAX_ABSENT];
 	uint32_t ioapic_count;
 	struct {
 		uint8_t id;

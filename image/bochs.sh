@@ -11,6 +11,8 @@
 #                    (OVMF-pure-efi.fd, VGABIOS-lgpl-latest.bin) is looked
 #                    for in ../share beside it, or BOCHS_SHARE.
 #   BOCHS_CPU=wildcat_lake   a model from `bochs --help cpu`.
+#   BOCHS_CPUS=1     processors: more need a Bochs built with
+#                    --enable-smp (docs/emulators.md).
 #   CONFIG=FILE      an irqlab.cfg for the ESP (serial_results = 1 is added).
 #   RUN_DIR=build/bochs      disk copy, bochsrc, serial log, results.json.
 #   RESULTS_DIR=results      where the run's folder is written.
@@ -26,6 +28,7 @@ if [ -z "$BOCHS" ] || [ ! -x "$BOCHS" ]; then
 fi
 BOCHS_SHARE=${BOCHS_SHARE:-$(dirname "$(realpath "$BOCHS")")/../share}
 BOCHS_CPU=${BOCHS_CPU:-wildcat_lake}
+BOCHS_CPUS=${BOCHS_CPUS:-1}
 RUN_DIR=${RUN_DIR:-build/bochs}
 TIMEOUT=${TIMEOUT:-600}
 export MTOOLS_SKIP_CHECK=1
@@ -50,7 +53,7 @@ romimage: file=$BOCHS_SHARE/OVMF-pure-efi.fd
 vgaromimage: file=$BOCHS_SHARE/VGABIOS-lgpl-latest.bin
 fw_cfg: enabled=1
 pci: enabled=1, chipset=i440fx
-cpu: model=$BOCHS_CPU, count=1, ips=200000000, reset_on_triple_fault=1, ignore_bad_msrs=1
+cpu: model=$BOCHS_CPU, count=$BOCHS_CPUS, ips=200000000, reset_on_triple_fault=1, ignore_bad_msrs=1
 memory: guest=512, host=512
 ata0-master: type=disk, path=$disk, mode=flat
 boot: disk

@@ -41,6 +41,13 @@ const char *scheme_name(unsigned scheme)
 	return by_id(scheme_names, SCHEME_COUNT, scheme);
 }
 
+int source_between_cpus(unsigned source)
+{
+	return source == SOURCE_IPI_CPU_ROUNDTRIP ||
+	       source == SOURCE_IPI_CPU_ROUNDTRIP_HALTED ||
+	       source == SOURCE_IPI_CPU_ROUNDTRIP_MWAIT;
+}
+
 const char *source_name(unsigned source)
 {
 	return by_id(source_names, SOURCE_COUNT, source);

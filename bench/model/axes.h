@@ -22,6 +22,10 @@ extern const char *const selftest_names[];
 /* Bounds-checked: "?" for an id no list has. */
 const char *scheme_name(unsigned scheme);
 const char *source_name(unsigned source);
+/* Whether a source's figures cross from one processor to another
+ * (docs/controllers.md "The cross-CPU rows"): what they mean then
+ * depends on how the emulator schedules its vCPUs. */
+int source_between_cpus(unsigned source);
 const char *variant_name(unsigned variant);
 const char *cpu_mode_name(unsigned mode);
 const char *apic_mode_name(unsigned mode);

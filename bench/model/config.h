@@ -72,6 +72,10 @@ enum finish_action {
 	X(sources, CONFIG_ALL, 1, CONFIG_ALL, config_source_names, 1)       \
 	X(variants, CONFIG_ALL, 0, CONFIG_ALL, config_variant_names, 1)     \
 	X(apic_modes, CONFIG_ALL, 1, CONFIG_ALL, config_apic_mode_names, 1) \
+	/* the processors the cross-CPU section takes, by their order in   \
+	 * the MADT (0-31), the boot CPU always: all, or numbers; the       \
+	 * section's matrix takes 8 at most (docs/cross-cpu.md) */          \
+	X(cpus, 0xff, 1, CONFIG_ALL, config_cpu_names, 1)                   \
 	/* a short first look: fewer samples wherever the file sets none */ \
 	X(quick, 0, 0, 1, NULL, 0)                                          \
 	/* 1 keeps each row's histograms, which may take the run over      \
@@ -118,7 +122,13 @@ enum finish_action {
 	/* the counted pass runs on RDPMC of counter 0 though the counters \
 	 * do not count (Bochs answers it with 0): its code runs, and every \
 	 * counted figure is labelled simulated */                         \
-	X(PMU_COUNTS, "pmu-counts")
+	X(PMU_COUNTS, "pmu-counts")                                         \
+	/* the first other processor that sends in the cross-CPU section    \
+	 * raises #UD there instead (docs/cross-cpu.md "An AP that faults") */ \
+	X(AP_FAULT, "ap-fault")                                             \
+	/* phase B tries to start the processors the MADT lists as absent  \
+	 * too, as if they were there: none answers, each is named */       \
+	X(AP_ABSENT, "ap-absent")
 
 #define SIMULATE_ID(id, name) SIMULATE_##id,
 enum simulate_id { SIMULATE_LIST(SIMULATE_ID) SIMULATE_COUNT };
@@ -142,6 +152,7 @@ struct config_key {
 
 extern const char *const config_finish_names[];
 extern const char *const config_simulate_names[];
+extern const char *const config_cpu_names[];
 /* The names the rows go by, from the lists in arch/matrix.h
  * (bench/run/plan.c matches them). The variants' first name, "none", is
  * their baseline, which `variants = none` does not select: the parser

@@ -11,7 +11,7 @@
 #include "bench/model/topology.h"
 #include "bench/model/stats.h"
 
-#define RESULTS_MAX_EXPERIMENTS 160
+#define RESULTS_MAX_EXPERIMENTS 192
 #define RESULTS_NAME_LEN 40
 #define RESULTS_REASON_LEN 128
 #define RESULTS_WARNINGS_LEN 240

@@ -159,6 +159,11 @@ static void json_experiment(struct json_writer *w, const struct run_result *r,
 	json_kv_string(w, "apic_mode", apic_mode_name(e->apic_mode));
 	json_kv_string(w, "cpu_mode",
 		       cpu_mode_name(scheme_cpu_mode(e->id.scheme)));
+	/* A row between processors says what its figures are here: under
+	 * -icount they are QEMU's scheduling, not an IPI's cost. */
+	if (source_between_cpus(e->id.source))
+		json_kv_string(w, "between_cpus",
+			       cross_figures_meaning(r->clock_kind));
 	json_status(w, e->status, e->reason);
 	json_kv_uint(w, "delivered", e->delivered);
 	json_kv_uint(w, "extra_interrupts", e->extra);

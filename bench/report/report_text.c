@@ -734,6 +734,13 @@ static void summary_rows(struct text_buf *tb, const struct run_result *r)
 				  r->exp[i].clock_ratio_low % 1000,
 				  r->exp[i].clock_ratio_high / 1000,
 				  r->exp[i].clock_ratio_high % 1000);
+	for (i = 0; i < r->n_experiments; i++)
+		if (r->exp[i].status == EXP_OK &&
+		    source_between_cpus(r->exp[i].id.source)) {
+			tb_printf(tb, "The rows between CPUs (ipi-cpu-*): %s\n",
+				  cross_figures_meaning(r->clock_kind));
+			break;
+		}
 }
 
 int report_summary(struct text_buf *tb, const struct run_result *r,

@@ -223,6 +223,7 @@ static void row_figures(struct cross_result *c, uint64_t *samples,
 struct section {
 	struct run_result *r;
 	struct bench_buffers *b;
+	int fault_once;		/* simulate = ap-fault, not yet raised */
 	uint32_t samples;
 	int x2apic;
 	uint64_t budget_ticks, gap_ticks;
@@ -241,9 +242,38 @@ static struct ack_work work_for(const struct section *s)
 	};
 }
 
+/* simulate = ap-fault: a sender's work that raises #UD, which the
+ * other processors' stub records before it parks the processor. */
+static void fault_work(void *arg)
+{
+	(void)arg;
+	__asm__ volatile("ud2");
+}
+
+/* Why a pair cannot be measured: a processor of it faulted earlier. */
+static const char *faulted(const struct pick *a, const struct pick *b,
+			   char *why, unsigned cap)
+{
+	const struct pick *p[2] = { a, b };
+	unsigned k;
+
+	for (k = 0; k < 2; k++) {
+		uint32_t f = p[k]->slot < 0 ? 0 :
+			     other_cpus_fault((uint32_t)p[k]->slot);
+
+		if (f) {
+			fmt_snprintf(why, cap, "APIC id %u raised exception "
+				     "%u and parked itself", p[k]->apic_id,
+				     f - 1);
+			return why;
+		}
+	}
+	return 0;
+}
+
 /* One ordered pair: the TSC offset, then the acknowledged IPIs, whose
  * arrival at the target also makes the one-way figures. */
-static void measure_pair(const struct section *s, const struct pick *a,
+static void measure_pair(struct section *s, const struct pick *a,
 			 const struct pick *b)
 {
 	static struct skew_work skew;
@@ -255,6 +285,13 @@ static void measure_pair(const struct section *s, const struct pick *a,
 	uint32_t i, clamped = 0;
 	const char *bad;
 
+	ack = add_row(s->r, CROSS_ACK, a->apic_id, b->apic_id, relation);
+	one = add_row(s->r, CROSS_ONE_WAY, a->apic_id, b->apic_id, relation);
+	if (faulted(a, b, why, sizeof(why))) {
+		row_skipped(ack, EXP_FAILED, why);
+		row_skipped(one, EXP_FAILED, why);
+		return;
+	}
 	skew = (struct skew_work){ .budget_ticks = s->budget_ticks };
 	skew_bound_init(&skew.bound);
 	if (run_pair(a, skew_leader, b, skew_follower, &skew))
@@ -264,12 +301,16 @@ static void measure_pair(const struct section *s, const struct pick *a,
 	w.n_dest = 1;
 	w.expect = 1;
 	w.target = b->slot < 0 ? &boot_line : &ap_cpus[b->slot];
-	ack = add_row(s->r, CROSS_ACK, a->apic_id, b->apic_id, relation);
-	one = add_row(s->r, CROSS_ONE_WAY, a->apic_id, b->apic_id, relation);
-	if (run_pair(a, ack_samples, b, 0, &w)) {
-		row_skipped(ack, EXP_FAILED, "the sender did not finish: it "
-			    "faulted or hung (see the log)");
-		row_skipped(one, EXP_FAILED, "the sender did not finish");
+	if (run_pair(a, s->fault_once && a->slot >= 0 ? fault_work
+						       : ack_samples,
+		     b, 0, &w)) {
+		if (!faulted(a, b, why, sizeof(why)))
+			fmt_snprintf(why, sizeof(why), "the sender, APIC id "
+				     "%u, did not finish its samples",
+				     a->apic_id);
+		row_skipped(ack, EXP_FAILED, why);
+		row_skipped(one, EXP_FAILED, why);
+		s->fault_once = 0;
 		return;
 	}
 	row_figures(ack, w.acked, w.kept, w.n);
@@ -349,18 +390,31 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 	uint64_t gs_base;
 	const char *why = other_cpus_unavailable();
 
+	/* The boot CPU, then each started processor the cpus key names by
+	 * its MADT index, up to the matrix's bound. */
+	picks[0] = (struct pick){ other_cpus_own_apic_id(), -1 };
+	for (n = 1, i = 0; i < started && n < CROSS_MAX_CPUS; i++) {
+		uint32_t index = other_cpus_index(i);
+
+		if (c->cpus == CONFIG_ALL ||
+		    (index < 32 && (c->cpus >> index) & 1))
+			picks[n++] = (struct pick){ other_cpus_apic_id(i),
+						    (int)i };
+	}
 	if (!why && !lapic)
 		why = "the local APIC is not enabled";
-	if (!why)
-		why = other_cpus_wake(AP_SPIN);
+	if (!why && n == 1)
+		why = "the cpus key chooses no processor that started but the "
+		      "boot CPU";
+	if (!why && (why = other_cpus_wake(AP_SPIN)))
+		other_cpus_sleep("cross-cpu");
 	if (why) {
 		row_skipped(add_row(r, CROSS_ACK, 0, 0, CPU_RELATION_UNKNOWN),
 			    EXP_SKIPPED, why);
-		if (lapic)
-			other_cpus_sleep("cross-cpu");
 		log_printf("cross-CPU rows: skipped: %s\n", why);
 		return;
 	}
+	s.fault_once = config_simulates(c, SIMULATE_AP_FAULT);
 	s.samples = c->samples / CROSS_SAMPLES_DIVISOR;
 	if (s.samples < CROSS_MIN_SAMPLES)
 		s.samples = c->samples < CROSS_MIN_SAMPLES ? c->samples
@@ -378,11 +432,6 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 	gs_base = rdmsr(MSR_GS_BASE);
 	wrmsr(MSR_GS_BASE, (uint64_t)(uintptr_t)&boot_line);
 
-	n = started + 1 < CROSS_MAX_CPUS ? started + 1 : CROSS_MAX_CPUS;
-	picks[0] = (struct pick){ other_cpus_own_apic_id(), -1 };
-	for (i = 1; i < n; i++)
-		picks[i] = (struct pick){ other_cpus_apic_id(i - 1),
-					  (int)(i - 1) };
 	log_printf("cross-CPU rows: %u processors, %u ordered pairs, %u "
 		   "samples each, %s\n", n, n * (n - 1), s.samples,
 		   s.x2apic ? "x2apic" : "xapic");

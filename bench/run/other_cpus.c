@@ -168,7 +168,7 @@ static void local_apic_on_arrival(void)
  * how many did, or -1 with *why set where none was tried. */
 static int start_all(const struct madt_info *m, uint32_t listed, uint32_t own,
 		     const struct ap_area *area, uint64_t tsc_hz,
-		     const char **why)
+		     uint32_t absent_tried, const char **why)
 {
 	uint32_t i, slot = 0;
 	int started = 0;
@@ -185,19 +185,25 @@ static int start_all(const struct madt_info *m, uint32_t listed, uint32_t own,
 						  (const void *)ap_interrupt);
 	ap_trampoline_prepare(area->page);
 	ap_alive = 0;
-	for (i = 0; i < listed; i++) {
-		if (m->cpu_apic_id[i] == own)
+	/* The enabled ones, then (simulate = ap-absent) the absent ones,
+	 * numbered on after them. */
+	for (i = 0; i < listed + absent_tried; i++) {
+		uint32_t id = i < listed ? m->cpu_apic_id[i]
+					 : m->absent_apic_id[i - listed];
+
+		if (id == own)
 			continue;
-		if (start_one(area, m->cpu_apic_id[i], slot, tsc_hz)) {
-			aps.cpu[slot].apic_id = m->cpu_apic_id[i];
+		if (start_one(area, id, slot, tsc_hz)) {
+			aps.cpu[slot].apic_id = id;
 			aps.cpu[slot].index = i;
 			aps.cpu[slot].relation = (uint8_t)topology_relation(
-				&run_topology, own, m->cpu_apic_id[i]);
+				&run_topology, own, id);
 			slot++;
 			started++;
 		} else {
-			log_printf("other CPUs: CPU %u, APIC id %u: did not "
-				   "start\n", i, m->cpu_apic_id[i]);
+			log_printf("other CPUs: CPU %u, APIC id %u%s: did not "
+				   "start\n", i, id,
+				   i < listed ? "" : " (listed absent)");
 		}
 	}
 	aps.area = area;
@@ -306,7 +312,7 @@ void other_cpus_park(const struct madt_info *m, enum acpi_status madt_status,
 	int started;
 	struct topology_leaves leaves;
 	char relations[96];
-	uint32_t own, parked, stuck, listed;
+	uint32_t own, parked, stuck, listed, absent;
 	const char *why;
 
 	topology_read(&leaves);
@@ -337,7 +343,17 @@ void other_cpus_park(const struct madt_info *m, enum acpi_status madt_status,
 	own = lapic_own_id();
 	aps.tsc_hz = r->tsc_hz;
 	relate(m, listed, own, r, relations, sizeof(relations));
-	started = start_all(m, listed, own, area, r->tsc_hz, &not_started);
+	absent = m->absent_count < MADT_MAX_ABSENT ? m->absent_count
+						   : MADT_MAX_ABSENT;
+	if (m->absent_count)
+		log_printf("other CPUs: the MADT lists %u more, neither enabled "
+			   "nor online-capable (absent): not started%s\n",
+			   m->absent_count,
+			   config_simulates(&r->config, SIMULATE_AP_ABSENT)
+				   ? ", but for simulate = ap-absent" : "");
+	started = start_all(m, listed, own, area, r->tsc_hz,
+			    config_simulates(&r->config, SIMULATE_AP_ABSENT) ?
+				    absent : 0, &not_started);
 	if (started < 0)
 		log_printf("other CPUs: not started: %s\n", not_started);
 	else
@@ -351,9 +367,10 @@ void other_cpus_park(const struct madt_info *m, enum acpi_status madt_status,
 	log_printf("other CPUs: %u of the %u the MADT lists sent INIT, into "
 		   "wait-for-SIPI%s\n", parked, listed - 1,
 		   stuck ? "; some INITs were never sent" : "");
-	log_status(STATUS_OTHER_CPUS, "listed=%u started=%d parked=%u stuck=%u "
-		   "mode=%s relations=%s", listed, started < 0 ? 0 : started,
-		   parked, stuck, lapic->name, relations);
+	log_status(STATUS_OTHER_CPUS, "listed=%u absent=%u started=%d "
+		   "parked=%u stuck=%u mode=%s relations=%s", listed,
+		   m->absent_count, started < 0 ? 0 : started, parked, stuck,
+		   lapic->name, relations);
 	if (started < 0)
 		results_probe(r, PROBE_OTHER_CPUS, stuck ? PROBE_QUIRK : PROBE_OK,
 			      "not started (%s); %u parked with INIT in "
@@ -506,4 +523,9 @@ int other_cpus_finish(uint32_t slot)
 		__asm__ volatile("pause");
 	ap->command = AP_SPIN;
 	return ap->done ? 0 : -1;
+}
+
+uint32_t other_cpus_fault(uint32_t slot)
+{
+	return ap_cpus[slot].fault;
 }

@@ -54,5 +54,8 @@ uint32_t other_cpus_own_apic_id(void);
  * returned. */
 void other_cpus_run(uint32_t slot, void (*work)(void *arg), void *arg);
 int other_cpus_finish(uint32_t slot);
+/* The exception the processor in `slot` raised since it last started,
+ * as its vector + 1; 0: none. */
+uint32_t other_cpus_fault(uint32_t slot);
 
 #endif

@@ -415,9 +415,13 @@ static void pic8259_stop(const struct irq_source *src)
 	  .unsupported = level_unsupported, .start = level_start,            \
 	  .fire = fire_hpet_level, .stop = level_stop }
 
+/* The spinning target's row under every scheme: the answer is taken
+ * by the scheme's handler on the boot CPU (FRED's too); the waking
+ * targets' under direct. */
 #define OTHER_CPU_ROW(id_, waits)                                            \
 	{ .id = SOURCE_##id_, .kind = SOURCE_OTHER_CPU,                      \
 	  .modes = SOURCE_EITHER_APIC, .ack = SOURCE_ACK_LAPIC,              \
+	  .every_scheme = (waits) == AP_SPIN,                                 \
 	  .target_waits = waits, .unsupported = other_cpu_unsupported,       \
 	  .start = other_cpu_start, .fire = fire_other_cpu,                  \
 	  .stop = other_cpu_stop }

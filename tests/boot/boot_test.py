@@ -54,6 +54,9 @@ TINY = ("samples = 200\nwarmup = 10\ncold_samples = 20\n"
         "thrash_samples = 2\nprimitive_blocks = 5\ngap_samples = 50\n"
         "histograms = 0\n")
 TINY_SAMPLES, TINY_WARMUP = 200, 10
+# Under -icount two vCPUs run in turn, each spin costing the other's
+# time: the run between CPUs there takes fewer samples.
+ICOUNT_CROSS_SAMPLES, ICOUNT_CROSS_WARMUP = 50, 5
 
 check = Checks("boot")
 # How many checks the suite counts under CI, where every tool is there
@@ -1720,9 +1723,11 @@ def other_cpus(tiny):
     once took a host core each. Each sits where QEMU's topology says."""
     name = "other-cpus"
     sock = os.path.join(tempfile.mkdtemp(prefix="irqlab-mon-"), "monitor.sock")
-    # The cross-CPU rows start the others again; the cross-cpu run has
-    # them, and this one shows the others parked while CPU 0 measures.
-    config = tiny + "schemes = direct\nvariants = none\n" + SINGLE_CPU_SOURCES
+    # The cross-CPU rows and section start the others again; the
+    # cross-cpu run has them, and this one shows the others parked while
+    # CPU 0 measures.
+    config = (tiny + "schemes = direct\nvariants = none\ncpus = 0\n"
+              + SINGLE_CPU_SOURCES)
     seen = {}
     result = {}
     done = threading.Event()
@@ -1924,6 +1929,88 @@ def cross_cpu_section(o):
                         summary, re.M), summary[-1500:])
 
 
+def cross_cpu_fault(o):
+    """-smp 4 with cpus = 0, 2, 3 and simulate = ap-fault: the matrix
+    takes the boot CPU and the MADT's CPUs 2 and 3 (APIC ids 2 and 3),
+    6 ordered pairs. The first other processor to send (APIC id 2) raises
+    #UD instead: it is recorded with its CPU, it parks itself, the pairs
+    it is part of from then on fail saying so, and every other pair and
+    the run go on."""
+    rows = (o.doc or {}).get("cross_cpu", {}).get("rows", [])
+    pairs = {(r["sender"], r["target"]): r for r in rows
+             if r["kind"] == "ipi-ack"}
+    fails = {(2, 0), (2, 3), (3, 2)}
+    log = serial(o.run_dir, 1) if o.run_dir else ""
+    line = [l for l in statuses(o.run_dir, 1, "cross-cpu")
+            if l.get("source") == "cross-cpu"]
+    check("cross-cpu-fault: cpus = 0, 2, 3 takes 3 processors (6 ordered "
+          "pairs); the #UD on APIC id 2 is logged with its CPU, fails the "
+          "3 pairs it is part of from then on, with that reason, and the "
+          "other 3 pairs and the run go on",
+          o.rc == 0 and set(pairs) == {(0, 2), (0, 3), (2, 0), (2, 3),
+                                       (3, 0), (3, 2)}
+          and all((r["status"] == "failed"
+                   and "APIC id 2 raised exception 6" in r["reason"])
+                  if k in fails else r["status"] == "ok"
+                  for k, r in pairs.items())
+          and "CPU 2, APIC id 2: exception 6; it parked itself" in log
+          and len(line) == 1 and line[0].get("faults") == "1",
+          "rc %d, %s, %s" % (o.rc, [(k, r["status"], r.get("reason"))
+                                    for k, r in pairs.items()], line))
+
+
+def cross_cpu_icount(o):
+    """-smp 2,maxcpus=4 under -icount, with simulate = ap-absent: the two
+    processors the MADT lists absent are named, tried as if there, each
+    reported as not started, and the run goes on with the one that is.
+    Under -icount the cross-CPU figures are QEMU's round-robin, so they
+    are labelled scheduler artefacts and only counts are checked: each
+    row's and the section's IPIs all arrive, exactly once."""
+    parked = statuses(o.run_dir, 1, "other-cpus")
+    log = serial(o.run_dir, 1)
+    check("cross-cpu-icount: the MADT's 2 absent processors are named, "
+          "tried under simulate = ap-absent, and each reported as not "
+          "started; the present one starts",
+          len(parked) == 1 and parked[0].get("listed") == "2"
+          and parked[0].get("absent") == "2"
+          and parked[0].get("started") == "1"
+          and "CPU 2, APIC id 2 (listed absent): did not start" in log
+          and "CPU 3, APIC id 3 (listed absent): did not start" in log,
+          str(parked))
+    rows = {e["name"]: e for e in (o.doc or {}).get("experiments", [])}
+    per_row = (ICOUNT_CROSS_SAMPLES + ICOUNT_CROSS_WARMUP) * 2
+    line = [l for l in statuses(o.run_dir, 1, "cross-cpu")
+            if l.get("source") == "ipi-cpu-roundtrip"][-1:]
+    row = rows.get("ipi-cpu-roundtrip-direct")
+    check("cross-cpu-icount: the cross-CPU row delivered its %d interrupts, "
+          "the target took as many, and the row says its figures are "
+          "scheduler artefacts" % per_row,
+          o.rc == 0 and row and row["status"] == "ok"
+          and row["delivered"] == per_row and line
+          and line[0].get("target_took") == str(per_row)
+          and line[0].get("target") == "1"
+          and "scheduler artefacts" in row.get("between_cpus", ""),
+          "%s %s" % (row and (row["status"], row.get("reason"),
+                              row["delivered"], row.get("between_cpus")),
+                     line))
+    x = (o.doc or {}).get("cross_cpu", {})
+    pairs = [r for r in x.get("rows", []) if r["kind"] == "ipi-ack"]
+    section = [l for l in statuses(o.run_dir, 1, "cross-cpu")
+               if l.get("source") == "cross-cpu"]
+    samples = max(ICOUNT_CROSS_SAMPLES // 4, 20) + 10
+    # The other CPU: the two broadcasts' and the boot CPU's pair's IPIs.
+    check("cross-cpu-icount: the section's 2 ordered pairs and broadcasts "
+          "are ok, the other CPU took exactly its %d IPIs, and the section "
+          "says its figures are scheduler artefacts" % (3 * samples),
+          len(pairs) == 2 and all(r["status"] == "ok" for r in pairs)
+          and "scheduler artefacts" in x.get("figures", "")
+          and len(section) == 1
+          and section[0].get("took") == str(3 * samples),
+          "%s %s %s" % (x.get("figures"), [(r["sender"], r["target"],
+                                          r["status"]) for r in pairs],
+                        section))
+
+
 def cross_cpu_alone(o):
     """-smp 1: no other processor, so each cross-CPU row is skipped with
     the MADT's word for it, never failed or faked."""
@@ -2052,7 +2139,68 @@ def bochs_binary():
     return path if path and os.access(path, os.X_OK) else None
 
 
-def run_bochs(label, bochs, model, config_text):
+def bochs_smp_binary():
+    """BOCHS_SMP: Bochs built with --enable-smp; None without it."""
+    path = os.environ.get("BOCHS_SMP")
+    return path if path and os.access(path, os.X_OK) else None
+
+
+def bochs_smp_runs(tiny):
+    """Bochs with two processors (cpu: count=2), wildcat_lake (x2APIC,
+    FRED) and ryzen: the other processor starts, every cross-CPU row runs
+    ok or is skipped with a reason, in each APIC mode the model has; the
+    spinning target's row under FRED too, where the boot CPU takes the
+    answer by FRED event delivery; the section between CPUs measures
+    both ordered pairs and the broadcasts."""
+    bochs = bochs_smp_binary()
+    per_row = (TINY_SAMPLES // 2 + TINY_WARMUP) * 2
+    for model in ("wildcat_lake", "ryzen"):
+        label = "bochs-smp-" + model
+        doc, run_dir = run_bochs(label, bochs, model, tiny + (
+            "samples = %d\nschemes = direct, fred\nvariants = none\n"
+            "sources = int, %s\n" % (TINY_SAMPLES // 2,
+                                      ", ".join(CROSS_CPU_SOURCES))), cpus=2)
+        if doc is None:
+            continue
+        with open(os.path.join(run_dir, "serial.log"), "rb") as f:
+            log = f.read().decode("latin-1")
+        other = [dict(kv.split("=", 1) for kv in m.group(2).split()
+                      if "=" in kv) for m in STATUS.finditer(log)
+                 if m.group(1) == "other-cpus"]
+        rows = [e for e in doc["experiments"]
+                if e["source"] in CROSS_CPU_SOURCES]
+        bad = [(e["name"], e["status"], e["reason"]) for e in rows
+               if not (e["status"] == "ok" and e["delivered"] == per_row
+                       or e["status"] == "skipped" and e["reason"])]
+        ok = [e["name"] for e in rows if e["status"] == "ok"]
+        fred = model == "wildcat_lake"
+        check("%s: with 2 processors the other one starts; every cross-CPU "
+              "row is ok with its %d interrupts or skipped with a reason, "
+              "%s" % (label, per_row, "the spinning target's under FRED "
+                      "and in x2APIC mode among the ok ones" if fred else
+                      "the three waits among the ok ones"),
+              other and other[0].get("listed") == "2"
+              and other[0].get("started") == "1" and rows and not bad
+              and (("ipi-cpu-roundtrip-fred@x2apic" in ok
+                    or "ipi-cpu-roundtrip-fred" in ok)
+                   and any(n.endswith("@x2apic") for n in ok) if fred
+                   else all(any(n.startswith(src + "-direct") for n in ok)
+                            for src in CROSS_CPU_SOURCES)),
+              "%s %s ok %s" % (other, bad, ok))
+        x = doc.get("cross_cpu", {}).get("rows", [])
+        check("%s: the section between CPUs measured both ordered pairs "
+              "acknowledged and the two broadcasts, and labels its figures "
+              "the emulator's" % label,
+              len([r for r in x if r["kind"] == "ipi-ack"
+                   and r["status"] == "ok"]) == 2
+              and len([r for r in x if r["target"] == "all"
+                       and r["status"] == "ok"]) == 2
+              and "emulator" in doc["cross_cpu"]["figures"],
+              str([(r["kind"], r["sender"], r["target"], r["status"],
+                    r.get("reason")) for r in x]))
+
+
+def run_bochs(label, bochs, model, config_text, cpus=1):
     """One image/bochs.sh run into build/boot-test/<label>: checks that
     phases A and B ran, and returns (results.json as parsed or None, run
     dir)."""
@@ -2066,6 +2214,7 @@ def run_bochs(label, bochs, model, config_text):
         rc = subprocess.run(
             [os.path.join(ROOT, "image", "bochs.sh"), IMAGE],
             env=dict(os.environ, BOCHS=bochs, BOCHS_CPU=model,
+                     BOCHS_CPUS=str(cpus),
                      RUN_DIR=run_dir, CONFIG=config, TIMEOUT="400",
                      RESULTS_DIR=os.path.join(run_dir, "results")),
             stdout=log, stderr=subprocess.STDOUT,
@@ -2900,6 +3049,9 @@ def have(tool):
     if tool == "bochs":
         return None if bochs_binary() else \
             "no Bochs here (set BOCHS, or put bochs on PATH)"
+    if tool == "bochs-smp":
+        return None if bochs_smp_binary() else \
+            "no Bochs built with --enable-smp (set BOCHS_SMP)"
     if tool == "bochs-exact":
         path = os.environ.get("BOCHS_EXACT")
         return None if path and os.access(path, os.X_OK) else \
@@ -3011,6 +3163,19 @@ FIRST_LANE = (
          config=TINY + "schemes = direct\nvariants = none\nsources = "
          + ", ".join(CROSS_CPU_SOURCES) + "\n",
          env={"TPM": "off", "SMP": "4,sockets=2,cores=2"}),
+    # Two CPUs and two listed absent, under icount: counts only.
+    Boot("cross-cpu-icount", (cross_cpu_icount,), icount=ICOUNT,
+         config=TINY + "samples = %d\nwarmup = %d\n" % (
+             ICOUNT_CROSS_SAMPLES, ICOUNT_CROSS_WARMUP)
+         + "schemes = direct\nvariants = none\n"
+         "sources = ipi-cpu-roundtrip\napic_modes = xapic\n"
+         "simulate = ap-absent\n",
+         env={"TPM": "off", "SMP": "2,maxcpus=4", "ICOUNT_BOOTS": "1"}),
+    # Three of the four chosen, and the first other sender faults.
+    Boot("cross-cpu-fault", (cross_cpu_fault,),
+         config=TINY + "schemes = direct\nvariants = none\nsources = int\n"
+         "cpus = 0, 2, 3\nsimulate = ap-fault\n",
+         env={"TPM": "off", "SMP": "4,sockets=2,cores=2"}),
     Boot("foreign-variable", (foreign_variable,), config=SMALL,
          prepare=plant_foreign, needs="virt-fw-vars",
          before_boot1="virt-fw-vars --set-json %s --inplace" % FOREIGN),
@@ -3048,10 +3213,12 @@ SECOND_LANE = (
          env={"TPM": "off", "ONE_TIME_BOOT": "1",
               "OTHER_DISK": os.path.join(ROOT, "build", "other-disk.img")}),
     Boot("usb", perform=usb_writer),
-    Boot("store-2m", perform=lambda: store_cycles(TINY)),
+    Boot("store-2m", perform=lambda: store_cycles(TINY + ONE_HANDOFF)),
     Boot("bochs", perform=lambda: bochs_runs(TINY), needs="bochs"),
     Boot("bochs-counted", perform=lambda: bochs_counted_pass(TINY),
          needs="bochs"),
+    Boot("bochs-smp", perform=lambda: bochs_smp_runs(TINY),
+         needs="bochs-smp"),
     Boot("bochs-exact", perform=lambda: bochs_exact_run(TINY),
          needs="bochs-exact"),
     Boot("kill-mid-deletion", perform=lambda: kill_mid_deletion(TINY)),

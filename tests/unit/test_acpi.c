@@ -268,6 +268,27 @@ static void q35_smp4_madt(void **state)
 		assert_int_equal(m.cpu_apic_id[i], i);
 }
 
+/* QEMU q35 with -smp 2,maxcpus=4: two enabled processors, and two more
+ * listed with neither flag, absent (bench/run/other_cpus.c names them
+ * and starts none of them). */
+static void q35_smp2_maxcpus4_madt(void **state)
+{
+	uint8_t t[512];
+	size_t n = load_fixture("qemu-q35-smp2-maxcpus4-APIC.bin", t,
+				sizeof(t));
+	struct madt_info m;
+
+	(void)state;
+	assert_int_equal(madt_parse(t, n, &m), ACPI_OK);
+	assert_int_equal(m.cpu_count, 2);
+	assert_int_equal(m.cpu_apic_id[0], 0);
+	assert_int_equal(m.cpu_apic_id[1], 1);
+	assert_int_equal(m.lapic_count, 2);
+	assert_int_equal(m.absent_count, 2);
+	assert_int_equal(m.absent_apic_id[0], 2);
+	assert_int_equal(m.absent_apic_id[1], 3);
+}
+
 /* QEMU q35 with -device intel-iommu: one remapping unit, at 0xfed90000,
  * and the platform able to remap interrupts. */
 static void q35_iommu_dmar(void **state)
@@ -297,6 +318,7 @@ int main(void)
 		cmocka_unit_test(q35_hpet),
 		cmocka_unit_test(q35_iommu_dmar),
 		cmocka_unit_test(q35_smp4_madt),
+		cmocka_unit_test(q35_smp2_maxcpus4_madt),
 		cmocka_unit_test(fadt_pm_timer),
 		cmocka_unit_test(truncated_tables_are_refused),
 		cmocka_unit_test(bad_checksum_and_signature),
