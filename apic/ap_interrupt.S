@@ -20,10 +20,9 @@ ap_reply_ack_only:	.long 0
 ap_acks:		.long 0
 	.balign 64
 
-	.text
-	.balign 16
-	.globl ap_interrupt
-ap_interrupt:
+/* The handler's body: with_eoi 1 for an interrupt, 0 for an NMI, which
+ * takes none (SDM vol. 3A §11.8.5). */
+.macro ANSWER with_eoi
 	pushq %rax
 	pushq %rcx
 	pushq %rdx
@@ -35,7 +34,9 @@ ap_interrupt:
 	cmpl $0, ap_reply_x2apic(%rip)
 	jne 2f
 	movq lapic_mmio(%rip), %rax
+	.if \with_eoi
 	movl $0, APIC_EOI(%rax)
+	.endif
 	cmpl $0, ap_reply_ack_only(%rip)
 	jne 3f
 	movl ap_reply_dest(%rip), %ecx
@@ -44,10 +45,13 @@ ap_interrupt:
 	movl ap_reply_icr(%rip), %ecx
 	movl %ecx, APIC_ICR(%rax)
 	jmp 4f
-2:	movl $(MSR_X2APIC_BASE + APIC_EOI / 16), %ecx
+2:
+	.if \with_eoi
+	movl $(MSR_X2APIC_BASE + APIC_EOI / 16), %ecx
 	xorl %eax, %eax
 	xorl %edx, %edx
 	wrmsr
+	.endif
 	cmpl $0, ap_reply_ack_only(%rip)
 	jne 3f
 	movl $(MSR_X2APIC_BASE + APIC_ICR / 16), %ecx
@@ -60,6 +64,20 @@ ap_interrupt:
 	popq %rcx
 	popq %rax
 	iretq
+.endm
+
+	.text
+	.balign 16
+	.globl ap_interrupt
+ap_interrupt:
+	ANSWER 1
+
+/* An NMI, on the processor's IST1 stack (its TSS, arch/desc.c): the
+ * same answer, without the EOI. */
+	.balign 16
+	.globl ap_nmi
+ap_nmi:
+	ANSWER 0
 
 /* The local APIC's spurious vector: no EOI, no answer (SDM vol. 3A
  * §11.9). */

@@ -13,6 +13,8 @@
 extern volatile uint32_t ap_reply_icr, ap_reply_dest, ap_reply_x2apic;
 extern volatile uint32_t ap_reply_ack_only, ap_acks;
 void ap_interrupt(void);
+/* The same for an NMI, which takes no EOI; on the AP's IST1 stack. */
+void ap_nmi(void);
 void ap_spurious(void);
 
 #endif

@@ -32,11 +32,17 @@ _Static_assert(__builtin_offsetof(struct ap_cpu, command) == AP_CPU_COMMAND &&
 			       AP_CPU_ENTRY_TSC,
 	       "arch/ap.h's offsets, which assembly uses");
 
+_Static_assert(AP_MAX_CPUS == DESC_OTHER_CPUS, "a GDT and TSS for each AP");
+
 volatile uint32_t ap_alive;
 struct ap_cpu ap_cpus[AP_MAX_CPUS];
+/* The top of each AP's stack, whose lowest AP_NMI_STACK_BYTES are its
+ * NMI stack. */
+static uint64_t stack_top_of[AP_MAX_CPUS];
 void (*ap_on_arrival)(void);
 /* The boot CPU's CR4, which each AP takes once in long mode. */
 static uint64_t boot_cr4;
+static int idt_prepared;
 
 static void put(uint8_t *p, unsigned at, uint64_t v, unsigned bytes)
 {
@@ -100,16 +106,18 @@ static __attribute__((noreturn)) void ap_wait(struct ap_cpu *me)
 	}
 }
 
-/* An AP in long mode, in slot `slot`: irqlab's GDT and the APs' IDT
- * (no TSS of its own: no gate of that IDT switches stacks), the boot
- * CPU's CR4 less FRED, which only the boot CPU's MSRs configure, its
- * ap_cpu through GS, then the runner's set-up; it says it is here and
- * waits, interrupts off, for a command. */
+/* An AP in long mode, in slot `slot`: its own GDT and TSS, whose IST1
+ * is the bottom of its stack, for NMIs; the APs' IDT; the boot CPU's CR4
+ * less FRED, which only the boot CPU's MSRs configure; its ap_cpu
+ * through GS; then the runner's set-up. It says it is here and waits,
+ * interrupts off, for a command. */
 static void ap_main(uint64_t slot)
 {
 	struct ap_cpu *me = &ap_cpus[slot];
 
-	desc_load_on_this_cpu();
+	desc_load_on_this_cpu((uint32_t)slot, stack_top_of[slot] -
+						      AP_STACK_BYTES +
+						      AP_NMI_STACK_BYTES);
 	write_cr4(boot_cr4 & ~CR4_FRED);
 	wrmsr(MSR_GS_BASE, (uint64_t)(uintptr_t)me);
 	me->fault = 0;
@@ -117,6 +125,7 @@ static void ap_main(uint64_t slot)
 	me->waiting = 0;
 	me->tsc_adjust = cpu_has(X86_FEATURE_TSC_ADJUST) ?
 				 rdmsr(MSR_TSC_ADJUST) : 0;
+	me->core_type = cpu_core_type();
 	if (ap_on_arrival)
 		ap_on_arrival();
 	__atomic_add_fetch(&ap_alive, 1, __ATOMIC_SEQ_CST);
@@ -133,7 +142,11 @@ void ap_trampoline_prepare(void *page)
 	for (i = 0; i < n; i++)
 		p[i] = (uint8_t)from[i];
 	boot_cr4 = read_cr4();
-	ap_idt_prepare(ap_fault_stubs, AP_FAULT_STUB_BYTES);
+	if (!idt_prepared) {
+		/* Once: the runner's gates (the NMI's) then stay. */
+		ap_idt_prepare(ap_fault_stubs, AP_FAULT_STUB_BYTES);
+		idt_prepared = 1;
+	}
 	put(p, AP_GDTR, 4 * 8 - 1, 2);
 	put(p, AP_GDTR + 2, base + AP_GDT, 4);
 	put(p, AP_FAR32, base + (uint32_t)(ap_protected - ap_trampoline), 4);
@@ -148,13 +161,10 @@ void ap_trampoline_prepare(void *page)
 	put(p, AP_ENTRY, (uint64_t)(uintptr_t)ap_main, 8);
 }
 
-void ap_trampoline_set_stack(void *page, uint64_t top)
+void ap_trampoline_set_slot(void *page, uint32_t slot, uint64_t stack_top)
 {
-	put(page, AP_STACK, top, 8);
-}
-
-void ap_trampoline_set_slot(void *page, uint32_t slot)
-{
+	put(page, AP_STACK, stack_top, 8);
+	stack_top_of[slot] = stack_top;
 	ap_cpus[slot].slot = slot;
 	ap_cpus[slot].command = AP_QUIET;
 	ap_cpus[slot].state = 0;

@@ -23,6 +23,8 @@
 #define AP_SEL_CODE64 0x18
 
 #define AP_STACK_BYTES (16 * 1024)
+/* The lowest part of it: the AP's NMI stack (IST1). */
+#define AP_NMI_STACK_BYTES (4 * 1024)
 
 /* What an AP does while it waits (struct ap_cpu's command and state). */
 #define AP_QUIET 1	/* interrupts off, a pause loop: ready for INIT */
@@ -54,10 +56,8 @@
 const char *ap_start_unsupported(const void *page);
 /* Copies the trampoline to `page` and fills in its data block. */
 void ap_trampoline_prepare(void *page);
-/* The stack the next AP to start takes. */
-void ap_trampoline_set_stack(void *page, uint64_t top);
-/* The slot in ap_cpus the next AP to start takes. */
-void ap_trampoline_set_slot(void *page, uint32_t slot);
+/* The slot in ap_cpus the next AP to start takes, and its stack. */
+void ap_trampoline_set_slot(void *page, uint32_t slot, uint64_t stack_top);
 /* APs that reached long mode and ap_main since the count was zeroed. */
 extern volatile uint32_t ap_alive;
 
@@ -75,7 +75,10 @@ struct ap_cpu {
 	 * interrupts off (0: none). */
 	volatile uint32_t fault;
 	volatile uint32_t done;		/* AP_RUN: work returned */
-	uint32_t unused;
+	/* CPUID.1AH:EAX as it arrived, where CPUID.7.0:EDX[15] says the
+	 * CPU is hybrid: its core type in bits 31:24 (SDM vol. 2A, CPUID
+	 * leaf 1AH); 0 elsewhere. */
+	uint32_t core_type;
 	/* The TSC its interrupt handler read first, at its last entry. */
 	volatile uint64_t entry_tsc;
 	void (*volatile work)(void *arg);	/* AP_RUN's, and its */

@@ -164,9 +164,7 @@ void cpu_clock_controls(const struct cpu_identity *id,
 		c->boost_disabled = c->has_boost &&
 			!!(rdmsr(MSR_AMD_HWCR) & HWCR_CPB_DISABLE);
 	}
-	/* Hybrid parts (CPUID.07H:EDX[15]) name each core's type in 1AH. */
-	if (cpuid_max_leaf(0) >= 0x1a && (cpuid(7, 0).edx & (1u << 15)))
-		c->core_type = (uint8_t)(cpuid(0x1a, 0).eax >> 24);
+	c->core_type = (uint8_t)(cpu_core_type() >> 24);
 }
 /* CET: CR4.CET (bit 23) and the supervisor settings in IA32_S_CET
  * (6A2H), SDM vol. 1 §17. Firmware that leaves them on would fault
@@ -185,4 +183,11 @@ int cpu_cet_clear(uint64_t *s_cet)
 	wrmsr(MSR_S_CET, 0);
 	write_cr4(cr4 & ~CR4_CET);
 	return 1;
+}
+
+uint32_t cpu_core_type(void)
+{
+	if (cpuid_max_leaf(0) < 0x1a || !cpu_has(X86_FEATURE_HYBRID))
+		return 0;
+	return cpuid(0x1a, 0).eax;
 }

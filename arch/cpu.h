@@ -42,6 +42,7 @@ X86_FEATURE(LKGS, 0x7, 1, CPUID_EAX, 18);
 X86_FEATURE(FSGSBASE, 0x7, 0, CPUID_EBX, 0);
 X86_FEATURE(TSC_ADJUST, 0x7, 0, CPUID_EBX, 1);
 X86_FEATURE(ARCH_CAPABILITIES, 0x7, 0, CPUID_EDX, 29);
+X86_FEATURE(HYBRID, 0x7, 0, CPUID_EDX, 15);
 X86_FEATURE(MCA, 0x1, 0, CPUID_EDX, 14);
 X86_FEATURE(MTRR, 0x1, 0, CPUID_EDX, 12);
 X86_FEATURE(PDPE1GB, 0x80000001, 0, CPUID_EDX, 26);
@@ -50,6 +51,10 @@ X86_FEATURE(INVARIANT_TSC, 0x80000007, 0, CPUID_EDX, 8);
 #undef X86_FEATURE
 
 int cpu_has(struct cpu_feature f);
+/* This processor's CPUID.1AH:EAX where CPUID.7.0:EDX[15] says the CPU
+ * is hybrid (core type in bits 31:24: 20H an efficiency core, 40H a
+ * performance core); 0 elsewhere. */
+uint32_t cpu_core_type(void);
 uint32_t cpuid_max_leaf(uint32_t base);
 
 static inline uint64_t rdmsr(uint32_t msr)

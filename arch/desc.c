@@ -58,14 +58,23 @@ static struct idt_gate idt[256] __attribute__((aligned(4096)));
 /* The other processors' IDT (arch/ap.h): their own, so that a scheme
  * the boot CPU installs never runs on them. */
 static struct idt_gate ap_idt[256] __attribute__((aligned(4096)));
+/* Each other processor's GDT, the boot CPU's first entries with a TSS
+ * descriptor of its own (LTR marks a TSS busy, so none is shared), and
+ * that TSS, whose IST1 is its NMI stack. */
+static struct ap_desc {
+	uint64_t gdt[FIRST_FREE_GDT_INDEX];
+	struct tss64 tss;
+} ap_desc[DESC_OTHER_CPUS] __attribute__((aligned(64)));
 
-static void set_tss_descriptor(uint64_t base, uint32_t limit)
+static void set_tss_descriptor(uint64_t *table, uint64_t base,
+			       uint32_t limit)
 {
 	/* 64-bit available TSS, type 9, P=1 (SDM vol. 3 §8.2.3). */
-	gdt[SEL_TSS / 8] = (limit & 0xffffull) | ((base & 0xffffffull) << 16) |
-			   (0x89ull << 40) | ((uint64_t)(limit >> 16) << 48) |
-			   (((base >> 24) & 0xffull) << 56);
-	gdt[SEL_TSS / 8 + 1] = base >> 32;
+	table[SEL_TSS / 8] = (limit & 0xffffull) |
+			     ((base & 0xffffffull) << 16) | (0x89ull << 40) |
+			     ((uint64_t)(limit >> 16) << 48) |
+			     (((base >> 24) & 0xffull) << 56);
+	table[SEL_TSS / 8 + 1] = base >> 32;
 }
 
 uint64_t ist_stack_top(unsigned ist)
@@ -82,7 +91,7 @@ void gdt_install(void *ist_stacks)
 		tss.ist[i] = (uint64_t)(uintptr_t)ist_stacks +
 			     (uint64_t)(i + 1) * IST_STACK_BYTES;
 	tss.iomap_base = sizeof(tss);	/* no I/O bitmap */
-	set_tss_descriptor((uint64_t)(uintptr_t)&tss, sizeof(tss) - 1);
+	set_tss_descriptor(gdt, (uint64_t)(uintptr_t)&tss, sizeof(tss) - 1);
 
 	lgdt(&p);
 	segments_reload(SEL_KERNEL_CS, SEL_KERNEL_DS);
@@ -167,15 +176,30 @@ void ap_idt_prepare(const char *fault_stubs, unsigned stride)
 			    SEL_KERNEL_CS);
 }
 
-void desc_load_on_this_cpu(void)
+void desc_load_on_this_cpu(uint32_t slot, uint64_t nmi_stack_top)
 {
-	struct table_pointer g = { sizeof(gdt) - 1, (uint64_t)(uintptr_t)gdt };
+	struct ap_desc *d = &ap_desc[slot];
+	struct table_pointer g = { sizeof(d->gdt) - 1,
+				   (uint64_t)(uintptr_t)d->gdt };
 	struct table_pointer i = { sizeof(ap_idt) - 1,
 				   (uint64_t)(uintptr_t)ap_idt };
+	unsigned k;
 
+	for (k = 0; k < FIRST_FREE_GDT_INDEX; k++)
+		d->gdt[k] = gdt[k];
+	d->tss = (struct tss64){ .iomap_base = sizeof(d->tss) };
+	d->tss.ist[IST_NMI - 1] = nmi_stack_top;
+	set_tss_descriptor(d->gdt, (uint64_t)(uintptr_t)&d->tss,
+			   sizeof(d->tss) - 1);
 	lgdt(&g);
 	segments_reload(SEL_KERNEL_CS, SEL_KERNEL_DS);
+	ltr(SEL_TSS);
 	lidt(&i);
+}
+
+void ap_idt_set_nmi(const void *handler)
+{
+	gate_encode(&ap_idt[2], handler, IST_NMI, SEL_KERNEL_CS);
 }
 
 void idt_install(void)

@@ -58,16 +58,19 @@ struct idt_gate_bytes {
 	uint64_t low, high;
 };
 void idt_gate_swap(uint8_t vector, struct idt_gate_bytes *bytes);
-/* Loads the boot CPU's GDT on another processor, without its TSS, whose
- * descriptor the boot CPU's LTR marked busy, and the other processors'
- * own IDT: exceptions 0-31 to `fault_stubs`, `stride` bytes apart
- * (ap_idt_prepare, once), the rest as ap_idt_set_gate (arch/ap.h) sets
- * them. */
-void desc_load_on_this_cpu(void);
+/* On another processor, the one in `slot` (below DESC_OTHER_CPUS): a
+ * GDT of its own with the boot CPU's descriptors and its own TSS, whose
+ * IST1 is `nmi_stack_top`, and the other processors' IDT: exceptions
+ * 0-31 to `fault_stubs`, `stride` bytes apart (ap_idt_prepare, once),
+ * NMI as ap_idt_set_nmi sets it, the rest as ap_idt_set_gate does. */
+#define DESC_OTHER_CPUS 512
+void desc_load_on_this_cpu(uint32_t slot, uint64_t nmi_stack_top);
 void ap_idt_prepare(const char *fault_stubs, unsigned stride);
 /* Points `vector` of the other processors' IDT at `handler`; vectors
  * 0-31 stay the fault stubs'. */
 void ap_idt_set_gate(uint8_t vector, const void *handler);
+/* The other processors' NMI gate, on IST1 (IST_NMI). */
+void ap_idt_set_nmi(const void *handler);
 
 /* arch/desc_load.S: reloads CS with lretq (docs/long-mode.md: a 64-bit far jmp
  * differs between Intel and AMD) and the data segments. */

@@ -88,7 +88,9 @@
 	 * MWAIT, whose handler sends one back */                           \
 	X(IPI_CPU_ROUNDTRIP, "ipi-cpu-roundtrip")                           \
 	X(IPI_CPU_ROUNDTRIP_HALTED, "ipi-cpu-roundtrip-halted")             \
-	X(IPI_CPU_ROUNDTRIP_MWAIT, "ipi-cpu-roundtrip-mwait")
+	X(IPI_CPU_ROUNDTRIP_MWAIT, "ipi-cpu-roundtrip-mwait")               \
+	/* the same sent as an NMI, taken on the target's IST stack */      \
+	X(IPI_CPU_NMI, "ipi-cpu-nmi")
 
 /* X(ID, "name", kind, "seed threads", "what it is"). ENTRY: a handler
  * of its own for INT n under direct (variants.S), NONE first as their

@@ -45,7 +45,8 @@ int source_between_cpus(unsigned source)
 {
 	return source == SOURCE_IPI_CPU_ROUNDTRIP ||
 	       source == SOURCE_IPI_CPU_ROUNDTRIP_HALTED ||
-	       source == SOURCE_IPI_CPU_ROUNDTRIP_MWAIT;
+	       source == SOURCE_IPI_CPU_ROUNDTRIP_MWAIT ||
+	       source == SOURCE_IPI_CPU_NMI;
 }
 
 const char *source_name(unsigned source)

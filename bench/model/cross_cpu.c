@@ -62,8 +62,24 @@ uint64_t one_way_corrected(uint64_t sent, uint64_t entered,
 	return (uint64_t)delta;
 }
 
-uint64_t cross_relation_median(const struct run_result *r, unsigned kind,
-			       unsigned relation, uint32_t *pairs)
+/* A row cross_median takes: of the kind, ok, and matching every field
+ * asked for (-1: any). */
+struct cross_filter {
+	unsigned kind;
+	int relation, sender_core, target_core;
+};
+
+static int cross_matches(const struct cross_result *c,
+			 const struct cross_filter *f)
+{
+	return c->kind == f->kind && c->status == EXP_OK &&
+	       (f->relation < 0 || c->relation == f->relation) &&
+	       (f->sender_core < 0 || c->sender_core == f->sender_core) &&
+	       (f->target_core < 0 || c->target_core == f->target_core);
+}
+
+static uint64_t cross_median(const struct run_result *r,
+			     const struct cross_filter *f, uint32_t *pairs)
 {
 	uint64_t m[RESULTS_MAX_CROSS];
 	uint32_t i, j, n = 0;
@@ -71,8 +87,7 @@ uint64_t cross_relation_median(const struct run_result *r, unsigned kind,
 	for (i = 0; i < r->n_cross && i < RESULTS_MAX_CROSS; i++) {
 		const struct cross_result *c = &r->cross[i];
 
-		if (c->kind != kind || c->status != EXP_OK ||
-		    c->relation != relation)
+		if (!cross_matches(c, f))
 			continue;
 		/* insertion: the matrix is small */
 		for (j = n; j > 0 && m[j - 1] > c->time.median; j--)
@@ -82,6 +97,34 @@ uint64_t cross_relation_median(const struct run_result *r, unsigned kind,
 	}
 	*pairs = n;
 	return n ? m[(n - 1) / 2] : 0;
+}
+
+uint64_t cross_relation_median(const struct run_result *r, unsigned kind,
+			       unsigned relation, uint32_t *pairs)
+{
+	struct cross_filter f = { kind, (int)relation, -1, -1 };
+
+	return cross_median(r, &f, pairs);
+}
+
+uint64_t cross_core_median(const struct run_result *r, unsigned kind,
+			   unsigned sender_core, unsigned target_core,
+			   uint32_t *pairs)
+{
+	struct cross_filter f = { kind, -1, (int)sender_core,
+				  (int)target_core };
+
+	return cross_median(r, &f, pairs);
+}
+
+int cross_hybrid(const struct run_result *r)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->n_cross && i < RESULTS_MAX_CROSS; i++)
+		if (r->cross[i].sender_core || r->cross[i].target_core)
+			return 1;
+	return 0;
 }
 
 const char *cross_figures_meaning(unsigned clock_kind)

@@ -42,6 +42,13 @@ uint64_t one_way_corrected(uint64_t sent, uint64_t entered,
  * `relation`; *pairs says how many rows went into it (0: none). */
 uint64_t cross_relation_median(const struct run_result *r, unsigned kind,
 			       unsigned relation, uint32_t *pairs);
+/* The same over the rows from a core of type `sender_core` to one of
+ * type `target_core` (CPUID.1AH:EAX[31:24]), on a hybrid CPU. */
+uint64_t cross_core_median(const struct run_result *r, unsigned kind,
+			   unsigned sender_core, unsigned target_core,
+			   uint32_t *pairs);
+/* Whether any row names a core type: the CPU is hybrid. */
+int cross_hybrid(const struct run_result *r);
 
 /* What the section's figures are under this clock (enum clock_kind):
  * only on hardware (or KVM) are they latencies. Under -icount QEMU runs

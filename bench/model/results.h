@@ -310,6 +310,10 @@ struct cross_result {
 	uint32_t sender;	/* APIC ids; target CROSS_ALL_TARGETS for */
 	uint32_t target;	/* the broadcast rows */
 	uint32_t targets;	/* the acknowledgements each sample waits for */
+	/* Hybrid CPUs: each end's core type, CPUID.1AH:EAX[31:24] (20H
+	 * an Atom, efficiency core; 40H a Core, performance core); 0 where
+	 * not hybrid (core_type_name). */
+	uint8_t sender_core, target_core;
 	/* ONE_WAY: the target's TSC less the sender's, bounded by a
 	 * ping-pong (docs/cross-cpu.md "One way"): it lies in
 	 * skew_low .. skew_high ticks; the figures are corrected by the
@@ -449,6 +453,7 @@ void results_probe(struct run_result *r, enum probe_id id,
 	__attribute__((format(printf, 4, 5)));
 const char *metric_name(unsigned metric);
 const char *cross_kind_name(unsigned kind);
+
 const char *cross_kind_what(unsigned kind);
 
 /* Run ids are the firmware clock at the start of the run, YYYYMMDDhhmmss,

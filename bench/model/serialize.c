@@ -196,6 +196,8 @@ static const struct field cross_fields[] = {
 	VAR(struct cross_result, sender),
 	VAR(struct cross_result, target),
 	VAR(struct cross_result, targets),
+	FIXED(struct cross_result, sender_core, 1),
+	FIXED(struct cross_result, target_core, 1),
 	FIXED(struct cross_result, skew_low, 8),
 	FIXED(struct cross_result, skew_high, 8),
 	STRING(struct cross_result, reason),

@@ -549,6 +549,7 @@ static void json_primitives(struct json_writer *w, const struct run_result *r,
  * and relation, then each kind's median over the pairs of a relation. */
 static void json_cross_cpu(struct json_writer *w, const struct run_result *r)
 {
+	char core[8];
 	uint32_t i, pairs;
 	unsigned k, rel;
 
@@ -575,6 +576,14 @@ static void json_cross_cpu(struct json_writer *w, const struct run_result *r)
 			json_kv_uint(w, "target", c->target);
 		json_kv_uint(w, "targets", c->targets);
 		json_kv_string(w, "relation", cpu_relation_name(c->relation));
+		/* Hybrid CPUs: each end's core type (CPUID 1AH). */
+		json_kv_string(w, "sender_core",
+			       core_type_name(c->sender_core, core,
+					      sizeof(core)));
+		if (c->target != CROSS_ALL_TARGETS)
+			json_kv_string(w, "target_core",
+				       core_type_name(c->target_core, core,
+						      sizeof(core)));
 		json_kv_string(w, "apic_mode", apic_mode_name(c->apic_mode));
 		json_status(w, c->status, c->reason);
 		if (c->kind == CROSS_ONE_WAY && c->skew_low <= c->skew_high) {
@@ -610,6 +619,27 @@ static void json_cross_cpu(struct json_writer *w, const struct run_result *r)
 			json_kv_uint(w, "rows", pairs);
 			json_end_object(w);
 		}
+		json_end_object(w);
+	}
+	json_end_object(w);
+	/* Hybrid CPUs: ipi-ack's median from each core type to each. */
+	json_key(w, "by_core_type");
+	json_begin_object(w);
+	for (k = 0; cross_hybrid(r) && k < 4; k++) {
+		static const uint8_t types[] = { 0x40, 0x20 };
+		char a[8], b[8], key[24];
+		uint64_t m = cross_core_median(r, CROSS_ACK, types[k / 2],
+					       types[k % 2], &pairs);
+
+		if (!pairs)
+			continue;
+		fmt_snprintf(key, sizeof(key), "%s->%s",
+			     core_type_name(types[k / 2], a, sizeof(a)),
+			     core_type_name(types[k % 2], b, sizeof(b)));
+		json_key(w, key);
+		json_begin_object(w);
+		json_kv_uint(w, "median", m);
+		json_kv_uint(w, "rows", pairs);
 		json_end_object(w);
 	}
 	json_end_object(w);

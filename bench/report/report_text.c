@@ -415,6 +415,32 @@ static uint32_t rows_with_reason(const struct run_result *r, uint32_t i)
 	return n;
 }
 
+/* On a hybrid CPU: ipi-ack's median from each core type to each. */
+static void summary_cross_cores(struct text_buf *tb, const struct run_result *r)
+{
+	static const uint8_t types[] = { 0x40, 0x20 };
+	char a[8], b[8];
+	uint32_t pairs;
+	unsigned i, j;
+
+	if (!cross_hybrid(r))
+		return;
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 2; j++) {
+			uint64_t m = cross_core_median(r, CROSS_ACK, types[i],
+						       types[j], &pairs);
+			char label[24];
+
+			if (!pairs)
+				continue;
+			fmt_snprintf(label, sizeof(label), "%s->%s",
+				     core_type_name(types[i], a, sizeof(a)),
+				     core_type_name(types[j], b, sizeof(b)));
+			tb_printf(tb, "%-22s %-14s %9llu %6u\n", "ipi-ack",
+				  label, (unsigned long long)m, pairs);
+		}
+}
+
 /* The cross-CPU section: each kind's median per relation, the
  * broadcasts, then the acknowledged matrix, sender by target. */
 static void summary_cross_cpu(struct text_buf *tb, const struct run_result *r)
@@ -445,6 +471,7 @@ static void summary_cross_cpu(struct text_buf *tb, const struct run_result *r)
 					  cpu_relation_name(rel),
 					  (unsigned long long)m, pairs);
 		}
+	summary_cross_cores(tb, r);
 	for (i = 0; i < r->n_cross; i++) {
 		const struct cross_result *c = &r->cross[i];
 

@@ -38,6 +38,7 @@
 struct pick {
 	uint32_t apic_id;
 	int slot;
+	uint8_t core;	/* CPUID.1AH:EAX[31:24]; 0: not hybrid */
 };
 
 /* What a sender runs, on the boot CPU or on another, interrupts off. */
@@ -179,8 +180,9 @@ static int run_pair(const struct pick *a, void (*lead)(void *),
 	return bad ? -1 : 0;
 }
 
+/* A row from `a` to `b`; b NULL: to every other processor. */
 static struct cross_result *add_row(struct run_result *r, unsigned kind,
-				    uint32_t sender, uint32_t target,
+				    const struct pick *a, const struct pick *b,
 				    unsigned relation)
 {
 	struct cross_result *c;
@@ -188,11 +190,14 @@ static struct cross_result *add_row(struct run_result *r, unsigned kind,
 	if (r->n_cross >= RESULTS_MAX_CROSS)
 		return 0;
 	c = &r->cross[r->n_cross++];
-	*c = (struct cross_result){ .kind = (uint8_t)kind,
-				    .relation = (uint8_t)relation,
-				    .apic_mode = (uint8_t)lapic->mode,
-				    .sender = sender, .target = target,
-				    .targets = 1 };
+	*c = (struct cross_result){
+		.kind = (uint8_t)kind, .relation = (uint8_t)relation,
+		.apic_mode = (uint8_t)(lapic ? lapic->mode : 0),
+		.sender = a ? a->apic_id : 0,
+		.target = b ? b->apic_id : CROSS_ALL_TARGETS,
+		.targets = 1, .sender_core = a ? a->core : 0,
+		.target_core = b ? b->core : 0,
+	};
 	return c;
 }
 
@@ -285,8 +290,8 @@ static void measure_pair(struct section *s, const struct pick *a,
 	uint32_t i, clamped = 0;
 	const char *bad;
 
-	ack = add_row(s->r, CROSS_ACK, a->apic_id, b->apic_id, relation);
-	one = add_row(s->r, CROSS_ONE_WAY, a->apic_id, b->apic_id, relation);
+	ack = add_row(s->r, CROSS_ACK, a, b, relation);
+	one = add_row(s->r, CROSS_ONE_WAY, a, b, relation);
 	if (faulted(a, b, why, sizeof(why))) {
 		row_skipped(ack, EXP_FAILED, why);
 		row_skipped(one, EXP_FAILED, why);
@@ -341,7 +346,8 @@ static void measure_pair(struct section *s, const struct pick *a,
 static void measure_broadcasts(const struct section *s, uint32_t started)
 {
 	static uint32_t dest[AP_MAX_CPUS];
-	struct pick boot = { other_cpus_own_apic_id(), -1 };
+	struct pick boot = { other_cpus_own_apic_id(), -1,
+			     (uint8_t)(cpu_core_type() >> 24) };
 	unsigned farthest = CPU_RELATION_SELF;
 	struct ack_work w;
 	struct cross_result *c;
@@ -361,8 +367,7 @@ static void measure_broadcasts(const struct section *s, uint32_t started)
 	w.dest = dest;
 	w.n_dest = 1;
 	w.expect = started;
-	c = add_row(s->r, CROSS_BROADCAST_ACK, boot.apic_id,
-		    CROSS_ALL_TARGETS, farthest);
+	c = add_row(s->r, CROSS_BROADCAST_ACK, &boot, 0, farthest);
 	ack_samples(&w);
 	if (c)
 		c->targets = started;
@@ -372,8 +377,7 @@ static void measure_broadcasts(const struct section *s, uint32_t started)
 	w.dest = dest;
 	w.n_dest = started;
 	w.expect = started;
-	c = add_row(s->r, CROSS_UNICAST_ACK_EACH, boot.apic_id,
-		    CROSS_ALL_TARGETS, farthest);
+	c = add_row(s->r, CROSS_UNICAST_ACK_EACH, &boot, 0, farthest);
 	ack_samples(&w);
 	if (c)
 		c->targets = started;
@@ -392,14 +396,16 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 
 	/* The boot CPU, then each started processor the cpus key names by
 	 * its MADT index, up to the matrix's bound. */
-	picks[0] = (struct pick){ other_cpus_own_apic_id(), -1 };
+	picks[0] = (struct pick){ other_cpus_own_apic_id(), -1,
+				  (uint8_t)(cpu_core_type() >> 24) };
 	for (n = 1, i = 0; i < started && n < CROSS_MAX_CPUS; i++) {
 		uint32_t index = other_cpus_index(i);
 
 		if (c->cpus == CONFIG_ALL ||
 		    (index < 32 && (c->cpus >> index) & 1))
-			picks[n++] = (struct pick){ other_cpus_apic_id(i),
-						    (int)i };
+			picks[n++] = (struct pick){
+				other_cpus_apic_id(i), (int)i,
+				(uint8_t)(ap_cpus[i].core_type >> 24) };
 	}
 	if (!why && !lapic)
 		why = "the local APIC is not enabled";
@@ -409,8 +415,8 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 	if (!why && (why = other_cpus_wake(AP_SPIN)))
 		other_cpus_sleep("cross-cpu");
 	if (why) {
-		row_skipped(add_row(r, CROSS_ACK, 0, 0, CPU_RELATION_UNKNOWN),
-			    EXP_SKIPPED, why);
+		row_skipped(add_row(r, CROSS_ACK, &picks[0], &picks[0],
+				    CPU_RELATION_UNKNOWN), EXP_SKIPPED, why);
 		log_printf("cross-CPU rows: skipped: %s\n", why);
 		return;
 	}

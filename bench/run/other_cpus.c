@@ -141,9 +141,9 @@ static int start_one(const struct ap_area *area, uint32_t apic_id,
 	uint32_t before = ap_alive;
 	unsigned sipi;
 
-	ap_trampoline_set_stack(area->page, (uint64_t)(uintptr_t)area->stacks +
-					   (uint64_t)(slot + 1) * AP_STACK_BYTES);
-	ap_trampoline_set_slot(area->page, slot);
+	ap_trampoline_set_slot(area->page, slot,
+			       (uint64_t)(uintptr_t)area->stacks +
+				       (uint64_t)(slot + 1) * AP_STACK_BYTES);
 	if (lapic_send_init(apic_id))
 		return 0;
 	tsc_pause_us(tsc_hz, INIT_SETTLE_US);
@@ -184,6 +184,7 @@ static int start_all(const struct madt_info *m, uint32_t listed, uint32_t own,
 						  (const void *)ap_spurious :
 						  (const void *)ap_interrupt);
 	ap_trampoline_prepare(area->page);
+	ap_idt_set_nmi((const void *)ap_nmi);
 	ap_alive = 0;
 	/* The enabled ones, then (simulate = ap-absent) the absent ones,
 	 * numbered on after them. */

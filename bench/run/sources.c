@@ -97,6 +97,10 @@ static void fire_ipi_x2apic_self(uint8_t vector, struct irq_sample *s)
 static const char *why_other_cpu;
 static char other_cpu_buf[96];
 static uint8_t other_cpu_waits;
+/* The ICR's delivery mode for the row: fixed, or NMI (SDM vol. 3A
+ * §11.6.1, 100b). */
+static uint32_t other_cpu_delivery;
+#define ICR_DELIVERY_NMI (4u << 8)
 
 static const char *other_cpu_unsupported(const struct irq_source *src)
 {
@@ -117,6 +121,7 @@ static void other_cpu_start(const struct irq_source *src, uint8_t vector)
 {
 	why_other_cpu = other_cpus_wake(src->target_waits);
 	other_cpu_waits = src->target_waits;
+	other_cpu_delivery = src->target_nmi ? ICR_DELIVERY_NMI : 0;
 	ap_reply_icr = APIC_ICR_LEVEL_ASSERT | vector;
 	ap_reply_dest = bsp_apic_id();
 	ap_reply_x2apic = x2apic_active();
@@ -138,10 +143,12 @@ static void fire_other_cpu(uint8_t vector, struct irq_sample *s)
 	if (x2apic_active())
 		ipi_sample_msr(s, MSR_X2APIC_BASE + APIC_ICR / 16,
 			       (uint64_t)other_cpus_target_apic_id() << 32 |
+				       other_cpu_delivery |
 				       APIC_ICR_LEVEL_ASSERT | vector);
 	else
 		ipi_sample_mmio(s, &lapic_mmio[APIC_ICR / 4],
-				APIC_ICR_LEVEL_ASSERT | vector);
+				other_cpu_delivery | APIC_ICR_LEVEL_ASSERT |
+					vector);
 }
 
 /* --- local APIC timer --------------------------------------------------- */
@@ -476,6 +483,11 @@ const struct irq_source irq_sources[] = {
 	OTHER_CPU_ROW(IPI_CPU_ROUNDTRIP, AP_SPIN),
 	OTHER_CPU_ROW(IPI_CPU_ROUNDTRIP_HALTED, AP_HALT),
 	OTHER_CPU_ROW(IPI_CPU_ROUNDTRIP_MWAIT, AP_MWAIT),
+	{ .id = SOURCE_IPI_CPU_NMI, .kind = SOURCE_OTHER_CPU,
+	  .modes = SOURCE_EITHER_APIC, .ack = SOURCE_ACK_LAPIC,
+	  .target_waits = AP_SPIN, .target_nmi = 1,
+	  .unsupported = other_cpu_unsupported, .start = other_cpu_start,
+	  .fire = fire_other_cpu, .stop = other_cpu_stop },
 };
 
 const size_t irq_source_count = sizeof(irq_sources) / sizeof(irq_sources[0]);

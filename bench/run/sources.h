@@ -63,6 +63,9 @@ struct irq_source {
 	/* SOURCE_OTHER_CPU: how the other processor waits (AP_SPIN,
 	 * AP_HALT, AP_MWAIT: arch/ap.h). */
 	uint8_t target_waits;
+	/* SOURCE_OTHER_CPU: sent as an NMI (delivery mode 100b), which the
+	 * target takes on its IST stack and answers with the row's vector. */
+	uint8_t target_nmi;
 	/* Added to a lost interrupt's reason: what else could have been
 	 * tried, where irqlab tries one path only; NULL for none. */
 	const char *when_lost;

@@ -132,6 +132,38 @@ static void each_relation_has_the_median_of_its_pairs(void **state)
 	assert_int_equal(pairs, 0);
 }
 
+/* A hybrid CPU: the rows from performance to efficiency cores apart. */
+static void each_core_type_pair_has_its_median(void **state)
+{
+	static struct run_result r;
+	static const uint8_t ends[][3] = {
+		{ 0x40, 0x40, 100 }, { 0x40, 0x20, 180 }, { 0x40, 0x20, 160 },
+		{ 0x20, 0x40, 150 }, { 0x20, 0x20, 220 },
+	};
+	uint32_t i, pairs;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	assert_false(cross_hybrid(&r));
+	for (i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		r.cross[i].kind = CROSS_ACK;
+		r.cross[i].status = EXP_OK;
+		r.cross[i].sender_core = ends[i][0];
+		r.cross[i].target_core = ends[i][1];
+		r.cross[i].time.median = ends[i][2];
+	}
+	r.n_cross = i;
+	assert_true(cross_hybrid(&r));
+	assert_int_equal(cross_core_median(&r, CROSS_ACK, 0x40, 0x20, &pairs),
+			 160);
+	assert_int_equal(pairs, 2);
+	assert_int_equal(cross_core_median(&r, CROSS_ACK, 0x20, 0x20, &pairs),
+			 220);
+	assert_int_equal(cross_core_median(&r, CROSS_ONE_WAY, 0x20, 0x20,
+					   &pairs), 0);
+	assert_int_equal(pairs, 0);
+}
+
 static void only_hardware_figures_are_latencies(void **state)
 {
 	(void)state;
@@ -154,6 +186,7 @@ int main(void)
 		cmocka_unit_test(a_loose_bound_hides_the_figure),
 		cmocka_unit_test(one_way_takes_off_the_middle_of_the_bound),
 		cmocka_unit_test(each_relation_has_the_median_of_its_pairs),
+		cmocka_unit_test(each_core_type_pair_has_its_median),
 		cmocka_unit_test(only_hardware_figures_are_latencies),
 	};
 
