@@ -160,19 +160,16 @@ int lapic_send_init(uint32_t apic_id)
 
 	if (lapic->mode == LAPIC_X2APIC) {
 		weak_wrmsr_fence();
-		wrmsr(MSR_X2APIC_BASE + APIC_ICR / 16,
-		      (uint64_t)apic_id << 32 | ICR_DELIVERY_INIT |
-			      APIC_ICR_LEVEL_ASSERT | ICR_TRIGGER_LEVEL);
+		lapic_icr_write(1, apic_id, ICR_DELIVERY_INIT |
+					APIC_ICR_LEVEL_ASSERT | ICR_TRIGGER_LEVEL);
 		return 0;
 	}
-	xapic_write(APIC_ICR2, apic_id << 24);
-	xapic_write(APIC_ICR, ICR_DELIVERY_INIT | APIC_ICR_LEVEL_ASSERT |
-				      ICR_TRIGGER_LEVEL);
+	lapic_icr_write(0, apic_id, ICR_DELIVERY_INIT | APIC_ICR_LEVEL_ASSERT |
+				   ICR_TRIGGER_LEVEL);
 	for (polls = 0; polls < ICR_POLLS && (xapic_read(APIC_ICR) & ICR_PENDING);
 	     polls++)
 		;
-	xapic_write(APIC_ICR2, apic_id << 24);
-	xapic_write(APIC_ICR, ICR_DELIVERY_INIT | ICR_TRIGGER_LEVEL);
+	lapic_icr_write(0, apic_id, ICR_DELIVERY_INIT | ICR_TRIGGER_LEVEL);
 	for (; polls < ICR_POLLS && (xapic_read(APIC_ICR) & ICR_PENDING); polls++)
 		;
 	return polls < ICR_POLLS ? 0 : -1;
@@ -184,12 +181,10 @@ int lapic_send_sipi(uint32_t apic_id, uint8_t vector)
 
 	if (lapic->mode == LAPIC_X2APIC) {
 		weak_wrmsr_fence();
-		wrmsr(MSR_X2APIC_BASE + APIC_ICR / 16,
-		      (uint64_t)apic_id << 32 | ICR_DELIVERY_STARTUP | vector);
+		lapic_icr_write(1, apic_id, ICR_DELIVERY_STARTUP | vector);
 		return 0;
 	}
-	xapic_write(APIC_ICR2, apic_id << 24);
-	xapic_write(APIC_ICR, ICR_DELIVERY_STARTUP | vector);
+	lapic_icr_write(0, apic_id, ICR_DELIVERY_STARTUP | vector);
 	for (polls = 0; polls < ICR_POLLS && (xapic_read(APIC_ICR) & ICR_PENDING);
 	     polls++)
 		;

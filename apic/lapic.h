@@ -54,6 +54,7 @@
 
 #include <stdint.h>
 
+#include "arch/cpu.h"
 #include "arch/matrix.h"
 
 /* LAPIC_NONE, LAPIC_XAPIC, LAPIC_X2APIC: APIC_MODE_LIST (arch/matrix.h),
@@ -71,6 +72,22 @@ struct lapic_ops {
 /* The mode now active, and its ops (NULL before lapic_enable). */
 extern const struct lapic_ops *lapic;
 extern volatile uint32_t *lapic_mmio;	/* xAPIC register page */
+
+/* Writes the ICR for `apic_id`, physical destination: ICR high, then
+ * ICR low, whose write sends, in xAPIC mode; one WRMSR in x2APIC mode
+ * (SDM vol. 3A §11.6.1, §11.12.9). No fence and no wait: a caller that
+ * is not timing fences first (weak_wrmsr_fence) and polls after. */
+static inline void lapic_icr_write(int x2apic, uint32_t apic_id,
+				   uint32_t low)
+{
+	if (x2apic) {
+		wrmsr(MSR_X2APIC_BASE + APIC_ICR / 16,
+		      (uint64_t)apic_id << 32 | low);
+		return;
+	}
+	lapic_mmio[APIC_ICR2 / 4] = apic_id << 24;
+	lapic_mmio[APIC_ICR / 4] = low;
+}
 
 /* Switches the local APIC to `mode` and programs it: software-enabled
  * with the spurious vector, TPR 0, timer/LINT0/error/perf/thermal LVTs

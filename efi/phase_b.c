@@ -39,24 +39,12 @@ static struct run_state *run;
  * give way last (persist_and_reset). */
 #define PRIMITIVES_RESERVE 2048
 
-/* The cross-CPU section's rows, measured after the primitives in part 1:
- * about 48 bytes each encoded, two per ordered pair of the matrix's up
- * to 8 processors, and the broadcasts. */
-static size_t cross_reserve(void)
-{
-	size_t n = other_cpus_started() + 1;
-
-	if (n > 8)
-		n = 8;
-	return 64 + (n > 1 ? (2 * n * (n - 1) + 2) * 48 : 0);
-}
-
 /* Whether the run so far fits one handoff (bench_run_all's test). */
 static int fits_one_handoff(const struct run_result *r)
 {
 	static uint8_t trial[HANDOFF_MAX_BLOB];
 	size_t cap = run->handoff_budget -
-		     (r->part == 1 ? PRIMITIVES_RESERVE + cross_reserve() : 0);
+		     (r->part == 1 ? PRIMITIVES_RESERVE + cross_cpu_handoff_reserve() : 0);
 
 	return results_encode(r, trial, cap) != 0;
 }

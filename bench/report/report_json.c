@@ -545,6 +545,18 @@ static void json_primitives(struct json_writer *w, const struct run_result *r,
 	json_end_object(w);
 }
 
+/* One median of the cross-CPU section, under `key`, with how many rows
+ * it is the median of. */
+static void json_cross_median(struct json_writer *w, const char *key,
+			      uint64_t median, uint32_t rows)
+{
+	json_key(w, key);
+	json_begin_object(w);
+	json_kv_uint(w, "median", median);
+	json_kv_uint(w, "rows", rows);
+	json_end_object(w);
+}
+
 /* The cross-CPU section (docs/cross-cpu.md): each row by sender, target
  * and relation, then each kind's median over the pairs of a relation. */
 static void json_cross_cpu(struct json_writer *w, const struct run_result *r)
@@ -611,13 +623,9 @@ static void json_cross_cpu(struct json_writer *w, const struct run_result *r)
 		for (rel = 0; rel < CPU_RELATION_COUNT; rel++) {
 			uint64_t m = cross_relation_median(r, k, rel, &pairs);
 
-			if (!pairs)
-				continue;
-			json_key(w, cpu_relation_name(rel));
-			json_begin_object(w);
-			json_kv_uint(w, "median", m);
-			json_kv_uint(w, "rows", pairs);
-			json_end_object(w);
+			if (pairs)
+				json_cross_median(w, cpu_relation_name(rel), m,
+						  pairs);
 		}
 		json_end_object(w);
 	}
@@ -636,11 +644,7 @@ static void json_cross_cpu(struct json_writer *w, const struct run_result *r)
 		fmt_snprintf(key, sizeof(key), "%s->%s",
 			     core_type_name(types[k / 2], a, sizeof(a)),
 			     core_type_name(types[k % 2], b, sizeof(b)));
-		json_key(w, key);
-		json_begin_object(w);
-		json_kv_uint(w, "median", m);
-		json_kv_uint(w, "rows", pairs);
-		json_end_object(w);
+		json_cross_median(w, key, m, pairs);
 	}
 	json_end_object(w);
 	json_end_object(w);

@@ -19,6 +19,9 @@
 /* The matrix takes the boot CPU and the first CROSS_MAX_CPUS - 1 others
  * that started: 56 ordered pairs at most. */
 #define CROSS_MAX_CPUS 8
+/* What a row takes in the handoff, encoded, at most (a unit test holds
+ * tests/unit/test_serialize.c to it). */
+#define CROSS_ROW_BYTES 48
 /* Samples per pair and per broadcast row: fewer than a row's, since
  * the matrix has many pairs. */
 #define CROSS_SAMPLES_DIVISOR 4
@@ -68,17 +71,6 @@ struct skew_work {
  * GS. */
 static struct ap_cpu boot_line;
 
-static void send(int x2apic, uint32_t dest, uint32_t low)
-{
-	if (x2apic) {
-		wrmsr(MSR_X2APIC_BASE + APIC_ICR / 16,
-		      (uint64_t)dest << 32 | low);
-		return;
-	}
-	lapic_mmio[APIC_ICR2 / 4] = dest << 24;
-	lapic_mmio[APIC_ICR / 4] = low;
-}
-
 /* Each sample: the acknowledgements cleared, the TSC, the IPI (or one
  * to each destination), then a pause loop until every acknowledgement
  * is in, as Linux's csd_lock_wait spins, and the TSC again. A lost
@@ -98,7 +90,7 @@ static void ack_samples(void *arg)
 		until = tsc_open() + w->budget_ticks;
 		t0 = tsc_open();
 		for (k = 0; k < w->n_dest; k++)
-			send(w->x2apic, w->dest[k], w->icr_low);
+			lapic_icr_write(w->x2apic, w->dest[k], w->icr_low);
 		while (ap_acks < w->expect && tsc_open() < until)
 			__asm__ volatile("pause");
 		t1 = tsc_close();
@@ -163,18 +155,20 @@ static int run_pair(const struct pick *a, void (*lead)(void *),
 		other_cpus_run((uint32_t)b->slot, follow, arg);
 	if (a->slot >= 0)
 		other_cpus_run((uint32_t)a->slot, lead, arg);
-	if (a->slot < 0) {
+	if (a->slot < 0)
 		lead(arg);
-	} else if (b->slot < 0 && follow) {
+	else if (b->slot < 0 && follow)
 		follow(arg);
-	} else if (b->slot < 0) {
-		/* The boot CPU is the target: it takes the IPIs. */
-		__asm__ volatile("sti" ::: "memory");
+	if (a->slot >= 0) {
+		/* The boot CPU as the target takes the IPIs while it waits. */
+		int takes = b->slot < 0 && !follow;
+
+		if (takes)
+			__asm__ volatile("sti" ::: "memory");
 		bad |= other_cpus_finish((uint32_t)a->slot);
-		__asm__ volatile("cli" ::: "memory");
+		if (takes)
+			__asm__ volatile("cli" ::: "memory");
 	}
-	if (a->slot >= 0)
-		bad |= other_cpus_finish((uint32_t)a->slot);
 	if (follow && b->slot >= 0)
 		bad |= other_cpus_finish((uint32_t)b->slot);
 	return bad ? -1 : 0;
@@ -342,46 +336,58 @@ static void measure_pair(struct section *s, const struct pick *a,
 			    "some arrivals before their sending");
 }
 
+/* A row from the boot CPU that waits for `started` acks a sample,
+ * sending to the first n_dest of `dest`. */
+static void broadcast_row(const struct section *s, unsigned kind,
+			  uint32_t shorthand, const uint32_t *dest,
+			  uint32_t n_dest, uint32_t started,
+			  const struct pick *boot, unsigned farthest)
+{
+	struct ack_work w = work_for(s);
+	struct cross_result *c = add_row(s->r, kind, boot, 0, farthest);
+
+	w.icr_low |= shorthand;
+	w.dest = dest;
+	w.n_dest = n_dest;
+	w.expect = started;
+	ack_samples(&w);
+	if (c)
+		c->targets = started;
+	row_figures(c, w.acked, w.kept, w.n);
+}
+
 /* The boot CPU to every other that started, at once and one by one. */
-static void measure_broadcasts(const struct section *s, uint32_t started)
+static void measure_broadcasts(const struct section *s, uint32_t started,
+			       const struct pick *boot)
 {
 	static uint32_t dest[AP_MAX_CPUS];
-	struct pick boot = { other_cpus_own_apic_id(), -1,
-			     (uint8_t)(cpu_core_type() >> 24) };
 	unsigned farthest = CPU_RELATION_SELF;
-	struct ack_work w;
-	struct cross_result *c;
 	uint32_t i;
 
 	for (i = 0; i < started; i++) {
 		unsigned rel = topology_relation(&s->r->machine.topology,
-						 boot.apic_id,
+						 boot->apic_id,
 						 other_cpus_apic_id(i));
 
 		dest[i] = other_cpus_apic_id(i);
 		if (rel > farthest)
 			farthest = rel;
 	}
-	w = work_for(s);
-	w.icr_low |= ICR_ALL_BUT_SELF;
-	w.dest = dest;
-	w.n_dest = 1;
-	w.expect = started;
-	c = add_row(s->r, CROSS_BROADCAST_ACK, &boot, 0, farthest);
-	ack_samples(&w);
-	if (c)
-		c->targets = started;
-	row_figures(c, w.acked, w.kept, w.n);
+	/* One IPI with the all-excluding-self shorthand, whose destination
+	 * the ICR ignores; then one to each. */
+	broadcast_row(s, CROSS_BROADCAST_ACK, ICR_ALL_BUT_SELF, dest, 1,
+		      started, boot, farthest);
+	broadcast_row(s, CROSS_UNICAST_ACK_EACH, 0, dest, started, started,
+		      boot, farthest);
+}
 
-	w = work_for(s);
-	w.dest = dest;
-	w.n_dest = started;
-	w.expect = started;
-	c = add_row(s->r, CROSS_UNICAST_ACK_EACH, &boot, 0, farthest);
-	ack_samples(&w);
-	if (c)
-		c->targets = started;
-	row_figures(c, w.acked, w.kept, w.n);
+size_t cross_cpu_handoff_reserve(void)
+{
+	size_t n = other_cpus_started() + 1;
+
+	if (n > CROSS_MAX_CPUS)
+		n = CROSS_MAX_CPUS;
+	return 64 + (n > 1 ? (2 * n * (n - 1) + 2) * CROSS_ROW_BYTES : 0);
 }
 
 void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
@@ -446,7 +452,7 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 			log_printf("cross-CPU rows: APIC id %u: IA32_TSC_ADJUST "
 				   "%lld\n", picks[i].apic_id,
 				   (long long)ap_cpus[picks[i].slot].tsc_adjust);
-	measure_broadcasts(&s, started);
+	measure_broadcasts(&s, started, &picks[0]);
 	for (i = 0; i < n; i++)
 		for (j = 0; j < n; j++)
 			if (i != j)

@@ -4,6 +4,8 @@
 #ifndef IRQLAB_BENCH_RUN_CROSS_CPU_H
 #define IRQLAB_BENCH_RUN_CROSS_CPU_H
 
+#include <stddef.h>
+
 #include "bench/model/results.h"
 #include "bench/run/buffers.h"
 
@@ -11,5 +13,10 @@
  * reason where no other processor started. */
 void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 			 struct bench_buffers *b);
+
+/* The handoff room the section's rows need, set aside in the first part
+ * before the rows run: two a pair of the chosen processors, and the
+ * broadcasts. */
+size_t cross_cpu_handoff_reserve(void);
 
 #endif

@@ -236,14 +236,11 @@ static int pick_target(void)
 /* Sends a fixed IPI to `apic_id`, untimed. */
 static void send_fixed(uint32_t apic_id, uint8_t vector)
 {
-	if (lapic->mode == LAPIC_X2APIC) {
+	int x2apic = lapic->mode == LAPIC_X2APIC;
+
+	if (x2apic)
 		weak_wrmsr_fence();
-		wrmsr(MSR_X2APIC_BASE + APIC_ICR / 16,
-		      (uint64_t)apic_id << 32 | APIC_ICR_LEVEL_ASSERT | vector);
-		return;
-	}
-	lapic->write(APIC_ICR2, apic_id << 24);
-	lapic->write(APIC_ICR, APIC_ICR_LEVEL_ASSERT | vector);
+	lapic_icr_write(x2apic, apic_id, APIC_ICR_LEVEL_ASSERT | vector);
 }
 
 /* Commands every running AP and waits until each took it, waking the

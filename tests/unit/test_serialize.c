@@ -29,7 +29,8 @@ static void round_trip_is_exact(void **state)
 
 /* The cross-CPU section of 8 processors travels exactly, negative TSC
  * offsets and the broadcasts' "all" included, and in no more than the
- * room phase B sets aside for it (48 bytes a row, efi/phase_b.c). */
+ * room phase B sets aside for it (CROSS_ROW_BYTES, 48 a row,
+ * bench/run/cross_cpu.c). */
 static void cross_rows_round_trip_within_their_reserve(void **state)
 {
 	static struct run_result in, out;
