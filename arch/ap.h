@@ -91,6 +91,10 @@ struct ap_cpu {
 #define AP_MAX_CPUS 512
 extern struct ap_cpu ap_cpus[AP_MAX_CPUS];
 
+/* work(arg) on the stack whose top is `stack_top` (16-byte aligned),
+ * then back on the caller's (arch/ap_entry.S). */
+void ap_call_on_stack(void (*work)(void *arg), void *arg, void *stack_top);
+
 /* Called on each AP once it is in long mode, before it counts itself
  * and waits: the runner sets up its local APIC there, in the boot CPU's
  * mode (NULL: nothing). */

@@ -25,4 +25,19 @@ ap_fault_park:
 1:	pause
 	jmp 1b
 
+/* ap_call_on_stack(work, arg, stack_top): work(arg) on another stack,
+ * back on the caller's. An AP's own stack is AP_STACK_BYTES; rows run
+ * in the boot CPU's place need the deeper one it is given. */
+	.globl ap_call_on_stack
+ap_call_on_stack:
+	pushq %rbp
+	movq %rsp, %rbp
+	movq %rdx, %rsp
+	movq %rdi, %rax
+	movq %rsi, %rdi
+	call *%rax
+	movq %rbp, %rsp
+	popq %rbp
+	ret
+
 	.section .note.GNU-stack, "", @progbits

@@ -54,6 +54,10 @@ static uint64_t gdt[GDT_ENTRIES] __attribute__((aligned(64))) = {
 };
 
 static struct tss64 tss __attribute__((aligned(64)));
+/* The TSS of a processor in the boot CPU's place, and the TSS whose IST
+ * tops ist_stack_top() gives: that of the processor running rows. */
+static struct tss64 stand_in_tss __attribute__((aligned(64)));
+static struct tss64 *rows_tss = &tss;
 static struct idt_gate idt[256] __attribute__((aligned(4096)));
 /* The other processors' IDT (arch/ap.h): their own, so that a scheme
  * the boot CPU installs never runs on them. */
@@ -66,36 +70,66 @@ static struct ap_desc {
 	struct tss64 tss;
 } ap_desc[DESC_OTHER_CPUS] __attribute__((aligned(64)));
 
-static void set_tss_descriptor(uint64_t *table, uint64_t base,
-			       uint32_t limit)
+static void set_tss_descriptor(uint64_t *table, uint16_t selector,
+			       uint64_t base, uint32_t limit)
 {
 	/* 64-bit available TSS, type 9, P=1 (SDM vol. 3 §8.2.3). */
-	table[SEL_TSS / 8] = (limit & 0xffffull) |
-			     ((base & 0xffffffull) << 16) | (0x89ull << 40) |
-			     ((uint64_t)(limit >> 16) << 48) |
-			     (((base >> 24) & 0xffull) << 56);
-	table[SEL_TSS / 8 + 1] = base >> 32;
+	table[selector / 8] = (limit & 0xffffull) |
+			      ((base & 0xffffffull) << 16) | (0x89ull << 40) |
+			      ((uint64_t)(limit >> 16) << 48) |
+			      (((base >> 24) & 0xffull) << 56);
+	table[selector / 8 + 1] = base >> 32;
 }
 
 uint64_t ist_stack_top(unsigned ist)
 {
-	return tss.ist[ist - 1];
+	return rows_tss->ist[ist - 1];
+}
+
+static void tss_fill(struct tss64 *t, void *ist_stacks)
+{
+	unsigned i;
+
+	for (i = 0; i < IST_COUNT; i++)
+		t->ist[i] = (uint64_t)(uintptr_t)ist_stacks +
+			    (uint64_t)(i + 1) * IST_STACK_BYTES;
+	t->iomap_base = sizeof(*t);	/* no I/O bitmap */
+}
+
+static void gdt_load(uint16_t tss_selector)
+{
+	struct table_pointer p = { sizeof(gdt) - 1, (uint64_t)(uintptr_t)gdt };
+
+	lgdt(&p);
+	segments_reload(SEL_KERNEL_CS, SEL_KERNEL_DS);
+	ltr(tss_selector);
 }
 
 void gdt_install(void *ist_stacks)
 {
-	struct table_pointer p = { sizeof(gdt) - 1, (uint64_t)(uintptr_t)gdt };
-	unsigned i;
+	tss_fill(&tss, ist_stacks);
+	set_tss_descriptor(gdt, SEL_TSS, (uint64_t)(uintptr_t)&tss,
+			   sizeof(tss) - 1);
+	gdt_load(SEL_TSS);
+}
 
-	for (i = 0; i < IST_COUNT; i++)
-		tss.ist[i] = (uint64_t)(uintptr_t)ist_stacks +
-			     (uint64_t)(i + 1) * IST_STACK_BYTES;
-	tss.iomap_base = sizeof(tss);	/* no I/O bitmap */
-	set_tss_descriptor(gdt, (uint64_t)(uintptr_t)&tss, sizeof(tss) - 1);
+void desc_take_boot_place(void *ist_stacks)
+{
+	/* LTR marks the descriptor busy (SDM vol. 3 §8.2.4): it is written
+	 * afresh, available, each time a processor takes the place. */
+	stand_in_tss = (struct tss64){ 0 };
+	tss_fill(&stand_in_tss, ist_stacks);
+	set_tss_descriptor(gdt, SEL_TSS_STAND_IN,
+			   (uint64_t)(uintptr_t)&stand_in_tss,
+			   sizeof(stand_in_tss) - 1);
+	rows_tss = &stand_in_tss;
+	gdt_load(SEL_TSS_STAND_IN);
+	idt_install();
+}
 
-	lgdt(&p);
-	segments_reload(SEL_KERNEL_CS, SEL_KERNEL_DS);
-	ltr(SEL_TSS);
+void desc_boot_place_back(void)
+{
+	rows_tss = &tss;
 }
 
 void gdt_set_code64(unsigned index)
@@ -189,11 +223,19 @@ void desc_load_on_this_cpu(uint32_t slot, uint64_t nmi_stack_top)
 		d->gdt[k] = gdt[k];
 	d->tss = (struct tss64){ .iomap_base = sizeof(d->tss) };
 	d->tss.ist[IST_NMI - 1] = nmi_stack_top;
-	set_tss_descriptor(d->gdt, (uint64_t)(uintptr_t)&d->tss,
+	set_tss_descriptor(d->gdt, SEL_TSS, (uint64_t)(uintptr_t)&d->tss,
 			   sizeof(d->tss) - 1);
 	lgdt(&g);
 	segments_reload(SEL_KERNEL_CS, SEL_KERNEL_DS);
 	ltr(SEL_TSS);
+	lidt(&i);
+}
+
+void ap_idt_install(void)
+{
+	struct table_pointer i = { sizeof(ap_idt) - 1,
+				   (uint64_t)(uintptr_t)ap_idt };
+
 	lidt(&i);
 }
 

@@ -41,9 +41,13 @@ void idt_set_gate(uint8_t vector, const void *handler, uint8_t ist);
 void idt_set_gate_selector(uint8_t vector, const void *handler, uint8_t ist,
 			   uint16_t selector);
 
+/* The TSS of a processor that takes the boot CPU's place to run rows
+ * (desc_take_boot_place): indices 8 and 9. */
+#define SEL_TSS_STAND_IN 0x40
+
 /* GDT entries from FIRST_FREE_GDT_INDEX up are free for experiments: the
  * cs-selector scheme puts a 64-bit code descriptor at index = vector. */
-#define FIRST_FREE_GDT_INDEX 8
+#define FIRST_FREE_GDT_INDEX 10
 #define GDT_ENTRIES 256
 void gdt_set_code64(unsigned index);
 void gdt_set_data(unsigned index);
@@ -71,6 +75,19 @@ void ap_idt_prepare(const char *fault_stubs, unsigned stride);
 void ap_idt_set_gate(uint8_t vector, const void *handler);
 /* The other processors' NMI gate, on IST1 (IST_NMI). */
 void ap_idt_set_nmi(const void *handler);
+
+/* On a processor that runs rows in the boot CPU's place, the boot CPU
+ * halted meanwhile (docs/cross-cpu.md "The matrix on another
+ * processor"): the boot CPU's own GDT and IDT, so that every descriptor
+ * and gate a scheme installs is the one it runs, with the stand-in TSS,
+ * whose IST stacks are `ist_stacks` (IST_COUNT * IST_STACK_BYTES bytes).
+ * ist_stack_top() then answers for it, until desc_boot_place_back(),
+ * on the boot CPU, gives the boot CPU's stacks back. */
+void desc_take_boot_place(void *ist_stacks);
+void desc_boot_place_back(void);
+/* The other processors' IDT on this one: the boot CPU's, while it
+ * halts for a processor in its place. idt_install() gives its own back. */
+void ap_idt_install(void);
 
 /* arch/desc_load.S: reloads CS with lretq (docs/long-mode.md: a 64-bit far jmp
  * differs between Intel and AMD) and the data segments. */

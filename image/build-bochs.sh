@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# build-bochs.sh SOURCE.tar.xz OUT: builds Bochs from a source snapshot
-# for exact instruction counts (docs/emulators.md "Two Bochs builds").
+# build-bochs.sh [--smp] SOURCE.tar.xz OUT: builds Bochs from a source
+# snapshot for exact instruction counts (docs/emulators.md "Two Bochs
+# builds"). --smp adds --enable-smp, for `cpu: count=N`; with one
+# processor that build runs the same single-CPU loop, so its counts are
+# the same (docs/emulators.md "Several processors").
 #
 # Bochs' TSC is its instruction counter, but a build with handler
 # chaining or trace linking (both switched on by
@@ -11,6 +14,8 @@
 # two cores. OUT gets bin/bochs and share/ (the snapshot's OVMF and VGA
 # BIOS), the layout image/bochs.sh expects.
 set -euo pipefail
+smp=
+if [ "${1:-}" = --smp ]; then smp=--enable-smp; shift; fi
 source_tarball=$(realpath "$1")
 out=$(realpath -m "$2")
 work=$(mktemp -d)
@@ -20,9 +25,10 @@ cd "$work"/*/
 ./configure --enable-x86-64 --enable-fred --enable-cet --enable-avx \
 	--enable-evex --enable-pci --enable-cpu-level=6 --with-nogui \
 	--disable-docbook --enable-repeat-speedups --enable-fast-function-calls \
-	--disable-handlers-chaining --disable-trace-linking >configure.log
+	--disable-handlers-chaining --disable-trace-linking $smp >configure.log
 grep -q '^#define BX_SUPPORT_HANDLERS_CHAINING_SPEEDUPS 0' config.h
 grep -q '^#define BX_ENABLE_TRACE_LINKING 0' config.h
+if [ -n "$smp" ]; then grep -q '^#define BX_SUPPORT_SMP 1' config.h; fi
 make -j"$(nproc)" >make.log 2>&1
 mkdir -p "$out/bin" "$out/share"
 cp bochs "$out/bin/bochs"

@@ -118,13 +118,18 @@ void row_name(const struct row_id *id, char *out, size_t cap)
 			     by_id(selftest_names, SELFTEST_END, id->selftest));
 		return;
 	}
-	fmt_snprintf(out, cap, "%s-%s%s%s%s%s%s", source_name(id->source),
-		     scheme_name(id->scheme),
-		     id->variant != VARIANT_ABSENT ? "+" : "",
-		     id->variant != VARIANT_ABSENT ? variant_name(id->variant) : "",
-		     id->cache != VARIANT_ABSENT ? "+" : "",
-		     id->cache != VARIANT_ABSENT ? variant_name(id->cache) : "",
-		     id->x2apic_repeat ? "@x2apic" : "");
+	struct text_buf tb;
+
+	tb_init(&tb, out, cap);
+	tb_printf(&tb, "%s-%s%s%s%s%s%s", source_name(id->source),
+		  scheme_name(id->scheme),
+		  id->variant != VARIANT_ABSENT ? "+" : "",
+		  id->variant != VARIANT_ABSENT ? variant_name(id->variant) : "",
+		  id->cache != VARIANT_ABSENT ? "+" : "",
+		  id->cache != VARIANT_ABSENT ? variant_name(id->cache) : "",
+		  id->x2apic_repeat ? "@x2apic" : "");
+	if (id->cpu)
+		tb_printf(&tb, "@cpu%u", id->cpu - 1u);
 }
 
 void row_variant_text(const struct row_id *id, char *out, size_t cap)
@@ -140,7 +145,7 @@ int row_id_eq(const struct row_id *a, const struct row_id *b)
 	return a->source == b->source && a->scheme == b->scheme &&
 	       a->variant == b->variant && a->cache == b->cache &&
 	       a->x2apic_repeat == b->x2apic_repeat &&
-	       a->selftest == b->selftest;
+	       a->selftest == b->selftest && a->cpu == b->cpu;
 }
 
 int row_id_valid(const struct row_id *id)
@@ -151,5 +156,6 @@ int row_id_valid(const struct row_id *id)
 		(id->cache < VARIANT_END &&
 		 variant_kind_of(id->cache) == VARIANT_KIND_CACHE)) &&
 	       id->x2apic_repeat <= 1 &&
-	       id->selftest < SELFTEST_END;
+	       id->selftest < SELFTEST_END && id->cpu <= ROW_CPU_MAX &&
+	       (id->cpu == 0 || id->selftest == SELFTEST_ABSENT);
 }

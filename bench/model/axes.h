@@ -54,11 +54,18 @@ struct row_id {
 	 * name ends "@x2apic". */
 	uint8_t x2apic_repeat;
 	uint8_t selftest;	/* enum selftest_id, SELFTEST_ABSENT for none */
+	/* The processor it ran on: 0 the boot CPU; else its MADT index + 1,
+	 * for a row run again in the boot CPU's place (docs/cross-cpu.md
+	 * "The matrix on another processor"); its name ends "@cpu<index>". */
+	uint8_t cpu;
 };
 
+/* The most a row's cpu field can name: MADT indices 0-253. */
+#define ROW_CPU_MAX 254
+
 /* "int-push-jmp", "int-direct+seg-mov32", "int-push-jmp+cold",
- * "int-direct+ibrs+cold", "lapic-oneshot-direct@x2apic", or a
- * self-test's own name. */
+ * "int-direct+ibrs+cold", "lapic-oneshot-direct@x2apic",
+ * "int-fred@cpu2", or a self-test's own name. */
 void row_name(const struct row_id *id, char *out, size_t cap);
 int row_id_eq(const struct row_id *a, const struct row_id *b);
 /* Whether every id is one the lists have. */

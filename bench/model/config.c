@@ -12,6 +12,12 @@ const char *const config_cpu_names[] = {
 	"13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23",
 	"24", "25", "26", "27", "28", "29", "30", "31", NULL
 };
+const char *const config_matrix_cpu_names[] = {
+	"auto", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11",
+	"12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23",
+	"24", "25", "26", "27", "28", "29", "30", NULL
+};
+const char *const config_matrix_rows_names[] = { "core", "all" };
 
 
 /* quick = 1: these counts, whatever the file says (docs/run.md). */

@@ -76,6 +76,15 @@ enum finish_action {
 	 * the MADT (0-31), the boot CPU always: all, or numbers; the       \
 	 * section's matrix takes 8 at most (docs/cross-cpu.md) */          \
 	X(cpus, 0xff, 1, CONFIG_ALL, config_cpu_names, 1)                   \
+	/* the processors the single-CPU rows run on again, each in the    \
+	 * boot CPU's place (docs/cross-cpu.md "The matrix on another      \
+	 * processor"): auto (on a hybrid CPU, one of each core type the    \
+	 * boot CPU is not), MADT indices (0-30), all, or none */           \
+	X(matrix_cpus, 1, 0, CONFIG_ALL, config_matrix_cpu_names, 1)        \
+	/* which rows they run: core (INT n and the self-IPIs under every  \
+	 * scheme) or all (every long-mode row but the 8259's, the gap     \
+	 * method's, the self-tests' and those between CPUs) */             \
+	X(matrix_cpus_rows, 0, 0, 1, config_matrix_rows_names, 0)           \
 	/* a short first look: fewer samples wherever the file sets none */ \
 	X(quick, 0, 0, 1, NULL, 0)                                          \
 	/* 1 keeps each row's histograms, which may take the run over      \
@@ -153,6 +162,9 @@ struct config_key {
 extern const char *const config_finish_names[];
 extern const char *const config_simulate_names[];
 extern const char *const config_cpu_names[];
+/* "auto", then "0".."30": bit 0 is auto, bit k + 1 MADT index k. */
+extern const char *const config_matrix_cpu_names[];
+extern const char *const config_matrix_rows_names[];
 /* The names the rows go by, from the lists in arch/matrix.h
  * (bench/run/plan.c matches them). The variants' first name, "none", is
  * their baseline, which `variants = none` does not select: the parser

@@ -11,8 +11,8 @@
 #include "bench/model/topology.h"
 #include "bench/model/stats.h"
 
-#define RESULTS_MAX_EXPERIMENTS 192
-#define RESULTS_NAME_LEN 40
+#define RESULTS_MAX_EXPERIMENTS 255
+#define RESULTS_NAME_LEN 56
 #define RESULTS_REASON_LEN 128
 #define RESULTS_WARNINGS_LEN 240
 #define RESULTS_MAX_PRIMITIVES 32
@@ -113,6 +113,9 @@ struct experiment_result {
 	uint8_t vector;
 	uint8_t apic_mode;	/* local APIC mode during the row: 0 none,
 				 * 1 xAPIC, 2 x2APIC */
+	/* The core type of the processor it ran on (CPUID.1AH:EAX[31:24]:
+	 * 20H Atom, 40H Core, SDM vol. 2A) on a hybrid CPU; 0 elsewhere. */
+	uint8_t core_type;
 	char reason[RESULTS_REASON_LEN];	/* for skipped / failed */
 	uint32_t delivered;	/* interrupts the handler counted */
 	uint32_t extra;		/* a repeating source's interrupts beyond

@@ -23,7 +23,8 @@ enum wire {
 	WIRE_STRING,	/* an index into the string table */
 	WIRE_ROW,	/* an experiment's id and baseline (struct row_id):
 			 * source, scheme, variant, cache state, then
-			 * x2apic_repeat and selftest in one byte, then the
+			 * x2apic_repeat and selftest in one byte, the
+			 * processor, then the
 			 * baseline's scheme, variant and cache state; the
 			 * baseline shares the rest. Its name is made again
 			 * by row_name() */
@@ -129,6 +130,7 @@ static const struct field experiment_fields[] = {
 	ENUM(struct experiment_result, status, EXP_STATUS_COUNT),
 	FIXED(struct experiment_result, vector, 1),
 	ENUM(struct experiment_result, apic_mode, APIC_MODE_COUNT),
+	FIXED(struct experiment_result, core_type, 1),
 	STRING(struct experiment_result, reason),
 	VAR(struct experiment_result, delivered),
 	VAR(struct experiment_result, extra),
@@ -290,6 +292,7 @@ static int baseline_encodable(const struct experiment_result *e)
 	return e->baseline.source == e->id.source &&
 	       e->baseline.x2apic_repeat == e->id.x2apic_repeat &&
 	       e->baseline.selftest == e->id.selftest &&
+	       e->baseline.cpu == e->id.cpu &&
 	       (e->id.selftest == SELFTEST_ABSENT ||
 		row_id_eq(&e->baseline, &e->id));
 }
@@ -324,6 +327,7 @@ static void put_fields(struct writer *w, const void *base,
 			wire_put_uint(w, e->id.cache, 1);
 			wire_put_uint(w, (uint64_t)e->id.x2apic_repeat |
 					    (uint64_t)e->id.selftest << 1, 1);
+			wire_put_uint(w, e->id.cpu, 1);
 			wire_put_uint(w, e->baseline.scheme, 1);
 			wire_put_uint(w, e->baseline.variant, 1);
 			wire_put_uint(w, e->baseline.cache, 1);
@@ -474,6 +478,7 @@ static enum decode_status get_fields(struct reader *r, void *base,
 			flags = wire_get_uint(r, 1);
 			e->id.x2apic_repeat = (uint8_t)(flags & 1);
 			e->id.selftest = (uint8_t)(flags >> 1);
+			e->id.cpu = (uint8_t)wire_get_uint(r, 1);
 			e->baseline = e->id;
 			e->baseline.scheme = (uint8_t)wire_get_uint(r, 1);
 			e->baseline.variant = (uint8_t)wire_get_uint(r, 1);

@@ -19,8 +19,9 @@
  * 12: the machine's mitigation bits (bench/model/mitigations.h) and
  *     topology (bench/model/topology.h); a row's cache state as an id
  *     of its own (struct row_id).
- * 13: the cross-CPU rows (struct cross_result). */
-#define RESULTS_BLOB_VERSION 13
+ * 13: the cross-CPU rows (struct cross_result).
+ * 14: a row's processor (struct row_id's cpu) and its core type. */
+#define RESULTS_BLOB_VERSION 14
 
 /* Returns the encoded length, or 0 when `cap` is too small. */
 size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap);

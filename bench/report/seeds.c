@@ -24,7 +24,7 @@ struct seed_row {
 #define EXPERIMENT_IN(label, kind, source, scheme, variant, cache, seed)    \
 	{ label, kind, NULL,                                                \
 	  { SOURCE_##source, SCHEME_##scheme, VARIANT_##variant,             \
-	    VARIANT_##cache, 0, 0 },                                        \
+	    VARIANT_##cache, 0, 0, 0 },                                        \
 	  seed }
 #define EXPERIMENT(label, kind, source, scheme, variant, seed)              \
 	EXPERIMENT_IN(label, kind, source, scheme, variant, ABSENT, seed)

@@ -42,9 +42,16 @@ static struct {
 	unsigned width;
 } counted;
 
+static int rows_elsewhere;
+
 int counters_counting(void)
 {
-	return counted.counting;
+	return counted.counting && !rows_elsewhere;
+}
+
+void counters_elsewhere(int elsewhere)
+{
+	rows_elsewhere = elsewhere;
 }
 
 void counters_select(enum counted_counter which)

@@ -18,6 +18,10 @@ void counters_probe(struct run_result *r);
  * counters count here, or the config's simulate takes them as counting
  * (then every counted figure is the emulator's, and labelled so). */
 int counters_counting(void);
+/* 1 while rows run on a processor in the boot CPU's place
+ * (bench/run/stand_in.h): the counters were programmed on the boot CPU
+ * alone, so the counted pass does not run there; 0 after. */
+void counters_elsewhere(int elsewhere);
 
 /* The two counters the counted pass reads, one at a time. */
 enum counted_counter {

@@ -25,6 +25,7 @@ static struct {
 	const struct ap_area *area;
 	uint64_t tsc_hz;
 	uint32_t own;
+	uint32_t listed, own_index;	/* the MADT's, and the boot CPU's place in it */
 	uint32_t count;
 	int running;
 	int target;	/* the cross-CPU rows' target's slot; -1: none */
@@ -229,9 +230,6 @@ static int pick_target(void)
 
 /* How long the boot CPU waits for an AP to take a command. */
 #define COMMAND_WAIT_US 100000
-/* The vector that wakes a halted AP to take a new command: its handler
- * counts an ack and sends nothing. */
-#define WAKE_VECTOR 0xef
 
 /* Sends a fixed IPI to `apic_id`, untimed. */
 static void send_fixed(uint32_t apic_id, uint8_t vector)
@@ -340,6 +338,11 @@ void other_cpus_park(const struct madt_info *m, enum acpi_status madt_status,
 	}
 	own = lapic_own_id();
 	aps.tsc_hz = r->tsc_hz;
+	aps.listed = listed;
+	for (aps.own_index = 0; aps.own_index < listed &&
+				m->cpu_apic_id[aps.own_index] != own;
+	     aps.own_index++)
+		;
 	relate(m, listed, own, r, relations, sizeof(relations));
 	absent = m->absent_count < MADT_MAX_ABSENT ? m->absent_count
 						   : MADT_MAX_ABSENT;
@@ -526,4 +529,39 @@ int other_cpus_finish(uint32_t slot)
 uint32_t other_cpus_fault(uint32_t slot)
 {
 	return ap_cpus[slot].fault;
+}
+
+uint32_t other_cpus_listed(uint32_t *own_index)
+{
+	*own_index = aps.own_index;
+	return aps.listed;
+}
+
+int other_cpus_slot_of(uint32_t index)
+{
+	uint32_t s;
+
+	for (s = 0; aps.target >= 0 && s < aps.count; s++)
+		if (aps.cpu[s].index == index)
+			return (int)s;
+	return -1;
+}
+
+int other_cpus_start_one(uint32_t slot)
+{
+	ap_trampoline_prepare(aps.area->page);
+	ap_alive = 0;
+	return start_one(aps.area, aps.cpu[slot].apic_id, slot, aps.tsc_hz) ?
+		       0 : -1;
+}
+
+void other_cpus_park_one(uint32_t slot)
+{
+	(void)lapic_send_init(aps.cpu[slot].apic_id);
+	tsc_pause_us(aps.tsc_hz, INIT_SETTLE_US);
+}
+
+void other_cpus_send(uint32_t apic_id, uint8_t vector)
+{
+	send_fixed(apic_id, vector);
 }

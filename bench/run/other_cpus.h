@@ -8,6 +8,11 @@
 
 struct run_result;
 
+/* The vector that wakes a halted processor to take a new command (an
+ * AP, or the boot CPU while another runs in its place): its handler,
+ * ap_interrupt, counts an ack and sends nothing. */
+#define WAKE_VECTOR 0xef
+
 /* What phase A set aside for starting the other processors: the page
  * below 1 MiB the trampoline is copied to (NULL: none), and a stack of
  * AP_STACK_BYTES for each of stack_count processors. */
@@ -57,5 +62,17 @@ int other_cpus_finish(uint32_t slot);
 /* The exception the processor in `slot` raised since it last started,
  * as its vector + 1; 0: none. */
 uint32_t other_cpus_fault(uint32_t slot);
+
+/* The processor in the boot CPU's place (bench/run/stand_in.h): how
+ * many processors the MADT lists, and the boot CPU's index among them;
+ * the slot of the one at MADT index `index`, -1 where it did not start
+ * in phase B; that one started again from wait-for-SIPI, alone (0, or
+ * -1 where it did not reach long mode); parked again with INIT; a fixed
+ * IPI, untimed. */
+uint32_t other_cpus_listed(uint32_t *own_index);
+int other_cpus_slot_of(uint32_t index);
+int other_cpus_start_one(uint32_t slot);
+void other_cpus_park_one(uint32_t slot);
+void other_cpus_send(uint32_t apic_id, uint8_t vector);
 
 #endif

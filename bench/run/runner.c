@@ -11,6 +11,7 @@
 #include "bench/run/counters.h"
 #include "bench/run/experiment.h"
 #include "bench/run/sources.h"
+#include "bench/run/stand_in.h"
 
 /* One floor: `probe` floor_samples times after a warm-up, its raw
  * deltas (the TSC's), or with `counted` each taken modulo the counters'
@@ -103,6 +104,10 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 			 n_hists = r->n_hists, n_counted = r->n_counted;
 
 		report_progress(r, p->name);
+		/* A processor in the boot CPU's place runs nothing beside
+		 * the boot CPU's own rows. */
+		if (!p->id.cpu)
+			stand_in_release();
 		/* x2APIC comes only from xAPIC (apic_mode.h), even in a part
 		 * that starts past the xAPIC rows. */
 		if (mode == LAPIC_X2APIC && !apic_mode_tried(LAPIC_XAPIC))
@@ -118,9 +123,12 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 		} else if (r->n_experiments >= RESULTS_MAX_EXPERIMENTS) {
 			log_printf("experiment %s: not run: results table full\n",
 				   p->name);
+			stand_in_release();
 			return;
 		} else if (p->kind == ROW_I386) {
 			i386_experiment_run(p, r, c, b);
+		} else if (p->id.cpu) {
+			stand_in_run(p, r, c, b);
 		} else {
 			experiment_run(p, r, c, b);
 		}
@@ -134,9 +142,11 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 			log_printf("part %u: the results fill the handoff; rows "
 				   "from %u on go to part %u, after a reset\n",
 				   r->part, (unsigned)i, r->part + 1u);
+			stand_in_release();
 			return;
 		}
 	}
+	stand_in_release();
 }
 
 struct primitive_run {

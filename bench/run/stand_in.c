@@ -1,0 +1,198 @@
+#include "bench/run/stand_in.h"
+
+#include "apic/ap_interrupt.h"
+#include "apic/lapic.h"
+#include "arch/ap.h"
+#include "arch/cpu.h"
+#include "arch/desc.h"
+#include "arch/lib/fmt.h"
+#include "arch/lib/log.h"
+#include "arch/primitives.h"
+#include "bench/run/counters.h"
+#include "bench/run/experiment.h"
+#include "bench/run/other_cpus.h"
+
+#define MSR_FS_BASE 0xc0000100
+
+/* The processor in the boot CPU's place: its slot (-1: none) and the
+ * APIC mode it arrived in. */
+static int in_place = -1;
+static uint32_t in_place_mode;
+
+/* Its stack for the rows, deeper than an AP's own, and its IST stacks
+ * (the stand-in TSS, arch/desc.h). */
+#define STAND_IN_STACK_BYTES (64 * 1024)
+static uint8_t rows_stack[STAND_IN_STACK_BYTES] __attribute__((aligned(64)));
+static uint8_t ist_stacks[IST_COUNT * IST_STACK_BYTES]
+	__attribute__((aligned(64)));
+/* The boot CPU's line while it halts: ap_interrupt, its handler then,
+ * counts the wake-up there through GS. */
+static struct ap_cpu boot_halts;
+/* Set by the processor in place once its row returned, before it wakes
+ * the boot CPU. */
+static volatile uint32_t row_finished;
+
+size_t stand_in_choose(const struct irqlab_config *c, uint8_t *cpus,
+		       size_t cap)
+{
+	uint32_t own_index, listed = other_cpus_listed(&own_index);
+	uint32_t own_type = cpu_core_type() >> 24, seen_types = 0, index;
+	size_t n = 0;
+
+	for (index = 0; index < listed && index < ROW_CPU_MAX && n < cap;
+	     index++) {
+		int slot = other_cpus_slot_of(index);
+		uint32_t type = slot < 0 ? 0 : ap_cpus[slot].core_type >> 24;
+		int named = index < 31 && ((c->matrix_cpus >> (index + 1)) & 1);
+		int automatic = (c->matrix_cpus & 1) && own_type && type &&
+				type != own_type &&
+				!((seen_types >> (type & 31)) & 1);
+
+		if (index == own_index)
+			continue;
+		if (c->matrix_cpus == CONFIG_ALL ? slot >= 0
+						 : named || automatic) {
+			cpus[n++] = (uint8_t)(index + 1);
+			if (type)
+				seen_types |= 1u << (type & 31);
+		}
+	}
+	return n;
+}
+
+int stand_in_takes(const struct plan_row *p, const struct irqlab_config *c)
+{
+	uint8_t kind = p->source ? p->source->kind : 0;
+
+	if (p->kind != ROW_EXPERIMENT || p->inject || p->inject_smi ||
+	    !p->source || p->id.cpu)
+		return 0;
+	if (c->matrix_cpus_rows == 0)
+		return !p->entry && !p->cache &&
+		       (kind == SOURCE_RAISED_BY_INSTRUCTION ||
+			kind == SOURCE_SELF_IPI);
+	return kind != SOURCE_OTHER_CPU && p->source->ack != SOURCE_ACK_PIC8259;
+}
+
+void stand_in_release(void)
+{
+	if (in_place < 0)
+		return;
+	other_cpus_park_one((uint32_t)in_place);
+	in_place = -1;
+}
+
+/* Why the processor for row p cannot take the place, or NULL once it
+ * has it. */
+static const char *take_place(const struct plan_row *p)
+{
+	static char why[RESULTS_REASON_LEN];
+	uint32_t index = p->id.cpu - 1u, own_index;
+	uint32_t listed = other_cpus_listed(&own_index);
+	int slot = other_cpus_slot_of(index);
+
+	if (!lapic)
+		return "the local APIC is not enabled";
+	if (index >= listed) {
+		fmt_snprintf(why, sizeof(why), "the MADT lists %u processors; "
+			     "there is no CPU %u", listed, index);
+		return why;
+	}
+	if (slot < 0) {
+		fmt_snprintf(why, sizeof(why), "CPU %u did not start in phase B",
+			     index);
+		return why;
+	}
+	if (slot == in_place && in_place_mode == lapic->mode)
+		return 0;
+	stand_in_release();
+	if (other_cpus_start_one((uint32_t)slot)) {
+		fmt_snprintf(why, sizeof(why), "CPU %u, APIC id %u: did not "
+			     "start again", index, other_cpus_apic_id(slot));
+		return why;
+	}
+	in_place = slot;
+	in_place_mode = lapic->mode;
+	log_printf("other CPUs: CPU %u, APIC id %u, takes the boot CPU's "
+		   "place (%s)\n", index, other_cpus_apic_id(slot), lapic->name);
+	return 0;
+}
+
+/* What the processor in place takes from the boot CPU, and the row. */
+struct row_call {
+	const struct plan_row *p;
+	struct run_result *r;
+	const struct irqlab_config *c;
+	struct bench_buffers *b;
+	uint64_t cr4, fs_base, gs_base, kernel_gs_base;
+	uint32_t boot_apic_id;
+};
+
+static void run_row(void *arg)
+{
+	struct row_call *call = arg;
+
+	experiment_run(call->p, call->r, call->c, call->b);
+}
+
+/* On the processor in place: the boot CPU's tables, control register
+ * and bases, the row on the deeper stack, then the boot CPU woken. Its
+ * own GDT, TSS and IDT are not put back: INIT parks it after. */
+static void in_place_of_boot(void *arg)
+{
+	struct row_call *call = arg;
+
+	desc_take_boot_place(ist_stacks);
+	write_cr4(call->cr4);
+	wrmsr(MSR_FS_BASE, call->fs_base);
+	wrmsr(MSR_GS_BASE, call->gs_base);
+	wrmsr(MSR_KERNEL_GS_BASE, call->kernel_gs_base);
+	ap_call_on_stack(run_row, call, rows_stack + sizeof(rows_stack));
+	row_finished = 1;
+	other_cpus_send(call->boot_apic_id, WAKE_VECTOR);
+}
+
+void stand_in_run(const struct plan_row *p, struct run_result *r,
+		  const struct irqlab_config *c, struct bench_buffers *b)
+{
+	const char *why = take_place(p);
+	struct row_call call = { p, r, c, b, read_cr4(), rdmsr(MSR_FS_BASE),
+				 rdmsr(MSR_GS_BASE),
+				 rdmsr(MSR_KERNEL_GS_BASE),
+				 other_cpus_own_apic_id() };
+	const struct ap_cpu *ap;
+	struct experiment_result *e;
+
+	if (why) {
+		experiment_open(p, r, why)->core_type = 0;
+		return;
+	}
+	ap = &ap_cpus[in_place];
+	/* The boot CPU halts on the other processors' IDT, whose handler
+	 * only counts, so that nothing of its own runs (under -icount, not
+	 * one instruction) while the row is measured elsewhere. */
+	ap_reply_ack_only = 1;
+	ap_reply_x2apic = lapic->mode == LAPIC_X2APIC;
+	row_finished = 0;
+	counters_elsewhere(1);
+	ap_idt_install();
+	wrmsr(MSR_GS_BASE, (uint64_t)(uintptr_t)&boot_halts);
+	other_cpus_run((uint32_t)in_place, in_place_of_boot, &call);
+	while (!row_finished && !ap->fault)
+		__asm__ volatile("sti; hlt; cli" ::: "memory");
+	wrmsr(MSR_GS_BASE, call.gs_base);
+	idt_install();
+	desc_boot_place_back();
+	counters_elsewhere(0);
+	if (ap->fault) {
+		/* In in_place_of_boot, before the boot CPU's tables. */
+		e = experiment_open(p, r, 0);
+		e->status = EXP_FAILED;
+		e->core_type = 0;
+		fmt_snprintf(e->reason, sizeof(e->reason), "CPU %u: exception %u "
+			     "before the row began; it parked itself",
+			     p->id.cpu - 1u, ap->fault - 1);
+		log_printf("experiment %s: failed: %s\n", p->name, e->reason);
+		stand_in_release();
+	}
+}
