@@ -351,6 +351,25 @@ function crossCpuSection(page, doc) {
     "(column), by APIC id"), heat);
 }
 
+/* The rows run again on other processors, each in the boot CPU's place
+ * (docs/cross-cpu.md "The matrix on another processor"): P against E
+ * on a hybrid CPU, side by side, as medians over the boot CPU's. */
+function otherCpusSection(page, doc) {
+  const rows = doc.matrix_on_other_cpus || [];
+  if (!rows.length)
+    return;
+  section(page, "On other processors", "Rows run again on another " +
+    "processor while the boot CPU halts: its medians over the boot " +
+    "CPU's, in " + doc.clock.unit + ", raw (the instrument cancels " +
+    "where both core types read the TSC alike).");
+  page.append(table(["row", "CPU", "core type", "boot CPU's", "entry",
+    "exit", "round trip", "status"], rows.map((r) => [r.row, r.cpu,
+    r.core_type, r.boot_core_type || "", r.entry_over_boot ?? "",
+    r.exit_over_boot ?? "", r.round_trip_over_boot ?? "",
+    { text: r.status === "ok" ? r.status : r.status + ": " + r.reason,
+      cls: r.status }]), { id: "other-cpus" }));
+}
+
 function footprintSection(page, doc) {
   section(page, "Footprint", "Each scheme's code, from the binary.");
   page.append(table(["scheme", "seed", "stub bytes", "code bytes",
@@ -431,6 +450,7 @@ function details(page, doc) {
   mitigationSection(page, doc);
   primitivesSection(page, doc);
   crossCpuSection(page, doc);
+  otherCpusSection(page, doc);
   footprintSection(page, doc);
   seedsSection(page, doc);
   pathLengthSection(page, doc);

@@ -51,6 +51,19 @@ const struct experiment_result *gate_floor_of(
 	return floor && floor->status == EXP_OK ? floor : 0;
 }
 
+const struct experiment_result *boot_twin(const struct run_result *r,
+					  const struct experiment_result *e)
+{
+	struct row_id boot = e->id;
+	const struct experiment_result *twin;
+
+	boot.cpu = 0;
+	if (!e->id.cpu || e->status != EXP_OK)
+		return 0;
+	twin = results_find(r, &boot);
+	return twin && twin->status == EXP_OK ? twin : 0;
+}
+
 const struct experiment_result *cold_twin(const struct run_result *r,
 					  const struct experiment_result *e)
 {

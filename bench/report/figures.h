@@ -27,6 +27,11 @@ const struct experiment_result *comparable_baseline(
  * variant, a cache state, a self-test or the gate's own. */
 const struct experiment_result *gate_floor_of(
 	const struct run_result *r, const struct experiment_result *e);
+/* A row run on another processor (its id's cpu): the boot CPU's row of
+ * the same id, where both ran ok; else NULL (docs/cross-cpu.md "The
+ * matrix on another processor"). */
+const struct experiment_result *boot_twin(const struct run_result *r,
+					  const struct experiment_result *e);
 /* A mitigation row's twin in the cold cache state, or NULL. */
 const struct experiment_result *cold_twin(const struct run_result *r,
 					  const struct experiment_result *e);

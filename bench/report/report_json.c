@@ -143,7 +143,7 @@ static void json_experiment(struct json_writer *w, const struct run_result *r,
 			    const struct experiment_result *e)
 {
 	uint64_t floor = r->floor.min;
-	char baseline[RESULTS_NAME_LEN], variant[RESULTS_NAME_LEN];
+	char baseline[RESULTS_NAME_LEN], variant[RESULTS_NAME_LEN], core[8];
 	unsigned k;
 
 	baseline_name(e, baseline, sizeof(baseline));
@@ -159,6 +159,15 @@ static void json_experiment(struct json_writer *w, const struct run_result *r,
 	json_kv_string(w, "apic_mode", apic_mode_name(e->apic_mode));
 	json_kv_string(w, "cpu_mode",
 		       cpu_mode_name(scheme_cpu_mode(e->id.scheme)));
+	/* The processor it ran on: null for the boot CPU, else its MADT
+	 * index (docs/cross-cpu.md "The matrix on another processor"). */
+	json_key(w, "on_cpu");
+	if (e->id.cpu)
+		json_uint(w, e->id.cpu - 1u);
+	else
+		json_null(w);
+	json_kv_string(w, "core_type", core_type_name(e->core_type, core,
+						      sizeof(core)));
 	/* A row between processors says what its figures are here: under
 	 * -icount they are QEMU's scheduling, not an IPI's cost. */
 	if (source_between_cpus(e->id.source))
@@ -543,6 +552,50 @@ static void json_primitives(struct json_writer *w, const struct run_result *r,
 	}
 	json_end_array(w);
 	json_end_object(w);
+}
+
+/* The rows run again on other processors, each against the boot CPU's
+ * row of the same id: the difference of their medians, in which the
+ * instrument cancels only where both core types read the TSC alike
+ * (docs/cross-cpu.md "The matrix on another processor"). */
+static void json_other_cpus_matrix(struct json_writer *w,
+				   const struct run_result *r)
+{
+	char core[8], key[40];
+	uint32_t i;
+	unsigned k;
+
+	json_key(w, "matrix_on_other_cpus");
+	json_begin_array(w);
+	for (i = 0; i < r->n_experiments; i++) {
+		const struct experiment_result *e = &r->exp[i];
+		const struct experiment_result *boot = boot_twin(r, e);
+		struct row_id id = e->id;
+		char name[RESULTS_NAME_LEN];
+
+		if (!e->id.cpu)
+			continue;
+		id.cpu = 0;
+		row_name(&id, name, sizeof(name));
+		json_begin_object(w);
+		json_kv_string(w, "row", name);
+		json_kv_uint(w, "cpu", e->id.cpu - 1u);
+		json_kv_string(w, "core_type", core_type_name(e->core_type, core,
+							      sizeof(core)));
+		json_status(w, e->status, e->reason);
+		if (boot) {
+			json_kv_string(w, "boot_core_type",
+				       core_type_name(boot->core_type, core,
+						      sizeof(core)));
+			for (k = 0; k < METRIC_COUNT; k++) {
+				fmt_snprintf(key, sizeof(key), "%s_over_boot",
+					     metric_name(k));
+				json_kv_int(w, key, median_over(e, boot, k));
+			}
+		}
+		json_end_object(w);
+	}
+	json_end_array(w);
 }
 
 /* One median of the cross-CPU section, under `key`, with how many rows
@@ -1054,6 +1107,7 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	json_mitigations(&w, r);
 	json_primitives(&w, r, ctx);
 	json_cross_cpu(&w, r);
+	json_other_cpus_matrix(&w, r);
 	json_gaps(&w, r);
 	json_runs(&w, r, ctx);
 	json_path_length(&w, r, ctx);

@@ -532,6 +532,62 @@ static void summary_cross_cpu(struct text_buf *tb, const struct run_result *r)
 	}
 }
 
+/* The rows run again on other processors (docs/cross-cpu.md "The matrix
+ * on another processor"), each beside the boot CPU's: both medians of
+ * entry and exit, raw, and the other's over the boot CPU's. */
+static void summary_other_cpus_matrix(struct text_buf *tb,
+				      const struct run_result *r)
+{
+	uint32_t i, shown = 0, not_ok = 0;
+	char a[8], b[8], who[24];
+
+	for (i = 0; i < r->n_experiments; i++) {
+		const struct experiment_result *e = &r->exp[i];
+		const struct experiment_result *boot = boot_twin(r, e);
+		struct row_id id = e->id;
+		char name[RESULTS_NAME_LEN];
+
+		if (!e->id.cpu)
+			continue;
+		if (!boot) {
+			not_ok += e->status != EXP_OK;
+			continue;
+		}
+		if (!shown++)
+			tb_printf(tb, "\nOn other processors, each in the boot "
+				  "CPU's place (%s, raw medians entry/exit; "
+				  "the other's over the boot CPU's):\n%-34s "
+				  "%-16s %11s %-16s %11s %13s\n",
+				  clock_kind_unit(r->clock_kind), "row",
+				  "boot CPU", "entry/exit", "on", "entry/exit",
+				  "over boot");
+		id.cpu = 0;
+		row_name(&id, name, sizeof(name));
+		fmt_snprintf(who, sizeof(who), "CPU %u (%s)", e->id.cpu - 1u,
+			     core_type_name(e->core_type, b, sizeof(b)));
+		tb_printf(tb, "%-34s %-16s %5llu/%-5llu %-16s %5llu/%-5llu "
+			  "%+6lld/%+lld\n", name,
+			  core_type_name(boot->core_type, a, sizeof(a)),
+			  (unsigned long long)boot->metric[METRIC_ENTRY].median,
+			  (unsigned long long)boot->metric[METRIC_EXIT].median,
+			  who,
+			  (unsigned long long)e->metric[METRIC_ENTRY].median,
+			  (unsigned long long)e->metric[METRIC_EXIT].median,
+			  (long long)median_over(e, boot, METRIC_ENTRY),
+			  (long long)median_over(e, boot, METRIC_EXIT));
+	}
+	for (i = 0; not_ok && i < r->n_experiments; i++) {
+		const struct experiment_result *e = &r->exp[i];
+
+		if (!e->id.cpu || e->status == EXP_OK)
+			continue;
+		tb_printf(tb, "%sOn other processors, %u row(s) not ok; the "
+			  "first, %s: %s: %s\n", shown ? "" : "\n", not_ok,
+			  e->name, exp_status_name(e->status), e->reason);
+		break;
+	}
+}
+
 static void summary_core_clock(struct text_buf *tb, const struct run_result *r)
 {
 	const struct machine_info *m = &r->machine;
@@ -792,6 +848,7 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 	summary_schemes(tb, r, ctx);
 	summary_primitives(tb, r, ctx);
 	summary_cross_cpu(tb, r);
+	summary_other_cpus_matrix(tb, r);
 	summary_gaps(tb, r);
 	summary_runs(tb, r, ctx);
 	{

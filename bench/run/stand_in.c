@@ -36,25 +36,31 @@ size_t stand_in_choose(const struct irqlab_config *c, uint8_t *cpus,
 		       size_t cap)
 {
 	uint32_t own_index, listed = other_cpus_listed(&own_index);
-	uint32_t own_type = cpu_core_type() >> 24, seen_types = 0, index;
-	size_t n = 0;
+	uint32_t own_type = cpu_core_type() >> 24, index;
+	uint8_t seen[STAND_IN_MAX_CPUS + 1];	/* core types taken */
+	size_t n = 0, n_seen = 0, k;
 
-	for (index = 0; index < listed && index < ROW_CPU_MAX && n < cap;
+	/* Past the MADT's list only a number can name one: its rows then
+	 * say there is no such processor. */
+	for (index = 0; index < ROW_CPU_MAX && n < cap &&
+			(index < listed || index < 31);
 	     index++) {
 		int slot = other_cpus_slot_of(index);
 		uint32_t type = slot < 0 ? 0 : ap_cpus[slot].core_type >> 24;
 		int named = index < 31 && ((c->matrix_cpus >> (index + 1)) & 1);
 		int automatic = (c->matrix_cpus & 1) && own_type && type &&
-				type != own_type &&
-				!((seen_types >> (type & 31)) & 1);
+				type != own_type;
 
+		for (k = 0; automatic && k < n_seen; k++)
+			if (seen[k] == type)
+				automatic = 0;
 		if (index == own_index)
 			continue;
 		if (c->matrix_cpus == CONFIG_ALL ? slot >= 0
 						 : named || automatic) {
 			cpus[n++] = (uint8_t)(index + 1);
-			if (type)
-				seen_types |= 1u << (type & 31);
+			if (type && n_seen < sizeof(seen))
+				seen[n_seen++] = (uint8_t)type;
 		}
 	}
 	return n;

@@ -62,7 +62,7 @@ check = Checks("boot")
 # How many checks the suite counts under CI, where every tool is there
 # (tests/checks.py): a helper that dies loses its checks, and this says
 # so. A change that adds checks updates it.
-CHECKS_UNDER_CI = 521
+CHECKS_UNDER_CI = 527
 
 # Every row checks and takes its samples twice: through the timed
 # handlers (entry, exit, round_trip_timed) and the bare ones (round_trip).
@@ -1958,6 +1958,81 @@ def cross_cpu_fault(o):
           and len(line) == 1 and line[0].get("faults") == "1",
           "rc %d, %s, %s" % (o.rc, [(k, r["status"], r.get("reason"))
                                     for k, r in pairs.items()], line))
+    rows = {e["name"]: e for e in (o.doc or {}).get("experiments", [])}
+    boot, there = rows.get("int-direct"), rows.get("int-direct@cpu3")
+    check("cross-cpu-fault: matrix_cpus = 3 runs int-direct again on CPU 3 "
+          "(the other socket), in the boot CPU's place, ok with as many "
+          "interrupts as the boot CPU's row; a processor that is not hybrid "
+          "says so",
+          boot and there and boot["status"] == "ok"
+          and there["status"] == "ok" and there["on_cpu"] == 3
+          and there["delivered"] == boot["delivered"]
+          and there["core_type"] == "not-hybrid",
+          str(there and (there["status"], there.get("reason"),
+                         there["delivered"])))
+
+
+# The rows the matrix_cpus tests run on another processor.
+MATRIX_CPU_SOURCES = ("int", "ipi-self-xapic", "ipi-self-x2apic-icr")
+
+
+def matrix_on_cpu1_icount(o):
+    """-smp 2 under -icount, matrix_cpus = 1, 5: CPU 1 takes the boot
+    CPU's place for INT n and the self-IPIs under every scheme, in xAPIC
+    and x2APIC mode, while the boot CPU halts. Under -icount a halted
+    vCPU runs nothing, so CPU 1's figures are its own path lengths: each
+    must equal the boot CPU's, to the instruction. CPU 5 is not in the
+    MADT: its rows are skipped, saying so."""
+    rows = {e["name"]: e for e in (o.doc or {}).get("experiments", [])}
+    boot = [e for e in rows.values() if e["on_cpu"] is None
+            and e["cpu_mode"] == "long"
+            and e["source"] in MATRIX_CPU_SOURCES and e["status"] == "ok"]
+    schemes = {e["scheme"] for e in boot if e["source"] == "int"}
+    bad = []
+    for e in boot:
+        twin = rows.get(e["name"] + "@cpu1")
+        if not twin or twin["status"] != "ok" or twin["on_cpu"] != 1 \
+                or twin["delivered"] != e["delivered"] \
+                or any(twin[k]["median"] != e[k]["median"]
+                       for k in ("entry", "exit", "round_trip")):
+            bad.append((e["name"], twin and (twin["status"],
+                        twin.get("reason"), [twin.get(k, {}).get("median")
+                        for k in ("entry", "exit", "round_trip")])))
+    check("matrix-on-cpu1-icount: every boot-CPU row of INT n and the "
+          "self-IPIs (%d rows, INT n under %d schemes) ran again on CPU 1, "
+          "ok, with as many interrupts and entry, exit and round-trip "
+          "medians equal to the boot CPU's to the instruction"
+          % (len(boot), len(schemes)),
+          o.rc == 0 and len(boot) >= 15 and len(schemes) >= 8 and not bad,
+          "rc %s, %d rows: %s" % (o.rc, len(boot), bad[:6]))
+    cpu5 = [e for e in rows.values() if e["on_cpu"] == 5]
+    check("matrix-on-cpu1-icount: matrix_cpus names CPU 5, which the MADT "
+          "of -smp 2 lacks: each of its rows is skipped saying the MADT "
+          "lists 2 processors",
+          len(cpu5) == len([e for e in rows.values()
+                            if e["on_cpu"] is None
+                            and e["cpu_mode"] == "long"
+                            and e["source"] in MATRIX_CPU_SOURCES])
+          and all(e["status"] == "skipped" and "the MADT lists 2 "
+                  "processors; there is no CPU 5" in (e.get("reason") or "")
+                  for e in cpu5),
+          str([(e["name"], e["status"], e.get("reason")) for e in cpu5][:4]))
+    side = [r for r in (o.doc or {}).get("matrix_on_other_cpus", [])
+            if r["cpu"] == 1 and r["status"] == "ok"]
+    log = serial(o.run_dir, 1) if o.run_dir else ""
+    summary = o.file("summary.txt") if o.folders else ""
+    check("matrix-on-cpu1-icount: results.json sets each CPU 1 row beside "
+          "the boot CPU's with entry, exit and round trip 0 over it; "
+          "summary.txt has the section; the log says CPU 1 took the place "
+          "in xAPIC and in x2APIC mode",
+          len(side) == len(boot) and all(
+              r["status"] == "ok" and r["entry_over_boot"] == 0
+              and r["exit_over_boot"] == 0 and r["round_trip_over_boot"] == 0
+              for r in side)
+          and "On other processors, each in the boot CPU's place" in summary
+          and "CPU 1, APIC id 1, takes the boot CPU's place (xapic)" in log
+          and "CPU 1, APIC id 1, takes the boot CPU's place (x2apic)" in log,
+          str(side[:3]))
 
 
 def cross_cpu_icount(o):
@@ -2159,7 +2234,7 @@ def bochs_smp_runs(tiny):
         label = "bochs-smp-" + model
         doc, run_dir = run_bochs(label, bochs, model, tiny + (
             "samples = %d\nschemes = direct, fred\nvariants = none\n"
-            "sources = int, %s\n" % (TINY_SAMPLES // 2,
+            "matrix_cpus = 1\nsources = int, %s\n" % (TINY_SAMPLES // 2,
                                       ", ".join(CROSS_CPU_SOURCES))), cpus=2)
         if doc is None:
             continue
@@ -2188,6 +2263,17 @@ def bochs_smp_runs(tiny):
                    else all(any(n.startswith(src + "-direct") for n in ok)
                             for src in CROSS_CPU_SOURCES)),
               "%s %s ok %s" % (other, bad, ok))
+        again = {e["name"]: e for e in doc["experiments"]
+                 if e["on_cpu"] == 1 and e["source"] == "int"}
+        want = ("int-direct@cpu1", "int-fred@cpu1") if fred else \
+            ("int-direct@cpu1",)
+        check("%s: matrix_cpus = 1: INT n runs again on the other processor "
+              "in the boot CPU's place, ok with its %d interrupts: %s"
+              % (label, per_row, ", ".join(want)),
+              all(n in again and again[n]["status"] == "ok"
+                  and again[n]["delivered"] == per_row for n in want),
+              str([(n, e["status"], e.get("reason"), e["delivered"])
+                   for n, e in again.items()]))
         x = doc.get("cross_cpu", {}).get("rows", [])
         check("%s: the section between CPUs measured both ordered pairs "
               "acknowledged and the two broadcasts, and labels its figures "
@@ -3182,10 +3268,17 @@ FIRST_LANE = (
          "sources = ipi-cpu-roundtrip\napic_modes = xapic\n"
          "simulate = ap-absent\n",
          env={"TPM": "off", "SMP": "2,maxcpus=4", "ICOUNT_BOOTS": "1"}),
-    # Three of the four chosen, and the first other sender faults.
+    # INT n and the self-IPIs under every scheme again on CPU 1, in the
+    # boot CPU's place, under icount; and on a CPU the MADT lacks.
+    Boot("matrix-on-cpu1-icount", (matrix_on_cpu1_icount,), icount=ICOUNT,
+         config=TINY + "variants = none\nsources = "
+         + ", ".join(MATRIX_CPU_SOURCES) + "\nmatrix_cpus = 1, 5\n",
+         env={"TPM": "off", "SMP": "2", "ICOUNT_BOOTS": "1"}),
+    # Three of the four chosen, and the first other sender faults; the
+    # INT n row again on the other socket's CPU 3.
     Boot("cross-cpu-fault", (cross_cpu_fault,),
          config=TINY + "schemes = direct\nvariants = none\nsources = int\n"
-         "cpus = 0, 2, 3\nsimulate = ap-fault\n",
+         "cpus = 0, 2, 3\nsimulate = ap-fault\nmatrix_cpus = 3\n",
          env={"TPM": "off", "SMP": "4,sockets=2,cores=2"}),
     Boot("foreign-variable", (foreign_variable,), config=SMALL,
          prepare=plant_foreign, needs="virt-fw-vars",

@@ -170,6 +170,51 @@ static void a_variant_in_a_cache_state_is_named_for_both(void **state)
 	assert_false(row_id_valid(&id));
 }
 
+/* A row run again on another processor is a row of its own: named
+ * "@cpu<MADT index>", unequal to the boot CPU's, and it travels with
+ * its processor and core type. A self-test runs on the boot CPU alone,
+ * and no processor lies past ROW_CPU_MAX. */
+static void a_row_on_another_processor_is_its_own(void **state)
+{
+	static struct run_result in, out;
+	struct row_id boot = { .source = SOURCE_IPI_SELF_X2APIC_ICR,
+			       .scheme = SCHEME_FRED };
+	struct row_id there = boot;
+	char name[RESULTS_NAME_LEN];
+	size_t len;
+
+	(void)state;
+	there.cpu = 3;
+	row_name(&there, name, sizeof(name));
+	assert_string_equal(name, "ipi-self-x2apic-icr-fred@cpu2");
+	assert_false(row_id_eq(&boot, &there));
+	assert_true(row_id_valid(&there));
+	sample_run(&in, 2);
+	in.exp[1].id = in.exp[1].baseline = there;
+	in.exp[1].baseline.scheme = SCHEME_DIRECT;
+	in.exp[1].core_type = 0x20;
+	row_name(&there, in.exp[1].name, sizeof(in.exp[1].name));
+	len = results_encode(&in, blob, sizeof(blob));
+	assert_true(len > 0);
+	assert_int_equal(results_decode(blob, len, &out), DECODE_OK);
+	assert_memory_equal(&in, &out, sizeof(in));
+	assert_int_equal(out.exp[1].id.cpu, 3);
+	assert_int_equal(out.exp[1].baseline.cpu, 3);
+	assert_int_equal(out.exp[1].core_type, 0x20);
+	/* The longest name a row can have fits its field. */
+	there = (struct row_id){ .source = SOURCE_IOAPIC_LEVEL_VALUE_CACHED_NF,
+				 .scheme = SCHEME_DIRECT, .cache = VARIANT_THRASH,
+				 .cpu = ROW_CPU_MAX };
+	row_name(&there, name, sizeof(name));
+	assert_string_equal(name, "ioapic-level-value-cached-nf-direct+thrash@cpu253");
+	there.cpu = ROW_CPU_MAX + 1;
+	assert_false(row_id_valid(&there));
+	there = boot;
+	there.cpu = 1;
+	there.selftest = SELFTEST_IN_LOOP;
+	assert_false(row_id_valid(&there));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +223,7 @@ int main(void)
 		cmocka_unit_test(every_scheme_and_variant_has_its_words),
 		cmocka_unit_test(every_row_travels_as_itself),
 		cmocka_unit_test(a_variant_in_a_cache_state_is_named_for_both),
+		cmocka_unit_test(a_row_on_another_processor_is_its_own),
 	};
 
 	return cmocka_run_group_tests_name("axes", tests, NULL, NULL);

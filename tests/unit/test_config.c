@@ -259,6 +259,33 @@ static void bad_lists_are_errors(void **state)
 	assert_int_equal(parse(&c, "apic_modes = xapic, x3apic\n"), 1);
 }
 
+/* matrix_cpus: auto by default, with or without MADT indices, none,
+ * all; an index past 30 is refused. matrix_cpus_rows: core or all. */
+static void matrix_cpus_names_auto_and_indices(void **state)
+{
+	struct irqlab_config c;
+
+	(void)state;
+	assert_int_equal(parse(&c, ""), 0);
+	assert_int_equal(c.matrix_cpus, 1u);
+	assert_int_equal(c.matrix_cpus_rows, 0u);
+	assert_int_equal(parse(&c, "matrix_cpus = auto, 3\n"), 0);
+	assert_int_equal(c.matrix_cpus, 1u | 1u << 4);
+	assert_true(config_selects(c.matrix_cpus, config_matrix_cpu_names, "3"));
+	assert_false(config_selects(c.matrix_cpus, config_matrix_cpu_names, "2"));
+	assert_int_equal(parse(&c, "matrix_cpus = 0 30\nmatrix_cpus_rows = all\n"),
+			 0);
+	assert_int_equal(c.matrix_cpus, 1u << 1 | 1u << 31);
+	assert_int_equal(c.matrix_cpus_rows, 1u);
+	assert_int_equal(parse(&c, "matrix_cpus = none\n"), 0);
+	assert_int_equal(c.matrix_cpus, 0u);
+	assert_int_equal(parse(&c, "matrix_cpus = all\n"), 0);
+	assert_int_equal(c.matrix_cpus, CONFIG_ALL);
+	assert_int_equal(parse(&c, "matrix_cpus = 31\n"), 1);
+	assert_non_null(strstr(errors, "matrix_cpus: unknown name '31'"));
+	assert_int_equal(parse(&c, "matrix_cpus_rows = some\n"), 1);
+}
+
 /* quick = 1 sets every count, whatever the file says, before or after. */
 static void quick_sets_every_count(void **state)
 {
@@ -323,6 +350,7 @@ int main(void)
 		cmocka_unit_test(warnings_note_is_whole_or_counted),
 		cmocka_unit_test(lists_select_rows_by_name),
 		cmocka_unit_test(bad_lists_are_errors),
+		cmocka_unit_test(matrix_cpus_names_auto_and_indices),
 		cmocka_unit_test(quick_sets_every_count),
 		cmocka_unit_test(a_byte_order_mark_is_taken_as_the_start),
 		cmocka_unit_test(quick_shortens_a_copy_of_the_shipped_file),

@@ -50,7 +50,7 @@ static void what_is_not_the_format_is_refused_by_line(void **state)
 	assert_int_equal(parse("build " BUILD "\nrows a 1\n"), -1);
 	assert_int_equal(parse("build " BUILD "\nrow a 99999999999\n"), -1);
 	assert_int_equal(parse("build " BUILD "\nrow "
-			       "a-name-longer-than-forty-characters-is-refused 1\n"),
+			       "a-name-longer-than-fifty-six-characters-is-refused-by-the-reader 1\n"),
 			 -1);
 }
 

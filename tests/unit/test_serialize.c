@@ -55,7 +55,7 @@ static void a_full_matrix_fits_the_handoff_in_two_parts(void **state)
 {
 	static struct run_result in, part, out;
 	size_t n;
-	unsigned i, half = RESULTS_MAX_EXPERIMENTS / 2, first;
+	unsigned i, half = (RESULTS_MAX_EXPERIMENTS + 1) / 2, first, rows;
 
 	(void)state;
 	sample_run(&in, RESULTS_MAX_EXPERIMENTS);
@@ -83,8 +83,10 @@ static void a_full_matrix_fits_the_handoff_in_two_parts(void **state)
 	for (first = 0; first < RESULTS_MAX_EXPERIMENTS; first += half) {
 		part = in;
 		memset(part.exp, 0, sizeof(part.exp));
-		memcpy(part.exp, &in.exp[first], half * sizeof(in.exp[0]));
-		part.n_experiments = half;
+		rows = first + half <= RESULTS_MAX_EXPERIMENTS
+			       ? half : RESULTS_MAX_EXPERIMENTS - first;
+		memcpy(part.exp, &in.exp[first], rows * sizeof(in.exp[0]));
+		part.n_experiments = rows;
 		part.part = (uint8_t)(first / half + 1);
 		part.first_row = (uint16_t)first;
 		n = results_encode(&part, buf, sizeof(buf));
