@@ -360,8 +360,8 @@ function otherCpusSection(page, doc) {
     return;
   section(page, "On other processors", "Rows run again on another " +
     "processor while the boot CPU halts: its medians over the boot " +
-    "CPU's, in " + doc.clock.unit + ", raw (the instrument cancels " +
-    "where both core types read the TSC alike).");
+    "CPU's, in " + doc.clock.unit + ", each net of the floor measured " +
+    "on its own processor.");
   page.append(table(["row", "CPU", "core type", "boot CPU's", "entry",
     "exit", "round trip", "status"], rows.map((r) => [r.row, r.cpu,
     r.core_type, r.boot_core_type || "", r.entry_over_boot ?? "",

@@ -212,6 +212,17 @@ void run_folder_name(uint64_t id, char *out, size_t cap)
 		     (unsigned long long)(id % 1000000));
 }
 
+uint64_t row_floor(const struct run_result *r,
+		   const struct experiment_result *e)
+{
+	uint32_t i;
+
+	for (i = 0; e->id.cpu && i < r->n_other_floors; i++)
+		if (r->other_floor[i].cpu == e->id.cpu)
+			return r->other_floor[i].floor.min;
+	return r->floor.min;
+}
+
 const struct experiment_result *results_find(const struct run_result *r,
 					    const struct row_id *row)
 {
@@ -292,6 +303,20 @@ int results_join_part(struct run_result *into, const struct run_result *more)
 
 		*c = more->counted[i];
 		c->row = (uint8_t)(c->row + rows);
+	}
+	/* A processor's floor as the first part measured it, as the boot
+	 * CPU's is. */
+	for (i = 0; i < more->n_other_floors; i++) {
+		uint32_t k;
+
+		for (k = 0; k < into->n_other_floors &&
+			    into->other_floor[k].cpu != more->other_floor[i].cpu;
+		     k++)
+			;
+		if (k == into->n_other_floors &&
+		    into->n_other_floors < RESULTS_MAX_OTHER_FLOORS)
+			into->other_floor[into->n_other_floors++] =
+				more->other_floor[i];
 	}
 	into->part = more->part;
 	into->next_row = more->next_row;

@@ -326,6 +326,15 @@ struct cross_result {
 	struct sample_stats time;	/* TSC ticks, raw */
 };
 
+/* The instrument floor of a processor that ran rows in the boot CPU's
+ * place (docs/cross-cpu.md "The matrix on another processor"), measured
+ * there: a P-core and an E-core need not read the TSC at one cost. */
+#define RESULTS_MAX_OTHER_FLOORS 4
+struct other_floor {
+	uint8_t cpu;		/* as struct row_id's cpu: MADT index + 1 */
+	struct sample_stats floor;	/* raw, as run_result's floor */
+};
+
 /* The matrix of 8 CPUs (56 ordered pairs), each one way and acked, and
  * the two broadcast rows. */
 #define RESULTS_MAX_CROSS 128
@@ -392,6 +401,9 @@ struct run_result {
 	struct sample_stats cycles_floor, cycles_instrument, instructions_floor;
 	uint32_t n_counted;
 	struct counted_row counted[RESULTS_MAX_EXPERIMENTS];
+	/* The floors of the processors rows ran on in the boot CPU's place. */
+	uint32_t n_other_floors;
+	struct other_floor other_floor[RESULTS_MAX_OTHER_FLOORS];
 	/* The cross-CPU section, measured in part 1 after the primitives. */
 	uint32_t n_cross;
 	struct cross_result cross[RESULTS_MAX_CROSS];
@@ -433,6 +445,10 @@ const struct row_histogram *results_row_histogram(const struct run_result *r,
 						  uint32_t row, unsigned metric);
 
 /* The experiment that row, or NULL. */
+/* The instrument floor (its min) of the processor row e ran on: the
+ * boot CPU's, or the other processor's where it was measured there. */
+uint64_t row_floor(const struct run_result *r,
+		   const struct experiment_result *e);
 const struct experiment_result *results_find(const struct run_result *r,
 					     const struct row_id *row);
 /* Whether a row has a baseline other than itself to be compared with. */

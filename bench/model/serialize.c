@@ -14,8 +14,8 @@
  * One description of the handoff, walked by both the encoder and the
  * decoder: a run is its header fields, then its lists (experiments,
  * primitives, gap rows, scheme footprints, histograms, counted rows,
- * cross-CPU rows), each a one-byte count and that many items of their
- * own fields. */
+ * cross-CPU rows, other processors' floors), each a one-byte count
+ * and that many items of their own fields. */
 
 enum wire {
 	WIRE_FIXED,	/* `bytes` little-endian bytes */
@@ -206,6 +206,11 @@ static const struct field cross_fields[] = {
 	STATS(struct cross_result, time),
 };
 
+static const struct field other_floor_fields[] = {
+	FIXED(struct other_floor, cpu, 1),
+	STATS(struct other_floor, floor),
+};
+
 static const struct field scheme_fields[] = {
 	ENUM(struct scheme_footprint, scheme, SCHEME_COUNT),
 	VAR(struct scheme_footprint, stub_bytes),
@@ -246,6 +251,9 @@ static const struct list run_lists[] = {
 	{ offsetof(struct run_result, n_cross),
 	  offsetof(struct run_result, cross), sizeof(struct cross_result),
 	  RESULTS_MAX_CROSS, FIELDS(cross_fields) },
+	{ offsetof(struct run_result, n_other_floors),
+	  offsetof(struct run_result, other_floor), sizeof(struct other_floor),
+	  RESULTS_MAX_OTHER_FLOORS, FIELDS(other_floor_fields) },
 };
 
 /* A C integer field of 1, 2, 4 or 8 bytes. */
@@ -399,7 +407,8 @@ static int encodable(const struct run_result *r)
 			return 0;
 	if (r->n_hists > RESULTS_MAX_ROW_HISTS ||
 	    r->n_counted > RESULTS_MAX_EXPERIMENTS ||
-	    r->n_cross > RESULTS_MAX_CROSS)
+	    r->n_cross > RESULTS_MAX_CROSS ||
+	    r->n_other_floors > RESULTS_MAX_OTHER_FLOORS)
 		return 0;
 	for (i = 0; i < r->n_hists; i++)
 		if (r->hist[i].len > ROW_HIST_BYTES)

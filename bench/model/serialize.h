@@ -20,7 +20,8 @@
  *     topology (bench/model/topology.h); a row's cache state as an id
  *     of its own (struct row_id).
  * 13: the cross-CPU rows (struct cross_result).
- * 14: a row's processor (struct row_id's cpu) and its core type. */
+ * 14: a row's processor (struct row_id's cpu) and its core type; the
+ *     instrument floor of each other processor rows ran on. */
 #define RESULTS_BLOB_VERSION 14
 
 /* Returns the encoded length, or 0 when `cap` is too small. */

@@ -64,6 +64,14 @@ const struct experiment_result *boot_twin(const struct run_result *r,
 	return twin && twin->status == EXP_OK ? twin : 0;
 }
 
+int64_t net_over_boot(const struct run_result *r,
+		      const struct experiment_result *e,
+		      const struct experiment_result *boot, unsigned k)
+{
+	return net_of_floor(e->metric[k].median, row_floor(r, e)) -
+	       net_of_floor(boot->metric[k].median, row_floor(r, boot));
+}
+
 const struct experiment_result *cold_twin(const struct run_result *r,
 					  const struct experiment_result *e)
 {
@@ -151,7 +159,7 @@ int64_t lead_median(const struct run_result *r,
 		    const struct experiment_result *e, unsigned k)
 {
 	if (!report_leads_with_cycles(r))
-		return net_of_floor(e->metric[k].median, r->floor.min);
+		return net_of_floor(e->metric[k].median, row_floor(r, e));
 	return counted_median(r, e, k);
 }
 

@@ -32,6 +32,11 @@ const struct experiment_result *gate_floor_of(
  * matrix on another processor"). */
 const struct experiment_result *boot_twin(const struct run_result *r,
 					  const struct experiment_result *e);
+/* Row e's median of metric k over its boot twin's, each net of the
+ * floor of the processor it ran on. */
+int64_t net_over_boot(const struct run_result *r,
+		      const struct experiment_result *e,
+		      const struct experiment_result *boot, unsigned k);
 /* A mitigation row's twin in the cold cache state, or NULL. */
 const struct experiment_result *cold_twin(const struct run_result *r,
 					  const struct experiment_result *e);

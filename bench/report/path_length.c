@@ -30,7 +30,7 @@ static int64_t here(const struct run_result *r, uint32_t i, int counted)
 
 	if (!counted)
 		return net_of_floor(e->metric[METRIC_ROUND_TRIP].median,
-				    r->floor.min);
+				    row_floor(r, e));
 	c = results_counted(r, i);
 	return c ? net_of_floor(c->instructions.median,
 				r->instructions_floor.min) -

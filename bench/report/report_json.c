@@ -142,7 +142,7 @@ static void json_counted(struct json_writer *w, const struct run_result *r,
 static void json_experiment(struct json_writer *w, const struct run_result *r,
 			    const struct experiment_result *e)
 {
-	uint64_t floor = r->floor.min;
+	uint64_t floor = row_floor(r, e);
 	char baseline[RESULTS_NAME_LEN], variant[RESULTS_NAME_LEN], core[8];
 	unsigned k;
 
@@ -555,9 +555,9 @@ static void json_primitives(struct json_writer *w, const struct run_result *r,
 }
 
 /* The rows run again on other processors, each against the boot CPU's
- * row of the same id: the difference of their medians, in which the
- * instrument cancels only where both core types read the TSC alike
- * (docs/cross-cpu.md "The matrix on another processor"). */
+ * row of the same id: the difference of their medians, each net of the
+ * floor measured on its own processor (docs/cross-cpu.md "The matrix on
+ * another processor"). */
 static void json_other_cpus_matrix(struct json_writer *w,
 				   const struct run_result *r)
 {
@@ -590,7 +590,8 @@ static void json_other_cpus_matrix(struct json_writer *w,
 			for (k = 0; k < METRIC_COUNT; k++) {
 				fmt_snprintf(key, sizeof(key), "%s_over_boot",
 					     metric_name(k));
-				json_kv_int(w, key, median_over(e, boot, k));
+				json_kv_int(w, key,
+					    net_over_boot(r, e, boot, k));
 			}
 		}
 		json_end_object(w);

@@ -81,7 +81,7 @@ static void summary_against_baseline(struct text_buf *tb,
 	for (i = 0; i < r->n_experiments; i++) {
 		const struct experiment_result *e = &r->exp[i];
 		const struct experiment_result *base = comparable_baseline(r, e);
-		uint64_t floor = r->floor.min;
+		uint64_t floor = row_floor(r, e);
 
 		if (!base || scheme_cpu_mode(e->id.scheme) != mode)
 			continue;
@@ -532,6 +532,13 @@ static void summary_cross_cpu(struct text_buf *tb, const struct run_result *r)
 	}
 }
 
+/* Row e's TSC median of metric k, net of its processor's floor. */
+static int64_t tsc_net(const struct run_result *r,
+			const struct experiment_result *e, unsigned k)
+{
+	return net_of_floor(e->metric[k].median, row_floor(r, e));
+}
+
 /* The rows run again on other processors (docs/cross-cpu.md "The matrix
  * on another processor"), each beside the boot CPU's: both medians of
  * entry and exit, raw, and the other's over the boot CPU's. */
@@ -555,8 +562,9 @@ static void summary_other_cpus_matrix(struct text_buf *tb,
 		}
 		if (!shown++)
 			tb_printf(tb, "\nOn other processors, each in the boot "
-				  "CPU's place (%s, raw medians entry/exit; "
-				  "the other's over the boot CPU's):\n%-34s "
+				  "CPU's place (%s, medians of entry/exit, each "
+				  "net of its processor's own floor; the "
+				  "other's over the boot CPU's):\n%-34s "
 				  "%-16s %11s %-16s %11s %13s\n",
 				  clock_kind_unit(r->clock_kind), "row",
 				  "boot CPU", "entry/exit", "on", "entry/exit",
@@ -565,16 +573,15 @@ static void summary_other_cpus_matrix(struct text_buf *tb,
 		row_name(&id, name, sizeof(name));
 		fmt_snprintf(who, sizeof(who), "CPU %u (%s)", e->id.cpu - 1u,
 			     core_type_name(e->core_type, b, sizeof(b)));
-		tb_printf(tb, "%-34s %-16s %5llu/%-5llu %-16s %5llu/%-5llu "
+		tb_printf(tb, "%-34s %-16s %5lld/%-5lld %-16s %5lld/%-5lld "
 			  "%+6lld/%+lld\n", name,
 			  core_type_name(boot->core_type, a, sizeof(a)),
-			  (unsigned long long)boot->metric[METRIC_ENTRY].median,
-			  (unsigned long long)boot->metric[METRIC_EXIT].median,
-			  who,
-			  (unsigned long long)e->metric[METRIC_ENTRY].median,
-			  (unsigned long long)e->metric[METRIC_EXIT].median,
-			  (long long)median_over(e, boot, METRIC_ENTRY),
-			  (long long)median_over(e, boot, METRIC_EXIT));
+			  (long long)tsc_net(r, boot, METRIC_ENTRY),
+			  (long long)tsc_net(r, boot, METRIC_EXIT), who,
+			  (long long)tsc_net(r, e, METRIC_ENTRY),
+			  (long long)tsc_net(r, e, METRIC_EXIT),
+			  (long long)net_over_boot(r, e, boot, METRIC_ENTRY),
+			  (long long)net_over_boot(r, e, boot, METRIC_EXIT));
 	}
 	for (i = 0; not_ok && i < r->n_experiments; i++) {
 		const struct experiment_result *e = &r->exp[i];
@@ -769,7 +776,6 @@ static void summary_machine(struct text_buf *tb, const struct run_result *r)
 /* Every row: its status, or each metric's statistics net of the floor. */
 static void summary_rows(struct text_buf *tb, const struct run_result *r)
 {
-	uint64_t floor = r->floor.min;
 	uint32_t i;
 	unsigned k;
 
@@ -797,7 +803,8 @@ static void summary_rows(struct text_buf *tb, const struct run_result *r)
 				  k ? "" : source_name(e->id.source), e->vector,
 				  k ? "" : exp_status_name(e->status),
 				  metric_name(k));
-			summary_stats_fields(tb, &e->metric[k], floor);
+			summary_stats_fields(tb, &e->metric[k],
+					     row_floor(r, e));
 			tb_putc(tb, '\n');
 		}
 	}

@@ -406,6 +406,22 @@ static void keep_histograms(struct run_result *r, uint32_t row,
 	}
 }
 
+/* One floor: `probe` floor_samples times after a warm-up, its raw
+ * deltas (the TSC's), or with `counted` each taken modulo the counters'
+ * width. */
+void experiment_floor(uint64_t (*probe)(void), int counted,
+		     const struct irqlab_config *c, struct bench_buffers *b,
+		     struct sample_stats *out)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->warmup && i < c->floor_samples; i++)
+		(void)probe();
+	for (i = 0; i < c->floor_samples; i++)
+		b->floor[i] = counted ? counters_span(probe()) : probe();
+	stats_compute(b->floor, c->floor_samples, out);
+}
+
 struct experiment_result *experiment_open(const struct plan_row *p,
 					  struct run_result *r, const char *why)
 {

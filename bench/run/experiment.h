@@ -33,6 +33,13 @@ void experiment_counted_passes(void *row, const struct bench_buffers *b,
 					   uint64_t *const *m));
 
 /* Runs an experiment row into the next free r->exp. */
+/* One floor: `probe` floor_samples times after a warm-up, its raw
+ * deltas (the TSC's), or with `counted` each taken modulo the counters'
+ * width; on whichever processor runs it. */
+void experiment_floor(uint64_t (*probe)(void), int counted,
+		      const struct irqlab_config *c, struct bench_buffers *b,
+		      struct sample_stats *out);
+
 void experiment_run(const struct plan_row *p, struct run_result *r,
 		    const struct irqlab_config *c, struct bench_buffers *b);
 

@@ -13,36 +13,20 @@
 #include "bench/run/sources.h"
 #include "bench/run/stand_in.h"
 
-/* One floor: `probe` floor_samples times after a warm-up, its raw
- * deltas (the TSC's), or with `counted` each taken modulo the counters'
- * width. */
-static void floor_of(uint64_t (*probe)(void), int counted,
-		     const struct irqlab_config *c, struct bench_buffers *b,
-		     struct sample_stats *out)
-{
-	uint32_t i;
-
-	for (i = 0; i < c->warmup && i < c->floor_samples; i++)
-		(void)probe();
-	for (i = 0; i < c->floor_samples; i++)
-		b->floor[i] = counted ? counters_span(probe()) : probe();
-	stats_compute(b->floor, c->floor_samples, out);
-}
-
 void bench_measure_floor(struct run_result *r, const struct irqlab_config *c,
 			 struct bench_buffers *b)
 {
-	floor_of(tsc_floor_sample, 0, c, b, &r->floor);
-	floor_of(tsc_instrument_probe, 0, c, b, &r->instrument);
+	experiment_floor(tsc_floor_sample, 0, c, b, &r->floor);
+	experiment_floor(tsc_instrument_probe, 0, c, b, &r->instrument);
 	if (!counters_counting())
 		return;
 	/* The counted pass's floors, measured as the TSC's (docs/timing.md
 	 * "Core cycles"). */
 	counters_select(COUNTER_CYCLES);
-	floor_of(pmc_floor_sample, 1, c, b, &r->cycles_floor);
-	floor_of(pmc_instrument_probe, 1, c, b, &r->cycles_instrument);
+	experiment_floor(pmc_floor_sample, 1, c, b, &r->cycles_floor);
+	experiment_floor(pmc_instrument_probe, 1, c, b, &r->cycles_instrument);
 	counters_select(COUNTER_INSTRUCTIONS);
-	floor_of(pmc_floor_sample, 1, c, b, &r->instructions_floor);
+	experiment_floor(pmc_floor_sample, 1, c, b, &r->instructions_floor);
 }
 
 /* The plan, run row by row. A row that needs an APIC mode not yet tried

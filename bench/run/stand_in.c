@@ -8,6 +8,7 @@
 #include "arch/lib/fmt.h"
 #include "arch/lib/log.h"
 #include "arch/primitives.h"
+#include "arch/timing.h"
 #include "bench/run/counters.h"
 #include "bench/run/experiment.h"
 #include "bench/run/other_cpus.h"
@@ -132,13 +133,36 @@ struct row_call {
 	struct bench_buffers *b;
 	uint64_t cr4, fs_base, gs_base, kernel_gs_base;
 	uint32_t boot_apic_id;
+	/* Where the processor's own instrument floor goes, on its first
+	 * row; NULL after. */
+	struct sample_stats *floor;
 };
 
 static void run_row(void *arg)
 {
 	struct row_call *call = arg;
 
+	if (call->floor)
+		experiment_floor(tsc_floor_sample, 0, call->c, call->b,
+				 call->floor);
 	experiment_run(call->p, call->r, call->c, call->b);
+}
+
+/* Where the floor of the row's processor goes, if it has none yet. */
+static struct sample_stats *floor_wanted(const struct plan_row *p,
+					 struct run_result *r)
+{
+	struct other_floor *f;
+	uint32_t i;
+
+	for (i = 0; i < r->n_other_floors; i++)
+		if (r->other_floor[i].cpu == p->id.cpu)
+			return 0;
+	if (r->n_other_floors >= RESULTS_MAX_OTHER_FLOORS)
+		return 0;
+	f = &r->other_floor[r->n_other_floors++];
+	*f = (struct other_floor){ .cpu = p->id.cpu };
+	return &f->floor;
 }
 
 /* On the processor in place: the boot CPU's tables, control register
@@ -165,7 +189,7 @@ void stand_in_run(const struct plan_row *p, struct run_result *r,
 	struct row_call call = { p, r, c, b, read_cr4(), rdmsr(MSR_FS_BASE),
 				 rdmsr(MSR_GS_BASE),
 				 rdmsr(MSR_KERNEL_GS_BASE),
-				 other_cpus_own_apic_id() };
+				 other_cpus_own_apic_id(), 0 };
 	const struct ap_cpu *ap;
 	struct experiment_result *e;
 
@@ -174,6 +198,7 @@ void stand_in_run(const struct plan_row *p, struct run_result *r,
 		return;
 	}
 	ap = &ap_cpus[in_place];
+	call.floor = floor_wanted(p, r);
 	/* The boot CPU halts on the other processors' IDT, whose handler
 	 * only counts, so that nothing of its own runs (under -icount, not
 	 * one instruction) while the row is measured elsewhere. */

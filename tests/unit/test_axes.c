@@ -194,6 +194,11 @@ static void a_row_on_another_processor_is_its_own(void **state)
 	in.exp[1].baseline.scheme = SCHEME_DIRECT;
 	in.exp[1].core_type = 0x20;
 	row_name(&there, in.exp[1].name, sizeof(in.exp[1].name));
+	/* Its processor's own floor, measured there. */
+	in.n_other_floors = 1;
+	in.other_floor[0] = (struct other_floor){ .cpu = 3,
+						  .floor = in.floor };
+	in.other_floor[0].floor.min = in.floor.min + 7;
 	len = results_encode(&in, blob, sizeof(blob));
 	assert_true(len > 0);
 	assert_int_equal(results_decode(blob, len, &out), DECODE_OK);
@@ -201,6 +206,8 @@ static void a_row_on_another_processor_is_its_own(void **state)
 	assert_int_equal(out.exp[1].id.cpu, 3);
 	assert_int_equal(out.exp[1].baseline.cpu, 3);
 	assert_int_equal(out.exp[1].core_type, 0x20);
+	assert_int_equal(row_floor(&out, &out.exp[1]), in.floor.min + 7);
+	assert_int_equal(row_floor(&out, &out.exp[0]), in.floor.min);
 	/* The longest name a row can have fits its field. */
 	there = (struct row_id){ .source = SOURCE_IOAPIC_LEVEL_VALUE_CACHED_NF,
 				 .scheme = SCHEME_DIRECT, .cache = VARIANT_THRASH,

@@ -192,6 +192,17 @@ static void parts_join_into_one_run(void **state)
 	row_name(&second.exp[0].id, second.exp[0].name,
 		 sizeof(second.exp[0].name));
 	add_row_histogram(&second, 1, METRIC_ROUND_TRIP, 90, 4);
+	/* Each part measured CPU 2's floor; part 2 CPU 3's too: the join
+	 * keeps the first part's for CPU 2, and adds CPU 3's. */
+	first.n_other_floors = 1;
+	first.other_floor[0] = (struct other_floor){ .cpu = 3,
+						     .floor = first.floor };
+	second.n_other_floors = 2;
+	second.other_floor[0] = (struct other_floor){ .cpu = 3,
+						      .floor = second.floor };
+	second.other_floor[0].floor.min += 50;
+	second.other_floor[1] = (struct other_floor){ .cpu = 4,
+						      .floor = second.floor };
 	joined = first;
 	assert_int_equal(results_join_part(&joined, &second), 0);
 	assert_int_equal(joined.n_experiments, 5);
@@ -202,6 +213,9 @@ static void parts_join_into_one_run(void **state)
 	assert_non_null(results_row_histogram(&joined, 2, METRIC_EXIT));
 	assert_non_null(results_row_histogram(&joined, 4, METRIC_ROUND_TRIP));
 	assert_null(results_row_histogram(&joined, 1, METRIC_ROUND_TRIP));
+	assert_int_equal(joined.n_other_floors, 2);
+	assert_int_equal(joined.other_floor[0].floor.min, first.floor.min);
+	assert_int_equal(joined.other_floor[1].cpu, 4);
 	/* The joined run travels (a file can hold what one handoff cannot). */
 	n = results_encode(&joined, buf, sizeof(buf));
 	assert_true(n > 0);
