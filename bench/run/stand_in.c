@@ -142,9 +142,14 @@ static void run_row(void *arg)
 {
 	struct row_call *call = arg;
 
-	if (call->floor)
+	if (call->floor) {
 		experiment_floor(tsc_floor_sample, 0, call->c, call->b,
 				 call->floor);
+		log_printf("other CPUs: CPU %u: instrument floor min %llu "
+			   "median %llu\n", call->p->id.cpu - 1u,
+			   (unsigned long long)call->floor->min,
+			   (unsigned long long)call->floor->median);
+	}
 	experiment_run(call->p, call->r, call->c, call->b);
 }
 

@@ -62,7 +62,7 @@ check = Checks("boot")
 # How many checks the suite counts under CI, where every tool is there
 # (tests/checks.py): a helper that dies loses its checks, and this says
 # so. A change that adds checks updates it.
-CHECKS_UNDER_CI = 527
+CHECKS_UNDER_CI = 528
 
 # Every row checks and takes its samples twice: through the timed
 # handlers (entry, exit, round_trip_timed) and the bare ones (round_trip).
@@ -2035,6 +2035,36 @@ def matrix_on_cpu1_icount(o):
           str(side[:3]))
 
 
+def matrix_all_rows(o):
+    """-smp 2, matrix_cpus = 1, matrix_cpus_rows = all: every long-mode
+    row but the 8259's runs again on CPU 1 with the status the boot
+    CPU's has, an ok one with as many interrupts: the entry variants, the
+    cold state, the local APIC's timers and the IO-APIC's lines, routed
+    to CPU 1 in both APIC modes. The 8259, which reaches the boot CPU's
+    LINT0 alone, is not run there."""
+    rows = {e["name"]: e for e in (o.doc or {}).get("experiments", [])}
+    boot = [e for e in rows.values() if e["on_cpu"] is None
+            and e["cpu_mode"] == "long" and e["source"] != "pic8259"
+            and not e["source"].startswith("ipi-cpu")]
+    bad = [(e["name"], rows.get(e["name"] + "@cpu1", {}).get("status"),
+            rows.get(e["name"] + "@cpu1", {}).get("reason"))
+           for e in boot if e["name"] + "@cpu1" not in rows
+           or rows[e["name"] + "@cpu1"]["status"] != e["status"]
+           or e["status"] == "ok" and rows[e["name"] + "@cpu1"][
+               "delivered"] != e["delivered"]]
+    routed = [n for n in rows if n.startswith("ioapic-") and
+              n.endswith("@cpu1") and rows[n]["status"] == "ok"]
+    check("matrix-all-rows: each of the boot CPU's %d long-mode rows but "
+          "the 8259's ran again on CPU 1 with the same status and, where "
+          "ok, as many interrupts; IO-APIC rows routed to CPU 1 among them "
+          "in both APIC modes; no 8259 row on CPU 1" % len(boot),
+          o.rc == 0 and len(boot) >= 15 and not bad
+          and any(n.endswith("@x2apic@cpu1") for n in routed)
+          and any(not n.endswith("@x2apic@cpu1") for n in routed)
+          and not any(n.startswith("pic8259") and "@cpu" in n for n in rows),
+          "rc %s, %s, routed %s" % (o.rc, bad[:6], routed))
+
+
 def cross_cpu_icount(o):
     """-smp 2,maxcpus=4 under -icount, with simulate = ap-absent: the two
     processors the MADT lists absent are named, tried as if there, each
@@ -3274,6 +3304,13 @@ FIRST_LANE = (
          config=TINY + "variants = none\nsources = "
          + ", ".join(MATRIX_CPU_SOURCES) + "\nmatrix_cpus = 1, 5\n",
          env={"TPM": "off", "SMP": "2", "ICOUNT_BOOTS": "1"}),
+    # Every long-mode row again on CPU 1, the IO-APIC routed to it.
+    Boot("matrix-all-rows", (matrix_all_rows,),
+         config=TINY + "schemes = direct, push-jmp\nvariants = gs-swapgs, "
+         "cold\nsources = int, ipi-self-xapic, lapic-oneshot, "
+         "lapic-periodic, ioapic-edge, ioapic-level, "
+         "ioapic-level-value-cached, pic8259\nmatrix_cpus = 1\n"
+         "matrix_cpus_rows = all\n", env={"TPM": "off", "SMP": "2"}),
     # Three of the four chosen, and the first other sender faults; the
     # INT n row again on the other socket's CPU 3.
     Boot("cross-cpu-fault", (cross_cpu_fault,),
