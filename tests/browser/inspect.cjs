@@ -3,7 +3,8 @@
 // every request beyond the page itself, each chart box (the data points
 // it was given, its canvas's ink, and of that the pixels in a series'
 // colour, which only data draws: axes and labels are grey and black),
-// each figure cell, each cell of the cross-CPU heatmap, the page's height and its contents' entries, and
+// each figure cell, each cell of the cross-CPU heatmap, the rows of the
+// table of rows on other processors, the page's height and its contents' entries, and
 // saves a full-page screenshot. pages_test.py
 // judges it.
 "use strict";
@@ -65,6 +66,8 @@ async function main() {
       ({ sender: Number(td.dataset.sender), target: Number(td.dataset.target),
         relation: td.dataset.relation, text: td.textContent,
         background: getComputedStyle(td).backgroundColor })));
+    out.other_cpus = await page.$$eval("#other-cpus tr", (trs) =>
+      trs.slice(1).map((tr) => [...tr.children].map((td) => td.textContent)));
     out.height = await page.evaluate(() =>
       document.documentElement.scrollHeight);
     out.contents = await page.$$eval("#contents a", (as) => as.length);

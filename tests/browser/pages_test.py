@@ -152,7 +152,7 @@ def check_page(label, page, docs, min_charts):
 REPORT_HEIGHT_BOUND = 17000
 
 # How many checks the suite counts under CI (tests/checks.py).
-CHECKS_UNDER_CI = 38
+CHECKS_UNDER_CI = 41
 
 
 def pages():
@@ -321,9 +321,46 @@ def cross_cpu_page():
               seen["page_errors"] + seen["console_errors"]))
 
 
+def other_cpus_page():
+    """The report page of the run that took CPU 1 into the boot CPU's
+    place under -icount (boot test matrix-on-cpu1-icount): its table of
+    rows on other processors has a line for each row results.json sets
+    beside the boot CPU's, with its CPU, core type and the three
+    differences results.json gives, and the page has no error."""
+    folder = run_folder("matrix-on-cpu1-icount")
+    if not check("other-cpus-report: the matrix-on-cpu1-icount boot test "
+                 "left a results folder", folder is not None):
+        return
+    with open(os.path.join(folder, "results.json")) as f:
+        doc = json.load(f)
+    seen, why = inspect(os.path.join(folder, "report.html"),
+                        os.path.join(SHOTS, "other-cpus-report.png"))
+    if not check("other-cpus-report: opens in headless Chromium",
+                 seen is not None, why):
+        return
+    want = [[r["row"], str(r["cpu"]), r["core_type"],
+             r.get("boot_core_type", ""),
+             *(str(r[k]) if k in r else "" for k in
+               ("entry_over_boot", "exit_over_boot", "round_trip_over_boot"))]
+            for r in doc["matrix_on_other_cpus"]]
+    got = [line[:7] for line in seen["other_cpus"]]
+    check("other-cpus-report: the table of rows on other processors has "
+          "each of results.json's %d lines: row, CPU, core types and the "
+          "entry, exit and round-trip differences, with no page error"
+          % len(want),
+          len(want) >= 15 and got == want and not seen["page_errors"]
+          and not seen["console_errors"],
+          "%d lines, first differing %s, errors %s" % (
+              len(got), next(((a, b) for a, b in zip(got, want) if a != b),
+                             None), seen["page_errors"]
+              + seen["console_errors"]))
+
+
 def main():
     check.guarded("the browser tests", pages)
     check.guarded("the browser tests, the cross-CPU heatmap", cross_cpu_page)
+    check.guarded("the browser tests, the rows on other processors",
+                  other_cpus_page)
     check.guarded("the browser tests, core cycles", cycles_page)
     check.guarded("the browser tests, a compare of two selections",
                   compare_selections)
