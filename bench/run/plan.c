@@ -3,7 +3,6 @@
 #include "apic/lapic.h"
 #include "arch/lib/fmt.h"
 #include "bench/run/apic_mode.h"
-#include "bench/run/stand_in.h"
 
 struct builder {
 	struct plan_row *rows;
@@ -513,62 +512,12 @@ static void name_rows(struct plan_row *rows, size_t n)
 			row_name(&rows[i].id, rows[i].name, sizeof(rows[i].name));
 }
 
-/* Rows [from, to) that the processors in `cpus` run again, each copy
- * with the processor in its id and its baseline's, appended to `out`. */
-static size_t add_copies(struct plan_row *out, size_t n, size_t cap,
-			 const struct plan_row *rows, size_t from, size_t to,
-			 const uint8_t *cpus, size_t n_cpus,
-			 const struct irqlab_config *c)
-{
-	size_t k, i;
-
-	for (k = 0; k < n_cpus; k++)
-		for (i = from; i < to && n < cap; i++) {
-			struct plan_row *row = &out[n];
-
-			if (!stand_in_takes(&rows[i], c))
-				continue;
-			*row = rows[i];
-			row->id.cpu = row->baseline.cpu = cpus[k];
-			row_name(&row->id, row->name, sizeof(row->name));
-			n++;
-		}
-	return n;
-}
-
-/* The matrix again on the processors matrix_cpus names (bench/run/
- * stand_in.h): the copies of the rows before the switch to x2APIC go
- * just before it, the x2APIC rows' after them, since the switch is
- * one-way. */
-static size_t add_other_cpus(struct plan_row *rows, size_t n, size_t cap,
-			     const struct irqlab_config *c)
-{
-	static struct plan_row before[PLAN_MAX_ROWS];
-	uint8_t cpus[STAND_IN_MAX_CPUS];
-	size_t n_cpus = stand_in_choose(c, cpus, STAND_IN_MAX_CPUS), split,
-	       out = 0, i;
-
-	if (!n_cpus)
-		return n;
-	for (split = 0; split < n && rows[split].mode != LAPIC_X2APIC; split++)
-		;
-	for (i = 0; i < n; i++)
-		before[i] = rows[i];
-	for (i = 0; i < split; i++)
-		rows[out++] = before[i];
-	out = add_copies(rows, out, cap, before, 0, split, cpus, n_cpus, c);
-	for (i = split; i < n && out < cap; i++)
-		rows[out++] = before[i];
-	return add_copies(rows, out, cap, before, split, n, cpus, n_cpus, c);
-}
-
 /* The matrix, in order: INT n under every scheme; then in xAPIC mode the
  * sources that run there under every scheme; the entry variants; every
  * scheme in every cache state; the mitigations cold; the thrashed level
  * line; the gap method;
  * the i386 rows in 32-bit protected mode; then, x2APIC being a one-way
- * switch (SDM vol. 3 §11.12.5), the x2APIC sources; the self-tests last;
- * and the rows other processors run again, each beside its mode's. */
+ * switch (SDM vol. 3 §11.12.5), the x2APIC sources; the self-tests last. */
 size_t plan_build(struct plan_row *rows, size_t cap,
 		  const struct irqlab_config *c)
 {
@@ -586,7 +535,7 @@ size_t plan_build(struct plan_row *rows, size_t cap,
 	add_sources(&b, LAPIC_X2APIC);
 	add_selftests(&b, int_source);
 	name_rows(rows, b.n);
-	return add_other_cpus(rows, plan_keep_selected(rows, b.n, c), cap, c);
+	return plan_keep_selected(rows, b.n, c);
 }
 
 size_t plan_keep_selected(struct plan_row *rows, size_t n,

@@ -81,6 +81,53 @@ int stand_in_takes(const struct plan_row *p, const struct irqlab_config *c)
 	return kind != SOURCE_OTHER_CPU && p->source->ack != SOURCE_ACK_PIC8259;
 }
 
+/* Rows [from, to) that the processors in `cpus` run again, each copy
+ * with the processor in its id and its baseline's, appended to `out`. */
+static size_t add_copies(struct plan_row *out, size_t n, size_t cap,
+			 const struct plan_row *rows, size_t from, size_t to,
+			 const uint8_t *cpus, size_t n_cpus,
+			 const struct irqlab_config *c)
+{
+	size_t k, i;
+
+	for (k = 0; k < n_cpus; k++)
+		for (i = from; i < to && n < cap; i++) {
+			struct plan_row *row = &out[n];
+
+			if (!stand_in_takes(&rows[i], c))
+				continue;
+			*row = rows[i];
+			row->id.cpu = row->baseline.cpu = cpus[k];
+			row_name(&row->id, row->name, sizeof(row->name));
+			n++;
+		}
+	return n;
+}
+
+/* The copies of the rows before the switch to x2APIC go just before
+ * it, the x2APIC rows' after them, since the switch is one-way. */
+size_t stand_in_plan(struct plan_row *rows, size_t n, size_t cap,
+		     const struct irqlab_config *c)
+{
+	static struct plan_row before[PLAN_MAX_ROWS];
+	uint8_t cpus[STAND_IN_MAX_CPUS];
+	size_t n_cpus = stand_in_choose(c, cpus, STAND_IN_MAX_CPUS), split,
+	       out = 0, i;
+
+	if (!n_cpus)
+		return n;
+	for (split = 0; split < n && rows[split].mode != LAPIC_X2APIC; split++)
+		;
+	for (i = 0; i < n; i++)
+		before[i] = rows[i];
+	for (i = 0; i < split; i++)
+		rows[out++] = before[i];
+	out = add_copies(rows, out, cap, before, 0, split, cpus, n_cpus, c);
+	for (i = split; i < n && out < cap; i++)
+		rows[out++] = before[i];
+	return add_copies(rows, out, cap, before, split, n, cpus, n_cpus, c);
+}
+
 void stand_in_release(void)
 {
 	if (in_place < 0)

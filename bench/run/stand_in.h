@@ -34,6 +34,12 @@ size_t stand_in_choose(const struct irqlab_config *c, uint8_t *cpus,
  * self-tests. */
 int stand_in_takes(const struct plan_row *p, const struct irqlab_config *c);
 
+/* Adds to the plan's n rows (cap at most) the copies of those each
+ * chosen processor runs again, in the order the APIC modes allow;
+ * returns how many rows the plan has. */
+size_t stand_in_plan(struct plan_row *rows, size_t n, size_t cap,
+		     const struct irqlab_config *c);
+
 /* Runs one row with p->id.cpu != 0 on its processor, started for it (in
  * the boot CPU's APIC mode) unless it is already in place; a row that
  * cannot run there is a skipped row that says why. */
