@@ -212,15 +212,31 @@ void run_folder_name(uint64_t id, char *out, size_t cap)
 		     (unsigned long long)(id % 1000000));
 }
 
-uint64_t row_floor(const struct run_result *r,
-		   const struct experiment_result *e)
+static const struct other_cpu *other_cpu_of(const struct run_result *r,
+					    const struct experiment_result *e)
 {
 	uint32_t i;
 
-	for (i = 0; e->id.cpu && i < r->n_other_floors; i++)
-		if (r->other_floor[i].cpu == e->id.cpu)
-			return r->other_floor[i].floor.min;
-	return r->floor.min;
+	for (i = 0; e->id.cpu && i < r->n_other_cpus; i++)
+		if (r->other_cpu[i].cpu == e->id.cpu)
+			return &r->other_cpu[i];
+	return 0;
+}
+
+uint64_t row_floor(const struct run_result *r,
+		   const struct experiment_result *e)
+{
+	const struct other_cpu *o = other_cpu_of(r, e);
+
+	return o ? o->floor.min : r->floor.min;
+}
+
+uint8_t row_core_type(const struct run_result *r,
+		      const struct experiment_result *e)
+{
+	const struct other_cpu *o = other_cpu_of(r, e);
+
+	return e->id.cpu ? (o ? o->core_type : 0) : r->machine.core_type;
 }
 
 const struct experiment_result *results_find(const struct run_result *r,
@@ -306,17 +322,17 @@ int results_join_part(struct run_result *into, const struct run_result *more)
 	}
 	/* A processor's floor as the first part measured it, as the boot
 	 * CPU's is. */
-	for (i = 0; i < more->n_other_floors; i++) {
+	for (i = 0; i < more->n_other_cpus; i++) {
 		uint32_t k;
 
-		for (k = 0; k < into->n_other_floors &&
-			    into->other_floor[k].cpu != more->other_floor[i].cpu;
+		for (k = 0; k < into->n_other_cpus &&
+			    into->other_cpu[k].cpu != more->other_cpu[i].cpu;
 		     k++)
 			;
-		if (k == into->n_other_floors &&
-		    into->n_other_floors < RESULTS_MAX_OTHER_FLOORS)
-			into->other_floor[into->n_other_floors++] =
-				more->other_floor[i];
+		if (k == into->n_other_cpus &&
+		    into->n_other_cpus < RESULTS_MAX_OTHER_CPUS)
+			into->other_cpu[into->n_other_cpus++] =
+				more->other_cpu[i];
 	}
 	into->part = more->part;
 	into->next_row = more->next_row;

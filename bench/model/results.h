@@ -113,9 +113,6 @@ struct experiment_result {
 	uint8_t vector;
 	uint8_t apic_mode;	/* local APIC mode during the row: 0 none,
 				 * 1 xAPIC, 2 x2APIC */
-	/* The core type of the processor it ran on (CPUID.1AH:EAX[31:24]:
-	 * 20H Atom, 40H Core, SDM vol. 2A) on a hybrid CPU; 0 elsewhere. */
-	uint8_t core_type;
 	char reason[RESULTS_REASON_LEN];	/* for skipped / failed */
 	uint32_t delivered;	/* interrupts the handler counted */
 	uint32_t extra;		/* a repeating source's interrupts beyond
@@ -326,18 +323,23 @@ struct cross_result {
 	struct sample_stats time;	/* TSC ticks, raw */
 };
 
-/* The instrument floor of a processor that ran rows in the boot CPU's
- * place (docs/cross-cpu.md "The matrix on another processor"), measured
- * there: a P-core and an E-core need not read the TSC at one cost. */
-#define RESULTS_MAX_OTHER_FLOORS 4
-struct other_floor {
+/* A processor that ran rows in the boot CPU's place (docs/cross-cpu.md
+ * "The matrix on another processor"): its core type, and its instrument
+ * floor, measured there: a P-core and an E-core need not read the TSC
+ * at one cost. */
+#define RESULTS_MAX_OTHER_CPUS 4
+struct other_cpu {
 	uint8_t cpu;		/* as struct row_id's cpu: MADT index + 1 */
+	/* CPUID.1AH:EAX[31:24] as it read it (20H Atom, 40H Core, SDM vol.
+	 * 2A) on a hybrid CPU; 0 elsewhere, as machine.core_type. */
+	uint8_t core_type;
 	struct sample_stats floor;	/* raw, as run_result's floor */
 };
 
 /* The matrix of 8 CPUs (56 ordered pairs), each one way and acked, and
  * the two broadcast rows. */
 #define RESULTS_MAX_CROSS 128
+#define RESULTS_MAX_CROSS_HISTS CPU_RELATION_COUNT
 
 #define RESULTS_MAX_SCHEMES 24
 struct scheme_footprint {
@@ -401,12 +403,17 @@ struct run_result {
 	struct sample_stats cycles_floor, cycles_instrument, instructions_floor;
 	uint32_t n_counted;
 	struct counted_row counted[RESULTS_MAX_EXPERIMENTS];
-	/* The floors of the processors rows ran on in the boot CPU's place. */
-	uint32_t n_other_floors;
-	struct other_floor other_floor[RESULTS_MAX_OTHER_FLOORS];
+	/* The processors rows ran on in the boot CPU's place. */
+	uint32_t n_other_cpus;
+	struct other_cpu other_cpu[RESULTS_MAX_OTHER_CPUS];
 	/* The cross-CPU section, measured in part 1 after the primitives. */
 	uint32_t n_cross;
 	struct cross_result cross[RESULTS_MAX_CROSS];
+	/* The distribution of the first acknowledged pair of each relation
+	 * that ran ok (docs/cross-cpu.md "In the handoff"): `row` indexes
+	 * cross[], `metric` is 0. */
+	uint32_t n_cross_hists;
+	struct row_histogram cross_hist[RESULTS_MAX_CROSS_HISTS];
 	/* A run whose rows and histograms outgrow one handoff is measured in
 	 * parts, a reset apart (docs/uefi-variables.md "Parts"): part `part`
 	 * (from 1) took the plan's rows from first_row up to next_row, 0
@@ -449,6 +456,10 @@ const struct row_histogram *results_row_histogram(const struct run_result *r,
  * boot CPU's, or the other processor's where it was measured there. */
 uint64_t row_floor(const struct run_result *r,
 		   const struct experiment_result *e);
+/* ... and its core type: machine.core_type, or the other processor's
+ * (0 where it never ran a row). */
+uint8_t row_core_type(const struct run_result *r,
+		      const struct experiment_result *e);
 const struct experiment_result *results_find(const struct run_result *r,
 					     const struct row_id *row);
 /* Whether a row has a baseline other than itself to be compared with. */

@@ -14,7 +14,8 @@
  * One description of the handoff, walked by both the encoder and the
  * decoder: a run is its header fields, then its lists (experiments,
  * primitives, gap rows, scheme footprints, histograms, counted rows,
- * cross-CPU rows, other processors' floors), each a one-byte count
+ * cross-CPU rows and their kept distributions, other processors'
+ * floors), each a one-byte count
  * and that many items of their own fields. */
 
 enum wire {
@@ -23,8 +24,9 @@ enum wire {
 	WIRE_STRING,	/* an index into the string table */
 	WIRE_ROW,	/* an experiment's id and baseline (struct row_id):
 			 * source, scheme, variant, cache state, then
-			 * x2apic_repeat and selftest in one byte, the
-			 * processor, then the
+			 * x2apic_repeat, selftest and whether a processor
+			 * other than the boot CPU ran it in one byte, that
+			 * processor where one did, then the
 			 * baseline's scheme, variant and cache state; the
 			 * baseline shares the rest. Its name is made again
 			 * by row_name() */
@@ -130,7 +132,6 @@ static const struct field experiment_fields[] = {
 	ENUM(struct experiment_result, status, EXP_STATUS_COUNT),
 	FIXED(struct experiment_result, vector, 1),
 	ENUM(struct experiment_result, apic_mode, APIC_MODE_COUNT),
-	FIXED(struct experiment_result, core_type, 1),
 	STRING(struct experiment_result, reason),
 	VAR(struct experiment_result, delivered),
 	VAR(struct experiment_result, extra),
@@ -206,9 +207,10 @@ static const struct field cross_fields[] = {
 	STATS(struct cross_result, time),
 };
 
-static const struct field other_floor_fields[] = {
-	FIXED(struct other_floor, cpu, 1),
-	STATS(struct other_floor, floor),
+static const struct field other_cpu_fields[] = {
+	FIXED(struct other_cpu, cpu, 1),
+	FIXED(struct other_cpu, core_type, 1),
+	STATS(struct other_cpu, floor),
 };
 
 static const struct field scheme_fields[] = {
@@ -219,6 +221,12 @@ static const struct field scheme_fields[] = {
 };
 
 #define FIELDS(table) table, sizeof(table) / sizeof(table[0])
+
+/* WIRE_ROW's flags bit: a byte with the processor follows; the boot
+ * CPU's rows, nearly all, cost nothing for it. */
+#define ROW_ON_OTHER_CPU 0x80
+_Static_assert(SELFTEST_END <= ROW_ON_OTHER_CPU >> 1,
+	       "a self-test's id leaves the flags' top bit free");
 
 struct list {
 	uint32_t count_offset;	/* of the uint32_t count in run_result */
@@ -251,9 +259,12 @@ static const struct list run_lists[] = {
 	{ offsetof(struct run_result, n_cross),
 	  offsetof(struct run_result, cross), sizeof(struct cross_result),
 	  RESULTS_MAX_CROSS, FIELDS(cross_fields) },
-	{ offsetof(struct run_result, n_other_floors),
-	  offsetof(struct run_result, other_floor), sizeof(struct other_floor),
-	  RESULTS_MAX_OTHER_FLOORS, FIELDS(other_floor_fields) },
+	{ offsetof(struct run_result, n_cross_hists),
+	  offsetof(struct run_result, cross_hist), sizeof(struct row_histogram),
+	  RESULTS_MAX_CROSS_HISTS, FIELDS(row_histogram_fields) },
+	{ offsetof(struct run_result, n_other_cpus),
+	  offsetof(struct run_result, other_cpu), sizeof(struct other_cpu),
+	  RESULTS_MAX_OTHER_CPUS, FIELDS(other_cpu_fields) },
 };
 
 /* A C integer field of 1, 2, 4 or 8 bytes. */
@@ -334,8 +345,11 @@ static void put_fields(struct writer *w, const void *base,
 			wire_put_uint(w, e->id.variant, 1);
 			wire_put_uint(w, e->id.cache, 1);
 			wire_put_uint(w, (uint64_t)e->id.x2apic_repeat |
-					    (uint64_t)e->id.selftest << 1, 1);
-			wire_put_uint(w, e->id.cpu, 1);
+					    (uint64_t)e->id.selftest << 1 |
+					    (e->id.cpu ? ROW_ON_OTHER_CPU : 0),
+				      1);
+			if (e->id.cpu)
+				wire_put_uint(w, e->id.cpu, 1);
 			wire_put_uint(w, e->baseline.scheme, 1);
 			wire_put_uint(w, e->baseline.variant, 1);
 			wire_put_uint(w, e->baseline.cache, 1);
@@ -408,7 +422,8 @@ static int encodable(const struct run_result *r)
 	if (r->n_hists > RESULTS_MAX_ROW_HISTS ||
 	    r->n_counted > RESULTS_MAX_EXPERIMENTS ||
 	    r->n_cross > RESULTS_MAX_CROSS ||
-	    r->n_other_floors > RESULTS_MAX_OTHER_FLOORS)
+	    r->n_cross_hists > RESULTS_MAX_CROSS_HISTS ||
+	    r->n_other_cpus > RESULTS_MAX_OTHER_CPUS)
 		return 0;
 	for (i = 0; i < r->n_hists; i++)
 		if (r->hist[i].len > ROW_HIST_BYTES)
@@ -486,8 +501,9 @@ static enum decode_status get_fields(struct reader *r, void *base,
 			e->id.cache = (uint8_t)wire_get_uint(r, 1);
 			flags = wire_get_uint(r, 1);
 			e->id.x2apic_repeat = (uint8_t)(flags & 1);
-			e->id.selftest = (uint8_t)(flags >> 1);
-			e->id.cpu = (uint8_t)wire_get_uint(r, 1);
+			e->id.selftest = (uint8_t)((flags & ~ROW_ON_OTHER_CPU) >> 1);
+			e->id.cpu = flags & ROW_ON_OTHER_CPU ?
+					    (uint8_t)wire_get_uint(r, 1) : 0;
 			e->baseline = e->id;
 			e->baseline.scheme = (uint8_t)wire_get_uint(r, 1);
 			e->baseline.variant = (uint8_t)wire_get_uint(r, 1);

@@ -21,7 +21,8 @@
  *     of its own (struct row_id).
  * 13: the cross-CPU rows (struct cross_result).
  * 14: a row's processor (struct row_id's cpu) and its core type; the
- *     instrument floor of each other processor rows ran on. */
+ *     instrument floor of each other processor rows ran on; the
+ *     distribution of one acknowledged pair per relation. */
 #define RESULTS_BLOB_VERSION 14
 
 /* Returns the encoded length, or 0 when `cap` is too small. */

@@ -166,7 +166,7 @@ static void json_experiment(struct json_writer *w, const struct run_result *r,
 		json_uint(w, e->id.cpu - 1u);
 	else
 		json_null(w);
-	json_kv_string(w, "core_type", core_type_name(e->core_type, core,
+	json_kv_string(w, "core_type", core_type_name(row_core_type(r, e), core,
 						      sizeof(core)));
 	/* A row between processors says what its figures are here: under
 	 * -icount they are QEMU's scheduling, not an IPI's cost. */
@@ -580,12 +580,12 @@ static void json_other_cpus_matrix(struct json_writer *w,
 		json_begin_object(w);
 		json_kv_string(w, "row", name);
 		json_kv_uint(w, "cpu", e->id.cpu - 1u);
-		json_kv_string(w, "core_type", core_type_name(e->core_type, core,
+		json_kv_string(w, "core_type", core_type_name(row_core_type(r, e), core,
 							      sizeof(core)));
 		json_status(w, e->status, e->reason);
 		if (boot) {
 			json_kv_string(w, "boot_core_type",
-				       core_type_name(boot->core_type, core,
+				       core_type_name(row_core_type(r, boot), core,
 						      sizeof(core)));
 			for (k = 0; k < METRIC_COUNT; k++) {
 				fmt_snprintf(key, sizeof(key), "%s_over_boot",
@@ -666,6 +666,13 @@ static void json_cross_cpu(struct json_writer *w, const struct run_result *r)
 			json_key(w, "time");
 			json_figures(w, &c->time, 0);
 		}
+		/* The first ok pair of each relation keeps its buckets:
+		 * [low, high, count], raw. */
+		for (k = 0; k < r->n_cross_hists; k++)
+			if (r->cross_hist[k].row == i) {
+				json_key(w, "distribution");
+				json_row_histogram(w, &r->cross_hist[k], 0);
+			}
 		json_end_object(w);
 	}
 	json_end_array(w);

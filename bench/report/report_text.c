@@ -472,6 +472,13 @@ static void summary_cross_cpu(struct text_buf *tb, const struct run_result *r)
 					  (unsigned long long)m, pairs);
 		}
 	summary_cross_cores(tb, r);
+	for (i = 0; i < r->n_cross_hists; i++) {
+		const struct cross_result *c = &r->cross[r->cross_hist[i].row];
+
+		tb_printf(tb, "  %s: the distribution of APIC id %u -> %u is "
+			  "kept (results.json)\n", cpu_relation_name(c->relation),
+			  c->sender, c->target);
+	}
 	for (i = 0; i < r->n_cross; i++) {
 		const struct cross_result *c = &r->cross[i];
 
@@ -572,10 +579,10 @@ static void summary_other_cpus_matrix(struct text_buf *tb,
 		id.cpu = 0;
 		row_name(&id, name, sizeof(name));
 		fmt_snprintf(who, sizeof(who), "CPU %u (%s)", e->id.cpu - 1u,
-			     core_type_name(e->core_type, b, sizeof(b)));
+			     core_type_name(row_core_type(r, e), b, sizeof(b)));
 		tb_printf(tb, "%-34s %-16s %5lld/%-5lld %-16s %5lld/%-5lld "
 			  "%+6lld/%+lld\n", name,
-			  core_type_name(boot->core_type, a, sizeof(a)),
+			  core_type_name(row_core_type(r, boot), a, sizeof(a)),
 			  (long long)tsc_net(r, boot, METRIC_ENTRY),
 			  (long long)tsc_net(r, boot, METRIC_EXIT), who,
 			  (long long)tsc_net(r, e, METRIC_ENTRY),

@@ -9,6 +9,7 @@
 #include "arch/lib/log.h"
 #include "arch/timing.h"
 #include "bench/model/cross_cpu.h"
+#include "bench/model/histogram.h"
 #include "bench/model/stats.h"
 #include "bench/run/other_cpus.h"
 
@@ -219,6 +220,34 @@ static void row_figures(struct cross_result *c, uint64_t *samples,
 	c->status = EXP_OK;
 }
 
+/* The first acknowledged pair of each relation that ran ok keeps its
+ * distribution for the handoff (docs/cross-cpu.md "In the handoff"). */
+static void keep_pair_histogram(struct run_result *r,
+				const struct cross_result *c,
+				const uint64_t *samples, uint32_t n)
+{
+	static struct histogram h;
+	struct row_histogram *out;
+	uint32_t i;
+
+	if (!c || c->status != EXP_OK ||
+	    r->n_cross_hists >= RESULTS_MAX_CROSS_HISTS)
+		return;
+	for (i = 0; i < r->n_cross_hists; i++)
+		if (r->cross[r->cross_hist[i].row].relation == c->relation)
+			return;
+	hist_clear(&h);
+	for (i = 0; i < n; i++)
+		hist_add(&h, samples[i]);
+	out = &r->cross_hist[r->n_cross_hists];
+	out->len = (uint16_t)hist_encode(&h, out->bytes, ROW_HIST_BYTES);
+	if (!out->len)
+		return;
+	out->row = (uint8_t)(c - r->cross);
+	out->metric = 0;
+	r->n_cross_hists++;
+}
+
 struct section {
 	struct run_result *r;
 	struct bench_buffers *b;
@@ -313,6 +342,7 @@ static void measure_pair(struct section *s, const struct pick *a,
 		return;
 	}
 	row_figures(ack, w.acked, w.kept, w.n);
+	keep_pair_histogram(s->r, ack, w.acked, w.kept);
 	if (!one)
 		return;
 	one->skew_low = skew.bound.low;
@@ -387,7 +417,10 @@ size_t cross_cpu_handoff_reserve(void)
 
 	if (n > CROSS_MAX_CPUS)
 		n = CROSS_MAX_CPUS;
-	return 64 + (n > 1 ? (2 * n * (n - 1) + 2) * CROSS_ROW_BYTES : 0);
+	return 64 + (n > 1 ? (2 * n * (n - 1) + 2) * CROSS_ROW_BYTES +
+				     RESULTS_MAX_CROSS_HISTS *
+					     (ROW_HIST_BYTES + 8)
+			   : 0);
 }
 
 void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,

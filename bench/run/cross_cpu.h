@@ -15,8 +15,8 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 			 struct bench_buffers *b);
 
 /* The handoff room the section's rows need, set aside in the first part
- * before the rows run: two a pair of the chosen processors, and the
- * broadcasts. */
+ * before the rows run: two a pair of the chosen processors, the
+ * broadcasts, and one distribution per relation at its largest. */
 size_t cross_cpu_handoff_reserve(void);
 
 #endif

@@ -431,7 +431,6 @@ struct experiment_result *experiment_open(const struct plan_row *p,
 					 .vector = p->vector };
 	fmt_snprintf(e->name, sizeof(e->name), "%s", p->name);
 	e->apic_mode = (uint8_t)apic_mode_active();
-	e->core_type = (uint8_t)(cpu_core_type() >> 24);
 	if (why) {
 		e->status = EXP_SKIPPED;
 		fmt_snprintf(e->reason, sizeof(e->reason), "%s", why);

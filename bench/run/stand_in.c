@@ -200,20 +200,23 @@ static void run_row(void *arg)
 	experiment_run(call->p, call->r, call->c, call->b);
 }
 
-/* Where the floor of the row's processor goes, if it has none yet. */
+/* Where the floor of the row's processor goes, with its core type, if
+ * it has no entry yet. */
 static struct sample_stats *floor_wanted(const struct plan_row *p,
 					 struct run_result *r)
 {
-	struct other_floor *f;
+	struct other_cpu *f;
 	uint32_t i;
 
-	for (i = 0; i < r->n_other_floors; i++)
-		if (r->other_floor[i].cpu == p->id.cpu)
+	for (i = 0; i < r->n_other_cpus; i++)
+		if (r->other_cpu[i].cpu == p->id.cpu)
 			return 0;
-	if (r->n_other_floors >= RESULTS_MAX_OTHER_FLOORS)
+	if (r->n_other_cpus >= RESULTS_MAX_OTHER_CPUS)
 		return 0;
-	f = &r->other_floor[r->n_other_floors++];
-	*f = (struct other_floor){ .cpu = p->id.cpu };
+	f = &r->other_cpu[r->n_other_cpus++];
+	*f = (struct other_cpu){
+		.cpu = p->id.cpu,
+		.core_type = (uint8_t)(ap_cpus[in_place].core_type >> 24) };
 	return &f->floor;
 }
 
@@ -246,7 +249,7 @@ void stand_in_run(const struct plan_row *p, struct run_result *r,
 	struct experiment_result *e;
 
 	if (why) {
-		experiment_open(p, r, why)->core_type = 0;
+		(void)experiment_open(p, r, why);
 		return;
 	}
 	ap = &ap_cpus[in_place];
@@ -271,7 +274,6 @@ void stand_in_run(const struct plan_row *p, struct run_result *r,
 		/* In in_place_of_boot, before the boot CPU's tables. */
 		e = experiment_open(p, r, 0);
 		e->status = EXP_FAILED;
-		e->core_type = 0;
 		fmt_snprintf(e->reason, sizeof(e->reason), "CPU %u: exception %u "
 			     "before the row began; it parked itself",
 			     p->id.cpu - 1u, ap->fault - 1);

@@ -17,7 +17,7 @@
 
 /* The most processors the rows run on again: each takes about 60 rows
  * of the results table with matrix_cpus_rows = core. */
-#define STAND_IN_MAX_CPUS RESULTS_MAX_OTHER_FLOORS
+#define STAND_IN_MAX_CPUS RESULTS_MAX_OTHER_CPUS
 
 /* The processors the config's matrix_cpus names, as row ids' cpu
  * fields (MADT index + 1), in MADT order; returns how many. auto takes,

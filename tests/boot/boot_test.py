@@ -62,7 +62,7 @@ check = Checks("boot")
 # How many checks the suite counts under CI, where every tool is there
 # (tests/checks.py): a helper that dies loses its checks, and this says
 # so. A change that adds checks updates it.
-CHECKS_UNDER_CI = 528
+CHECKS_UNDER_CI = 529
 
 # Every row checks and takes its samples twice: through the timed
 # handlers (entry, exit, round_trip_timed) and the bare ones (round_trip).
@@ -1928,6 +1928,17 @@ def cross_cpu_section(o):
                                 summary, re.M)
           and re.search(r"^ipi-ack\s+other-package\s+\d+\s+8$",
                         summary, re.M), summary[-1500:])
+    kept = [r for r in rows if "distribution" in r]
+    check("cross-cpu: the first acknowledged pair of each relation (same-llc "
+          "0 -> 1, other-package 0 -> 2) keeps its distribution, whose "
+          "buckets count its %d samples, and no other pair does"
+          % (TINY_SAMPLES // 4),
+          [(r["relation"], r["sender"], r["target"]) for r in kept]
+          == [("same-llc", 0, 1), ("other-package", 0, 2)]
+          and all(r["kind"] == "ipi-ack" and sum(b[2] for b in r[
+              "distribution"]) == r["samples"] for r in kept),
+          str([(r["relation"], r["sender"], r["target"],
+                r.get("samples")) for r in kept]))
 
 
 def cross_cpu_fault(o):

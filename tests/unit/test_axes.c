@@ -192,20 +192,21 @@ static void a_row_on_another_processor_is_its_own(void **state)
 	sample_run(&in, 2);
 	in.exp[1].id = in.exp[1].baseline = there;
 	in.exp[1].baseline.scheme = SCHEME_DIRECT;
-	in.exp[1].core_type = 0x20;
 	row_name(&there, in.exp[1].name, sizeof(in.exp[1].name));
 	/* Its processor's own floor, measured there. */
-	in.n_other_floors = 1;
-	in.other_floor[0] = (struct other_floor){ .cpu = 3,
-						  .floor = in.floor };
-	in.other_floor[0].floor.min = in.floor.min + 7;
+	in.n_other_cpus = 1;
+	in.other_cpu[0] = (struct other_cpu){ .cpu = 3, .core_type = 0x20,
+						.floor = in.floor };
+	in.machine.core_type = 0x40;
+	in.other_cpu[0].floor.min = in.floor.min + 7;
 	len = results_encode(&in, blob, sizeof(blob));
 	assert_true(len > 0);
 	assert_int_equal(results_decode(blob, len, &out), DECODE_OK);
 	assert_memory_equal(&in, &out, sizeof(in));
 	assert_int_equal(out.exp[1].id.cpu, 3);
 	assert_int_equal(out.exp[1].baseline.cpu, 3);
-	assert_int_equal(out.exp[1].core_type, 0x20);
+	assert_int_equal(row_core_type(&out, &out.exp[1]), 0x20);
+	assert_int_equal(row_core_type(&out, &out.exp[0]), 0x40);
 	assert_int_equal(row_floor(&out, &out.exp[1]), in.floor.min + 7);
 	assert_int_equal(row_floor(&out, &out.exp[0]), in.floor.min);
 	/* The longest name a row can have fits its field. */

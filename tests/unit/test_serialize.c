@@ -28,24 +28,35 @@ static void round_trip_is_exact(void **state)
 }
 
 /* The cross-CPU section of 8 processors travels exactly, negative TSC
- * offsets and the broadcasts' "all" included, and in no more than the
- * room phase B sets aside for it (CROSS_ROW_BYTES, 48 a row,
- * bench/run/cross_cpu.c). */
+ * offsets and the broadcasts' "all" included, with a distribution of
+ * the largest size for each relation, and in no more than the room
+ * phase B sets aside for it (CROSS_ROW_BYTES, 48 a row, and
+ * ROW_HIST_BYTES + 8 a distribution, bench/run/cross_cpu.c). */
 static void cross_rows_round_trip_within_their_reserve(void **state)
 {
 	static struct run_result in, out;
 	size_t without, with;
+	unsigned i;
 
 	(void)state;
 	sample_run(&in, 8);
 	without = results_encode(&in, buf, sizeof(buf));
 	sample_cross(&in, 8);
 	assert_int_equal(in.n_cross, 2 + 2 * 8 * 7);
+	for (i = 0; i < RESULTS_MAX_CROSS_HISTS; i++) {
+		struct row_histogram *h = &in.cross_hist[in.n_cross_hists++];
+
+		h->row = (uint8_t)(2 + 2 * i);
+		h->len = ROW_HIST_BYTES;
+		memset(h->bytes, 0xa5 + (int)i, sizeof(h->bytes));
+	}
 	with = results_encode(&in, buf, sizeof(buf));
 	assert_true(without > 0 && with > without);
 	assert_int_equal(results_decode(buf, with, &out), DECODE_OK);
 	assert_memory_equal(&in, &out, sizeof(in));
-	assert_true(with - without <= 64 + (size_t)in.n_cross * 48);
+	assert_true(with - without <= 64 + (size_t)in.n_cross * 48 +
+					   RESULTS_MAX_CROSS_HISTS *
+						   (ROW_HIST_BYTES + 8));
 }
 
 /* A run whose rows outgrow one handoff goes in parts, a reset apart
@@ -194,14 +205,14 @@ static void parts_join_into_one_run(void **state)
 	add_row_histogram(&second, 1, METRIC_ROUND_TRIP, 90, 4);
 	/* Each part measured CPU 2's floor; part 2 CPU 3's too: the join
 	 * keeps the first part's for CPU 2, and adds CPU 3's. */
-	first.n_other_floors = 1;
-	first.other_floor[0] = (struct other_floor){ .cpu = 3,
+	first.n_other_cpus = 1;
+	first.other_cpu[0] = (struct other_cpu){ .cpu = 3,
 						     .floor = first.floor };
-	second.n_other_floors = 2;
-	second.other_floor[0] = (struct other_floor){ .cpu = 3,
+	second.n_other_cpus = 2;
+	second.other_cpu[0] = (struct other_cpu){ .cpu = 3,
 						      .floor = second.floor };
-	second.other_floor[0].floor.min += 50;
-	second.other_floor[1] = (struct other_floor){ .cpu = 4,
+	second.other_cpu[0].floor.min += 50;
+	second.other_cpu[1] = (struct other_cpu){ .cpu = 4,
 						      .floor = second.floor };
 	joined = first;
 	assert_int_equal(results_join_part(&joined, &second), 0);
@@ -213,9 +224,9 @@ static void parts_join_into_one_run(void **state)
 	assert_non_null(results_row_histogram(&joined, 2, METRIC_EXIT));
 	assert_non_null(results_row_histogram(&joined, 4, METRIC_ROUND_TRIP));
 	assert_null(results_row_histogram(&joined, 1, METRIC_ROUND_TRIP));
-	assert_int_equal(joined.n_other_floors, 2);
-	assert_int_equal(joined.other_floor[0].floor.min, first.floor.min);
-	assert_int_equal(joined.other_floor[1].cpu, 4);
+	assert_int_equal(joined.n_other_cpus, 2);
+	assert_int_equal(joined.other_cpu[0].floor.min, first.floor.min);
+	assert_int_equal(joined.other_cpu[1].cpu, 4);
 	/* The joined run travels (a file can hold what one handoff cannot). */
 	n = results_encode(&joined, buf, sizeof(buf));
 	assert_true(n > 0);
