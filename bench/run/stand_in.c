@@ -247,6 +247,7 @@ void stand_in_run(const struct plan_row *p, struct run_result *r,
 				 other_cpus_own_apic_id(), 0 };
 	const struct ap_cpu *ap;
 	struct experiment_result *e;
+	uint32_t acks;
 
 	if (why) {
 		(void)experiment_open(p, r, why);
@@ -263,9 +264,16 @@ void stand_in_run(const struct plan_row *p, struct run_result *r,
 	counters_elsewhere(1);
 	ap_idt_install();
 	wrmsr(MSR_GS_BASE, (uint64_t)(uintptr_t)&boot_halts);
+	acks = ap_acks;
 	other_cpus_run((uint32_t)in_place, in_place_of_boot, &call);
-	while (!row_finished && !ap->fault)
+	/* Until the row finished and its wake-up was taken here, so that
+	 * none is left pending for the boot CPU's own IDT. */
+	while ((!row_finished || ap_acks == acks) && !ap->fault)
 		__asm__ volatile("sti; hlt; cli" ::: "memory");
+	/* And until the processor said its work returned (ap_wait's done):
+	 * the next row's command must not meet this row's late `done`. */
+	while (!ap->done && !ap->fault)
+		__asm__ volatile("pause" ::: "memory");
 	wrmsr(MSR_GS_BASE, call.gs_base);
 	idt_install();
 	desc_boot_place_back();
