@@ -4,6 +4,7 @@
 
 #include "arch/cpu.h"
 #include "arch/desc.h"
+#include "arch/primitives.h"
 
 /* ap_start.S: the trampoline, and where its 32- and 64-bit parts start;
  * ap_entry.S: the exception stubs. */
@@ -17,7 +18,6 @@ extern const char ap_fault_stubs[];
 #define CR4_PSE (1ull << 4)
 #define EFER_LMA (1ull << 10)
 #define MSR_EFER 0xc0000080
-#define MSR_GS_BASE 0xc0000101
 #define MSR_TSC_ADJUST 0x3b
 
 _Static_assert(sizeof(struct ap_cpu) == AP_CPU_BYTES, "one line per AP");

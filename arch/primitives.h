@@ -4,6 +4,8 @@
 #define IRQLAB_ARCH_PRIMITIVES_H
 
 #define PRIMITIVE_REPS 1024	/* per timed block, as in seed 000 */
+/* The segment bases (SDM vol. 4, MSRs C000_0100H-C000_0102H). */
+#define MSR_FS_BASE 0xc0000100
 #define MSR_GS_BASE 0xc0000101
 #define MSR_KERNEL_GS_BASE 0xc0000102
 

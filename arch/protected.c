@@ -4,6 +4,7 @@
 #include "arch/cpu.h"
 #include "arch/exceptions.h"
 #include "arch/lib/fmt.h"
+#include "arch/primitives.h"
 #include "arch/timing.h"
 
 struct pm_data pm __attribute__((aligned(4096)));
@@ -19,8 +20,6 @@ extern const char pm_wait_sample[], pm_wait_sample_counted[];
 #define FOUR_GIB (1ull << 32)
 #define CR4_PCIDE (1ull << 17)
 #define CR4_CET (1ull << 23)
-#define MSR_FS_BASE 0xc0000100
-#define MSR_GS_BASE 0xc0000101
 
 /* 32-bit descriptors (SDM vol. 3 §3.4.5): flat, G=1, D/B=1, P=1, DPL 0,
  * accessed preset so the CPU never writes the table. */

@@ -64,12 +64,25 @@ const struct experiment_result *boot_twin(const struct run_result *r,
 	return twin && twin->status == EXP_OK ? twin : 0;
 }
 
+int64_t row_net_median(const struct run_result *r,
+		       const struct experiment_result *e, unsigned k)
+{
+	return net_of_floor(e->metric[k].median, row_floor(r, e));
+}
+
 int64_t net_over_boot(const struct run_result *r,
 		      const struct experiment_result *e,
 		      const struct experiment_result *boot, unsigned k)
 {
-	return net_of_floor(e->metric[k].median, row_floor(r, e)) -
-	       net_of_floor(boot->metric[k].median, row_floor(r, boot));
+	return row_net_median(r, e, k) - row_net_median(r, boot, k);
+}
+
+void boot_row_name(const struct experiment_result *e, char *out, size_t cap)
+{
+	struct row_id id = e->id;
+
+	id.cpu = 0;
+	row_name(&id, out, cap);
 }
 
 const struct experiment_result *cold_twin(const struct run_result *r,
@@ -159,7 +172,7 @@ int64_t lead_median(const struct run_result *r,
 		    const struct experiment_result *e, unsigned k)
 {
 	if (!report_leads_with_cycles(r))
-		return net_of_floor(e->metric[k].median, row_floor(r, e));
+		return row_net_median(r, e, k);
 	return counted_median(r, e, k);
 }
 

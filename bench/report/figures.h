@@ -32,6 +32,13 @@ const struct experiment_result *gate_floor_of(
  * matrix on another processor"). */
 const struct experiment_result *boot_twin(const struct run_result *r,
 					  const struct experiment_result *e);
+/* Row e's TSC median of metric k, net of the floor of the processor it
+ * ran on (row_floor). */
+int64_t row_net_median(const struct run_result *r,
+		       const struct experiment_result *e, unsigned k);
+/* The name of the boot CPU's row of e's id: "int-fred" for
+ * "int-fred@cpu2". */
+void boot_row_name(const struct experiment_result *e, char *out, size_t cap);
 /* Row e's median of metric k over its boot twin's, each net of the
  * floor of the processor it ran on. */
 int64_t net_over_boot(const struct run_result *r,

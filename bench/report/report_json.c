@@ -570,18 +570,16 @@ static void json_other_cpus_matrix(struct json_writer *w,
 	for (i = 0; i < r->n_experiments; i++) {
 		const struct experiment_result *e = &r->exp[i];
 		const struct experiment_result *boot = boot_twin(r, e);
-		struct row_id id = e->id;
 		char name[RESULTS_NAME_LEN];
 
 		if (!e->id.cpu)
 			continue;
-		id.cpu = 0;
-		row_name(&id, name, sizeof(name));
+		boot_row_name(e, name, sizeof(name));
 		json_begin_object(w);
 		json_kv_string(w, "row", name);
 		json_kv_uint(w, "cpu", e->id.cpu - 1u);
-		json_kv_string(w, "core_type", core_type_name(row_core_type(r, e), core,
-							      sizeof(core)));
+		json_kv_string(w, "core_type", core_type_name(row_core_type(r, e),
+							      core, sizeof(core)));
 		json_status(w, e->status, e->reason);
 		if (boot) {
 			json_kv_string(w, "boot_core_type",

@@ -539,16 +539,10 @@ static void summary_cross_cpu(struct text_buf *tb, const struct run_result *r)
 	}
 }
 
-/* Row e's TSC median of metric k, net of its processor's floor. */
-static int64_t tsc_net(const struct run_result *r,
-			const struct experiment_result *e, unsigned k)
-{
-	return net_of_floor(e->metric[k].median, row_floor(r, e));
-}
-
 /* The rows run again on other processors (docs/cross-cpu.md "The matrix
  * on another processor"), each beside the boot CPU's: both medians of
- * entry and exit, raw, and the other's over the boot CPU's. */
+ * entry and exit, each net of its own processor's floor, and the
+ * other's over the boot CPU's. */
 static void summary_other_cpus_matrix(struct text_buf *tb,
 				      const struct run_result *r)
 {
@@ -558,7 +552,6 @@ static void summary_other_cpus_matrix(struct text_buf *tb,
 	for (i = 0; i < r->n_experiments; i++) {
 		const struct experiment_result *e = &r->exp[i];
 		const struct experiment_result *boot = boot_twin(r, e);
-		struct row_id id = e->id;
 		char name[RESULTS_NAME_LEN];
 
 		if (!e->id.cpu)
@@ -576,17 +569,16 @@ static void summary_other_cpus_matrix(struct text_buf *tb,
 				  clock_kind_unit(r->clock_kind), "row",
 				  "boot CPU", "entry/exit", "on", "entry/exit",
 				  "over boot");
-		id.cpu = 0;
-		row_name(&id, name, sizeof(name));
+		boot_row_name(e, name, sizeof(name));
 		fmt_snprintf(who, sizeof(who), "CPU %u (%s)", e->id.cpu - 1u,
 			     core_type_name(row_core_type(r, e), b, sizeof(b)));
 		tb_printf(tb, "%-34s %-16s %5lld/%-5lld %-16s %5lld/%-5lld "
 			  "%+6lld/%+lld\n", name,
 			  core_type_name(row_core_type(r, boot), a, sizeof(a)),
-			  (long long)tsc_net(r, boot, METRIC_ENTRY),
-			  (long long)tsc_net(r, boot, METRIC_EXIT), who,
-			  (long long)tsc_net(r, e, METRIC_ENTRY),
-			  (long long)tsc_net(r, e, METRIC_EXIT),
+			  (long long)row_net_median(r, boot, METRIC_ENTRY),
+			  (long long)row_net_median(r, boot, METRIC_EXIT), who,
+			  (long long)row_net_median(r, e, METRIC_ENTRY),
+			  (long long)row_net_median(r, e, METRIC_EXIT),
 			  (long long)net_over_boot(r, e, boot, METRIC_ENTRY),
 			  (long long)net_over_boot(r, e, boot, METRIC_EXIT));
 	}

@@ -7,6 +7,7 @@
 #include "arch/desc.h"
 #include "arch/lib/fmt.h"
 #include "arch/lib/log.h"
+#include "arch/primitives.h"
 #include "arch/timing.h"
 #include "bench/model/cross_cpu.h"
 #include "bench/model/histogram.h"
@@ -35,7 +36,6 @@
 #define SAMPLE_GAP_US 1
 
 #define ICR_ALL_BUT_SELF (3u << 18)	/* destination shorthand 11b */
-#define MSR_GS_BASE 0xc0000101
 
 /* One chosen processor: its APIC id, and its slot among the others, or
  * -1 for the boot CPU. */

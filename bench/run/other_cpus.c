@@ -422,10 +422,8 @@ static uint32_t start_again(void)
 {
 	uint32_t s, late = 0;
 
-	ap_trampoline_prepare(aps.area->page);
-	ap_alive = 0;
 	for (s = 0; s < aps.count; s++)
-		if (!start_one(aps.area, aps.cpu[s].apic_id, s, aps.tsc_hz))
+		if (other_cpus_start_one(s))
 			late++;
 	return late;
 }

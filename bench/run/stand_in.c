@@ -13,8 +13,6 @@
 #include "bench/run/experiment.h"
 #include "bench/run/other_cpus.h"
 
-#define MSR_FS_BASE 0xc0000100
-
 /* The processor in the boot CPU's place: its slot (-1: none) and the
  * APIC mode it arrived in. */
 static int in_place = -1;

@@ -286,22 +286,33 @@ def cycles_page():
           str(wrong[:4]))
 
 
+def boot_report(run, label):
+    """The report page a boot test left, opened in headless Chromium:
+    (results.json as parsed, what inspect.cjs saw), or None after the
+    check that failed."""
+    folder = run_folder(run)
+    if not check("%s: the %s boot test left a results folder" % (label, run),
+                 folder is not None):
+        return None
+    with open(os.path.join(folder, "results.json")) as f:
+        doc = json.load(f)
+    seen, why = inspect(os.path.join(folder, "report.html"),
+                        os.path.join(SHOTS, label + ".png"))
+    if not check("%s: opens in headless Chromium" % label,
+                 seen is not None, why):
+        return None
+    return doc, seen
+
+
 def cross_cpu_page():
     """The report page of the -smp 4 run (boot test cross-cpu): the
     heatmap has a cell per ordered pair of its 4 CPUs, each the pair's
     ipi-ack median and relation as results.json has them, coloured by
     value (not all one colour)."""
-    folder = run_folder("cross-cpu")
-    if not check("cross-cpu-report: the cross-cpu boot test left a results "
-                 "folder", folder is not None):
+    opened = boot_report("cross-cpu", "cross-cpu-report")
+    if not opened:
         return
-    with open(os.path.join(folder, "results.json")) as f:
-        doc = json.load(f)
-    seen, why = inspect(os.path.join(folder, "report.html"),
-                        os.path.join(SHOTS, "cross-cpu-report.png"))
-    if not check("cross-cpu-report: opens in headless Chromium",
-                 seen is not None, why):
-        return
+    doc, seen = opened
     pairs = {(r["sender"], r["target"]): r for r in doc["cross_cpu"]["rows"]
              if r["kind"] == "ipi-ack" and r["status"] == "ok"}
     wrong = [c for c in seen["heat"]
@@ -327,17 +338,10 @@ def other_cpus_page():
     rows on other processors has a line for each row results.json sets
     beside the boot CPU's, with its CPU, core type and the three
     differences results.json gives, and the page has no error."""
-    folder = run_folder("matrix-on-cpu1-icount")
-    if not check("other-cpus-report: the matrix-on-cpu1-icount boot test "
-                 "left a results folder", folder is not None):
+    opened = boot_report("matrix-on-cpu1-icount", "other-cpus-report")
+    if not opened:
         return
-    with open(os.path.join(folder, "results.json")) as f:
-        doc = json.load(f)
-    seen, why = inspect(os.path.join(folder, "report.html"),
-                        os.path.join(SHOTS, "other-cpus-report.png"))
-    if not check("other-cpus-report: opens in headless Chromium",
-                 seen is not None, why):
-        return
+    doc, seen = opened
     want = [[r["row"], str(r["cpu"]), r["core_type"],
              r.get("boot_core_type", ""),
              *(str(r[k]) if k in r else "" for k in
