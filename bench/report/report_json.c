@@ -585,6 +585,8 @@ static void json_other_cpus_matrix(struct json_writer *w,
 			json_kv_string(w, "boot_core_type",
 				       core_type_name(row_core_type(r, boot), core,
 						      sizeof(core)));
+			json_kv_string(w, "unit",
+				       clock_kind_unit(r->clock_kind));
 			for (k = 0; k < METRIC_COUNT; k++) {
 				fmt_snprintf(key, sizeof(key), "%s_over_boot",
 					     metric_name(k));

@@ -2033,11 +2033,13 @@ def matrix_on_cpu1_icount(o):
     log = serial(o.run_dir, 1) if o.run_dir else ""
     summary = o.file("summary.txt") if o.folders else ""
     check("matrix-on-cpu1-icount: results.json sets each CPU 1 row beside "
-          "the boot CPU's with entry, exit and round trip 0 over it; "
+          "the boot CPU's with entry, exit and round trip 0 over it, in "
+          "QEMU -icount's instructions; "
           "summary.txt has the section; the log says CPU 1 took the place "
           "in xAPIC and in x2APIC mode",
           len(side) == len(boot) and all(
               r["status"] == "ok" and r["entry_over_boot"] == 0
+              and r["unit"].startswith("instructions (QEMU -icount")
               and r["exit_over_boot"] == 0 and r["round_trip_over_boot"] == 0
               for r in side)
           and "On other processors, each in the boot CPU's place" in summary
