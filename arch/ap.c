@@ -20,17 +20,36 @@ extern const char ap_fault_stubs[];
 #define MSR_EFER 0xc0000080
 #define MSR_TSC_ADJUST 0x3b
 
-_Static_assert(sizeof(struct ap_cpu) == AP_CPU_BYTES, "one line per AP");
-_Static_assert(__builtin_offsetof(struct ap_cpu, command) == AP_CPU_COMMAND &&
-		       __builtin_offsetof(struct ap_cpu, state) == AP_CPU_STATE &&
-		       __builtin_offsetof(struct ap_cpu, waiting) ==
-			       AP_CPU_WAITING &&
-		       __builtin_offsetof(struct ap_cpu, interrupts) ==
-			       AP_CPU_INTERRUPTS &&
-		       __builtin_offsetof(struct ap_cpu, fault) == AP_CPU_FAULT &&
-		       __builtin_offsetof(struct ap_cpu, entry_tsc) ==
-			       AP_CPU_ENTRY_TSC,
+#define OFFSET(field) __builtin_offsetof(struct ap_cpu, field)
+_Static_assert(sizeof(struct ap_cpu) == AP_CPU_BYTES, "two lines per AP");
+_Static_assert(OFFSET(command) == AP_CPU_COMMAND &&
+		       OFFSET(slot) == AP_CPU_SLOT &&
+		       OFFSET(state) == AP_CPU_STATE &&
+		       OFFSET(waiting) == AP_CPU_WAITING &&
+		       OFFSET(interrupts) == AP_CPU_INTERRUPTS &&
+		       OFFSET(fault) == AP_CPU_FAULT &&
+		       OFFSET(entry_tsc) == AP_CPU_ENTRY_TSC,
 	       "arch/ap.h's offsets, which assembly uses");
+/* MONITOR arms the line of &command (CPUID.5:EBX gives its size; 64
+ * bytes on every part irqlab knows, SDM vol. 3A §9.10.4). Only the boot
+ * CPU writes the first line; everything the AP or its handler
+ * (apic/ap_interrupt.S) writes lies in the second. */
+_Static_assert(AP_CPU_COMMAND / AP_CPU_LINE == 0 &&
+		       OFFSET(work) / AP_CPU_LINE == 0 &&
+		       OFFSET(work_arg) / AP_CPU_LINE == 0 &&
+		       sizeof(void *) + OFFSET(work_arg) <= AP_CPU_LINE,
+	       "the monitored line holds the boot CPU's words only");
+_Static_assert(OFFSET(slot) / AP_CPU_LINE == 1 &&
+		       OFFSET(state) / AP_CPU_LINE == 1 &&
+		       OFFSET(waiting) / AP_CPU_LINE == 1 &&
+		       OFFSET(interrupts) / AP_CPU_LINE == 1 &&
+		       OFFSET(fault) / AP_CPU_LINE == 1 &&
+		       OFFSET(done) / AP_CPU_LINE == 1 &&
+		       OFFSET(wakeups_without_interrupt) / AP_CPU_LINE == 1 &&
+		       OFFSET(entry_tsc) / AP_CPU_LINE == 1 &&
+		       OFFSET(tsc_adjust) / AP_CPU_LINE == 1,
+	       "what the AP and its handler write is off the monitored line");
+#undef OFFSET
 
 _Static_assert(AP_MAX_CPUS == DESC_OTHER_CPUS, "a GDT and TSS for each AP");
 
@@ -66,6 +85,17 @@ const char *ap_start_unsupported(const void *page)
 	return 0;
 }
 
+/* A wake-up from HLT or MWAIT is counted when it brought neither an
+ * interrupt (the handler counts those) nor a new command (a store to the
+ * monitored line): MWAIT may end for other events too (SDM vol. 2B,
+ * MWAIT), and a store of the AP's own to the armed line ends it at once. */
+static void count_wakeup(struct ap_cpu *me, uint32_t command,
+			 uint32_t interrupts_before)
+{
+	if (me->interrupts == interrupts_before && me->command == command)
+		me->wakeups_without_interrupt++;
+}
+
 /* Waits as the boot CPU commands (arch/ap.h), until an INIT parks it.
  * Each pass takes the command in `state`. A halted or MWAITing AP
  * wakes for an interrupt, and its handler's IRET returns after HLT or
@@ -75,27 +105,52 @@ const char *ap_start_unsupported(const void *page)
 static __attribute__((noreturn)) void ap_wait(struct ap_cpu *me)
 {
 	for (;;) {
-		uint32_t command = me->command;
+		uint32_t command = me->command, before;
 
 		me->state = command;
 		if (command == AP_SPIN) {
 			__asm__ volatile("sti; pause; cli" ::: "memory");
 		} else if (command == AP_HALT) {
+			/* The boot CPU stores the command, then reads
+			 * `waiting` to decide whether to send the wake-up
+			 * IPI; this stores `waiting`, then reads the
+			 * command. A load may pass an older store to
+			 * another address (SDM vol. 3A §9.2.3.4), so both
+			 * could read the old value, and this would halt
+			 * with no IPI coming: the full fence here and in
+			 * command_all (bench/run/other_cpus.c) orders each
+			 * store before its load (§9.2.2), so at least one
+			 * sees the other's. An IPI sent once `waiting` is
+			 * seen stays pending while interrupts are off, and
+			 * STI's shadow delivers it only once HLT waits. */
+			before = me->interrupts;
 			me->waiting = 1;
-			__asm__ volatile("sti; hlt; cli" ::: "memory");
+			mfence();
+			if (me->command == command) {
+				__asm__ volatile("sti; hlt; cli" ::: "memory");
+				count_wakeup(me, command, before);
+			}
 			me->waiting = 0;
 		} else if (command == AP_MWAIT) {
 			/* The monitor armed first, then the command read
 			 * again: a write between them wakes MWAIT at once
-			 * (SDM vol. 2B, MONITOR). STI's one-instruction
-			 * shadow keeps an interrupt out until MWAIT waits. */
+			 * (SDM vol. 2B, MONITOR). MONITOR is ordered as a
+			 * load (ibid.), so no fence is needed: a command
+			 * stored before it is read here, one stored after
+			 * it ends the wait. `waiting` lies on the other
+			 * line (arch/ap.h), so storing it does not. STI's
+			 * one-instruction shadow keeps an interrupt out
+			 * until MWAIT waits. */
+			before = me->interrupts;
 			__asm__ volatile("monitor" ::"a"(&me->command), "c"(0),
 					 "d"(0));
 			me->waiting = 1;
-			if (me->command == command)
+			if (me->command == command) {
 				__asm__ volatile("sti; mwait; cli" ::"a"(0),
 						 "c"(0)
 						 : "memory");
+				count_wakeup(me, command, before);
+			}
 			me->waiting = 0;
 		} else if (command == AP_RUN && !me->done) {
 			me->work(me->work_arg);
@@ -123,6 +178,7 @@ static void ap_main(uint64_t slot)
 	me->fault = 0;
 	me->interrupts = 0;
 	me->waiting = 0;
+	me->wakeups_without_interrupt = 0;
 	me->tsc_adjust = cpu_has(X86_FEATURE_TSC_ADJUST) ?
 				 rdmsr(MSR_TSC_ADJUST) : 0;
 	me->core_type = cpu_core_type();

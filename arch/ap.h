@@ -33,15 +33,20 @@
 #define AP_MWAIT 4	/* interrupts on, MWAIT on its command word */
 #define AP_RUN 5	/* interrupts off: run `work` once, then say done */
 
-/* struct ap_cpu's fields as assembly reaches them through GS. */
-#define AP_CPU_SLOT 0
-#define AP_CPU_COMMAND 4
-#define AP_CPU_STATE 8
-#define AP_CPU_WAITING 12
-#define AP_CPU_INTERRUPTS 16
-#define AP_CPU_FAULT 20
-#define AP_CPU_ENTRY_TSC 32
-#define AP_CPU_BYTES 64
+/* struct ap_cpu's fields as assembly reaches them through GS. Two cache
+ * lines: the first holds what the boot CPU writes (the command, which
+ * MWAIT monitors); the second what the AP and its handler write, so that
+ * none of their own stores ends the MWAIT they wait in (SDM vol. 2B,
+ * MONITOR: a store to the armed range wakes it; vol. 3A §9.10.4). */
+#define AP_CPU_LINE 64
+#define AP_CPU_COMMAND 0
+#define AP_CPU_SLOT 64
+#define AP_CPU_STATE 68
+#define AP_CPU_WAITING 72
+#define AP_CPU_INTERRUPTS 76
+#define AP_CPU_FAULT 80
+#define AP_CPU_ENTRY_TSC 96
+#define AP_CPU_BYTES (2 * AP_CPU_LINE)
 
 /* The other processors' exception stubs, one per vector 0-31. */
 #define AP_FAULT_STUB_BYTES 32
@@ -61,11 +66,18 @@ void ap_trampoline_set_slot(void *page, uint32_t slot, uint64_t stack_top);
 /* APs that reached long mode and ap_main since the count was zeroed. */
 extern volatile uint32_t ap_alive;
 
-/* One AP's data, reached through its GS base; one cache line each, so
- * that the boot CPU's polling of one does not move another's. */
+/* One AP's data, reached through its GS base; two cache lines each (see
+ * AP_CPU_LINE), so that the boot CPU's polling of one does not move
+ * another's, and an AP waiting in MWAIT on its command word wakes only
+ * for the boot CPU's store to it or for an interrupt. */
 struct ap_cpu {
-	uint32_t slot;
+	/* The first line, the monitored one: only the boot CPU writes it. */
 	volatile uint32_t command;	/* AP_*: set by the boot CPU */
+	uint32_t command_pad;
+	void (*volatile work)(void *arg);	/* AP_RUN's, and its */
+	void *volatile work_arg;		/* argument */
+	/* The second line: what the AP and its handler write. */
+	uint32_t slot __attribute__((aligned(AP_CPU_LINE)));
 	volatile uint32_t state;	/* the command it last took */
 	/* Set just before HLT or MWAIT, cleared once woken: the boot CPU
 	 * fires at a waiting target only. */
@@ -75,14 +87,17 @@ struct ap_cpu {
 	 * interrupts off (0: none). */
 	volatile uint32_t fault;
 	volatile uint32_t done;		/* AP_RUN: work returned */
+	/* Wake-ups from HLT or MWAIT that brought neither an interrupt nor
+	 * a new command, since it started: each a moment it was not
+	 * waiting, which a sample could have timed (docs/cross-cpu.md
+	 * "Wake-ups without an interrupt"). */
+	volatile uint32_t wakeups_without_interrupt;
 	/* CPUID.1AH:EAX as it arrived, where CPUID.7.0:EDX[15] says the
 	 * CPU is hybrid: its core type in bits 31:24 (SDM vol. 2A, CPUID
 	 * leaf 1AH); 0 elsewhere. */
 	uint32_t core_type;
 	/* The TSC its interrupt handler read first, at its last entry. */
 	volatile uint64_t entry_tsc;
-	void (*volatile work)(void *arg);	/* AP_RUN's, and its */
-	void *volatile work_arg;		/* argument */
 	/* IA32_TSC_ADJUST as it arrived (SDM vol. 3B §18.17.3); 0 where
 	 * CPUID.7.0:EBX[1] says there is none. */
 	uint64_t tsc_adjust;

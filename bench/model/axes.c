@@ -49,6 +49,12 @@ int source_between_cpus(unsigned source)
 	       source == SOURCE_IPI_CPU_NMI;
 }
 
+int source_target_waits(unsigned source)
+{
+	return source == SOURCE_IPI_CPU_ROUNDTRIP_HALTED ||
+	       source == SOURCE_IPI_CPU_ROUNDTRIP_MWAIT;
+}
+
 const char *source_name(unsigned source)
 {
 	return by_id(source_names, SOURCE_COUNT, source);

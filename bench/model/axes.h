@@ -26,6 +26,8 @@ const char *source_name(unsigned source);
  * (docs/controllers.md "The cross-CPU rows"): what they mean then
  * depends on how the emulator schedules its vCPUs. */
 int source_between_cpus(unsigned source);
+/* Whether its target waits in HLT or MWAIT between samples. */
+int source_target_waits(unsigned source);
 const char *variant_name(unsigned variant);
 const char *cpu_mode_name(unsigned mode);
 const char *apic_mode_name(unsigned mode);

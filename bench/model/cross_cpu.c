@@ -48,6 +48,18 @@ const char *skew_bound_unusable(const struct skew_bound *b, uint64_t median,
 	return 0;
 }
 
+const char *target_wakeups_past_bound(uint32_t wakeups, uint32_t took,
+				      char *why, unsigned cap)
+{
+	if ((uint64_t)wakeups * TARGET_WAKEUPS_PER_INTERRUPTS <= took)
+		return 0;
+	fmt_snprintf(why, cap, "the target woke %u times with no interrupt "
+		     "or new command, over 1 per %u of its %u interrupts: it "
+		     "did not wait", wakeups, TARGET_WAKEUPS_PER_INTERRUPTS,
+		     took);
+	return why;
+}
+
 uint64_t one_way_corrected(uint64_t sent, uint64_t entered,
 			   const struct skew_bound *b, uint32_t *clamped)
 {

@@ -50,6 +50,20 @@ uint64_t cross_core_median(const struct run_result *r, unsigned kind,
 /* Whether any row names a core type: the CPU is hybrid. */
 int cross_hybrid(const struct run_result *r);
 
+/* A halted or MWAITing target may wake without an interrupt or a new
+ * command at most once per TARGET_WAKEUPS_PER_INTERRUPTS interrupts it
+ * took. Each such wake-up is a moment it was not waiting, so at most one
+ * sample may have found it awake; at 1 in 100 those samples, faster
+ * than the rest, can move the median by at most one percentile rank.
+ * More, and the row times a target that does not wait. */
+#define TARGET_WAKEUPS_PER_INTERRUPTS 100
+
+/* Why a row whose target woke `wakeups` times without an interrupt while
+ * taking `took` interrupts fails, written into why; NULL where within
+ * the bound. */
+const char *target_wakeups_past_bound(uint32_t wakeups, uint32_t took,
+				      char *why, unsigned cap);
+
 /* What the section's figures are under this clock (enum clock_kind):
  * only on hardware (or KVM) are they latencies. Under -icount QEMU runs
  * the vCPUs round-robin, so a figure between two of them is where its

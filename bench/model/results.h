@@ -131,6 +131,10 @@ struct experiment_result {
 	 * Apart by more than FREQUENCY_STABLE_PERMILLE: UNSTABLE
 	 * (frequency). */
 	uint32_t clock_ratio_low, clock_ratio_high;
+	/* A row whose target halts or MWAITs between samples: the times
+	 * its wait ended with neither an interrupt nor a new command
+	 * (docs/cross-cpu.md "Wake-ups without an interrupt"). */
+	uint32_t target_wakeups;
 	/* Raw deltas, before the instrument floor is taken off. */
 	struct sample_stats metric[METRIC_COUNT];
 };

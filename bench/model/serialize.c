@@ -141,6 +141,7 @@ static const struct field experiment_fields[] = {
 	VAR(struct experiment_result, discarded_batches),
 	VAR(struct experiment_result, clock_ratio_low),
 	VAR(struct experiment_result, clock_ratio_high),
+	VAR(struct experiment_result, target_wakeups),
 	STATS(struct experiment_result, metric[METRIC_ENTRY]),
 	STATS(struct experiment_result, metric[METRIC_EXIT]),
 	STATS(struct experiment_result, metric[METRIC_ROUND_TRIP]),

@@ -180,6 +180,11 @@ static void json_experiment(struct json_writer *w, const struct run_result *r,
 	json_kv_uint(w, "register_checks", e->register_checks);
 	json_kv_uint(w, "discarded", e->discarded);
 	json_kv_uint(w, "discarded_batches", e->discarded_batches);
+	/* A halted or MWAITing target's wake-ups that brought neither an
+	 * interrupt nor a new command (docs/cross-cpu.md). */
+	if (source_target_waits(e->id.source))
+		json_kv_uint(w, "target_wakeups_without_interrupt",
+			     e->target_wakeups);
 	/* The core clock against the TSC's over the row's batches, in
 	 * thousandths (APERF/MPERF); null where not measured. */
 	json_key(w, "clock_ratio_milli");

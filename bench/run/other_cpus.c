@@ -30,6 +30,9 @@ static struct {
 	int running;
 	int target;	/* the cross-CPU rows' target's slot; -1: none */
 	uint32_t command;	/* what the last wake had them do */
+	/* What the target's handler took between the last wake and
+	 * sleep, and its wake-ups without an interrupt (arch/ap.h). */
+	uint32_t last_took, last_wakeups;
 	struct {
 		uint32_t apic_id, index;
 		uint8_t relation;
@@ -252,6 +255,12 @@ static uint32_t command_all(uint32_t command)
 	ap_reply_x2apic = lapic->mode == LAPIC_X2APIC;
 	for (s = 0; s < aps.count; s++) {
 		ap_cpus[s].command = command;
+		/* The store before the load of `waiting`: ap_wait
+		 * (arch/ap.c) stores `waiting` and then reads the command,
+		 * and without a full fence on both sides each could read
+		 * the other's old value and the AP halt with no IPI coming
+		 * (SDM vol. 3A §9.2.3.4). */
+		mfence();
 		if (ap_cpus[s].waiting && !ap_cpus[s].fault)
 			send_fixed(aps.cpu[s].apic_id, WAKE_VECTOR);
 	}
@@ -465,6 +474,8 @@ void other_cpus_sleep(const char *source)
 		return;
 	t = &ap_cpus[aps.target];
 	target_took = t->interrupts;
+	aps.last_took = target_took;
+	aps.last_wakeups = t->wakeups_without_interrupt;
 	for (s = 0; s < aps.count; s++)
 		took += ap_cpus[s].interrupts;
 	late = command_all(AP_QUIET);
@@ -474,11 +485,18 @@ void other_cpus_sleep(const char *source)
 	tsc_pause_us(aps.tsc_hz, INIT_SETTLE_US);
 	aps.running = 0;
 	log_status(STATUS_CROSS_CPU, "source=%s mode=%s target=%u relation=%s "
-		   "state=%s took=%u target_took=%u faults=%u late=%u",
+		   "state=%s took=%u target_took=%u wakeups=%u faults=%u "
+		   "late=%u",
 		   source, lapic->name, aps.cpu[aps.target].apic_id,
 		   cpu_relation_name(aps.cpu[aps.target].relation),
 		   states[aps.command < 5 ? aps.command : 0], took,
-		   target_took, faults, late);
+		   target_took, aps.last_wakeups, faults, late);
+}
+
+uint32_t other_cpus_target_wakeups(uint32_t *target_took)
+{
+	*target_took = aps.last_took;
+	return aps.last_wakeups;
 }
 
 uint32_t other_cpus_started(void)

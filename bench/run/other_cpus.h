@@ -45,6 +45,10 @@ const char *other_cpus_wake(uint32_t command);
  * waiting, and writes what the target's handler took to a status
  * line for `source`. */
 void other_cpus_sleep(const char *source);
+/* The target's wake-ups from HLT or MWAIT that brought neither an
+ * interrupt nor a new command, between the last wake and sleep, and in
+ * `target_took` the interrupts its handler took then. */
+uint32_t other_cpus_target_wakeups(uint32_t *target_took);
 
 /* The cross-CPU section's (bench/run/cross_cpu.h): how many processors
  * started in phase B; each one's APIC id and MADT index by slot; the

@@ -12,6 +12,7 @@
 #include "arch/lib/fmt.h"
 #include "arch/protected.h"
 #include "arch/timing.h"
+#include "bench/model/cross_cpu.h"
 #include "bench/model/probes.h"
 #include "bench/model/results.h"
 #include "bench/run/counters.h"
@@ -133,6 +134,25 @@ static void other_cpu_start(const struct irq_source *src, uint8_t vector)
 static void other_cpu_stop(const struct irq_source *src)
 {
 	other_cpus_sleep(source_name(src->id));
+}
+
+/* A halted or MWAITing target that woke with neither an interrupt nor a
+ * new command was awake for a while, and past the bound
+ * (bench/model/cross_cpu.h) the row times a target that does not wait:
+ * an MWAIT ended by a store of its own, or an emulator's MWAIT that
+ * does not wait. The count of the last pass, the measuring one, is
+ * kept in the row either way. */
+static const char *other_cpu_verdict(const struct irq_source *src,
+				     struct experiment_result *e)
+{
+	static char why[RESULTS_REASON_LEN];
+	uint32_t took;
+
+	if (src->target_waits == AP_SPIN)
+		return 0;
+	e->target_wakeups = other_cpus_target_wakeups(&took);
+	return target_wakeups_past_bound(e->target_wakeups, took, why,
+					 sizeof(why));
 }
 
 static void fire_other_cpu(uint8_t vector, struct irq_sample *s)
@@ -431,7 +451,7 @@ static void pic8259_stop(const struct irq_source *src)
 	  .every_scheme = (waits) == AP_SPIN,                                 \
 	  .target_waits = waits, .unsupported = other_cpu_unsupported,       \
 	  .start = other_cpu_start, .fire = fire_other_cpu,                  \
-	  .stop = other_cpu_stop }
+	  .stop = other_cpu_stop, .verdict = other_cpu_verdict }
 
 const struct irq_source irq_sources[] = {
 	/* Software INT n: no APIC acceptance, no EOI (docs/timing.md). */

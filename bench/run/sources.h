@@ -9,6 +9,8 @@
 #include "firmware/acpi.h"
 #include "arch/dispatch/irq.h"
 
+struct experiment_result;
+
 /* Which local APIC mode a source runs in. */
 enum source_modes {
 	SOURCE_NO_APIC = 0,	/* INT n: before the APIC is touched */
@@ -73,6 +75,11 @@ struct irq_source {
 	void (*start)(const struct irq_source *s, uint8_t vector);
 	void (*fire)(uint8_t vector, struct irq_sample *sample);
 	void (*stop)(const struct irq_source *s);
+	/* After stop: records in `e` what only the source saw of the
+	 * measuring pass, and returns why the row fails on it, or NULL
+	 * (NULL: nothing to judge). */
+	const char *(*verdict)(const struct irq_source *s,
+			       struct experiment_result *e);
 };
 
 extern const struct irq_source irq_sources[];

@@ -177,6 +177,27 @@ static void only_hardware_figures_are_latencies(void **state)
 			       "never cycles"));
 }
 
+/* A halted or MWAITing target may wake without an interrupt once per
+ * 100 interrupts it took; one more fails the row, with both counts in
+ * the reason, which fits the results' reason field. */
+static void target_wakeups_are_bounded_per_hundred_interrupts(void **state)
+{
+	char why[RESULTS_REASON_LEN];
+
+	(void)state;
+	assert_null(target_wakeups_past_bound(0, 0, why, sizeof(why)));
+	assert_null(target_wakeups_past_bound(0, 420, why, sizeof(why)));
+	assert_null(target_wakeups_past_bound(4, 420, why, sizeof(why)));
+	assert_non_null(target_wakeups_past_bound(5, 420, why, sizeof(why)));
+	assert_string_equal(why, "the target woke 5 times with no interrupt "
+			    "or new command, over 1 per 100 of its 420 "
+			    "interrupts: it did not wait");
+	assert_non_null(target_wakeups_past_bound(1, 0, why, sizeof(why)));
+	assert_non_null(target_wakeups_past_bound(4294967295u, 4294967295u,
+						  why, sizeof(why)));
+	assert_non_null(strstr(why, "it did not wait"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +209,7 @@ int main(void)
 		cmocka_unit_test(each_relation_has_the_median_of_its_pairs),
 		cmocka_unit_test(each_core_type_pair_has_its_median),
 		cmocka_unit_test(only_hardware_figures_are_latencies),
+		cmocka_unit_test(target_wakeups_are_bounded_per_hundred_interrupts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
