@@ -147,7 +147,6 @@ const char *lapic_check_quiet(char *why, unsigned cap)
 #define ICR_DELIVERY_INIT (5u << 8)	/* delivery mode 101b */
 #define ICR_DELIVERY_STARTUP (6u << 8)	/* 110b: SIPI */
 #define ICR_TRIGGER_LEVEL (1u << 15)
-#define ICR_PENDING (1u << 12)		/* xAPIC delivery status */
 #define ICR_POLLS 100000
 
 /* INIT to one processor (SDM vol. 3A §9.4.4.1, the MP initialization
@@ -166,11 +165,12 @@ int lapic_send_init(uint32_t apic_id)
 	}
 	lapic_icr_write(0, apic_id, ICR_DELIVERY_INIT | APIC_ICR_LEVEL_ASSERT |
 				   ICR_TRIGGER_LEVEL);
-	for (polls = 0; polls < ICR_POLLS && (xapic_read(APIC_ICR) & ICR_PENDING);
-	     polls++)
+	for (polls = 0; polls < ICR_POLLS &&
+	     (xapic_read(APIC_ICR) & APIC_ICR_SEND_PENDING); polls++)
 		;
 	lapic_icr_write(0, apic_id, ICR_DELIVERY_INIT | ICR_TRIGGER_LEVEL);
-	for (; polls < ICR_POLLS && (xapic_read(APIC_ICR) & ICR_PENDING); polls++)
+	for (; polls < ICR_POLLS &&
+	     (xapic_read(APIC_ICR) & APIC_ICR_SEND_PENDING); polls++)
 		;
 	return polls < ICR_POLLS ? 0 : -1;
 }
@@ -185,8 +185,8 @@ int lapic_send_sipi(uint32_t apic_id, uint8_t vector)
 		return 0;
 	}
 	lapic_icr_write(0, apic_id, ICR_DELIVERY_STARTUP | vector);
-	for (polls = 0; polls < ICR_POLLS && (xapic_read(APIC_ICR) & ICR_PENDING);
-	     polls++)
+	for (polls = 0; polls < ICR_POLLS &&
+	     (xapic_read(APIC_ICR) & APIC_ICR_SEND_PENDING); polls++)
 		;
 	return polls < ICR_POLLS ? 0 : -1;
 }

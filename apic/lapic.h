@@ -25,6 +25,7 @@
 #define APIC_ICR	0x300	/* x2APIC: one 64-bit MSR */
 #define   APIC_ICR_LEVEL_ASSERT	(1u << 14)
 #define   APIC_ICR_DEST_SELF	(1u << 18)	/* shorthand 01b, bits 19:18 */
+#define   APIC_ICR_SEND_PENDING	(1u << 12)	/* xAPIC Delivery Status */
 #define APIC_ICR2	0x310	/* xAPIC only */
 #define APIC_LVT_CMCI	0x2f0	/* where IA32_MCG_CAP[10] says it exists */
 #define APIC_LVT_TIMER	0x320
@@ -76,7 +77,9 @@ extern volatile uint32_t *lapic_mmio;	/* xAPIC register page */
 /* Writes the ICR for `apic_id`, physical destination: ICR high, then
  * ICR low, whose write sends, in xAPIC mode; one WRMSR in x2APIC mode
  * (SDM vol. 3A §11.6.1, §11.12.9). No fence and no wait: a caller that
- * is not timing fences first (weak_wrmsr_fence) and polls after. */
+ * is not timing fences first (weak_wrmsr_fence) and polls after; one
+ * that sends as Linux does waits for an idle ICR first in xAPIC mode
+ * (xapic_icr_wait_idle). */
 static inline void lapic_icr_write(int x2apic, uint32_t apic_id,
 				   uint32_t low)
 {
@@ -87,6 +90,27 @@ static inline void lapic_icr_write(int x2apic, uint32_t apic_id,
 	}
 	lapic_mmio[APIC_ICR2 / 4] = apic_id << 24;
 	lapic_mmio[APIC_ICR / 4] = low;
+}
+
+/* How many reads of the ICR xapic_icr_wait_idle gives up after. */
+#define APIC_ICR_IDLE_POLLS 100000
+
+/* xAPIC mode: reads the ICR until its Delivery Status (bit 12) says the
+ * last IPI has left (SDM vol. 3A §11.6.1), pausing between reads, as
+ * Linux's xAPIC send path does before each ICR write
+ * (apic_mem_wait_icr_idle, arch/x86/kernel/apic/ipi.c). x2APIC mode has
+ * no such bit (§11.12.9), and Linux does not wait there. Returns 0 once
+ * idle, -1 after APIC_ICR_IDLE_POLLS reads. */
+static inline int xapic_icr_wait_idle(void)
+{
+	unsigned polls;
+
+	for (polls = 0; polls < APIC_ICR_IDLE_POLLS; polls++) {
+		if (!(lapic_mmio[APIC_ICR / 4] & APIC_ICR_SEND_PENDING))
+			return 0;
+		__asm__ volatile("pause" ::: "memory");
+	}
+	return -1;
 }
 
 /* Switches the local APIC to `mode` and programs it: software-enabled

@@ -74,8 +74,11 @@ static struct ap_cpu boot_line;
 
 /* Each sample: the acknowledgements cleared, the TSC, the IPI (or one
  * to each destination), then a pause loop until every acknowledgement
- * is in, as Linux's csd_lock_wait spins, and the TSC again. A lost
- * acknowledgement ends the samples. */
+ * is in, as Linux's csd_lock_wait spins, and the TSC again. In xAPIC
+ * mode each ICR write first waits until the last one's Delivery Status
+ * is idle, as Linux's send path does (apic/lapic.h), so one to each
+ * destination pays what Linux pays. A lost acknowledgement ends the
+ * samples. */
 static void ack_samples(void *arg)
 {
 	struct ack_work *w = arg;
@@ -90,8 +93,13 @@ static void ack_samples(void *arg)
 			weak_wrmsr_fence();
 		until = tsc_open() + w->budget_ticks;
 		t0 = tsc_open();
-		for (k = 0; k < w->n_dest; k++)
+		for (k = 0; k < w->n_dest; k++) {
+			/* A still-pending ICR would never send: the lost
+			 * acknowledgement ends the samples. */
+			if (!w->x2apic)
+				(void)xapic_icr_wait_idle();
 			lapic_icr_write(w->x2apic, w->dest[k], w->icr_low);
+		}
 		while (ap_acks < w->expect && tsc_open() < until)
 			__asm__ volatile("pause");
 		t1 = tsc_close();
