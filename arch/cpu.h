@@ -40,6 +40,7 @@ X86_FEATURE(HYPERVISOR, 0x1, 0, CPUID_ECX, 31);
 X86_FEATURE(FRED, 0x7, 1, CPUID_EAX, 17);
 X86_FEATURE(LKGS, 0x7, 1, CPUID_EAX, 18);
 X86_FEATURE(FSGSBASE, 0x7, 0, CPUID_EBX, 0);
+X86_FEATURE(SHSTK, 0x7, 0, CPUID_ECX, 7);	/* CET shadow stacks */
 X86_FEATURE(TSC_ADJUST, 0x7, 0, CPUID_EBX, 1);
 X86_FEATURE(ARCH_CAPABILITIES, 0x7, 0, CPUID_EDX, 29);
 X86_FEATURE(HYBRID, 0x7, 0, CPUID_EDX, 15);
@@ -132,6 +133,19 @@ static inline uint64_t read_cr4(void)
 static inline void write_cr4(uint64_t v)
 {
 	__asm__ volatile("mov %0, %%cr4" ::"r"(v) : "memory");
+}
+
+static inline uint64_t read_cr0(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mov %%cr0, %0" : "=r"(v));
+	return v;
+}
+
+static inline void write_cr0(uint64_t v)
+{
+	__asm__ volatile("mov %0, %%cr0" ::"r"(v) : "memory");
 }
 
 static inline void write_cr3(uint64_t v)
@@ -261,6 +275,14 @@ void cpu_identify(struct cpu_identity *m);
 /* Turns CET off where the firmware left CR4.CET on: IA32_S_CET cleared,
  * then CR4.CET. Returns 1 when it was on, with IA32_S_CET as found. */
 int cpu_cet_clear(uint64_t *s_cet);
+/* Supervisor shadow stacks on, as firmware that uses them leaves them
+ * (arch/firmware_abi.S), the shadow stack's token at `token` on a page
+ * paging_shadow_stack_page made: IA32_PL0_SSP, CR0.WP, CR4.CET,
+ * IA32_S_CET.SH_STK_EN, then SETSSBSY. The stack it starts holds no
+ * return address for this call, so it returns by a jump; its caller
+ * must not return while they are on (only simulate = cet-shadow-stack
+ * calls it, at the start of phase B, which never returns). */
+void cpu_shadow_stack_on(uint64_t *token);
 /* What moves the core clock against the TSC: turbo or core performance
  * boost (offered, turned off), HWP (offered, on), the hybrid core type
  * (CPUID 1AH EAX[31:24], 0 when not hybrid) and the invariant-TSC bit.

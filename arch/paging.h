@@ -37,5 +37,12 @@ int paging_map_as(struct paging *pg, uint64_t start, uint64_t end,
 		  uint64_t page, enum page_cache cache);
 /* Loads CR3 with the new PML4. */
 void paging_activate(const struct paging *pg);
+/* Makes the 4 KiB page at `va` a supervisor shadow-stack page in the
+ * live tables (CR3's, the firmware's): R/W 0 and dirty in its entry,
+ * R/W 1 in every entry above it, a 1 GiB or 2 MiB page around it split
+ * with the same attributes into a table from `spare` (`spare_pages`
+ * pages). Returns NULL, or why not. For simulate = cet-shadow-stack. */
+const char *paging_shadow_stack_page(uint64_t va, uint8_t *spare,
+				     unsigned spare_pages);
 
 #endif

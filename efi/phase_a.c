@@ -95,6 +95,10 @@ static int allocate_run(struct run_state *run)
 	if (!run->text)	/* phase C may have allocated it already */
 		run->text = pages_alloc(REPORT_TEXT_BYTES);
 	run->ist_stacks = pages_alloc(IST_COUNT * IST_STACK_BYTES);
+	/* None is a reason phase B gives, not a failure. */
+	if (config_simulates(c, SIMULATE_CET_SHADOW_STACK))
+		run->shadow_stack_pages =
+			pages_alloc(SHADOW_STACK_PAGES * PAGE_SIZE);
 	run->buffers.floor = pages_alloc(
 		(c->floor_samples > c->primitive_blocks ? c->floor_samples
 							 : c->primitive_blocks) *

@@ -302,10 +302,83 @@ fail:
 		      (unsigned long long)run->page_pool_pages);
 }
 
+/* simulate = cet-shadow-stack: the page phase A set aside made a
+ * supervisor shadow-stack page in the firmware's tables, with a
+ * supervisor shadow-stack token at its top: the token's own address,
+ * busy bit 0 (SDM vol. 1 ch. 17, "Supervisor Shadow Stack Token").
+ * Returns the token, or NULL with why the firmware's state cannot be
+ * made up here. */
+static uint64_t *shadow_stack_token(const char **why)
+{
+	uint8_t *page = run->shadow_stack_pages;
+	uint64_t *token;
+
+	if (!cpu_has(X86_FEATURE_SHSTK)) {
+		*why = "CPUID.7.0:ECX[7] (CET shadow stacks) is 0";
+		return 0;
+	}
+	if (!page) {
+		*why = "phase A had no page for the shadow stack";
+		return 0;
+	}
+	/* Written before the page becomes a shadow-stack page, which
+	 * ordinary stores may not write. */
+	token = (uint64_t *)(void *)(page + PAGE_SIZE) - 1;
+	*token = (uint64_t)(uintptr_t)token;
+	*why = paging_shadow_stack_page((uint64_t)(uintptr_t)page,
+					page + PAGE_SIZE,
+					SHADOW_STACK_PAGES - 1);
+	return *why ? 0 : token;
+}
+
+/* What phase B found of CET, and what it did (docs/long-mode.md "CET
+ * left on"). */
+static void cet_probe(int was_on, uint64_t s_cet, const uint64_t *token,
+		      const char *not_simulated)
+{
+	if (token)
+		results_probe(run->result, PROBE_CET, PROBE_SIMULATED,
+			      "CR4.CET %s, IA32_S_CET 0x%llx, SSP 0x%llx as "
+			      "firmware using CET leaves them: cleared before "
+			      "the GDT's far return", was_on ? "on" : "off",
+			      (unsigned long long)s_cet,
+			      (unsigned long long)(uintptr_t)token);
+	else if (not_simulated)
+		results_probe(run->result, PROBE_CET, PROBE_ABSENT,
+			      "simulate = cet-shadow-stack not made up: %s; "
+			      "CR4.CET %s", not_simulated,
+			      was_on ? "on, cleared" : "off");
+	else if (was_on)
+		results_probe(run->result, PROBE_CET, PROBE_QUIRK,
+			      "the firmware left CR4.CET on (IA32_S_CET 0x%llx): "
+			      "both cleared for the run, before the GDT's far "
+			      "return", (unsigned long long)s_cet);
+	else
+		results_probe(run->result, PROBE_CET, PROBE_OK,
+			      "CR4.CET off, as the firmware left it");
+}
+
 void phase_b(struct run_state *measured)
 {
+	const char *not_simulated = 0;
+	uint64_t *token = 0, s_cet;
+	int cet_was_on;
+
 	run = measured;
 	cli();
+	if (config_simulates(&run->config, SIMULATE_CET_SHADOW_STACK)) {
+		token = shadow_stack_token(&not_simulated);
+		/* Here, in a function that never returns: the shadow stack
+		 * holds none of the return addresses above it. */
+		if (token)
+			cpu_shadow_stack_on(token);
+	}
+	/* CET off first, before gdt_install reloads CS with a far return
+	 * built by hand (arch/desc_load.S): with supervisor shadow stacks
+	 * on, a far RET pops CS, LIP and SSP from the shadow stack and
+	 * raises #CP where they do not match (SDM vol. 2B, RET's operation
+	 * with shadow stacks), and the firmware's IDT would take it. */
+	cet_was_on = cpu_cet_clear(&s_cet);
 	console_log_to_serial();
 	log_printf("phase B: boot services exited, interrupts off\n");
 	gdt_install(run->ist_stacks);
@@ -314,18 +387,7 @@ void phase_b(struct run_state *measured)
 	exceptions_set_fatal_hook(fatal_persist);
 	runtime_guard_on(&run->config, run->result->tsc_hz);
 	log_printf("phase B: own GDT/TSS/IDT loaded\n");
-	{
-		uint64_t s_cet;
-
-		if (cpu_cet_clear(&s_cet))
-			results_probe(run->result, PROBE_CET, PROBE_QUIRK,
-				      "the firmware left CR4.CET on (IA32_S_CET "
-				      "0x%llx): both cleared for the run",
-				      (unsigned long long)s_cet);
-		else
-			results_probe(run->result, PROBE_CET, PROBE_OK,
-				      "CR4.CET off, as the firmware left it");
-	}
+	cet_probe(cet_was_on, s_cet, token, not_simulated);
 	take_over_paging();
 	progress_start(&run->screen, run->result->tsc_hz);
 	schemes_own_paging = paging_taken_over;

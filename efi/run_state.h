@@ -13,6 +13,10 @@
 #include "efi/platform.h"
 #include "efi/screen.h"
 
+/* simulate = cet-shadow-stack's pages: the shadow stack's, and a page
+ * directory and a page table to split a 1 GiB and a 2 MiB page. */
+#define SHADOW_STACK_PAGES 3
+
 /* Everything phase B uses, allocated in phase A. */
 struct run_state {
 	EFI_HANDLE image;
@@ -20,6 +24,10 @@ struct run_state {
 	struct run_result *result;
 	struct bench_buffers buffers;
 	void *ist_stacks;
+	/* simulate = cet-shadow-stack: the shadow-stack page, then the
+	 * page-table pages that splitting large pages around it may take
+	 * (efi/phase_b.c); NULL otherwise. */
+	uint8_t *shadow_stack_pages;
 	struct ap_area aps;	/* bench/run/other_cpus.h */
 	void *page_pool;
 	size_t page_pool_pages;

@@ -137,7 +137,11 @@ enum finish_action {
 	X(AP_FAULT, "ap-fault")                                             \
 	/* phase B tries to start the processors the MADT lists as absent  \
 	 * too, as if they were there: none answers, each is named */       \
-	X(AP_ABSENT, "ap-absent")
+	X(AP_ABSENT, "ap-absent")                                           \
+	/* phase B begins with supervisor shadow stacks on, as firmware    \
+	 * that uses CET would leave them (docs/long-mode.md "CET left     \
+	 * on"): CR4.CET, IA32_S_CET.SH_STK_EN and a valid SSP */           \
+	X(CET_SHADOW_STACK, "cet-shadow-stack")
 
 #define SIMULATE_ID(id, name) SIMULATE_##id,
 enum simulate_id { SIMULATE_LIST(SIMULATE_ID) SIMULATE_COUNT };
