@@ -415,12 +415,22 @@ def check_mitigations(name, doc):
           and rows["verw"]["cold"]["exit_median_over"] == 1
           and rows["ibrs"]["status"] == "skipped", str(rows)[:800])
     decisions = {d["name"]: d for d in m["decisions"]}
-    check("%s: Linux's decisions for a CPU without the bits: nothing on "
-          "the interrupt path, each saying why, the set labelled as the "
-          "defaults of %s" % (name, m["rule"]),
+    why = {n: d["why"] for n, d in decisions.items()}
+    check("%s: Linux's decisions for -cpu max (AMD, FSGSBASE, none of the "
+          "speculation bits): nothing on the interrupt path; the swapgs "
+          "fence on kernel entries only, the return buffer filled on "
+          "context switch under retpolines, the rest off; the set labelled "
+          "as the defaults of %s" % (name, m["rule"]),
           len(decisions) == 7 and not any(d["per_interrupt"]
                                           for d in decisions.values())
-          and all(d["why"].startswith("off") for d in decisions.values())
+          and all(why[n].startswith("off") for n in
+                  ("PTI", "IBRS", "VERW", "BHB clear", "IBPB"))
+          and why["LFENCE after swapgs"] == (
+              "kernel entries only (FENCE_SWAPGS_KERNEL: FSGSBASE present; "
+              "not X86_BUG_SWAPGS: not Intel)")
+          and why["RSB fill"] == (
+              "context switch and VM exit only, not interrupts "
+              "(\"Mitigation: Retpolines; ... RSB filling\")")
           and m["linux"]["steps"] == "none" and m["rule"] == "Linux 6.12"
           and "not what a given kernel does" in m["linux"]["label"]
           and m["linux"]["round_trip_median_over"] == 9, str(m)[:800])
@@ -431,6 +441,54 @@ def check_mitigations(name, doc):
           and both["fred_row"]["status"] == "skipped"
           and both["fred_row"]["reason"].startswith(SCHEMES_SKIPPED["fred"]),
           str(both))
+
+
+# The linux variant's steps, each site in the listing told by what it
+# jumps over: the CR3
+# switch with the no-flush bit, the one without it, SPEC_CTRL (MSR 48H),
+# PRED_CMD (MSR 49H), VERW, the fence.
+LINUX_SITE_SIGNATURES = (("PTI with PCID", ("%cr3", "bts")),
+                         ("PTI", ("%cr3",)), ("IBRS", ("$0x48,%ecx",)),
+                         ("IBPB", ("$0x49,%ecx",)), ("VERW", ("verw",)),
+                         ("LFENCE after swapgs", ("lfence",)))
+
+
+def linux_sites_from_listing(function="variant_linux_set"):
+    """Each patch site of the linux variant in build/irqlab-entry.lst:
+    (step, entry or exit, the instructions its short jump skips), in the
+    handler's order. A site is a two-byte short jump (EB) forward inside
+    the handler; the entry's come before its one call, to irq_dispatch."""
+    with open(os.path.join(ROOT, "build", "irqlab-entry.lst")) as f:
+        text = f.read()
+    body = text.split("<%s>:\n" % function, 1)[1].split("\n\n", 1)[0]
+    code = []
+    for line in body.splitlines():
+        m = re.match(r"\s+([0-9a-f]+):\t([0-9a-f ]+?)\s*\t(.*)", line)
+        if m:
+            code.append((int(m.group(1), 16), m.group(2).split(),
+                         m.group(3)))
+    sites = []
+    for at, octets, _ in code:
+        if octets[0] != "eb" or len(octets) != 2:
+            continue
+        target = at + 2 + int(octets[1], 16)
+        skipped = [c for c in code if at < c[0] < target]
+        said = " ".join(c[2] for c in skipped)
+        step = next((name for name, words in LINUX_SITE_SIGNATURES
+                     if all(w in said for w in words)), None)
+        sites.append((step, "exit" if any(
+            c[0] < at and c[2].startswith("call") for c in code) else
+            "entry", len(skipped)))
+    return sites
+
+
+def linux_steps_over(sites, on):
+    """(entry, exit) the linux variant adds over gs-swapgs with the steps
+    `on` patched on: every site is one instruction, a jump or a NOP, and
+    each step on adds what its site jumps over."""
+    return tuple(sum(1 + (n if step in on else 0)
+                     for step, where, n in sites if where == part)
+                 for part in ("entry", "exit"))
 
 
 def check_primitives(name, doc):
@@ -2622,17 +2680,21 @@ def check_mitigations_under_bochs(doc):
     m = doc["mitigations"]
     decisions = {d["name"]: d for d in m["decisions"]}
     linux = m["linux"] or {}
+    on = ("LFENCE after swapgs", "VERW")
+    want = linux_steps_over(linux_sites_from_listing(), on)
     check("bochs-exact: the rule reads IA32_ARCH_CAPABILITIES 0x1f and "
-          "takes VERW alone: PTI off (RDCL_NO), IBRS off (IBRS_ALL), VERW "
-          "on (MDS_NO is 0); Linux's set adds its five and four sites and "
-          "the VERW",
+          "takes the swapgs fence and VERW: PTI off (RDCL_NO), IBRS off "
+          "(IBRS_ALL), the fence on (FSGSBASE, no PTI), VERW on (MDS_NO is "
+          "0); Linux's set adds its five and four sites and the listing's "
+          "LFENCE and VERW: %d entry, %d exit" % want,
           probe.get("state") == "ok" and m["arch_capabilities"] == "0x1f"
           and decisions["PTI"]["why"] == "off (RDCL_NO)"
           and decisions["IBRS"]["why"].startswith("off (IBRS_ALL")
+          and decisions["LFENCE after swapgs"]["per_interrupt"]
           and decisions["VERW"]["per_interrupt"]
-          and linux.get("steps") == "VERW"
+          and linux.get("steps") == ", ".join(on)
           and (linux.get("entry_median_over"),
-               linux.get("exit_median_over")) == (5, 4 + 1),
+               linux.get("exit_median_over")) == want,
           "%s %s %s" % (probe, decisions, linux))
     fred, plain = experiment(doc, "int-fred-linux"), experiment(doc, "int-fred")
     both = m["idt_against_fred"]
@@ -2686,9 +2748,11 @@ def explained_difference(kind, name, qemu_ioapic, bochs_ioapic):
                 "Bochs counts the faulting gate fetch as an instruction")
     if "+linux" in name:
         # Linux's set is the CPU's own (docs/mitigations.md): on
-        # wildcat_lake it takes VERW, one instruction on the way out,
-        # where QEMU's TCG CPUs need none.
-        return ((0, 1, 1), "Linux's set differs: wildcat_lake's takes VERW")
+        # wildcat_lake it takes the swapgs fence, one instruction on the
+        # way in (FSGSBASE, no PTI), and VERW, one on the way out, where
+        # QEMU's -cpu max needs neither.
+        return ((1, 1, 2), "Linux's set differs: wildcat_lake's takes the "
+                "swapgs fence and VERW")
     if kind == "primitive" and name in OLD_IOAPIC_EOI_EXTRA \
             and qemu_ioapic >= 0x20 > bochs_ioapic:
         # Version 0x20 has an EOI register; older IO-APICs (Bochs models
