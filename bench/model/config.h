@@ -137,7 +137,11 @@ enum finish_action {
 	X(AP_FAULT, "ap-fault")                                             \
 	/* phase B tries to start the processors the MADT lists as absent  \
 	 * too, as if they were there: none answers, each is named */       \
-	X(AP_ABSENT, "ap-absent")
+	X(AP_ABSENT, "ap-absent")                                           \
+	/* the "linux" variant runs every step this CPU can run, whatever  \
+	 * Linux would take on it, so each site and its set-up runs          \
+	 * (docs/mitigations.md "Every step on") */                          \
+	X(LINUX_EVERY_STEP, "linux-every-step")
 
 #define SIMULATE_ID(id, name) SIMULATE_##id,
 enum simulate_id { SIMULATE_LIST(SIMULATE_ID) SIMULATE_COUNT };

@@ -66,6 +66,32 @@ int linux_choice_of_variant(unsigned variant)
 	return -1;
 }
 
+uint32_t linux_every_step(const char *vendor, const struct mitigation_bits *b,
+			  const char *why_not[LINUX_STEPS])
+{
+	/* The bits arch/mitigations.c checks on the live CPU: PCID; on
+	 * Intel SPEC_CTRL for IBRS and IBPB both, elsewhere AMD's own. */
+	int intel = str_eq(vendor, "GenuineIntel");
+	int spec_ctrl = !!(b->leaf7_edx & LEAF7_EDX_SPEC_CTRL);
+	uint32_t steps = 0;
+	unsigned s;
+
+	for (s = 0; s < LINUX_STEPS; s++)
+		why_not[s] = 0;
+	if (!(b->leaf1_ecx & LEAF1_ECX_PCID))
+		why_not[LINUX_STEP_PTI_PCID] = MITIGATION_NO_PCID;
+	if (intel ? !spec_ctrl : !(b->ext8_ebx & EXT8_EBX_IBRS))
+		why_not[LINUX_STEP_IBRS] = intel ? MITIGATION_NO_INTEL_SPEC_CTRL :
+						   MITIGATION_NO_AMD_IBRS;
+	if (intel ? !spec_ctrl : !(b->ext8_ebx & EXT8_EBX_IBPB))
+		why_not[LINUX_STEP_IBPB] = intel ? MITIGATION_NO_INTEL_PRED_CMD :
+						   MITIGATION_NO_AMD_IBPB;
+	for (s = 0; s < LINUX_STEPS; s++)
+		if (!why_not[s])
+			steps |= 1u << s;
+	return steps;
+}
+
 /* Whether an Intel family-6 model is one of a list of Linux's. */
 static int intel_model_in(uint32_t family, uint32_t model,
 			  const uint8_t *models, size_t n)

@@ -337,6 +337,55 @@ static void bhb_loop_follows_retpolines_and_rrsba(void **state)
 	assert_string_equal(c.choice[LINUX_CHOICE_RSB].why, RSB_FILL("IBRS"));
 }
 
+static const struct mitigation_bits *bits_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (strstr(parts[i].name, name))
+			return &parts[i].bits;
+	fail_msg("no part named %s", name);
+	return NULL;
+}
+
+/* simulate = linux-every-step: every step whose CPUID bit is there,
+ * whatever the rule takes; each other step named with its bit. */
+static void every_step_is_each_step_the_cpu_can_run(void **state)
+{
+	const uint32_t all = (1u << LINUX_STEPS) - 1;
+	const char *why_not[LINUX_STEPS];
+	unsigned s;
+
+	(void)state;
+	/* wildcat_lake: PCID, SPEC_CTRL; the rule takes two steps. */
+	assert_int_equal(linux_every_step("GenuineIntel", bits_of("wildcat_lake"),
+					  why_not), all);
+	for (s = 0; s < LINUX_STEPS; s++)
+		assert_null(why_not[s]);
+	/* QEMU's TCG max: AMD without PCID, IBRS or IBPB. */
+	assert_int_equal(linux_every_step("AuthenticAMD", bits_of("QEMU TCG max"),
+					  why_not),
+			 STEP(LFENCE_SWAPGS) | STEP(PTI) | STEP(VERW));
+	assert_string_equal(why_not[LINUX_STEP_PTI_PCID],
+			    "CPUID.1:ECX[17] (PCID) is 0 on this CPU");
+	assert_string_equal(why_not[LINUX_STEP_IBRS],
+			    "CPUID.80000008H:EBX[14] (IBRS) is 0 on this CPU");
+	assert_string_equal(why_not[LINUX_STEP_IBPB],
+			    "CPUID.80000008H:EBX[12] (IBPB) is 0 on this CPU");
+	assert_null(why_not[LINUX_STEP_PTI]);
+	/* Zen 3 has both of AMD's bits and PCID. */
+	assert_int_equal(linux_every_step("AuthenticAMD", bits_of("Zen 3"),
+					  why_not), all);
+	/* An Intel core without SPEC_CTRL loses IBRS and IBPB, named by
+	 * Intel's bit. */
+	assert_int_equal(linux_every_step("GenuineIntel", bits_of("QEMU TCG Skylake"),
+					  why_not),
+			 STEP(LFENCE_SWAPGS) | STEP(PTI) | STEP(VERW));
+	assert_string_equal(why_not[LINUX_STEP_IBPB],
+			    "CPUID.(7,0):EDX[26] (IBRS/IBPB, IA32_PRED_CMD) is "
+			    "0 on this CPU");
+}
+
 static void every_mitigation_variant_answers_to_a_decision(void **state)
 {
 	(void)state;
@@ -360,6 +409,7 @@ int main(void)
 		cmocka_unit_test(pti_form_follows_pcid_and_an_unread_msr_is_zero),
 		cmocka_unit_test(swapgs_fence_follows_fsgsbase_smap_and_pti),
 		cmocka_unit_test(bhb_loop_follows_retpolines_and_rrsba),
+		cmocka_unit_test(every_step_is_each_step_the_cpu_can_run),
 		cmocka_unit_test(every_mitigation_variant_answers_to_a_decision),
 	};
 
