@@ -29,28 +29,23 @@ static uint32_t leaf7_edx(void)
 
 const char *mitigation_no_pcid(void)
 {
-	return cpuid(1, 0).ecx & CPUID1_ECX_PCID ? 0 :
-	       "CPUID.1:ECX[17] (PCID) is 0 on this CPU";
+	return cpuid(1, 0).ecx & CPUID1_ECX_PCID ? 0 : MITIGATION_NO_PCID;
 }
 
 const char *mitigation_no_spec_ctrl(void)
 {
 	if (intel())
 		return leaf7_edx() & CPUID7_EDX_SPEC_CTRL ? 0 :
-		       "CPUID.(7,0):EDX[26] (IBRS/IBPB, IA32_SPEC_CTRL) is 0 "
-		       "on this CPU";
-	return amd_ext8_ebx() & AMD8_EBX_IBRS ? 0 :
-	       "CPUID.80000008H:EBX[14] (IBRS) is 0 on this CPU";
+		       MITIGATION_NO_INTEL_SPEC_CTRL;
+	return amd_ext8_ebx() & AMD8_EBX_IBRS ? 0 : MITIGATION_NO_AMD_IBRS;
 }
 
 const char *mitigation_no_ibpb(void)
 {
 	if (intel())
 		return leaf7_edx() & CPUID7_EDX_SPEC_CTRL ? 0 :
-		       "CPUID.(7,0):EDX[26] (IBRS/IBPB, IA32_PRED_CMD) is 0 "
-		       "on this CPU";
-	return amd_ext8_ebx() & AMD8_EBX_IBPB ? 0 :
-	       "CPUID.80000008H:EBX[12] (IBPB) is 0 on this CPU";
+		       MITIGATION_NO_INTEL_PRED_CMD;
+	return amd_ext8_ebx() & AMD8_EBX_IBPB ? 0 : MITIGATION_NO_AMD_IBPB;
 }
 
 /* PTI's two tables: the kernel's at an 8 KiB boundary, the user's 4 KiB

@@ -198,6 +198,19 @@
 
 #include <stdint.h>
 
+/* Why a sequence cannot run, where the CPUID bit it needs is 0: the
+ * words both the live check below and the model's reading of the
+ * recorded bits (bench/model/mitigations.c) give. */
+#define MITIGATION_NO_PCID "CPUID.1:ECX[17] (PCID) is 0 on this CPU"
+#define MITIGATION_NO_INTEL_SPEC_CTRL                                       \
+	"CPUID.(7,0):EDX[26] (IBRS/IBPB, IA32_SPEC_CTRL) is 0 on this CPU"
+#define MITIGATION_NO_INTEL_PRED_CMD                                        \
+	"CPUID.(7,0):EDX[26] (IBRS/IBPB, IA32_PRED_CMD) is 0 on this CPU"
+#define MITIGATION_NO_AMD_IBRS                                              \
+	"CPUID.80000008H:EBX[14] (IBRS) is 0 on this CPU"
+#define MITIGATION_NO_AMD_IBPB                                              \
+	"CPUID.80000008H:EBX[12] (IBPB) is 0 on this CPU"
+
 /* Why a sequence cannot run on this CPU, or NULL. */
 const char *mitigation_no_pcid(void);
 const char *mitigation_no_spec_ctrl(void);

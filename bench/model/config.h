@@ -141,7 +141,11 @@ enum finish_action {
 	/* phase B begins with supervisor shadow stacks on, as firmware    \
 	 * that uses CET would leave them (docs/long-mode.md "CET left     \
 	 * on"): CR4.CET, IA32_S_CET.SH_STK_EN and a valid SSP */           \
-	X(CET_SHADOW_STACK, "cet-shadow-stack")
+	X(CET_SHADOW_STACK, "cet-shadow-stack")                               \
+	/* the "linux" variant runs every step this CPU can run, whatever  \
+	 * Linux would take on it, so each site and its set-up runs          \
+	 * (docs/mitigations.md "Every step on") */                          \
+	X(LINUX_EVERY_STEP, "linux-every-step")
 
 #define SIMULATE_ID(id, name) SIMULATE_##id,
 enum simulate_id { SIMULATE_LIST(SIMULATE_ID) SIMULATE_COUNT };

@@ -59,6 +59,14 @@ struct linux_choices {
 void linux_choose(const char *vendor, uint32_t family, uint32_t model,
 		  const struct mitigation_bits *b, struct linux_choices *out);
 const char *linux_choice_name(unsigned id);
+
+/* simulate = linux-every-step: the steps of the "linux" variant this
+ * CPU can run, whatever the rule takes, so that every site and its
+ * set-up runs where no emulated CPU makes Linux take them all. A step
+ * whose CPUID bit is 0 stays off, and why_not[step] says why (the words
+ * of arch/mitigations.h); the others' why_not is NULL. */
+uint32_t linux_every_step(const char *vendor, const struct mitigation_bits *b,
+			  const char *why_not[LINUX_STEPS]);
 /* The decision a mitigation variant's row answers to, or -1 for a
  * variant that is none's (the "linux" set itself, non-mitigations). */
 int linux_choice_of_variant(unsigned variant);

@@ -121,7 +121,21 @@ void report_linux_choices(const struct run_result *r,
 		     r->machine.model, &r->machine.mitigation, out);
 }
 
-void linux_steps_text(uint32_t steps, char *out, size_t cap)
+uint32_t report_linux_steps(const struct run_result *r,
+			    const struct linux_choices *choices,
+			    const char *why_not[LINUX_STEPS])
+{
+	unsigned s;
+
+	if (config_simulates(&r->config, SIMULATE_LINUX_EVERY_STEP))
+		return linux_every_step(r->machine.cpu_vendor,
+					&r->machine.mitigation, why_not);
+	for (s = 0; s < LINUX_STEPS; s++)
+		why_not[s] = 0;
+	return choices->steps;
+}
+
+const char *linux_step_name(unsigned step)
 {
 	static const char *const names[LINUX_STEPS] = {
 		[LINUX_STEP_LFENCE_SWAPGS] = "LFENCE after swapgs",
@@ -131,13 +145,20 @@ void linux_steps_text(uint32_t steps, char *out, size_t cap)
 		[LINUX_STEP_IBPB] = "IBPB",
 		[LINUX_STEP_VERW] = "VERW",
 	};
+
+	return step < LINUX_STEPS ? names[step] : "?";
+}
+
+void linux_steps_text(uint32_t steps, char *out, size_t cap)
+{
 	struct text_buf tb;
 	unsigned s;
 
 	tb_init(&tb, out, cap);
 	for (s = 0; s < LINUX_STEPS; s++)
 		if (steps & (1u << s))
-			tb_printf(&tb, "%s%s", tb.len ? ", " : "", names[s]);
+			tb_printf(&tb, "%s%s", tb.len ? ", " : "",
+				  linux_step_name(s));
 	if (!tb.len)
 		tb_printf(&tb, "none");
 }

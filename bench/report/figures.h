@@ -59,6 +59,14 @@ int idt_against_fred(const struct run_result *r,
 /* Linux's decisions on the run's machine (bench/model/mitigations.h). */
 void report_linux_choices(const struct run_result *r,
 			  struct linux_choices *out);
+/* The steps the linux variant ran: Linux's set (choices->steps), or
+ * under simulate = linux-every-step every step the CPU could run, with
+ * why_not[step] naming each it could not (NULL for the others, and
+ * for every step of Linux's own set). */
+uint32_t report_linux_steps(const struct run_result *r,
+			    const struct linux_choices *choices,
+			    const char *why_not[LINUX_STEPS]);
+const char *linux_step_name(unsigned step);
 /* "PTI, VERW" for the steps the linux variant ran, "none" for none. */
 void linux_steps_text(uint32_t steps, char *out, size_t cap);
 /* A row's median of metric `k` over its baseline's. */

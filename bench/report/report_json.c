@@ -424,12 +424,16 @@ static void json_mitigations_fred(struct json_writer *w,
 static void json_mitigations(struct json_writer *w, const struct run_result *r)
 {
 	struct linux_choices choices;
+	const char *why_not[LINUX_STEPS];
+	int every_step = config_simulates(&r->config,
+					  SIMULATE_LINUX_EVERY_STEP);
 	char steps[96];
 	uint32_t i;
 	unsigned k;
 
 	report_linux_choices(r, &choices);
-	linux_steps_text(choices.steps, steps, sizeof(steps));
+	linux_steps_text(report_linux_steps(r, &choices, why_not), steps,
+			 sizeof(steps));
 	json_key(w, "mitigations");
 	json_begin_object(w);
 	json_kv_string(w, "rule", linux_rule_source);
@@ -495,10 +499,30 @@ static void json_mitigations(struct json_writer *w, const struct run_result *r)
 	} else {
 		json_begin_object(w);
 		json_kv_string(w, "steps", steps);
-		json_kv_string(w, "label", "what the defaults of the Linux "
+		json_kv_string(w, "label", every_step ?
+			       "every step this CPU can run, patched on by "
+			       "simulate = linux-every-step, over swapgs "
+			       "alone; not the set the Linux version in "
+			       "\"rule\" would take here" :
+			       "what the defaults of the Linux "
 			       "version in \"rule\" would add to an interrupt "
 			       "from user mode on this CPU, over swapgs alone; "
 			       "not what a given kernel does");
+		json_key(w, "simulated");
+		json_bool(w, every_step);
+		/* The steps simulate = linux-every-step left off: the CPU
+		 * lacks their CPUID bit. */
+		json_key(w, "skipped_steps");
+		json_begin_array(w);
+		for (k = 0; k < LINUX_STEPS; k++) {
+			if (!why_not[k])
+				continue;
+			json_begin_object(w);
+			json_kv_string(w, "step", linux_step_name(k));
+			json_kv_string(w, "reason", why_not[k]);
+			json_end_object(w);
+		}
+		json_end_array(w);
 		json_mitigation_figures(w, r, &r->exp[i]);
 		json_end_object(w);
 	}

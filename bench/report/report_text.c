@@ -169,6 +169,10 @@ static void summary_idt_against_fred(struct text_buf *tb,
 static void summary_mitigations(struct text_buf *tb, const struct run_result *r)
 {
 	struct linux_choices choices;
+	const char *why_not[LINUX_STEPS];
+	int every_step = config_simulates(&r->config,
+					  SIMULATE_LINUX_EVERY_STEP);
+	const char *lead = every_step ? "Every step on" : "Linux on this CPU";
 	char steps[96];
 	uint32_t i, n = 0;
 	unsigned k;
@@ -200,7 +204,8 @@ static void summary_mitigations(struct text_buf *tb, const struct run_result *r)
 	}
 	if (!n)
 		return;
-	linux_steps_text(choices.steps, steps, sizeof(steps));
+	linux_steps_text(report_linux_steps(r, &choices, why_not), steps,
+			 sizeof(steps));
 	for (i = 0; i < r->n_experiments; i++) {
 		const struct experiment_result *e = &r->exp[i];
 		const struct experiment_result *base = comparable_baseline(r, e);
@@ -208,20 +213,30 @@ static void summary_mitigations(struct text_buf *tb, const struct run_result *r)
 		if (e->id.variant != VARIANT_LINUX || e->id.cache != VARIANT_ABSENT)
 			continue;
 		if (base)
-			tb_printf(tb, "Linux on this CPU (%s): %+lld entry, "
+			tb_printf(tb, "%s (%s): %+lld entry, "
 				  "%+lld exit, %+lld round trip over swapgs "
-				  "alone\n", steps,
+				  "alone\n", lead, steps,
 				  (long long)median_over(e, base, METRIC_ENTRY),
 				  (long long)median_over(e, base, METRIC_EXIT),
 				  (long long)median_over(e, base,
 							 METRIC_ROUND_TRIP));
 		else
-			tb_printf(tb, "Linux on this CPU (%s): %s%s%s\n", steps,
+			tb_printf(tb, "%s (%s): %s%s%s\n", lead, steps,
 				  exp_status_name(e->status),
 				  e->reason[0] ? ": " : "", e->reason);
-		tb_printf(tb, "  what %s's defaults would add to an interrupt "
-			  "from user mode here, not what a given kernel does\n",
-			  linux_rule_source);
+		if (every_step)
+			tb_printf(tb, "  every step this CPU can run "
+				  "(simulate = linux-every-step), not what "
+				  "%s's defaults would take here\n",
+				  linux_rule_source);
+		else
+			tb_printf(tb, "  what %s's defaults would add to an "
+				  "interrupt from user mode here, not what a "
+				  "given kernel does\n", linux_rule_source);
+		for (k = 0; k < LINUX_STEPS; k++)
+			if (why_not[k])
+				tb_printf(tb, "  %s skipped: %s\n",
+					  linux_step_name(k), why_not[k]);
 	}
 	summary_idt_against_fred(tb, r);
 	tb_printf(tb, "Linux's decisions on this CPU:\n");

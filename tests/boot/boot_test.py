@@ -62,7 +62,7 @@ check = Checks("boot")
 # How many checks the suite counts under CI, where every tool is there
 # (tests/checks.py): a helper that dies loses its checks, and this says
 # so. A change that adds checks updates it.
-CHECKS_UNDER_CI = 534
+CHECKS_UNDER_CI = 546
 
 # Every row checks and takes its samples twice: through the timed
 # handlers (entry, exit, round_trip_timed) and the bare ones (round_trip).
@@ -415,13 +415,25 @@ def check_mitigations(name, doc):
           and rows["verw"]["cold"]["exit_median_over"] == 1
           and rows["ibrs"]["status"] == "skipped", str(rows)[:800])
     decisions = {d["name"]: d for d in m["decisions"]}
-    check("%s: Linux's decisions for a CPU without the bits: nothing on "
-          "the interrupt path, each saying why, the set labelled as the "
-          "defaults of %s" % (name, m["rule"]),
+    why = {n: d["why"] for n, d in decisions.items()}
+    check("%s: Linux's decisions for -cpu max (AMD, FSGSBASE, none of the "
+          "speculation bits): nothing on the interrupt path; the swapgs "
+          "fence on kernel entries only, the return buffer filled on "
+          "context switch under retpolines, the rest off; the set labelled "
+          "as the defaults of %s" % (name, m["rule"]),
           len(decisions) == 7 and not any(d["per_interrupt"]
                                           for d in decisions.values())
-          and all(d["why"].startswith("off") for d in decisions.values())
+          and all(why[n].startswith("off") for n in
+                  ("PTI", "IBRS", "VERW", "BHB clear", "IBPB"))
+          and why["LFENCE after swapgs"] == (
+              "kernel entries only (FENCE_SWAPGS_KERNEL: FSGSBASE present; "
+              "not X86_BUG_SWAPGS: not Intel)")
+          and why["RSB fill"] == (
+              "context switch and VM exit only, not interrupts "
+              "(\"Mitigation: Retpolines; ... RSB filling\")")
           and m["linux"]["steps"] == "none" and m["rule"] == "Linux 6.12"
+          and m["linux"]["simulated"] is False
+          and m["linux"]["skipped_steps"] == []
           and "not what a given kernel does" in m["linux"]["label"]
           and m["linux"]["round_trip_median_over"] == 9, str(m)[:800])
     both = m["idt_against_fred"]
@@ -431,6 +443,154 @@ def check_mitigations(name, doc):
           and both["fred_row"]["status"] == "skipped"
           and both["fred_row"]["reason"].startswith(SCHEMES_SKIPPED["fred"]),
           str(both))
+
+
+# The linux variant's steps (arch/mitigations.h LINUX_STEP_*), by the
+# names the reports give them and the bits of the probe's "steps 0x..".
+LINUX_STEP_BITS = {"LFENCE after swapgs": 0, "PTI with PCID": 1, "PTI": 2,
+                   "IBRS": 3, "IBPB": 4, "VERW": 5}
+# Each step's site in the listing told by what it jumps over: the CR3
+# switch with the no-flush bit, the one without it, SPEC_CTRL (MSR 48H),
+# PRED_CMD (MSR 49H), VERW, the fence.
+LINUX_SITE_SIGNATURES = (("PTI with PCID", ("%cr3", "bts")),
+                         ("PTI", ("%cr3",)), ("IBRS", ("$0x48,%ecx",)),
+                         ("IBPB", ("$0x49,%ecx",)), ("VERW", ("verw",)),
+                         ("LFENCE after swapgs", ("lfence",)))
+
+
+def linux_sites_from_listing(function="variant_linux_set"):
+    """Each patch site of the linux variant in build/irqlab-entry.lst:
+    (step, entry or exit, the instructions its short jump skips), in the
+    handler's order. A site is a two-byte short jump (EB) forward inside
+    the handler; the entry's come before its one call, to irq_dispatch."""
+    with open(os.path.join(ROOT, "build", "irqlab-entry.lst")) as f:
+        text = f.read()
+    body = text.split("<%s>:\n" % function, 1)[1].split("\n\n", 1)[0]
+    code = []
+    for line in body.splitlines():
+        m = re.match(r"\s+([0-9a-f]+):\t([0-9a-f ]+?)\s*\t(.*)", line)
+        if m:
+            code.append((int(m.group(1), 16), m.group(2).split(),
+                         m.group(3)))
+    sites = []
+    for at, octets, _ in code:
+        if octets[0] != "eb" or len(octets) != 2:
+            continue
+        target = at + 2 + int(octets[1], 16)
+        skipped = [c for c in code if at < c[0] < target]
+        said = " ".join(c[2] for c in skipped)
+        step = next((name for name, words in LINUX_SITE_SIGNATURES
+                     if all(w in said for w in words)), None)
+        sites.append((step, "exit" if any(
+            c[0] < at and c[2].startswith("call") for c in code) else
+            "entry", len(skipped)))
+    return sites
+
+
+def linux_steps_over(sites, on):
+    """(entry, exit) the linux variant adds over gs-swapgs with the steps
+    `on` patched on: every site is one instruction, a jump or a NOP, and
+    each step on adds what its site jumps over."""
+    return tuple(sum(1 + (n if step in on else 0)
+                     for step, where, n in sites if where == part)
+                 for part in ("entry", "exit"))
+
+
+# The linux variant and its baseline; verw too, as the summary's
+# mitigation section is drawn where a sequence of its own ran.
+EVERY_STEP_CONFIG = ("schemes = direct\nsources = int\n"
+                     "variants = gs-swapgs, linux, verw\n"
+                     "simulate = linux-every-step\n")
+
+
+def check_every_step(name, doc, on, skipped, exact=True):
+    """simulate = linux-every-step (docs/mitigations.md "Every step on"):
+    the steps `on` are patched on and their set-up runs, the register
+    check passes, each step in `skipped` is named with its CPUID bit, the
+    reports say the set is not Linux's; under an exact count the row adds
+    over gs-swapgs exactly the listing's instructions of the steps on."""
+    sites = linux_sites_from_listing()
+    check("%s: the listing's linux variant has its five entry and four "
+          "exit sites, each told by what it jumps over" % name,
+          [(s, w) for s, w, _ in sites] == [
+              ("LFENCE after swapgs", "entry"), ("PTI with PCID", "entry"),
+              ("PTI", "entry"), ("IBRS", "entry"), ("IBPB", "entry"),
+              ("IBRS", "exit"), ("PTI with PCID", "exit"), ("PTI", "exit"),
+              ("VERW", "exit")], str(sites))
+    m = doc["mitigations"]
+    linux = m["linux"] or {}
+    row = experiment(doc, "int-direct+linux") or {}
+    probe = doc["platform"].get("mitigations", {})
+    bits = sum(1 << LINUX_STEP_BITS[s] for s in on)
+    check("%s: every step this CPU can run is patched on (%s) and its "
+          "set-up runs: the row is ok and keeps every register, the probe "
+          "says simulated with steps 0x%x" % (name, ", ".join(on), bits),
+          row.get("status") == "ok"
+          and row.get("register_checks") == PASSES * 256
+          and linux.get("steps") == ", ".join(
+              s for s in LINUX_STEP_BITS if s in on)
+          and linux.get("simulated") is True
+          and probe.get("state") == "simulated"
+          and probe.get("detail", "").startswith(
+              "simulate = linux-every-step: steps 0x%x," % bits),
+          "%s %s %s" % (row, linux, probe))
+    got = {s["step"]: s["reason"] for s in linux.get("skipped_steps", [])}
+    check("%s: the steps the CPU lacks are skipped, each naming its CPUID "
+          "bit (%s), and the reports call the set every step, not Linux's"
+          % (name, ", ".join(skipped) or "none"),
+          sorted(got) == sorted(skipped)
+          and all(r.startswith("CPUID") and r.endswith("is 0 on this CPU")
+                  for r in got.values())
+          and "simulate = linux-every-step" in linux.get("label", "")
+          and "not the set" in linux.get("label", ""), str(linux)[:800])
+    if exact:
+        want = linux_steps_over(sites, on)
+        check("%s: the row adds over gs-swapgs exactly its sites and the "
+              "listing's instructions of each step on: %d entry, %d exit"
+              % ((name,) + want),
+              (linux.get("entry_median_over"),
+               linux.get("exit_median_over")) == want, str(linux))
+
+
+def linux_every_step_icount(o):
+    """QEMU -icount -cpu max with simulate = linux-every-step: the fence,
+    PTI's flushing switch and VERW run on; TCG offers no PCID, IBRS or
+    IBPB."""
+    check("linux-every-step: the run ended and wrote results.json",
+          o.rc == 0 and o.doc is not None, "rc %s" % o.rc)
+    if o.doc is None:
+        return
+    check_every_step("linux-every-step", o.doc,
+                     ("LFENCE after swapgs", "PTI", "VERW"),
+                     ("PTI with PCID", "IBRS", "IBPB"))
+    summary = o.file("summary.txt")
+    check("linux-every-step: summary.txt leads the row as every step on, "
+          "and names each step skipped with its CPUID bit",
+          "Every step on (LFENCE after swapgs, PTI, VERW)" in summary
+          and "IBRS skipped: CPUID.80000008H:EBX[14] (IBRS) is 0" in summary
+          and "PTI with PCID skipped: CPUID.1:ECX[17] (PCID) is 0" in summary,
+          summary[-1500:])
+
+
+def bochs_every_step(tiny):
+    """Bochs wildcat_lake, which implements PCID, SPEC_CTRL and PRED_CMD,
+    with simulate = linux-every-step: all six steps and their set-up run
+    (the PCID tables, both SPEC_CTRL values), nothing skipped. Under the
+    exact-count build (BOCHS_EXACT) the row adds the listing's path
+    length; the provided build counts in chains, where entry and exit
+    are no path lengths (docs/emulators.md "Two Bochs builds")."""
+    doc, _ = run_bochs("bochs-every-step",
+                       os.environ.get("BOCHS_EXACT") or bochs_binary(),
+                       "wildcat_lake", tiny + EVERY_STEP_CONFIG)
+    if doc is None:
+        return
+    exact = doc["clock"]["kind"] == "emulator"
+    check_every_step("bochs-every-step", doc, tuple(LINUX_STEP_BITS), (),
+                     exact=exact)
+    if not exact:
+        check.skip("bochs-every-step: the row's path length",
+                   "this Bochs counts in chains; BOCHS_EXACT (make "
+                   "bochs-exact) counts every instruction")
 
 
 def check_primitives(name, doc):
@@ -2681,17 +2841,21 @@ def check_mitigations_under_bochs(doc):
     m = doc["mitigations"]
     decisions = {d["name"]: d for d in m["decisions"]}
     linux = m["linux"] or {}
+    on = ("LFENCE after swapgs", "VERW")
+    want = linux_steps_over(linux_sites_from_listing(), on)
     check("bochs-exact: the rule reads IA32_ARCH_CAPABILITIES 0x1f and "
-          "takes VERW alone: PTI off (RDCL_NO), IBRS off (IBRS_ALL), VERW "
-          "on (MDS_NO is 0); Linux's set adds its five and four sites and "
-          "the VERW",
+          "takes the swapgs fence and VERW: PTI off (RDCL_NO), IBRS off "
+          "(IBRS_ALL), the fence on (FSGSBASE, no PTI), VERW on (MDS_NO is "
+          "0); Linux's set adds its five and four sites and the listing's "
+          "LFENCE and VERW: %d entry, %d exit" % want,
           probe.get("state") == "ok" and m["arch_capabilities"] == "0x1f"
           and decisions["PTI"]["why"] == "off (RDCL_NO)"
           and decisions["IBRS"]["why"].startswith("off (IBRS_ALL")
+          and decisions["LFENCE after swapgs"]["per_interrupt"]
           and decisions["VERW"]["per_interrupt"]
-          and linux.get("steps") == "VERW"
+          and linux.get("steps") == ", ".join(on)
           and (linux.get("entry_median_over"),
-               linux.get("exit_median_over")) == (5, 4 + 1),
+               linux.get("exit_median_over")) == want,
           "%s %s %s" % (probe, decisions, linux))
     fred, plain = experiment(doc, "int-fred-linux"), experiment(doc, "int-fred")
     both = m["idt_against_fred"]
@@ -2745,9 +2909,11 @@ def explained_difference(kind, name, qemu_ioapic, bochs_ioapic):
                 "Bochs counts the faulting gate fetch as an instruction")
     if "+linux" in name:
         # Linux's set is the CPU's own (docs/mitigations.md): on
-        # wildcat_lake it takes VERW, one instruction on the way out,
-        # where QEMU's TCG CPUs need none.
-        return ((0, 1, 1), "Linux's set differs: wildcat_lake's takes VERW")
+        # wildcat_lake it takes the swapgs fence, one instruction on the
+        # way in (FSGSBASE, no PTI), and VERW, one on the way out, where
+        # QEMU's -cpu max needs neither.
+        return ((1, 1, 2), "Linux's set differs: wildcat_lake's takes the "
+                "swapgs fence and VERW")
     if kind == "primitive" and name in OLD_IOAPIC_EOI_EXTRA \
             and qemu_ioapic >= 0x20 > bochs_ioapic:
         # Version 0x20 has an EOI register; older IO-APICs (Bochs models
@@ -3358,6 +3524,9 @@ FIRST_LANE = (
          "schemes = direct, fast\nsources = ,\n"),
     Boot("quick", (quick,), icount=ICOUNT, config=shipped_with_quick(),
          deep=True),
+    # Every step of the linux variant TCG can run, patched on.
+    Boot("linux-every-step", (linux_every_step_icount,), icount=ICOUNT,
+         config=TINY + EVERY_STEP_CONFIG, env=TPM_OFF),
     Boot("selection", (selection,), icount=ICOUNT,
          config=TINY + "schemes = direct, push-jmp\nsources = int\n"
          "variants = none\n"),
@@ -3429,6 +3598,8 @@ SECOND_LANE = (
     Boot("bochs-counted", perform=lambda: bochs_counted_pass(TINY),
          needs="bochs"),
     Boot("bochs-cet", perform=lambda: bochs_cet(TINY), needs="bochs"),
+    Boot("bochs-every-step", perform=lambda: bochs_every_step(TINY),
+         needs="bochs"),
     Boot("bochs-smp", perform=lambda: bochs_smp_runs(TINY),
          needs="bochs-smp"),
     Boot("bochs-exact", perform=lambda: bochs_exact_run(TINY),
