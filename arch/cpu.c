@@ -149,11 +149,19 @@ void cpu_clock_controls(const struct cpu_identity *id,
 	*c = (struct cpu_clock_controls){
 		.invariant_tsc = (uint8_t)cpu_has(X86_FEATURE_INVARIANT_TSC),
 	};
+	c->leaf6_eax = leaf6;
 	if (intel && cpu_has(X86_FEATURE_MSR)) {
 		c->boost_known = 1;
-		c->has_boost = !!(leaf6 & (1u << 1));
-		c->boost_disabled = c->has_boost &&
-			!!(rdmsr(MSR_MISC_ENABLE) & MISC_ENABLE_TURBO_DISABLE);
+		/* IA32_MISC_ENABLE is read whatever CPUID 06H:EAX[1] says:
+		 * setting its bit 38 (turbo off) clears that CPUID bit (SDM
+		 * vol. 4, Table 2-2), so the bit alone would read "absent"
+		 * where turbo is off. Read, unguarded, where Linux's
+		 * early_init_intel reads it: from Pentium M Dothan (family 6
+		 * model 0DH) on, family 0FH included. */
+		c->misc_enable_read = id->family > 6 ||
+				      (id->family == 6 && id->model >= 0x0d);
+		c->misc_enable = c->misc_enable_read ? rdmsr(MSR_MISC_ENABLE)
+						     : 0;
 		c->has_hwp = !!(leaf6 & (1u << 7));
 		c->hwp_on = c->has_hwp && (rdmsr(MSR_PM_ENABLE) & 1);
 	}

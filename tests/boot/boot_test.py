@@ -62,7 +62,7 @@ check = Checks("boot")
 # How many checks the suite counts under CI, where every tool is there
 # (tests/checks.py): a helper that dies loses its checks, and this says
 # so. A change that adds checks updates it.
-CHECKS_UNDER_CI = 529
+CHECKS_UNDER_CI = 531
 
 # Every row checks and takes its samples twice: through the timed
 # handlers (entry, exit, round_trip_timed) and the bare ones (round_trip).
@@ -1987,6 +1987,38 @@ def cross_cpu_fault(o):
 MATRIX_CPU_SOURCES = ("int", "ipi-self-xapic", "ipi-self-x2apic-icr")
 
 
+def check_other_cpu_clocks(label, o, cpus):
+    """Each processor in `cpus` (MADT indexes) that ran rows or sent IPIs
+    has its own clock entry: under QEMU's TCG, which has no clock
+    controls and no APERF/MPERF, not pinned for the boot CPU's reason,
+    LFENCE as the boot CPU found it, no ratio; started at least once and
+    put back before each INIT; the summary and the log say so for each."""
+    doc = o.doc or {}
+    clocks = {c["cpu"]: c for c in doc.get("clock", {}).get("other_cpus", [])}
+    boot_pin = doc.get("platform", {}).get("frequency-pin", {})
+    summary = o.file("summary.txt") if o.folders else ""
+    log = serial(o.run_dir, 1) if o.run_dir else ""
+    check("%s: each processor that ran rows or sent IPIs (CPU %s) is "
+          "recorded not pinned, with the boot CPU's reason (%s), LFENCE "
+          "'serialising' or 'in-order', no APERF/MPERF ratio, started and "
+          "put back before INIT; summary.txt and the log say so for each"
+          % (label, ", ".join(map(str, cpus)), boot_pin.get("detail")),
+          set(clocks) == set(cpus)
+          and boot_pin.get("state") == "absent"
+          and boot_pin.get("detail", "").startswith("not pinned: ")
+          and all(c["pinned"] is False and c["pin"] == "not-pinned"
+                  and c["pin_reason"] == "as the boot CPU: "
+                  + boot_pin["detail"]
+                  and c["lfence"] in ("serialising", "in-order")
+                  and c["aperf_mperf_milli"] is None
+                  and c["starts"] >= 1 and c["restored"] is True
+                  for c in clocks.values())
+          and all("CPU %d: as the boot CPU: not pinned: " % n in summary
+                  and "other CPUs: CPU %d: clock not-pinned, LFENCE " % n
+                  in log for n in cpus),
+          str(list(clocks.values())))
+
+
 def matrix_on_cpu1_icount(o):
     """-smp 2 under -icount, matrix_cpus = 1, 5: CPU 1 takes the boot
     CPU's place for INT n and the self-IPIs under every scheme, in xAPIC
@@ -2046,6 +2078,7 @@ def matrix_on_cpu1_icount(o):
           and "CPU 1, APIC id 1, takes the boot CPU's place (xapic)" in log
           and "CPU 1, APIC id 1, takes the boot CPU's place (x2apic)" in log,
           str(side[:3]))
+    check_other_cpu_clocks("matrix-on-cpu1-icount", o, [1])
 
 
 def matrix_all_rows(o):
@@ -2128,6 +2161,7 @@ def cross_cpu_icount(o):
           "%s %s %s" % (x.get("figures"), [(r["sender"], r["target"],
                                           r["status"]) for r in pairs],
                         section))
+    check_other_cpu_clocks("cross-cpu-icount", o, [1])
 
 
 def cross_cpu_alone(o):
