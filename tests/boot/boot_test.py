@@ -62,7 +62,7 @@ check = Checks("boot")
 # How many checks the suite counts under CI, where every tool is there
 # (tests/checks.py): a helper that dies loses its checks, and this says
 # so. A change that adds checks updates it.
-CHECKS_UNDER_CI = 531
+CHECKS_UNDER_CI = 533
 
 # Every row checks and takes its samples twice: through the timed
 # handlers (entry, exit, round_trip_timed) and the bare ones (round_trip).
@@ -2372,6 +2372,31 @@ def bochs_smp_runs(tiny):
                   and (r["status"] == "ok" or "TSC offset is known to"
                        in (r.get("reason") or "")) for r in one_way),
               str(one_way))
+        clocks = doc["clock"].get("other_cpus", [])
+        pin = doc["platform"].get("frequency-pin", {})
+        # Bochs' wildcat_lake offers EIST (CPUID.1:ECX[7]) but leaves
+        # IA32_MISC_ENABLE[16] clear, where IA32_PERF_CTL does nothing;
+        # its ryzen has hardware P-states whose PStateCtl takes a write.
+        # Bochs gives APERF and MPERF as the TSC, each processor's own
+        # read a quantum apart under SMP: the ratio within 1% of 1.
+        want = ("not pinned: EIST is offered but disabled "
+                "(IA32_MISC_ENABLE[16] clear)" if fred else
+                "P-state fixed at P0, the fastest allowed (PStateCtl)")
+        check("%s: the boot CPU's pin says %r; CPU 1, which ran rows and "
+              "sent IPIs, has its own entry: %s, its APERF/MPERF ratio "
+              "within 1%% of 1000/1000, started more than once and put "
+              "back before every INIT" % (
+                  label, want, "not pinned for the boot CPU's reason"
+                  if fred else "pinned as the boot CPU was"),
+              pin.get("detail", "").startswith(want)
+              and [c["cpu"] for c in clocks] == [1]
+              and clocks[0]["pinned"] is (not fred)
+              and (clocks[0]["pin_reason"] == "as the boot CPU: "
+                   + pin["detail"] if fred else
+                   clocks[0]["pin_reason"] == "pinned as the boot CPU was")
+              and 990 <= (clocks[0]["aperf_mperf_milli"] or 0) <= 1010
+              and clocks[0]["starts"] >= 2 and clocks[0]["restored"] is True,
+              "%s %s" % (pin, clocks))
 
 
 def run_bochs(label, bochs, model, config_text, cpus=1):
