@@ -286,6 +286,13 @@ struct cpu_clock_controls {
 };
 void cpu_clock_controls(const struct cpu_identity *id,
 			struct cpu_clock_controls *c);
+/* simulate = turbo-off: turbo turned off through IA32_MISC_ENABLE[38]
+ * as a firmware setup option leaves it, which clears CPUID 06H:EAX[1]
+ * (SDM vol. 4, Table 2-2). Returns 1 where it did (Intel, turbo
+ * offered), with the MSR as it was; cpu_misc_enable_put_back writes
+ * that back. Unguarded: phase A, under the firmware's IDT. */
+int cpu_turbo_off_simulated(uint64_t *misc_enable_before);
+void cpu_misc_enable_put_back(uint64_t misc_enable_before);
 /* The loaded microcode's revision: Intel's IA32_BIOS_SIGN_ID, AMD's
  * PATCH_LEVEL; 0 elsewhere. */
 uint32_t cpu_microcode_revision(const struct cpu_identity *id);

@@ -137,7 +137,11 @@ enum finish_action {
 	X(AP_FAULT, "ap-fault")                                             \
 	/* phase B tries to start the processors the MADT lists as absent  \
 	 * too, as if they were there: none answers, each is named */       \
-	X(AP_ABSENT, "ap-absent")
+	X(AP_ABSENT, "ap-absent")                                           \
+	/* phase A reads the clock controls with turbo turned off          \
+	 * (IA32_MISC_ENABLE[38]) where CPUID offers it, as a firmware      \
+	 * setup option leaves it, then turns it back on */                 \
+	X(TURBO_OFF, "turbo-off")
 
 #define SIMULATE_ID(id, name) SIMULATE_##id,
 enum simulate_id { SIMULATE_LIST(SIMULATE_ID) SIMULATE_COUNT };

@@ -288,3 +288,15 @@ void cpu_clock_reason(const struct run_result *r, const struct cpu_clock *c,
 		fmt_snprintf(out, cap, "not started after the boot CPU's pin");
 	}
 }
+
+const char *cpu_clock_ratio_note(const struct run_result *r,
+				 const struct cpu_clock *c)
+{
+	if (c->ratio_milli)
+		return "measured";
+	if (r->probe[PROBE_APERF_MPERF].state != PROBE_OK)
+		return "absent on the boot CPU";
+	if (c->pin == CPU_PIN_FAULTED)
+		return "not measured: it faulted";
+	return "did not advance here over a loop";
+}

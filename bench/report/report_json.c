@@ -973,6 +973,7 @@ static void json_other_cpu_clocks(struct json_writer *w,
 			json_uint(w, c->ratio_milli);
 		else
 			json_null(w);
+		json_kv_string(w, "aperf_mperf", cpu_clock_ratio_note(r, c));
 		json_kv_uint(w, "starts", c->starts);
 		json_key(w, "restored");
 		json_bool(w, c->restored);

@@ -609,11 +609,10 @@ static void summary_other_cpu_clocks(struct text_buf *tb,
 		if (c->ratio_milli)
 			fmt_snprintf(ratio, sizeof(ratio), "%u/1000",
 				     c->ratio_milli);
-		else
-			fmt_snprintf(ratio, sizeof(ratio), "none");
 		tb_printf(tb, "           CPU %u: %s; LFENCE %s; APERF/MPERF "
 			  "%s%s\n", c->cpu - 1u, reason,
-			  cpu_fence_state_name(c->fence), ratio,
+			  cpu_fence_state_name(c->fence),
+			  c->ratio_milli ? ratio : cpu_clock_ratio_note(r, c),
 			  c->restored ? "" : "; not put back before INIT");
 	}
 }

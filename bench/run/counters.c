@@ -676,10 +676,11 @@ void counters_note_started(uint32_t slot, uint8_t cpu, int faulted)
 			   cpu_pin_state_name(c->pin),
 			   cpu_fence_state_name(c->fence), c->ratio_milli);
 	else
-		log_printf("other CPUs: CPU %u: clock %s, LFENCE %s, no "
-			   "APERF/MPERF\n", cpu - 1u,
-			   cpu_pin_state_name(c->pin),
-			   cpu_fence_state_name(c->fence));
+		log_printf("other CPUs: CPU %u: clock %s, LFENCE %s, %s\n",
+			   cpu - 1u, cpu_pin_state_name(c->pin),
+			   cpu_fence_state_name(c->fence),
+			   ratio_ok ? "APERF or MPERF did not advance here "
+				      "over a loop" : "no APERF/MPERF");
 }
 
 void counters_note_parked(uint8_t cpu, int restored)

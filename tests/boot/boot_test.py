@@ -62,7 +62,7 @@ check = Checks("boot")
 # How many checks the suite counts under CI, where every tool is there
 # (tests/checks.py): a helper that dies loses its checks, and this says
 # so. A change that adds checks updates it.
-CHECKS_UNDER_CI = 533
+CHECKS_UNDER_CI = 534
 
 # Every row checks and takes its samples twice: through the timed
 # handlers (entry, exit, round_trip_timed) and the bare ones (round_trip).
@@ -2011,6 +2011,7 @@ def check_other_cpu_clocks(label, o, cpus):
                   + boot_pin["detail"]
                   and c["lfence"] in ("serialising", "in-order")
                   and c["aperf_mperf_milli"] is None
+                  and c["aperf_mperf"] == "absent on the boot CPU"
                   and c["starts"] >= 1 and c["restored"] is True
                   for c in clocks.values())
           and all("CPU %d: as the boot CPU: not pinned: " % n in summary
@@ -2311,8 +2312,10 @@ def bochs_smp_runs(tiny):
         label = "bochs-smp-" + model
         doc, run_dir = run_bochs(label, bochs, model, tiny + (
             "samples = %d\nschemes = direct, fred\nvariants = none\n"
-            "matrix_cpus = 1\nsources = int, %s\n" % (TINY_SAMPLES // 2,
-                                      ", ".join(CROSS_CPU_SOURCES))), cpus=2)
+            "matrix_cpus = 1\nsources = int, %s\n%s" % (
+                TINY_SAMPLES // 2, ", ".join(CROSS_CPU_SOURCES),
+                "simulate = turbo-off\n" if model == "wildcat_lake"
+                else "")), cpus=2)
         if doc is None:
             continue
         with open(os.path.join(run_dir, "serial.log"), "rb") as f:
@@ -2374,29 +2377,39 @@ def bochs_smp_runs(tiny):
               str(one_way))
         clocks = doc["clock"].get("other_cpus", [])
         pin = doc["platform"].get("frequency-pin", {})
-        # Bochs' wildcat_lake offers EIST (CPUID.1:ECX[7]) but leaves
-        # IA32_MISC_ENABLE[16] clear, where IA32_PERF_CTL does nothing;
-        # its ryzen has hardware P-states whose PStateCtl takes a write.
-        # Bochs gives APERF and MPERF as the TSC, each processor's own
-        # read a quantum apart under SMP: the ratio within 1% of 1.
-        want = ("not pinned: EIST is offered but disabled "
-                "(IA32_MISC_ENABLE[16] clear)" if fred else
-                "P-state fixed at P0, the fastest allowed (PStateCtl)")
-        check("%s: the boot CPU's pin says %r; CPU 1, which ran rows and "
-              "sent IPIs, has its own entry: %s, its APERF/MPERF ratio "
-              "within 1%% of 1000/1000, started more than once and put "
-              "back before every INIT" % (
-                  label, want, "not pinned for the boot CPU's reason"
-                  if fred else "pinned as the boot CPU was"),
-              pin.get("detail", "").startswith(want)
-              and [c["cpu"] for c in clocks] == [1]
-              and clocks[0]["pinned"] is (not fred)
-              and (clocks[0]["pin_reason"] == "as the boot CPU: "
-                   + pin["detail"] if fred else
-                   clocks[0]["pin_reason"] == "pinned as the boot CPU was")
-              and 990 <= (clocks[0]["aperf_mperf_milli"] or 0) <= 1010
+        pinned = pin.get("state") == "ok"
+        # The boot CPU's own ratio: once pinned, else over its probe's
+        # loop; CPU 1 runs the same loop and must come within 2% of it.
+        boot_ratio = re.search(r"core clock (?:then )?(\d+)/1000", pin.get(
+            "detail", "") if pinned else doc["platform"].get(
+                "aperf-mperf", {}).get("detail", ""))
+        boot_ratio = int(boot_ratio.group(1)) if boot_ratio else None
+        ratio = clocks[0]["aperf_mperf_milli"] if clocks else None
+        check("%s: CPU 1, which ran rows and sent IPIs, has its own clock "
+              "entry: pinned where the boot CPU was, else not pinned with "
+              "the boot CPU's reason; its APERF/MPERF ratio within 2%% of "
+              "the boot CPU's; started more than once and put back before "
+              "every INIT" % label,
+              [c["cpu"] for c in clocks] == [1]
+              and pin.get("state") in ("ok", "absent")
+              and clocks[0]["pinned"] is pinned
+              and clocks[0]["pin_reason"] == (
+                  "pinned as the boot CPU was" if pinned
+                  else "as the boot CPU: " + pin["detail"])
+              and boot_ratio and ratio
+              and abs(ratio - boot_ratio) * 50 <= boot_ratio
               and clocks[0]["starts"] >= 2 and clocks[0]["restored"] is True,
-              "%s %s" % (pin, clocks))
+              "%s; boot ratio %s; %s" % (pin, boot_ratio, clocks))
+        if fred:
+            # simulate = turbo-off: phase A read the clock controls with
+            # IA32_MISC_ENABLE[38] set, which clears CPUID 06H:EAX[1].
+            check("%s: with turbo turned off as firmware leaves it "
+                  "(simulate = turbo-off), phase A reports turbo off, "
+                  "read from IA32_MISC_ENABLE[38], not absent by CPUID"
+                  % label, doc["machine"]["boost"] == "off"
+                  and "phase A: turbo read as off with IA32_MISC_ENABLE[38] "
+                  "set (simulate = turbo-off), then put back" in log,
+                  doc["machine"]["boost"])
 
 
 def run_bochs(label, bochs, model, config_text, cpus=1):
