@@ -78,9 +78,9 @@ static const char *amd_counter3_counts(void)
 			     SMI_PROBE_LOOP);
 		return smi_text;
 	}
-	fmt_snprintf(smi_text, sizeof(smi_text), "AMD performance counter 3, "
-		     "event 2BH (SMIs received), proven to count: %llu retired "
-		     "instructions over a loop of %u before it was set to SMIs",
+	fmt_snprintf(smi_text, sizeof(smi_text), "AMD counter 3, event 2BH "
+		     "(SMIs received), proven to count (%llu instructions "
+		     "over a loop of %u)",
 		     (unsigned long long)((after - before) &
 					  ((1ull << 48) - 1)),
 		     SMI_PROBE_LOOP);
