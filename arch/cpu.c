@@ -149,11 +149,19 @@ void cpu_clock_controls(const struct cpu_identity *id,
 	*c = (struct cpu_clock_controls){
 		.invariant_tsc = (uint8_t)cpu_has(X86_FEATURE_INVARIANT_TSC),
 	};
+	c->leaf6_eax = leaf6;
 	if (intel && cpu_has(X86_FEATURE_MSR)) {
 		c->boost_known = 1;
-		c->has_boost = !!(leaf6 & (1u << 1));
-		c->boost_disabled = c->has_boost &&
-			!!(rdmsr(MSR_MISC_ENABLE) & MISC_ENABLE_TURBO_DISABLE);
+		/* IA32_MISC_ENABLE is read whatever CPUID 06H:EAX[1] says:
+		 * setting its bit 38 (turbo off) clears that CPUID bit (SDM
+		 * vol. 4, Table 2-2), so the bit alone would read "absent"
+		 * where turbo is off. Read, unguarded, where Linux's
+		 * early_init_intel reads it: from Pentium M Dothan (family 6
+		 * model 0DH) on, family 0FH included. */
+		c->misc_enable_read = id->family > 6 ||
+				      (id->family == 6 && id->model >= 0x0d);
+		c->misc_enable = c->misc_enable_read ? rdmsr(MSR_MISC_ENABLE)
+						     : 0;
 		c->has_hwp = !!(leaf6 & (1u << 7));
 		c->hwp_on = c->has_hwp && (rdmsr(MSR_PM_ENABLE) & 1);
 	}
@@ -166,6 +174,28 @@ void cpu_clock_controls(const struct cpu_identity *id,
 	}
 	c->core_type = (uint8_t)(cpu_core_type() >> 24);
 }
+int cpu_turbo_off_simulated(uint64_t *misc_enable_before)
+{
+	struct cpu_identity id;
+
+	cpu_identify(&id);
+	/* Only where bit 38 is not reserved: Intel, IA32_MISC_ENABLE read
+	 * as cpu_clock_controls reads it, turbo offered by CPUID. */
+	if (id.cpu_vendor[0] != 'G' || !cpu_has(X86_FEATURE_MSR) ||
+	    !(id.family > 6 || (id.family == 6 && id.model >= 0x0d)) ||
+	    cpuid_max_leaf(0) < 6 || !(cpuid(6, 0).eax & (1u << 1)))
+		return 0;
+	*misc_enable_before = rdmsr(MSR_MISC_ENABLE);
+	wrmsr(MSR_MISC_ENABLE,
+	      *misc_enable_before | MISC_ENABLE_TURBO_DISABLE);
+	return 1;
+}
+
+void cpu_misc_enable_put_back(uint64_t misc_enable_before)
+{
+	wrmsr(MSR_MISC_ENABLE, misc_enable_before);
+}
+
 /* CET: CR4.CET (bit 23) and the supervisor settings in IA32_S_CET
  * (6A2H), SDM vol. 1 §17. Firmware that leaves them on would fault
  * irqlab's lretq and its stubs without ENDBR64. */

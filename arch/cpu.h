@@ -291,16 +291,30 @@ void cpu_shadow_stack_on(uint64_t *token);
  * written by the runner's frequency pin (SDM vol. 4; AMD PPR). */
 #define MSR_MISC_ENABLE 0x1a0
 #define MISC_ENABLE_TURBO_DISABLE (1ull << 38)
+#define MISC_ENABLE_EIST (1ull << 16)
 #define MSR_PM_ENABLE 0x770
 #define MSR_AMD_HWCR 0xc0010015
 #define HWCR_CPB_DISABLE (1ull << 25)
 struct cpu_clock_controls {
+	/* has_boost and boost_disabled: AMD's, from CPUID and HWCR. */
 	uint8_t boost_known, has_boost, boost_disabled;
 	uint8_t has_hwp, hwp_on;
 	uint8_t core_type, invariant_tsc;
+	/* Intel: CPUID 06H:EAX, and IA32_MISC_ENABLE where it was read;
+	 * turbo's state is decided from both (pmu_intel_turbo_state). */
+	uint32_t leaf6_eax;
+	uint8_t misc_enable_read;
+	uint64_t misc_enable;
 };
 void cpu_clock_controls(const struct cpu_identity *id,
 			struct cpu_clock_controls *c);
+/* simulate = turbo-off: turbo turned off through IA32_MISC_ENABLE[38]
+ * as a firmware setup option leaves it, which clears CPUID 06H:EAX[1]
+ * (SDM vol. 4, Table 2-2). Returns 1 where it did (Intel, turbo
+ * offered), with the MSR as it was; cpu_misc_enable_put_back writes
+ * that back. Unguarded: phase A, under the firmware's IDT. */
+int cpu_turbo_off_simulated(uint64_t *misc_enable_before);
+void cpu_misc_enable_put_back(uint64_t misc_enable_before);
 /* The loaded microcode's revision: Intel's IA32_BIOS_SIGN_ID, AMD's
  * PATCH_LEVEL; 0 elsewhere. */
 uint32_t cpu_microcode_revision(const struct cpu_identity *id);

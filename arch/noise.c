@@ -4,39 +4,126 @@
 #include "arch/exceptions.h"
 #include "arch/lib/fmt.h"
 
-#define MSR_SMI_COUNT 0x34
-
 /* Intel's SMI counter (SDM vol. 4, MSR 34H). */
 #define MSR_SMI_COUNT 0x34
 /* AMD family 17h and later count SMIs received in a core performance
  * counter, event 2BH (AMD PPR for family 17h, "PMCx02B"); irqlab takes
- * the last legacy counter, so the first ones stay free. */
+ * the last legacy counter, so the first ones stay free. The legacy
+ * PERF_CTL3/PERF_CTR3 are the same counter as the core extension's
+ * C001_0206H/C001_0207H (APM vol. 2 §13.2.1). */
 #define MSR_AMD_EVNTSEL3 0xc0010003
 #define MSR_AMD_PERFCTR3 0xc0010007
 #define AMD_EVENT_SMI_RECEIVED 0x2b
+#define AMD_EVENT_RETIRED_INSTRUCTIONS 0xc0
 #define AMD_EVNTSEL_USR (1ull << 16)
 #define AMD_EVNTSEL_OS (1ull << 17)
 #define AMD_EVNTSEL_EN (1ull << 22)
+/* PerfMonV2 (CPUID 8000_0022H:EAX[0]): a counter counts only while its
+ * bit in PerfCntrGlobalCtl is set too (APM vol. 2 §13.2.3; Linux's
+ * amd_pmu_v2_enable_all, arch/x86/events/amd/core.c). */
+#define MSR_AMD_PERF_GLOBAL_CTL 0xc0000301u
+#define AMD_GLOBAL_COUNTER3 (1ull << 3)
+#define SMI_PROBE_LOOP 100000u
 
 static uint32_t smi_msr;	/* the counter read, 0 when none */
 static uint64_t injected;
 static const char *smi_why = "not probed";
+/* What the AMD counter's set-up changed, put back by noise_finish. */
+static struct {
+	uint8_t select_changed, global_changed;
+	uint64_t select, global;
+} amd_before;
+static char smi_text[160];
+static const char counter3_faults[] =
+	"AMD's performance counter 3 faults on this CPU";
+
+static void amd_put_back(void)
+{
+	if (amd_before.select_changed)
+		(void)msr_write_guarded(MSR_AMD_EVNTSEL3, amd_before.select);
+	if (amd_before.global_changed)
+		(void)msr_write_guarded(MSR_AMD_PERF_GLOBAL_CTL,
+					amd_before.global);
+	amd_before.select_changed = amd_before.global_changed = 0;
+}
+
+/* No loop raises an SMI: raising one (a write to the chipset's APM
+ * control port, B2H) runs whatever the firmware's handler does with
+ * that command, which no benchmark may ask for. What a loop can prove is
+ * that counter 3 itself counts: set to retired instructions (C0H), it
+ * must advance by the loop's length at least; then it is set to SMIs
+ * received. The event is the PPR's to define. */
+static const char *amd_counter3_counts(void)
+{
+	const uint64_t retired = AMD_EVENT_RETIRED_INSTRUCTIONS |
+				 AMD_EVNTSEL_OS | AMD_EVNTSEL_EN;
+	uint64_t before, after;
+	unsigned i;
+
+	if (msr_write_guarded(MSR_AMD_EVNTSEL3, retired) ||
+	    msr_read_guarded(MSR_AMD_PERFCTR3, &before))
+		return counter3_faults;
+	for (i = 0; i < SMI_PROBE_LOOP; i++)
+		__asm__ volatile("" ::: "memory");
+	if (msr_read_guarded(MSR_AMD_PERFCTR3, &after))
+		return counter3_faults;
+	/* 48 bits wide (APM vol. 2 §13.2.1). */
+	if (((after - before) & ((1ull << 48) - 1)) < SMI_PROBE_LOOP) {
+		fmt_snprintf(smi_text, sizeof(smi_text), "AMD's performance "
+			     "counter 3 does not count here (%llu retired "
+			     "instructions over a loop of %u): SMIs received "
+			     "cannot be counted",
+			     (unsigned long long)((after - before) &
+						  ((1ull << 48) - 1)),
+			     SMI_PROBE_LOOP);
+		return smi_text;
+	}
+	fmt_snprintf(smi_text, sizeof(smi_text), "AMD counter 3, event 2BH "
+		     "(SMIs received), proven to count (%llu instructions "
+		     "over a loop of %u)",
+		     (unsigned long long)((after - before) &
+					  ((1ull << 48) - 1)),
+		     SMI_PROBE_LOOP);
+	return 0;
+}
 
 static const char *amd_smi_counter(const struct cpu_identity *m)
 {
 	const uint64_t select = AMD_EVENT_SMI_RECEIVED | AMD_EVNTSEL_USR |
 				AMD_EVNTSEL_OS | AMD_EVNTSEL_EN;
-	uint64_t back, count;
+	int perfmon_v2 = cpuid_max_leaf(0x80000000) >= 0x80000022 &&
+			 (cpuid(0x80000022, 0).eax & 1u);
+	uint64_t back, global;
+	const char *why;
 
 	if (m->family < 0x17)
 		return "AMD before family 17h has no SMI event to count";
-	if (msr_write_guarded(MSR_AMD_EVNTSEL3, select) ||
-	    msr_read_guarded(MSR_AMD_EVNTSEL3, &back) ||
-	    msr_read_guarded(MSR_AMD_PERFCTR3, &count))
-		return "AMD's performance counter 3 faults on this CPU";
-	if (back != select)
+	if (msr_read_guarded(MSR_AMD_EVNTSEL3, &amd_before.select) ||
+	    msr_write_guarded(MSR_AMD_EVNTSEL3, select) ||
+	    msr_read_guarded(MSR_AMD_EVNTSEL3, &back))
+		return counter3_faults;
+	amd_before.select_changed = 1;
+	if (back != select) {
+		amd_put_back();
 		return "AMD's performance counter 3 does not keep its event "
 		       "select: no core PMU here";
+	}
+	if (perfmon_v2) {
+		if (msr_read_guarded(MSR_AMD_PERF_GLOBAL_CTL, &global) ||
+		    msr_write_guarded(MSR_AMD_PERF_GLOBAL_CTL,
+				      global | AMD_GLOBAL_COUNTER3)) {
+			amd_put_back();
+			return "PerfMonV2's PerfCntrGlobalCtl faults: AMD's "
+			       "performance counter 3 cannot be enabled";
+		}
+		amd_before.global = global;
+		amd_before.global_changed = 1;
+	}
+	why = amd_counter3_counts();
+	if (why || msr_write_guarded(MSR_AMD_EVNTSEL3, select)) {
+		amd_put_back();
+		return why ? why : counter3_faults;
+	}
 	smi_msr = MSR_AMD_PERFCTR3;
 	return 0;
 }
@@ -91,6 +178,9 @@ static void set_de_cfg(void *arg)
 	*(uint64_t *)arg = rdmsr(MSR_AMD_DE_CFG);
 }
 
+/* How the boot CPU found LFENCE (fences_prepare), for the others. */
+static enum fence_kind boot_fence = FENCE_NOT_PREPARED;
+
 /* The timestamps fence with LFENCE (docs/timing.md). On Intel it is dispatch-
  * serialising; on AMD only when CPUID 8000_0021 EAX[2] says so or DE_CFG
  * bit 1 is set, which Linux sets too. */
@@ -101,6 +191,7 @@ const char *fences_prepare(void)
 	uint64_t de_cfg = 0;
 
 	cpu_identify(&m);
+	boot_fence = FENCE_ARCHITECTURAL;
 	if (m.cpu_vendor[0] == 'G')
 		return "Intel: LFENCE is dispatch-serialising";
 	if (m.cpu_vendor[0] != 'A')
@@ -109,22 +200,46 @@ const char *fences_prepare(void)
 	    (cpuid(0x80000021, 0).eax & (1u << 2)))
 		return "AMD: CPUID 8000_0021 EAX[2] says LFENCE is "
 		       "dispatch-serialising";
+	boot_fence = FENCE_DE_CFG;
 	if (!guard_run(set_de_cfg, &de_cfg, &fault) &&
 	    (de_cfg & DE_CFG_LFENCE_SERIALIZE))
 		return "AMD: DE_CFG (C001_1029) bit 1 set, so LFENCE is "
 		       "dispatch-serialising";
 	/* QEMU's TCG runs one instruction after another: nothing to order.
 	 * The caveat is for an AMD CPU that executes out of order. */
-	if (str_eq(m.hypervisor, "TCGTCGTCGTCG"))
+	if (str_eq(m.hypervisor, "TCGTCGTCGTCG")) {
+		boot_fence = FENCE_IN_ORDER;
 		return "QEMU TCG with an AMD CPUID: instructions run in order, "
 		       "so LFENCE orders the reads as on Intel";
+	}
+	boot_fence = FENCE_UNCONFIRMED;
 	return "AMD: LFENCE serialisation could not be confirmed (DE_CFG not "
 	       "writable): timestamps may drift by a few instructions";
+}
+
+/* DE_CFG is each core's own (Linux's init_amd sets the bit on every
+ * CPU as it comes up, arch/x86/kernel/cpu/amd.c), so a processor that
+ * runs rows or sends IPIs sets it too. Unguarded: an exception here
+ * parks the processor, so only an MSR the boot CPU wrote without one. */
+enum fence_kind fences_prepare_here(void)
+{
+	uint64_t de_cfg = 0;
+
+	if (boot_fence != FENCE_DE_CFG)
+		return boot_fence;
+	set_de_cfg(&de_cfg);
+	return de_cfg & DE_CFG_LFENCE_SERIALIZE ? FENCE_DE_CFG
+						: FENCE_UNCONFIRMED;
 }
 
 const char *noise_counter(void)
 {
 	return smi_msr == MSR_SMI_COUNT ? "Intel MSR_SMI_COUNT (0x34)" :
-	       smi_msr ? "AMD performance counter 3, event 2BH (SMIs received)" :
-			 0;
+	       smi_msr ? smi_text : 0;
+}
+
+void noise_finish(void)
+{
+	amd_put_back();
+	smi_msr = 0;
 }

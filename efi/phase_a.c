@@ -308,6 +308,24 @@ static const char *mark_measuring(const struct run_result *r, char *why,
 	return handoff_mark(&m, why, cap);
 }
 
+/* The machine and its tables; with simulate = turbo-off, the clock
+ * controls read while turbo is off as a firmware would leave it
+ * (docs/timing.md "Pinning the frequency"), then turbo back on. */
+static void identify_platform(struct run_result *r, struct platform *platform)
+{
+	uint64_t misc_enable;
+	int turbo_off = config_simulates(&r->config, SIMULATE_TURBO_OFF) &&
+			cpu_turbo_off_simulated(&misc_enable);
+
+	platform_identify(ST, &r->machine, platform);
+	if (!turbo_off)
+		return;
+	cpu_misc_enable_put_back(misc_enable);
+	log_printf("phase A: turbo read as %s with IA32_MISC_ENABLE[38] set "
+		   "(simulate = turbo-off), then put back\n",
+		   boost_state_name(r->machine.boost));
+}
+
 EFI_STATUS phase_a(struct run_state *run,
 		   const struct config_problems *config_problems,
 		   const struct next_run *next)
@@ -335,7 +353,7 @@ EFI_STATUS phase_a(struct run_state *run,
 	note_scheme_footprints(r);
 	config_warnings_note(config_problems, r->config_warnings,
 			     sizeof(r->config_warnings));
-	platform_identify(ST, &r->machine, platform);
+	identify_platform(r, platform);
 	allocate_ap_area(run);
 	allocate_thrash_buffer(r);
 	log_printf("phase A: %s family %u model %u stepping %u \"%s\"%s%s\n",

@@ -127,8 +127,11 @@ static __attribute__((noreturn)) void persist_and_reset(void)
 	char why[200];
 	const char *err;
 
-	/* The firmware's clock settings back before anything else. */
+	/* The firmware's clock settings back before anything else; then
+	 * the SMI counter's, whose PerfMonV2 enable counters_unpin's put
+	 * back included. */
 	counters_unpin();
+	noise_finish();
 	fpu_state_for_firmware();
 	report_context_build(&ctx, &catalog, r, NULL);
 	if (r->config.serial_results) {

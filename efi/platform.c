@@ -7,6 +7,7 @@
 #include "arch/cpu.h"
 #include "arch/lib/fmt.h"
 #include "arch/lib/log.h"
+#include "bench/model/pmu.h"
 #include "bench/model/probes.h"
 #include "bench/report/report.h"
 #include "efi/files.h"
@@ -86,7 +87,11 @@ void platform_identify(EFI_SYSTEM_TABLE *st, struct machine_info *m,
 	m->invariant_tsc = clock.invariant_tsc;
 	m->core_type = clock.core_type;
 	m->boost = !clock.boost_known ? BOOST_UNKNOWN :
-		   !clock.has_boost ? BOOST_ABSENT :
+		   id.cpu_vendor[0] == 'G'
+			   ? pmu_intel_turbo_state(clock.leaf6_eax,
+						   clock.misc_enable_read,
+						   clock.misc_enable)
+		   : !clock.has_boost ? BOOST_ABSENT :
 		   clock.boost_disabled ? BOOST_OFF : BOOST_ON;
 	m->hwp = !clock.has_hwp ? HWP_ABSENT : clock.hwp_on ? HWP_ON : HWP_OFF;
 	m->llc_bytes = cpu_llc_bytes();

@@ -145,7 +145,11 @@ enum finish_action {
 	/* the "linux" variant runs every step this CPU can run, whatever  \
 	 * Linux would take on it, so each site and its set-up runs          \
 	 * (docs/mitigations.md "Every step on") */                          \
-	X(LINUX_EVERY_STEP, "linux-every-step")
+	X(LINUX_EVERY_STEP, "linux-every-step")                               \
+	/* phase A reads the clock controls with turbo turned off          \
+	 * (IA32_MISC_ENABLE[38]) where CPUID offers it, as a firmware      \
+	 * setup option leaves it, then turns it back on */                 \
+	X(TURBO_OFF, "turbo-off")
 
 #define SIMULATE_ID(id, name) SIMULATE_##id,
 enum simulate_id { SIMULATE_LIST(SIMULATE_ID) SIMULATE_COUNT };

@@ -1,6 +1,7 @@
 #include "bench/model/pmu.h"
 
 #include "arch/lib/fmt.h"
+#include "bench/model/results.h"
 
 void pmu_decode_intel(uint32_t eax, uint32_t edx, struct pmu_intel *p)
 {
@@ -68,4 +69,45 @@ int pmu_frequency_moved(uint32_t low_milli, uint32_t high_milli)
 {
 	return low_milli && (uint64_t)(high_milli - low_milli) * 1000u >
 				    (uint64_t)low_milli * FREQUENCY_STABLE_PERMILLE;
+}
+
+unsigned pmu_intel_turbo_state(uint32_t leaf6_eax, int misc_enable_read,
+			       uint64_t misc_enable)
+{
+	if (misc_enable_read && (misc_enable & PMU_MISC_ENABLE_TURBO_DISABLE))
+		return BOOST_OFF;
+	return leaf6_eax & PMU_LEAF6_TURBO ? BOOST_ON : BOOST_ABSENT;
+}
+
+enum pmu_pin_path pmu_intel_pin_path(const struct pmu_intel_clock *c,
+				     const char **why)
+{
+	*why = 0;
+	/* With HWP on, IA32_PERF_CTL is ignored (SDM vol. 3B §15.4.2). */
+	if (c->hwp_on)
+		return PIN_PATH_HWP;
+	if (!c->eist) {
+		*why = "neither HWP on nor EIST (CPUID.1:ECX[7]): the clock is "
+		       "not software's to set";
+		return PIN_PATH_NONE;
+	}
+	if (!c->misc_enable_read) {
+		*why = "reading IA32_MISC_ENABLE faults: whether EIST is "
+		       "enabled (bit 16) is unknown";
+		return PIN_PATH_NONE;
+	}
+	if (!(c->misc_enable & PMU_MISC_ENABLE_EIST)) {
+		*why = "EIST is offered but disabled (IA32_MISC_ENABLE[16] "
+		       "clear): IA32_PERF_CTL is not acted on";
+		return PIN_PATH_NONE;
+	}
+	return PIN_PATH_PERF_CTL;
+}
+
+enum pmu_turbo_step pmu_intel_turbo_step(uint32_t leaf6_eax,
+					 uint64_t misc_enable)
+{
+	if (misc_enable & PMU_MISC_ENABLE_TURBO_DISABLE)
+		return TURBO_ALREADY_OFF;
+	return leaf6_eax & PMU_LEAF6_TURBO ? TURBO_TURN_OFF : TURBO_NOT_OFFERED;
 }

@@ -48,4 +48,50 @@ uint32_t pmu_ratio_milli(uint64_t core, uint64_t reference);
 #define FREQUENCY_STABLE_PERMILLE 20
 int pmu_frequency_moved(uint32_t low_milli, uint32_t high_milli);
 
+/* Intel's clock controls (SDM vol. 4, Table 2-2, IA32_MISC_ENABLE; vol.
+ * 3B §15.3): bit 16 enables Enhanced Intel SpeedStep (EIST), without
+ * which IA32_PERF_CTL is not acted on; bit 38 turns turbo off. */
+#define PMU_MISC_ENABLE_EIST (1ull << 16)
+#define PMU_MISC_ENABLE_TURBO_DISABLE (1ull << 38)
+#define PMU_LEAF6_TURBO (1u << 1)	/* CPUID 06H:EAX[1] */
+
+/* Turbo's state on Intel, an enum boost_state (bench/model/results.h),
+ * from CPUID 06H:EAX and IA32_MISC_ENABLE where it could be read.
+ * Setting MISC_ENABLE[38] clears CPUID 06H:EAX[1] (Table 2-2), so the
+ * CPUID bit alone never shows turbo turned off: the MSR decides, as
+ * Linux's intel_pstate and acpi-cpufreq read it. */
+unsigned pmu_intel_turbo_state(uint32_t leaf6_eax, int misc_enable_read,
+			       uint64_t misc_enable);
+
+/* What Intel's frequency pin does (docs/timing.md "Pinning the
+ * frequency"), from what the boot CPU, or the processor pinned, read:
+ * HWP where it is on; else IA32_PERF_CTL at the base ratio where EIST is
+ * offered (CPUID.1:ECX[7]) and enabled (MISC_ENABLE[16]); else nothing,
+ * with *why set. */
+enum pmu_pin_path {
+	PIN_PATH_NONE,
+	PIN_PATH_HWP,
+	PIN_PATH_PERF_CTL,
+};
+struct pmu_intel_clock {
+	uint8_t hwp_on;		/* CPUID 06H:EAX[7] and IA32_PM_ENABLE[0] */
+	uint8_t eist;		/* CPUID.1:ECX[7] */
+	uint8_t misc_enable_read;	/* IA32_MISC_ENABLE read without a fault */
+	uint64_t misc_enable;
+};
+enum pmu_pin_path pmu_intel_pin_path(const struct pmu_intel_clock *c,
+				     const char **why);
+
+/* Turbo, on the IA32_PERF_CTL path: already off (MISC_ENABLE[38] set);
+ * to be turned off (CPUID 06H:EAX[1] offers it and bit 38 is clear);
+ * or not offered (both 0: bit 38 is then reserved, and the ratio asked
+ * for is the highest the processor runs at). */
+enum pmu_turbo_step {
+	TURBO_ALREADY_OFF,
+	TURBO_TURN_OFF,
+	TURBO_NOT_OFFERED,
+};
+enum pmu_turbo_step pmu_intel_turbo_step(uint32_t leaf6_eax,
+					 uint64_t misc_enable);
+
 #endif

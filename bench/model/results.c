@@ -108,6 +108,29 @@ const char *hwp_state_name(unsigned state)
 	return name_or_unknown(names, HWP_STATE_COUNT, state);
 }
 
+const char *cpu_pin_state_name(unsigned state)
+{
+	static const char *const names[CPU_PIN_STATE_COUNT] = {
+		[CPU_PIN_NOT_RUN] = "not-run", [CPU_PIN_PINNED] = "pinned",
+		[CPU_PIN_AS_BOOT] = "not-pinned",
+		[CPU_PIN_EIST_DISABLED] = "not-pinned-eist-disabled",
+		[CPU_PIN_FAULTED] = "faulted",
+	};
+	return name_or_unknown(names, CPU_PIN_STATE_COUNT, state);
+}
+
+const char *cpu_fence_state_name(unsigned state)
+{
+	static const char *const names[CPU_FENCE_STATE_COUNT] = {
+		[CPU_FENCE_NOT_RUN] = "not-run",
+		[CPU_FENCE_ARCHITECTURAL] = "serialising",
+		[CPU_FENCE_DE_CFG] = "de-cfg-set",
+		[CPU_FENCE_IN_ORDER] = "in-order",
+		[CPU_FENCE_UNCONFIRMED] = "unconfirmed",
+	};
+	return name_or_unknown(names, CPU_FENCE_STATE_COUNT, state);
+}
+
 const char *core_type_name(unsigned type, char *buf, size_t cap)
 {
 	if (type == 0)
@@ -333,6 +356,28 @@ int results_join_part(struct run_result *into, const struct run_result *more)
 		    into->n_other_cpus < RESULTS_MAX_OTHER_CPUS)
 			into->other_cpu[into->n_other_cpus++] =
 				more->other_cpu[i];
+	}
+	/* A processor's clock as the last part to start it found it; its
+	 * starts, and whether every one was put back, over all parts. */
+	for (i = 0; i < more->n_cpu_clocks; i++) {
+		const struct cpu_clock *m = &more->cpu_clock[i];
+		uint32_t k;
+
+		for (k = 0; k < into->n_cpu_clocks &&
+			    into->cpu_clock[k].cpu != m->cpu;
+		     k++)
+			;
+		if (k < into->n_cpu_clocks) {
+			struct cpu_clock *c = &into->cpu_clock[k];
+			uint32_t starts = c->starts + m->starts;
+			uint8_t restored = c->restored && m->restored;
+
+			*c = *m;
+			c->starts = starts;
+			c->restored = restored;
+		} else if (into->n_cpu_clocks < RESULTS_MAX_CPU_CLOCKS) {
+			into->cpu_clock[into->n_cpu_clocks++] = *m;
+		}
 	}
 	into->part = more->part;
 	into->next_row = more->next_row;

@@ -340,6 +340,50 @@ struct other_cpu {
 	struct sample_stats floor;	/* raw, as run_result's floor */
 };
 
+/* The core clock of each processor that ran rows in the boot CPU's
+ * place or took part in the section between CPUs (docs/timing.md
+ * "Pinning the frequency"): pinned as the boot CPU was, or not and why,
+ * whether LFENCE serialises there, and APERF/MPERF over a known loop
+ * once pinned. The boot CPU's own are its probes. */
+enum cpu_pin_state {
+	CPU_PIN_NOT_RUN = 0,
+	CPU_PIN_PINNED,
+	/* Not pinned for the boot CPU's reason (its frequency-pin probe),
+	 * pin_frequency = 0 included. */
+	CPU_PIN_AS_BOOT,
+	/* EIST offered, but this processor's IA32_MISC_ENABLE[16] is clear:
+	 * IA32_PERF_CTL is not acted on there. */
+	CPU_PIN_EIST_DISABLED,
+	/* An exception while it was pinned: it parked itself. */
+	CPU_PIN_FAULTED,
+	CPU_PIN_STATE_COUNT,
+};
+enum cpu_fence_state {
+	CPU_FENCE_NOT_RUN = 0,
+	/* Intel's, or CPUID 8000_0021H:EAX[2]: as on the boot CPU. */
+	CPU_FENCE_ARCHITECTURAL,
+	CPU_FENCE_DE_CFG,	/* AMD DE_CFG[1] set and read back on it */
+	CPU_FENCE_IN_ORDER,	/* QEMU's TCG: one instruction after another */
+	CPU_FENCE_UNCONFIRMED,
+	CPU_FENCE_STATE_COUNT,
+};
+const char *cpu_pin_state_name(unsigned state);
+const char *cpu_fence_state_name(unsigned state);
+
+#define RESULTS_MAX_CPU_CLOCKS 16
+struct cpu_clock {
+	uint8_t cpu;		/* MADT index + 1, as struct other_cpu's */
+	uint8_t pin;		/* enum cpu_pin_state, as it was last pinned */
+	uint8_t fence;		/* enum cpu_fence_state */
+	/* 1 where what the pin changed was put back on it before each INIT
+	 * that parked it; 0 where it faulted first. */
+	uint8_t restored;
+	/* APERF/MPERF in thousandths over a known loop after the pin, as
+	 * it was last started; 0 where the boot CPU found none. */
+	uint32_t ratio_milli;
+	uint32_t starts;	/* how many times it was started and pinned */
+};
+
 /* The matrix of 8 CPUs (56 ordered pairs), each one way and acked, and
  * the two broadcast rows. */
 #define RESULTS_MAX_CROSS 128
@@ -410,6 +454,9 @@ struct run_result {
 	/* The processors rows ran on in the boot CPU's place. */
 	uint32_t n_other_cpus;
 	struct other_cpu other_cpu[RESULTS_MAX_OTHER_CPUS];
+	/* The clocks of the processors in the last two. */
+	uint32_t n_cpu_clocks;
+	struct cpu_clock cpu_clock[RESULTS_MAX_CPU_CLOCKS];
 	/* The cross-CPU section, measured in part 1 after the primitives. */
 	uint32_t n_cross;
 	struct cross_result cross[RESULTS_MAX_CROSS];

@@ -214,6 +214,15 @@ static const struct field other_cpu_fields[] = {
 	STATS(struct other_cpu, floor),
 };
 
+static const struct field cpu_clock_fields[] = {
+	FIXED(struct cpu_clock, cpu, 1),
+	ENUM(struct cpu_clock, pin, CPU_PIN_STATE_COUNT),
+	ENUM(struct cpu_clock, fence, CPU_FENCE_STATE_COUNT),
+	FIELD_OF(struct cpu_clock, restored, WIRE_FIXED, 1, 2),
+	VAR(struct cpu_clock, ratio_milli),
+	VAR(struct cpu_clock, starts),
+};
+
 static const struct field scheme_fields[] = {
 	ENUM(struct scheme_footprint, scheme, SCHEME_COUNT),
 	VAR(struct scheme_footprint, stub_bytes),
@@ -266,6 +275,9 @@ static const struct list run_lists[] = {
 	{ offsetof(struct run_result, n_other_cpus),
 	  offsetof(struct run_result, other_cpu), sizeof(struct other_cpu),
 	  RESULTS_MAX_OTHER_CPUS, FIELDS(other_cpu_fields) },
+	{ offsetof(struct run_result, n_cpu_clocks),
+	  offsetof(struct run_result, cpu_clock), sizeof(struct cpu_clock),
+	  RESULTS_MAX_CPU_CLOCKS, FIELDS(cpu_clock_fields) },
 };
 
 /* A C integer field of 1, 2, 4 or 8 bytes. */
@@ -424,7 +436,8 @@ static int encodable(const struct run_result *r)
 	    r->n_counted > RESULTS_MAX_EXPERIMENTS ||
 	    r->n_cross > RESULTS_MAX_CROSS ||
 	    r->n_cross_hists > RESULTS_MAX_CROSS_HISTS ||
-	    r->n_other_cpus > RESULTS_MAX_OTHER_CPUS)
+	    r->n_other_cpus > RESULTS_MAX_OTHER_CPUS ||
+	    r->n_cpu_clocks > RESULTS_MAX_CPU_CLOCKS)
 		return 0;
 	for (i = 0; i < r->n_hists; i++)
 		if (r->hist[i].len > ROW_HIST_BYTES)

@@ -22,8 +22,10 @@
  * 13: the cross-CPU rows (struct cross_result).
  * 14: a row's processor (struct row_id's cpu) and its core type; the
  *     instrument floor of each other processor rows ran on; the
- *     distribution of one acknowledged pair per relation. */
-#define RESULTS_BLOB_VERSION 14
+ *     distribution of one acknowledged pair per relation.
+ * 15: the core clock of each other processor rows or IPIs ran on: its
+ *     pin, LFENCE, APERF/MPERF ratio, starts and restore (cpu_clock). */
+#define RESULTS_BLOB_VERSION 15
 
 /* Returns the encoded length, or 0 when `cap` is too small. */
 size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap);

@@ -283,3 +283,41 @@ void baseline_name(const struct experiment_result *e, char *out, size_t cap)
 	else
 		row_name(&e->baseline, out, cap);
 }
+
+void cpu_clock_reason(const struct run_result *r, const struct cpu_clock *c,
+		      char *out, size_t cap)
+{
+	const char *boot = r->probe[PROBE_FREQUENCY_PIN].detail;
+
+	switch (c->pin) {
+	case CPU_PIN_PINNED:
+		fmt_snprintf(out, cap, "pinned as the boot CPU was");
+		break;
+	case CPU_PIN_AS_BOOT:
+		fmt_snprintf(out, cap, "as the boot CPU: %s", boot);
+		break;
+	case CPU_PIN_EIST_DISABLED:
+		fmt_snprintf(out, cap, "not pinned: EIST is disabled on this "
+			     "processor (IA32_MISC_ENABLE[16] clear): "
+			     "IA32_PERF_CTL is not acted on");
+		break;
+	case CPU_PIN_FAULTED:
+		fmt_snprintf(out, cap, "not pinned: an exception while it was "
+			     "pinned parked it");
+		break;
+	default:
+		fmt_snprintf(out, cap, "not started after the boot CPU's pin");
+	}
+}
+
+const char *cpu_clock_ratio_note(const struct run_result *r,
+				 const struct cpu_clock *c)
+{
+	if (c->ratio_milli)
+		return "measured";
+	if (r->probe[PROBE_APERF_MPERF].state != PROBE_OK)
+		return "absent on the boot CPU";
+	if (c->pin == CPU_PIN_FAULTED)
+		return "not measured: it faulted";
+	return "did not advance here over a loop";
+}

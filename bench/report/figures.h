@@ -36,6 +36,17 @@ const struct experiment_result *boot_twin(const struct run_result *r,
  * ran on (row_floor). */
 int64_t row_net_median(const struct run_result *r,
 		       const struct experiment_result *e, unsigned k);
+/* Why another processor's clock is as it is (struct cpu_clock,
+ * docs/timing.md "Pinning the frequency"), in words: where it was not
+ * pinned for the boot CPU's reason, that reason (its frequency-pin
+ * probe). */
+void cpu_clock_reason(const struct run_result *r, const struct cpu_clock *c,
+		      char *out, size_t cap);
+/* Its APERF/MPERF ratio's standing: "measured"; "absent on the boot
+ * CPU" (its aperf-mperf probe found none); or "did not advance here"
+ * where the boot CPU's did. */
+const char *cpu_clock_ratio_note(const struct run_result *r,
+				 const struct cpu_clock *c);
 /* The name of the boot CPU's row of e's id: "int-fred" for
  * "int-fred@cpu2". */
 void boot_row_name(const struct experiment_result *e, char *out, size_t cap);

@@ -976,6 +976,41 @@ static void json_firmware(struct json_writer *w, const struct run_result *r)
 	json_end_object(w);
 }
 
+/* Each other processor that ran rows or sent IPIs: its pin, LFENCE and
+ * APERF/MPERF ratio (docs/timing.md "Pinning the frequency"). */
+static void json_other_cpu_clocks(struct json_writer *w,
+				  const struct run_result *r)
+{
+	char reason[RESULTS_REASON_LEN + 64];
+	uint32_t i;
+
+	json_key(w, "other_cpus");
+	json_begin_array(w);
+	for (i = 0; i < r->n_cpu_clocks; i++) {
+		const struct cpu_clock *c = &r->cpu_clock[i];
+
+		cpu_clock_reason(r, c, reason, sizeof(reason));
+		json_begin_object(w);
+		json_kv_uint(w, "cpu", c->cpu - 1u);
+		json_key(w, "pinned");
+		json_bool(w, c->pin == CPU_PIN_PINNED);
+		json_kv_string(w, "pin", cpu_pin_state_name(c->pin));
+		json_kv_string(w, "pin_reason", reason);
+		json_kv_string(w, "lfence", cpu_fence_state_name(c->fence));
+		json_key(w, "aperf_mperf_milli");
+		if (c->ratio_milli)
+			json_uint(w, c->ratio_milli);
+		else
+			json_null(w);
+		json_kv_string(w, "aperf_mperf", cpu_clock_ratio_note(r, c));
+		json_kv_uint(w, "starts", c->starts);
+		json_key(w, "restored");
+		json_bool(w, c->restored);
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
 static void json_clock(struct json_writer *w, const struct run_result *r)
 {
 	json_key(w, "clock");
@@ -1011,6 +1046,7 @@ static void json_clock(struct json_writer *w, const struct run_result *r)
 		json_int(w, tsc_disagreement_ppm(r));
 	else
 		json_null(w);
+	json_other_cpu_clocks(w, r);
 	json_end_object(w);
 }
 

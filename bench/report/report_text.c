@@ -609,6 +609,29 @@ static void summary_other_cpus_matrix(struct text_buf *tb,
 	}
 }
 
+/* Each other processor that ran rows or sent IPIs, a line each: its
+ * pin, LFENCE and APERF/MPERF ratio. */
+static void summary_other_cpu_clocks(struct text_buf *tb,
+				     const struct run_result *r)
+{
+	char reason[RESULTS_REASON_LEN + 64], ratio[24];
+	uint32_t i;
+
+	for (i = 0; i < r->n_cpu_clocks; i++) {
+		const struct cpu_clock *c = &r->cpu_clock[i];
+
+		cpu_clock_reason(r, c, reason, sizeof(reason));
+		if (c->ratio_milli)
+			fmt_snprintf(ratio, sizeof(ratio), "%u/1000",
+				     c->ratio_milli);
+		tb_printf(tb, "           CPU %u: %s; LFENCE %s; APERF/MPERF "
+			  "%s%s\n", c->cpu - 1u, reason,
+			  cpu_fence_state_name(c->fence),
+			  c->ratio_milli ? ratio : cpu_clock_ratio_note(r, c),
+			  c->restored ? "" : "; not put back before INIT");
+	}
+}
+
 static void summary_core_clock(struct text_buf *tb, const struct run_result *r)
 {
 	const struct machine_info *m = &r->machine;
@@ -626,6 +649,7 @@ static void summary_core_clock(struct text_buf *tb, const struct run_result *r)
 		tb_printf(tb, "           TSC ticks are not core cycles: the core "
 			  "clock moves against the TSC with turbo and power "
 			  "states\n");
+	summary_other_cpu_clocks(tb, r);
 }
 
 /* Each probe that ran, a line each: its name, state and what it saw. */

@@ -60,4 +60,21 @@ void counters_pin(struct run_result *r);
  * reset. */
 void counters_unpin(void);
 
+/* Each other processor that runs rows or sends IPIs (docs/timing.md
+ * "Pinning the frequency"): run on it (AP_RUN, arch/ap.h) once it
+ * started, with its slot in ap_cpus as the argument, counters_pin_here
+ * pins it as counters_pin pinned the boot CPU, sets its LFENCE as
+ * fences_prepare did, and measures its APERF/MPERF ratio; before INIT
+ * parks it, counters_unpin_here puts back what it changed (INIT leaves
+ * MSRs as they are, SDM vol. 3A §10.1.1, Table 10-1). Neither is
+ * guarded: only MSRs the boot CPU used without an exception. */
+void counters_pin_here(void *slot);
+void counters_unpin_here(void *slot);
+/* On the boot CPU after each: records what the processor in `slot`,
+ * struct cpu_clock's `cpu`, found (faulted: an exception parked it),
+ * and whether its changes were put back, in the results counters_pin
+ * had. */
+void counters_note_started(uint32_t slot, uint8_t cpu, int faulted);
+void counters_note_parked(uint8_t cpu, int restored);
+
 #endif

@@ -10,6 +10,7 @@
 #include "arch/lib/log.h"
 #include "bench/model/results.h"
 #include "bench/model/topology.h"
+#include "bench/run/counters.h"
 
 /* After INIT the SDM waits 10 ms before a SIPI; parked processors need
  * no SIPI, but the wait lets an INIT still in flight land before the
@@ -463,6 +464,51 @@ const char *other_cpus_wake(uint32_t command)
 	return 0;
 }
 
+/* Runs work(slot) on the processor in `slot`, which waits quiet or
+ * after its last work, and waits until it returned; it then waits quiet
+ * again. Returns 0, or -1 where it faulted or did not return within a
+ * second. */
+static int run_and_wait(uint32_t slot, void (*work)(void *arg))
+{
+	struct ap_cpu *ap = &ap_cpus[slot];
+	uint64_t end = tsc_open() + aps.tsc_hz;
+
+	other_cpus_run(slot, work, (void *)(uintptr_t)slot);
+	while (!ap->done && !ap->fault && tsc_open() < end)
+		__asm__ volatile("pause");
+	ap->command = AP_QUIET;
+	return ap->done && !ap->fault ? 0 : -1;
+}
+
+/* The processors pinned since they last started, by slot. */
+static uint8_t pinned_now[AP_MAX_CPUS];
+
+/* Its clock pinned as the boot CPU's, once it started: it runs rows or
+ * sends IPIs from now on (counters_pin_here). */
+static void pin_started(uint32_t slot)
+{
+	int faulted = run_and_wait(slot, counters_pin_here);
+
+	pinned_now[slot] = 1;
+	counters_note_started(slot, (uint8_t)(aps.cpu[slot].index + 1),
+			      faulted);
+}
+
+/* What the pin changed put back, before INIT parks it: INIT leaves the
+ * MSRs as they are. One that faulted parked itself and runs nothing;
+ * one that did not start again has nothing to put back. */
+static void unpin_before_init(uint32_t slot)
+{
+	int restored;
+
+	if (!pinned_now[slot])
+		return;
+	pinned_now[slot] = 0;
+	restored = !ap_cpus[slot].fault &&
+		   !run_and_wait(slot, counters_unpin_here);
+	counters_note_parked((uint8_t)(aps.cpu[slot].index + 1), restored);
+}
+
 void other_cpus_sleep(const char *source)
 {
 	static const char *const states[] = { "?", "quiet", "spin", "halt",
@@ -480,6 +526,8 @@ void other_cpus_sleep(const char *source)
 		took += ap_cpus[s].interrupts;
 	late = command_all(AP_QUIET);
 	faults = faults_logged();
+	for (s = 0; s < aps.count; s++)
+		unpin_before_init(s);
 	for (s = 0; s < aps.count; s++)
 		(void)lapic_send_init(aps.cpu[s].apic_id);
 	tsc_pause_us(aps.tsc_hz, INIT_SETTLE_US);
@@ -567,12 +615,15 @@ int other_cpus_start_one(uint32_t slot)
 {
 	ap_trampoline_prepare(aps.area->page);
 	ap_alive = 0;
-	return start_one(aps.area, aps.cpu[slot].apic_id, slot, aps.tsc_hz) ?
-		       0 : -1;
+	if (!start_one(aps.area, aps.cpu[slot].apic_id, slot, aps.tsc_hz))
+		return -1;
+	pin_started(slot);
+	return 0;
 }
 
 void other_cpus_park_one(uint32_t slot)
 {
+	unpin_before_init(slot);
 	(void)lapic_send_init(aps.cpu[slot].apic_id);
 	tsc_pause_us(aps.tsc_hz, INIT_SETTLE_US);
 }

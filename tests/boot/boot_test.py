@@ -62,7 +62,7 @@ check = Checks("boot")
 # How many checks the suite counts under CI, where every tool is there
 # (tests/checks.py): a helper that dies loses its checks, and this says
 # so. A change that adds checks updates it.
-CHECKS_UNDER_CI = 546
+CHECKS_UNDER_CI = 551
 
 # Every row checks and takes its samples twice: through the timed
 # handlers (entry, exit, round_trip_timed) and the bare ones (round_trip).
@@ -2159,6 +2159,39 @@ def cross_cpu_fault(o):
 MATRIX_CPU_SOURCES = ("int", "ipi-self-xapic", "ipi-self-x2apic-icr")
 
 
+def check_other_cpu_clocks(label, o, cpus):
+    """Each processor in `cpus` (MADT indexes) that ran rows or sent IPIs
+    has its own clock entry: under QEMU's TCG, which has no clock
+    controls and no APERF/MPERF, not pinned for the boot CPU's reason,
+    LFENCE as the boot CPU found it, no ratio; started at least once and
+    put back before each INIT; the summary and the log say so for each."""
+    doc = o.doc or {}
+    clocks = {c["cpu"]: c for c in doc.get("clock", {}).get("other_cpus", [])}
+    boot_pin = doc.get("platform", {}).get("frequency-pin", {})
+    summary = o.file("summary.txt") if o.folders else ""
+    log = serial(o.run_dir, 1) if o.run_dir else ""
+    check("%s: each processor that ran rows or sent IPIs (CPU %s) is "
+          "recorded not pinned, with the boot CPU's reason (%s), LFENCE "
+          "'serialising' or 'in-order', no APERF/MPERF ratio, started and "
+          "put back before INIT; summary.txt and the log say so for each"
+          % (label, ", ".join(map(str, cpus)), boot_pin.get("detail")),
+          set(clocks) == set(cpus)
+          and boot_pin.get("state") == "absent"
+          and boot_pin.get("detail", "").startswith("not pinned: ")
+          and all(c["pinned"] is False and c["pin"] == "not-pinned"
+                  and c["pin_reason"] == "as the boot CPU: "
+                  + boot_pin["detail"]
+                  and c["lfence"] in ("serialising", "in-order")
+                  and c["aperf_mperf_milli"] is None
+                  and c["aperf_mperf"] == "absent on the boot CPU"
+                  and c["starts"] >= 1 and c["restored"] is True
+                  for c in clocks.values())
+          and all("CPU %d: as the boot CPU: not pinned: " % n in summary
+                  and "other CPUs: CPU %d: clock not-pinned, LFENCE " % n
+                  in log for n in cpus),
+          str(list(clocks.values())))
+
+
 def matrix_on_cpu1_icount(o):
     """-smp 2 under -icount, matrix_cpus = 1, 5: CPU 1 takes the boot
     CPU's place for INT n and the self-IPIs under every scheme, in xAPIC
@@ -2218,6 +2251,7 @@ def matrix_on_cpu1_icount(o):
           and "CPU 1, APIC id 1, takes the boot CPU's place (xapic)" in log
           and "CPU 1, APIC id 1, takes the boot CPU's place (x2apic)" in log,
           str(side[:3]))
+    check_other_cpu_clocks("matrix-on-cpu1-icount", o, [1])
 
 
 def matrix_all_rows(o):
@@ -2300,6 +2334,7 @@ def cross_cpu_icount(o):
           "%s %s %s" % (x.get("figures"), [(r["sender"], r["target"],
                                           r["status"]) for r in pairs],
                         section))
+    check_other_cpu_clocks("cross-cpu-icount", o, [1])
 
 
 def cross_cpu_alone(o):
@@ -2449,8 +2484,10 @@ def bochs_smp_runs(tiny):
         label = "bochs-smp-" + model
         doc, run_dir = run_bochs(label, bochs, model, tiny + (
             "samples = %d\nschemes = direct, fred\nvariants = none\n"
-            "matrix_cpus = 1\nsources = int, %s\n" % (TINY_SAMPLES // 2,
-                                      ", ".join(CROSS_CPU_SOURCES))), cpus=2)
+            "matrix_cpus = 1\nsources = int, %s\n%s" % (
+                TINY_SAMPLES // 2, ", ".join(CROSS_CPU_SOURCES),
+                "simulate = turbo-off\n" if model == "wildcat_lake"
+                else "")), cpus=2)
         if doc is None:
             continue
         with open(os.path.join(run_dir, "serial.log"), "rb") as f:
@@ -2531,6 +2568,41 @@ def bochs_smp_runs(tiny):
                   and (r["status"] == "ok" or "TSC offset is known to"
                        in (r.get("reason") or "")) for r in one_way),
               str(one_way))
+        clocks = doc["clock"].get("other_cpus", [])
+        pin = doc["platform"].get("frequency-pin", {})
+        pinned = pin.get("state") == "ok"
+        # The boot CPU's own ratio: once pinned, else over its probe's
+        # loop; CPU 1 runs the same loop and must come within 2% of it.
+        boot_ratio = re.search(r"core clock (?:then )?(\d+)/1000", pin.get(
+            "detail", "") if pinned else doc["platform"].get(
+                "aperf-mperf", {}).get("detail", ""))
+        boot_ratio = int(boot_ratio.group(1)) if boot_ratio else None
+        ratio = clocks[0]["aperf_mperf_milli"] if clocks else None
+        check("%s: CPU 1, which ran rows and sent IPIs, has its own clock "
+              "entry: pinned where the boot CPU was, else not pinned with "
+              "the boot CPU's reason; its APERF/MPERF ratio within 2%% of "
+              "the boot CPU's; started more than once and put back before "
+              "every INIT" % label,
+              [c["cpu"] for c in clocks] == [1]
+              and pin.get("state") in ("ok", "absent")
+              and clocks[0]["pinned"] is pinned
+              and clocks[0]["pin_reason"] == (
+                  "pinned as the boot CPU was" if pinned
+                  else "as the boot CPU: " + pin["detail"])
+              and boot_ratio and ratio
+              and abs(ratio - boot_ratio) * 50 <= boot_ratio
+              and clocks[0]["starts"] >= 2 and clocks[0]["restored"] is True,
+              "%s; boot ratio %s; %s" % (pin, boot_ratio, clocks))
+        if fred:
+            # simulate = turbo-off: phase A read the clock controls with
+            # IA32_MISC_ENABLE[38] set, which clears CPUID 06H:EAX[1].
+            check("%s: with turbo turned off as firmware leaves it "
+                  "(simulate = turbo-off), phase A reports turbo off, "
+                  "read from IA32_MISC_ENABLE[38], not absent by CPUID"
+                  % label, doc["machine"]["boost"] == "off"
+                  and "phase A: turbo read as off with IA32_MISC_ENABLE[38] "
+                  "set (simulate = turbo-off), then put back" in log,
+                  doc["machine"]["boost"])
 
 
 def run_bochs(label, bochs, model, config_text, cpus=1):
@@ -2627,13 +2699,20 @@ def bochs_runs(tiny):
                    else pin.get("detail", "").startswith("not pinned: ")),
               str(pin))
         smi, cet = probes.get("smi-count", {}), probes.get("cet", {})
+        # No SMI can be raised here: AMD's counter 3 is proven to count
+        # by retired instructions over a known loop before it is set to
+        # SMIs received (docs/timing.md).
         check("%s: CET found off and said so; the SMI counter %s" % (
-            label, "absent, as Bochs has no AMD core PMU: performance "
-            "counter 3 does not keep its event select" if amd else
+            label, "AMD's counter 3, proven to count retired instructions "
+            "over a loop before it was set to SMIs received" if amd else
             "watched through MSR_SMI_COUNT"),
               cet.get("state") == "ok" and "CR4.CET off" in cet.get("detail", "")
-              and (smi.get("state") == "absent"
-                   and "performance counter 3" in smi.get("detail", "")
+              and (smi.get("state") == "ok"
+                   and re.search(r"AMD counter 3, event 2BH \(SMIs received\), "
+                                 r"proven to count \((\d+) instructions over a "
+                                 r"loop of 100000\)", smi.get("detail", ""))
+                   and int(re.search(r"\((\d+) instructions", smi["detail"])
+                           .group(1)) >= 100000
                    if amd else smi.get("state") == "ok"
                    and "MSR_SMI_COUNT" in smi.get("detail", "")),
               "cet %s, smi %s" % (cet, smi))

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "bench/model/pmu.h"
+#include "bench/model/results.h"
 
 static void intel_leaf_0ah_is_decoded(void **state)
 {
@@ -82,6 +83,64 @@ static void the_frequency_rule_marks_a_moving_clock(void **state)
 	assert_false(pmu_frequency_moved(0, 0));	/* not measured */
 }
 
+/* Firmware that turned turbo off cleared CPUID 06H:EAX[1] with it
+ * (SDM vol. 4, Table 2-2): the MSR must still say "off". */
+static void turbo_off_is_read_from_the_msr(void **state)
+{
+	(void)state;
+	assert_int_equal(pmu_intel_turbo_state(0, 1,
+					       PMU_MISC_ENABLE_TURBO_DISABLE),
+			 BOOST_OFF);
+	assert_int_equal(pmu_intel_turbo_state(PMU_LEAF6_TURBO, 1, 0),
+			 BOOST_ON);
+	assert_int_equal(pmu_intel_turbo_state(0, 1, PMU_MISC_ENABLE_EIST),
+			 BOOST_ABSENT);
+	/* Unread (phase A does not read it before Pentium M Dothan):
+	 * CPUID alone. */
+	assert_int_equal(pmu_intel_turbo_state(PMU_LEAF6_TURBO, 0,
+					       PMU_MISC_ENABLE_TURBO_DISABLE),
+			 BOOST_ON);
+}
+
+static void the_pin_path_needs_eist_enabled(void **state)
+{
+	struct pmu_intel_clock c = { .eist = 1, .misc_enable_read = 1,
+				     .misc_enable = PMU_MISC_ENABLE_EIST };
+	const char *why;
+
+	(void)state;
+	assert_int_equal(pmu_intel_pin_path(&c, &why), PIN_PATH_PERF_CTL);
+	assert_null(why);
+	/* Offered by CPUID, but the firmware left it disabled. */
+	c.misc_enable = PMU_MISC_ENABLE_TURBO_DISABLE;
+	assert_int_equal(pmu_intel_pin_path(&c, &why), PIN_PATH_NONE);
+	assert_non_null(strstr(why, "IA32_MISC_ENABLE[16] clear"));
+	c.misc_enable_read = 0;
+	assert_int_equal(pmu_intel_pin_path(&c, &why), PIN_PATH_NONE);
+	assert_non_null(strstr(why, "faults"));
+	c = (struct pmu_intel_clock){ .misc_enable_read = 1,
+				      .misc_enable = PMU_MISC_ENABLE_EIST };
+	assert_int_equal(pmu_intel_pin_path(&c, &why), PIN_PATH_NONE);
+	assert_non_null(strstr(why, "CPUID.1:ECX[7]"));
+	/* HWP on: IA32_PERF_CTL is ignored, whatever EIST says. */
+	c.hwp_on = 1;
+	c.misc_enable = 0;
+	assert_int_equal(pmu_intel_pin_path(&c, &why), PIN_PATH_HWP);
+	assert_null(why);
+}
+
+static void turbo_is_turned_off_only_where_offered(void **state)
+{
+	(void)state;
+	assert_int_equal(pmu_intel_turbo_step(PMU_LEAF6_TURBO, 0),
+			 TURBO_TURN_OFF);
+	assert_int_equal(pmu_intel_turbo_step(0,
+					      PMU_MISC_ENABLE_TURBO_DISABLE),
+			 TURBO_ALREADY_OFF);
+	assert_int_equal(pmu_intel_turbo_step(0, PMU_MISC_ENABLE_EIST),
+			 TURBO_NOT_OFFERED);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -90,6 +149,9 @@ int main(void)
 		cmocka_unit_test(amd_leaves_are_decoded),
 		cmocka_unit_test(counter_deltas_survive_a_wrap),
 		cmocka_unit_test(the_frequency_rule_marks_a_moving_clock),
+		cmocka_unit_test(turbo_off_is_read_from_the_msr),
+		cmocka_unit_test(the_pin_path_needs_eist_enabled),
+		cmocka_unit_test(turbo_is_turned_off_only_where_offered),
 	};
 
 	return cmocka_run_group_tests_name("pmu", tests, NULL, NULL);

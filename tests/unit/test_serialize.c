@@ -214,8 +214,29 @@ static void parts_join_into_one_run(void **state)
 	second.other_cpu[0].floor.min += 50;
 	second.other_cpu[1] = (struct other_cpu){ .cpu = 4,
 						      .floor = second.floor };
+	/* CPU 2 was pinned in both parts, put back in the first only; CPU
+	 * 3 was started in part 2 alone: the join keeps the last part's
+	 * pin and ratio, sums the starts, and is put back only where
+	 * every part was. */
+	first.n_cpu_clocks = 1;
+	first.cpu_clock[0] = (struct cpu_clock){
+		.cpu = 3, .pin = CPU_PIN_PINNED, .fence = CPU_FENCE_DE_CFG,
+		.restored = 1, .ratio_milli = 1000, .starts = 2 };
+	second.n_cpu_clocks = 2;
+	second.cpu_clock[0] = (struct cpu_clock){
+		.cpu = 3, .pin = CPU_PIN_FAULTED, .fence = CPU_FENCE_NOT_RUN,
+		.restored = 0, .ratio_milli = 0, .starts = 1 };
+	second.cpu_clock[1] = (struct cpu_clock){
+		.cpu = 4, .pin = CPU_PIN_EIST_DISABLED,
+		.fence = CPU_FENCE_ARCHITECTURAL, .restored = 1,
+		.ratio_milli = 2345, .starts = 1 };
 	joined = first;
 	assert_int_equal(results_join_part(&joined, &second), 0);
+	assert_int_equal(joined.n_cpu_clocks, 2);
+	assert_int_equal(joined.cpu_clock[0].pin, CPU_PIN_FAULTED);
+	assert_int_equal(joined.cpu_clock[0].starts, 3);
+	assert_int_equal(joined.cpu_clock[0].restored, 0);
+	assert_int_equal(joined.cpu_clock[1].ratio_milli, 2345);
 	assert_int_equal(joined.n_experiments, 5);
 	assert_string_equal(joined.exp[3].name, "int-direct+thrash");
 	assert_int_equal(joined.n_primitives, first.n_primitives);
