@@ -171,7 +171,11 @@ int64_t median_over(const struct experiment_result *e,
 
 int report_leads_with_cycles(const struct run_result *r)
 {
-	return results_counted_state(r) == COUNTED_MEASURED;
+	/* An emulator's cycle counter counts instruction steps: it has no
+	 * pipeline, cache or clock (docs/emulators.md "The counting PMU"),
+	 * so its "core cycles" never lead as cycles. */
+	return results_counted_state(r) == COUNTED_MEASURED &&
+	       r->clock_kind == CLOCK_TSC_TICKS;
 }
 
 const char *lead_unit(const struct run_result *r)

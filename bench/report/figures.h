@@ -84,8 +84,9 @@ void linux_steps_text(uint32_t steps, char *out, size_t cap);
 int64_t median_over(const struct experiment_result *e,
 		    const struct experiment_result *base, unsigned k);
 /* The figures a report leads with (docs/timing.md "Core cycles"): core
- * cycles where the counted pass measured them on the CPU's counters;
- * else the TSC's. Simulated counts never lead. */
+ * cycles where the counted pass measured them on a real CPU's counters
+ * (the clock is TSC ticks); else the TSC's. Simulated counts, and an
+ * emulator's counters, never lead. */
 int report_leads_with_cycles(const struct run_result *r);
 /* The unit of the figures it leads with: "core cycles", or the clock's. */
 const char *lead_unit(const struct run_result *r);
