@@ -34,7 +34,10 @@ function header(page, doc) {
     (leadsWithCycles(doc) ? " The answer is in core cycles, from the " +
       "performance counters in a pass of their own." :
       " Core cycles: " + (c.cycles ? c.cycles.state + " (" +
-        c.cycles.counters + ")" : "not measured") + ".")));
+        c.cycles.counters + ")" : "not measured") +
+      (c.cycles && c.cycles.state === "measured" && !c.figures_are_tsc_ticks
+        ? "; the emulator's counters: a cycle is an instruction step, " +
+          "not a cycle" : "") + ".")));
   // What the config had that was ignored: at the top, where it is read.
   if (doc.config_warnings)
     page.append(el("div", { class: "warning", id: "config-warnings" },
@@ -75,8 +78,9 @@ function i386Answer(page, doc) {
   answerTable(page, doc, "protected-32", "i386-direct", "i386-headline");
 }
 
-/* Whether the answer is in core cycles: measured on the CPU's counters,
- * never simulated ones (docs/timing.md "Core cycles"). */
+/* Whether the answer is in core cycles: counted on a real CPU's
+ * counters, never an emulator's, whose cycle is an instruction step
+ * (docs/timing.md "Core cycles"). */
 function leadsWithCycles(doc) {
   return doc.clock.lead_unit === "core cycles";
 }

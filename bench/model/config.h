@@ -128,10 +128,6 @@ enum finish_action {
 	/* phase B fills the store with variables of a test GUID before    \
 	 * it hands over, as other software writing at runtime would */     \
 	X(STORE_FILLS, "store-fills")                                      \
-	/* the counted pass runs on RDPMC of counter 0 though the counters \
-	 * do not count (Bochs answers it with 0): its code runs, and every \
-	 * counted figure is labelled simulated */                         \
-	X(PMU_COUNTS, "pmu-counts")                                         \
 	/* the first other processor that sends in the cross-CPU section    \
 	 * raises #UD there instead (docs/cross-cpu.md "An AP that faults") */ \
 	X(AP_FAULT, "ap-fault")                                             \

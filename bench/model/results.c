@@ -291,10 +291,7 @@ const struct row_histogram *results_row_histogram(const struct run_result *r,
 
 enum counted_state results_counted_state(const struct run_result *r)
 {
-	if (!r->cycles_floor.count)
-		return COUNTED_NOT_RUN;
-	return r->probe[PROBE_COUNTERS].state == PROBE_SIMULATED
-		       ? COUNTED_SIMULATED : COUNTED_MEASURED;
+	return r->cycles_floor.count ? COUNTED_MEASURED : COUNTED_NOT_RUN;
 }
 
 const char *counted_state_name(unsigned state)
@@ -302,7 +299,6 @@ const char *counted_state_name(unsigned state)
 	static const char *const names[COUNTED_STATE_COUNT] = {
 		[COUNTED_NOT_RUN] = "skipped",
 		[COUNTED_MEASURED] = "measured",
-		[COUNTED_SIMULATED] = "simulated",
 	};
 	return name_or_unknown(names, COUNTED_STATE_COUNT, state);
 }

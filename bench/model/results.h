@@ -446,8 +446,8 @@ struct run_result {
 	 * measured as the TSC's are (back-to-back reads of the cycle counter,
 	 * the handler's two counted timestamps, back-to-back reads of the
 	 * instructions counter), count 0 where it did not run; and each
-	 * row's figures. Whether they are the CPU's or simulated is the
-	 * performance-counters probe's state. */
+	 * row's figures. What counted them is the performance-counters
+	 * probe's detail, and the clock's kind says whether an emulator's. */
 	struct sample_stats cycles_floor, cycles_instrument, instructions_floor;
 	uint32_t n_counted;
 	struct counted_row counted[RESULTS_MAX_EXPERIMENTS];
@@ -482,13 +482,12 @@ struct run_result {
  * when a table would overflow (nothing is changed then). */
 int results_join_part(struct run_result *into, const struct run_result *more);
 
-/* Whether the counted pass ran, and on what (docs/timing.md "Core
- * cycles"): the CPU's counters, or counters the config's simulate took
- * as counting, whose figures are the emulator's and never lead. */
+/* Whether the counted pass ran (docs/timing.md "Core cycles"). Where
+ * it ran under an emulator the counts are its own, a cycle an
+ * instruction step, and they never lead (report_leads_with_cycles). */
 enum counted_state {
 	COUNTED_NOT_RUN = 0,
 	COUNTED_MEASURED,
-	COUNTED_SIMULATED,
 	COUNTED_STATE_COUNT
 };
 enum counted_state results_counted_state(const struct run_result *r);

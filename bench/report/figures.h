@@ -85,8 +85,8 @@ int64_t median_over(const struct experiment_result *e,
 		    const struct experiment_result *base, unsigned k);
 /* The figures a report leads with (docs/timing.md "Core cycles"): core
  * cycles where the counted pass measured them on a real CPU's counters
- * (the clock is TSC ticks); else the TSC's. Simulated counts, and an
- * emulator's counters, never lead. */
+ * (the clock is TSC ticks); else the TSC's. An emulator's counters,
+ * whose cycle is an instruction step, never lead. */
 int report_leads_with_cycles(const struct run_result *r);
 /* The unit of the figures it leads with: "core cycles", or the clock's. */
 const char *lead_unit(const struct run_result *r);
@@ -99,7 +99,7 @@ int64_t lead_median_over(const struct run_result *r,
 			 const struct experiment_result *e,
 			 const struct experiment_result *base, unsigned k);
 /* Row e's counted median of metric k in core cycles, net of the cycle
- * floor, whether measured or simulated; INT64_MIN where it has none. */
+ * floor, a real CPU's or an emulator's; INT64_MIN where it has none. */
 int64_t counted_median(const struct run_result *r,
 		       const struct experiment_result *e, unsigned k);
 /* ... and over its baseline's, INT64_MIN where either has none. */

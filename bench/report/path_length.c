@@ -68,12 +68,9 @@ void path_length_compare(const struct run_result *r,
 	} else {
 		out->state = PATH_NO_COUNTS;
 		fmt_snprintf(out->why, sizeof(out->why), "%s",
-			     counted == COUNTED_SIMULATED
-				     ? "the counts are simulated (simulate = "
-				       "pmu-counts), not the CPU's"
-				     : r->probe[PROBE_COUNTERS].detail[0]
-					       ? r->probe[PROBE_COUNTERS].detail
-					       : "no instruction counts here");
+			     r->probe[PROBE_COUNTERS].detail[0]
+				     ? r->probe[PROBE_COUNTERS].detail
+				     : "no instruction counts here");
 		return;
 	}
 	for (i = 0; i < r->n_experiments && i < RESULTS_MAX_EXPERIMENTS; i++) {

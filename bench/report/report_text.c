@@ -257,7 +257,8 @@ static void counted_cell(char *cell, size_t cap, int64_t v, int sign)
 /* The counted pass (docs/timing.md "Core cycles"), one line per long-mode
  * row that has it: core cycles net of the cycle floor, their overhead
  * over the baseline, and the bare round trip in instructions retired.
- * Simulated counts are said to be so. */
+ * An emulator's are said to be so: its cycle counter counts instruction
+ * steps (docs/emulators.md "The counting PMU"). */
 static void summary_counted(struct text_buf *tb, const struct run_result *r)
 {
 	enum counted_state state = results_counted_state(r);
@@ -273,9 +274,9 @@ static void summary_counted(struct text_buf *tb, const struct run_result *r)
 		  "pass of their own: medians net of the cycle floor (%llu), "
 		  "the overhead over the baseline, and instructions retired "
 		  "per round trip net of that floor (%llu)\n",
-		  state == COUNTED_SIMULATED ? " (SIMULATED: the counters do "
-		  "not count here; these are the emulator's answers, not "
-		  "figures)" : "",
+		  r->clock_kind != CLOCK_TSC_TICKS ? " (the emulator's "
+		  "counters: a cycle is an instruction step, not a cycle)"
+						   : "",
 		  (unsigned long long)r->cycles_floor.min,
 		  (unsigned long long)r->instructions_floor.min);
 	tb_printf(tb, "%-39s %7s %7s %7s  %7s %7s %7s %7s\n", "experiment",
@@ -398,8 +399,8 @@ static void summary_primitives(struct text_buf *tb, const struct run_result *r,
 			  "", "", "", (long long)net_of_floor(
 				  p->cycles_block.median, r->cycles_floor.min),
 			  "", "", per_rep,
-			  results_counted_state(r) == COUNTED_SIMULATED
-				  ? " (SIMULATED)" : "");
+			  r->clock_kind != CLOCK_TSC_TICKS
+				  ? " (instruction steps)" : "");
 	}
 }
 

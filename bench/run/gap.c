@@ -125,8 +125,7 @@ static void gap_note(struct gap_result *out)
 /* The counted pass of an ok gap row (docs/timing.md "Core cycles"): the
  * same loop on the cycle counter, its iteration and gaps kept in core
  * cycles; the TSC's figures stand whatever it finds. */
-static void count_gaps(const struct gap_run *tsc, struct run_result *r,
-		       struct bench_buffers *b)
+static void count_gaps(const struct gap_run *tsc, struct bench_buffers *b)
 {
 	struct gap_result scratch;
 	struct gap_run g = *tsc;
@@ -134,12 +133,6 @@ static void count_gaps(const struct gap_run *tsc, struct run_result *r,
 
 	if (!counters_counting())
 		return;
-	if (r->probe[PROBE_COUNTERS].state == PROBE_SIMULATED) {
-		log_printf("gap method %s: no counted pass: simulated counters "
-			   "do not advance, so the loop would find no gap\n",
-			   scheme_name(g.scheme->id));
-		return;
-	}
 	scratch = (struct gap_result){ .scheme = g.scheme->id };
 	g.out = &scratch;
 	g.buf = b->counted[0];
@@ -218,7 +211,7 @@ void gap_run(const struct plan_row *p, struct run_result *r,
 	 * last interrupt may come after the last gap was taken. */
 	out->stalls = g.got > out->interrupts ? g.got - out->interrupts : 0;
 	gap_note(out);
-	count_gaps(&g, r, b);
+	count_gaps(&g, b);
 	log_printf("gap method %s: %u gaps, %u interrupts, median %llu "
 		   "(loop %llu)%s%s\n", scheme_name(scheme->id), g.got,
 		   out->interrupts, (unsigned long long)out->gaps.median,
