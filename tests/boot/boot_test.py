@@ -2789,9 +2789,11 @@ def bochs_counted_pass(tiny):
               % (label, "fixed counters (PMU version 6, 48 bits)" if intel
                  else "core counters (the core extension, no PerfMonV2)"),
               pmu.get("state") == "ok"
-              and "200010 instructions" in pmu.get("detail", "")
-              and ("PMU v" in pmu["detail"] if intel
-                   else "core extension yes" in pmu["detail"])
+              and pmu.get("detail", "").startswith(
+                  "PMU version 6, 3 fixed counters of 48 bits: cycles on "
+                  "fixed 1, instructions on fixed 0 " if intel else
+                  "core extension yes, PerfMonV2 no, IRPerfCount ")
+              and pmu["detail"].endswith("(200010 over a loop of 100000)")
               and doc["clock"]["cycles"]["state"] == "measured", str(pmu))
         check("%s: the frequency pin runs its real set-up and reads the "
               "ratio that resulted, exactly 1: %s" % (label, "turbo off "
