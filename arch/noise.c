@@ -182,7 +182,8 @@ static void set_de_cfg(void *arg)
 static enum fence_kind boot_fence = FENCE_NOT_PREPARED;
 
 /* The timestamps fence with LFENCE (docs/timing.md). On Intel it is dispatch-
- * serialising; on AMD only when CPUID 8000_0021 EAX[2] says so or DE_CFG
+ * serialising; on AMD, and Hygon's Zen-derived parts (Linux's init_hygon
+ * sets the same bit), only when CPUID 8000_0021 EAX[2] says so or DE_CFG
  * bit 1 is set, which Linux sets too. */
 const char *fences_prepare(void)
 {
@@ -194,8 +195,9 @@ const char *fences_prepare(void)
 	boot_fence = FENCE_ARCHITECTURAL;
 	if (m.cpu_vendor[0] == 'G')
 		return "Intel: LFENCE is dispatch-serialising";
-	if (m.cpu_vendor[0] != 'A')
-		return "not Intel or AMD: LFENCE assumed dispatch-serialising";
+	if (m.cpu_vendor[0] != 'A' && m.cpu_vendor[0] != 'H')
+		return "not Intel, AMD or Hygon: LFENCE assumed "
+		       "dispatch-serialising";
 	if (cpuid_max_leaf(0x80000000) >= 0x80000021 &&
 	    (cpuid(0x80000021, 0).eax & (1u << 2)))
 		return "AMD: CPUID 8000_0021 EAX[2] says LFENCE is "

@@ -115,6 +115,7 @@ const char *cpu_pin_state_name(unsigned state)
 		[CPU_PIN_AS_BOOT] = "not-pinned",
 		[CPU_PIN_EIST_DISABLED] = "not-pinned-eist-disabled",
 		[CPU_PIN_FAULTED] = "faulted",
+		[CPU_PIN_TIMED_OUT] = "timed-out",
 	};
 	return name_or_unknown(names, CPU_PIN_STATE_COUNT, state);
 }

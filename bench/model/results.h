@@ -356,6 +356,9 @@ enum cpu_pin_state {
 	CPU_PIN_EIST_DISABLED,
 	/* An exception while it was pinned: it parked itself. */
 	CPU_PIN_FAULTED,
+	/* The pin did not return within a second: it may still finish, so
+	 * nothing is put back (a restore could race it). */
+	CPU_PIN_TIMED_OUT,
 	CPU_PIN_STATE_COUNT,
 };
 enum cpu_fence_state {

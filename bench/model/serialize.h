@@ -24,7 +24,9 @@
  *     instrument floor of each other processor rows ran on; the
  *     distribution of one acknowledged pair per relation.
  * 15: the core clock of each other processor rows or IPIs ran on: its
- *     pin, LFENCE, APERF/MPERF ratio, starts and restore (cpu_clock). */
+ *     pin, LFENCE, APERF/MPERF ratio, starts and restore (cpu_clock);
+ *     a cross-CPU row's wake-ups of its target without an interrupt
+ *     (experiment_result's target_wakeups). */
 #define RESULTS_BLOB_VERSION 15
 
 /* Returns the encoded length, or 0 when `cap` is too small. */

@@ -184,6 +184,14 @@ const char *lead_unit(const struct run_result *r)
 					   : clock_kind_unit(r->clock_kind);
 }
 
+const char *counted_cycles_unit(const struct run_result *r)
+{
+	return r->clock_kind == CLOCK_TSC_TICKS
+		       ? "core cycles"
+		       : "the emulator's cycle counter: one per instruction "
+			 "step, not cycles";
+}
+
 int64_t counted_median(const struct run_result *r,
 		       const struct experiment_result *e, unsigned k)
 {
@@ -309,6 +317,10 @@ void cpu_clock_reason(const struct run_result *r, const struct cpu_clock *c,
 		fmt_snprintf(out, cap, "not pinned: an exception while it was "
 			     "pinned parked it");
 		break;
+	case CPU_PIN_TIMED_OUT:
+		fmt_snprintf(out, cap, "unknown: its pin did not return within "
+			     "a second, so nothing was put back");
+		break;
 	default:
 		fmt_snprintf(out, cap, "not started after the boot CPU's pin");
 	}
@@ -323,5 +335,7 @@ const char *cpu_clock_ratio_note(const struct run_result *r,
 		return "absent on the boot CPU";
 	if (c->pin == CPU_PIN_FAULTED)
 		return "not measured: it faulted";
+	if (c->pin == CPU_PIN_TIMED_OUT)
+		return "not measured: its pin did not return";
 	return "did not advance here over a loop";
 }

@@ -90,6 +90,9 @@ int64_t median_over(const struct experiment_result *e,
 int report_leads_with_cycles(const struct run_result *r);
 /* The unit of the figures it leads with: "core cycles", or the clock's. */
 const char *lead_unit(const struct run_result *r);
+/* What the counted pass's cycle counter counts: "core cycles" on a real
+ * CPU, the emulator's instruction steps under an emulator. */
+const char *counted_cycles_unit(const struct run_result *r);
 /* Row e's median of metric k, net of its floor, in the figures the
  * report leads with; INT64_MIN where the row has none there. */
 int64_t lead_median(const struct run_result *r,

@@ -109,6 +109,7 @@ static void json_counted(struct json_writer *w, const struct run_result *r,
 		json_begin_object(w);
 		json_kv_string(w, "state",
 			       counted_state_name(results_counted_state(r)));
+		json_kv_string(w, "unit", counted_cycles_unit(r));
 		for (k = 0; k < METRIC_COUNT; k++) {
 			json_key(w, metric_name(k));
 			json_figures(w, &c->cycles[k], r->cycles_floor.min);
@@ -1028,6 +1029,7 @@ static void json_clock(struct json_writer *w, const struct run_result *r)
 	json_key(w, "cycles");
 	json_begin_object(w);
 	json_kv_string(w, "state", counted_state_name(results_counted_state(r)));
+	json_kv_string(w, "unit", counted_cycles_unit(r));
 	json_kv_string(w, "counters", r->probe[PROBE_COUNTERS].detail);
 	json_end_object(w);
 	json_key(w, "figures_are_tsc_ticks");

@@ -528,7 +528,7 @@ void counters_unpin(void)
 /* Each other processor's changes, by its slot in ap_cpus. At most two
  * MSRs a path: the HWP request; MISC_ENABLE and PERF_CTL; HWCR and
  * PStateCtl. */
-#define MAX_CHANGED_HERE 4
+#define MAX_CHANGED_HERE 2
 static struct cpu_clock_here {
 	uint32_t n;
 	uint32_t msr[MAX_CHANGED_HERE];
@@ -543,6 +543,10 @@ static struct cpu_clock_here {
 static void change_here(struct cpu_clock_here *h, uint32_t msr,
 			uint64_t value)
 {
+	/* A third change would be a new pin path: it fails closed, the MSR
+	 * left as it was, rather than one that cannot be put back. */
+	if (h->n >= MAX_CHANGED_HERE)
+		return;
 	h->msr[h->n] = msr;
 	h->value[h->n++] = rdmsr(msr);
 	wrmsr(msr, value);
@@ -639,15 +643,17 @@ static struct cpu_clock *clock_entry(uint8_t cpu, int add)
 	return &r->cpu_clock[r->n_cpu_clocks++];
 }
 
-void counters_note_started(uint32_t slot, uint8_t cpu, int faulted)
+void counters_note_started(uint32_t slot, uint8_t cpu, int outcome)
 {
 	const struct cpu_clock_here *h = &here[slot];
 	struct cpu_clock *c = clock_entry(cpu, 1);
+	int faulted = outcome != PIN_RETURNED;
 
 	if (!c)
 		return;
 	c->starts++;
-	c->pin = faulted ? CPU_PIN_FAULTED : h->pin;
+	c->pin = outcome == PIN_FAULTED ? CPU_PIN_FAULTED
+		 : outcome == PIN_TIMED_OUT ? CPU_PIN_TIMED_OUT : h->pin;
 	c->fence = faulted ? CPU_FENCE_NOT_RUN : h->fence;
 	c->ratio_milli = faulted ? 0 : h->ratio_milli;
 	if (faulted)

@@ -70,11 +70,13 @@ void counters_unpin(void);
  * guarded: only MSRs the boot CPU used without an exception. */
 void counters_pin_here(void *slot);
 void counters_unpin_here(void *slot);
+/* How the pin's or the restore's work on a processor ended. */
+enum pin_outcome { PIN_RETURNED, PIN_FAULTED, PIN_TIMED_OUT };
 /* On the boot CPU after each: records what the processor in `slot`,
- * struct cpu_clock's `cpu`, found (faulted: an exception parked it),
+ * struct cpu_clock's `cpu`, found (`outcome`: an enum pin_outcome),
  * and whether its changes were put back, in the results counters_pin
  * had. */
-void counters_note_started(uint32_t slot, uint8_t cpu, int faulted);
+void counters_note_started(uint32_t slot, uint8_t cpu, int outcome);
 void counters_note_parked(uint8_t cpu, int restored);
 
 #endif

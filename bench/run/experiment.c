@@ -476,6 +476,7 @@ void experiment_close(const struct plan_row *p, struct run_result *r,
 	char quiet[RESULTS_REASON_LEN];
 	uint32_t others = 0, expected;
 	const char *verdict = 0;
+	int lacking = 0;
 	unsigned v;
 
 	if (why) {
@@ -497,7 +498,7 @@ void experiment_close(const struct plan_row *p, struct run_result *r,
 
 	e->delivered = delivered[p->vector];
 	if (p->source->verdict)
-		verdict = p->source->verdict(p->source, e);
+		verdict = p->source->verdict(p->source, e, &lacking);
 	/* Every pass: warm-up and samples each. */
 	expected = passes * (c->warmup + p->samples) + e->discarded;
 	for (v = 0; v < 256; v++)
@@ -521,9 +522,11 @@ void experiment_close(const struct plan_row *p, struct run_result *r,
 	else if (p->source->modes != SOURCE_NO_APIC &&
 		 lapic_check_quiet(quiet, sizeof(quiet)))
 		experiment_fail(e, "%s", quiet);
-	else if (verdict)
+	else if (verdict) {
 		experiment_fail(e, "%s", verdict);
-	else
+		if (lacking)
+			e->status = EXP_SKIPPED;
+	} else
 		e->status = EXP_OK;
 	log_printf("experiment %s: %s, round trip median %llu (raw)\n", p->name,
 		   exp_status_name(e->status),

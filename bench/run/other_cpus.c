@@ -466,8 +466,7 @@ const char *other_cpus_wake(uint32_t command)
 
 /* Runs work(slot) on the processor in `slot`, which waits quiet or
  * after its last work, and waits until it returned; it then waits quiet
- * again. Returns 0, or -1 where it faulted or did not return within a
- * second. */
+ * again. Returns how it ended (enum pin_outcome in counters.h). */
 static int run_and_wait(uint32_t slot, void (*work)(void *arg))
 {
 	struct ap_cpu *ap = &ap_cpus[slot];
@@ -477,7 +476,8 @@ static int run_and_wait(uint32_t slot, void (*work)(void *arg))
 	while (!ap->done && !ap->fault && tsc_open() < end)
 		__asm__ volatile("pause");
 	ap->command = AP_QUIET;
-	return ap->done && !ap->fault ? 0 : -1;
+	return ap->fault ? PIN_FAULTED : ap->done ? PIN_RETURNED
+						  : PIN_TIMED_OUT;
 }
 
 /* The processors pinned since they last started, by slot. */
@@ -487,11 +487,12 @@ static uint8_t pinned_now[AP_MAX_CPUS];
  * sends IPIs from now on (counters_pin_here). */
 static void pin_started(uint32_t slot)
 {
-	int faulted = run_and_wait(slot, counters_pin_here);
+	int outcome = run_and_wait(slot, counters_pin_here);
 
-	pinned_now[slot] = 1;
+	/* One still pinning is never put back: the restore could race it. */
+	pinned_now[slot] = outcome != PIN_TIMED_OUT;
 	counters_note_started(slot, (uint8_t)(aps.cpu[slot].index + 1),
-			      faulted);
+			      outcome);
 }
 
 /* What the pin changed put back, before INIT parks it: INIT leaves the
@@ -505,7 +506,7 @@ static void unpin_before_init(uint32_t slot)
 		return;
 	pinned_now[slot] = 0;
 	restored = !ap_cpus[slot].fault &&
-		   !run_and_wait(slot, counters_unpin_here);
+		   run_and_wait(slot, counters_unpin_here) == PIN_RETURNED;
 	counters_note_parked((uint8_t)(aps.cpu[slot].index + 1), restored);
 }
 

@@ -76,10 +76,11 @@ struct irq_source {
 	void (*fire)(uint8_t vector, struct irq_sample *sample);
 	void (*stop)(const struct irq_source *s);
 	/* After stop: records in `e` what only the source saw of the
-	 * measuring pass, and returns why the row fails on it, or NULL
-	 * (NULL: nothing to judge). */
+	 * row's passes, and returns why the row fails on it, or NULL
+	 * (NULL: nothing to judge). Sets *lacking where the reason is a
+	 * feature the emulator lacks: the row is then skipped with it. */
 	const char *(*verdict)(const struct irq_source *s,
-			       struct experiment_result *e);
+			       struct experiment_result *e, int *lacking);
 };
 
 extern const struct irq_source irq_sources[];

@@ -348,6 +348,10 @@ static void emulator_core_cycles_never_lead(void **state)
 			 clock_kind_unit(kinds[k]));
 		assert_non_null(strstr(out, lead));
 		assert_null(strstr(out, "\"unit\": \"core cycles\""));
+		/* the clock's and each row's counted cycles name their unit */
+		assert_non_null(strstr(out, "\"unit\": \"the emulator's cycle "
+					    "counter: one per instruction step, "
+					    "not cycles\""));
 		/* measured, and still carried beside the lead */
 		assert_non_null(strstr(out, "\"state\": \"measured\""));
 		assert_non_null(strstr(out, "\"cycles_entry_median_over\": 3"));

@@ -92,7 +92,7 @@ static const struct part parts[] = {
 	  "on (RDCL_NO is 0), with PCID", "retbleed",
 	  "MD_CLEAR present: it clears buffers", BHB_LOOP, FENCE_KERNEL_PTI,
 	  RSB_FILL("IBRS") },
-	/* The issue's Broadwell: PTI, but retpolines, not IBRS; with RRSBA
+	/* Broadwell-EP: PTI, but retpolines, not IBRS; with RRSBA
 	 * 0 (no ARCH_CAPABILITIES) they stop BHI too. */
 	{ "Broadwell-EP, E5-2667 v4 (06_4F)", "GenuineIntel", 6, 0x4f,
 	  { PCID, FSGSBASE | SMAP | RTM, MD_CLEAR | SPEC_CTRL | STIBP | SSBD,
