@@ -3274,9 +3274,9 @@ def check_fred_under_bochs(label, doc, run_dir):
 
 # ---------------------------------------------------------------- the runs
 #
-# Every boot the suite makes is one entry of RUNS below: its name, its
-# emulator and machine, its config and store set-up, what it needs, and
-# the checks that apply to what it left. One runner walks the table; two
+# Every boot the suite makes is one entry of FIRST_LANE or SECOND_LANE
+# below: its name, its emulator and machine, its config and store
+# set-up, what it needs, and the checks that apply to what it left. One runner walks the table; two
 # lanes run at once, one a core, since their runs share no files.
 
 
@@ -3616,7 +3616,7 @@ def cross_check(outcomes):
 
 
 class Boot:
-    """One entry of RUNS: a two-boot cycle of image/run.sh (or, with
+    """One entry of a lane: a two-boot cycle of image/run.sh (or, with
     `perform`, a procedure of several), and the checks on what it left.
     `needs` names a tool the run cannot go without (tests/checks.py:
     skipped outside CI, failed under it)."""
