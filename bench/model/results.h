@@ -97,11 +97,6 @@ struct machine_info {
 	uint16_t relation_count[CPU_RELATION_COUNT];
 };
 
-/* Each row keeps the histograms of entry, exit and round trip, each at
- * most this many bytes encoded (hist_encode: about 3 bytes a bucket). */
-#define ROW_HIST_METRICS 3
-#define ROW_HIST_BYTES 384
-
 struct experiment_result {
 	struct row_id id;
 	/* The row it is compared with: the same source and APIC pass under
@@ -145,6 +140,10 @@ struct experiment_result {
  * of their own, so that rows without one cost the handoff nothing: a row
  * keeps none where its histogram needs more than ROW_HIST_BYTES, or the
  * handoff's budget has no room left (results_fit_histograms). */
+/* Each row keeps the histograms of entry, exit and round trip, each at
+ * most this many bytes encoded (hist_encode: about 3 bytes a bucket). */
+#define ROW_HIST_METRICS 3
+#define ROW_HIST_BYTES 384
 struct row_histogram {
 	uint8_t row;		/* its experiment's index in exp[] */
 	uint8_t metric;		/* enum metric_id, or ROW_HIST_CYCLES + it */
@@ -283,8 +282,6 @@ enum boot_return {
 	BOOT_RETURN_COUNT,
 };
 
-/* A dispatch scheme's footprint in this build: carried in the handoff,
- * since only the binary that ran knows its code's size. */
 /* The cross-CPU section (docs/cross-cpu.md): rows between processors,
  * not under a scheme. X(ID, "name", "what it times"). */
 #define CROSS_KIND_LIST(X)                                                  \
@@ -304,6 +301,11 @@ enum cross_kind { CROSS_KIND_LIST(CROSS_KIND_ID) CROSS_KIND_COUNT };
 
 /* A broadcast row's target. */
 #define CROSS_ALL_TARGETS 0xffffffffu
+
+/* The matrix of 8 CPUs (56 ordered pairs), each one way and acked, and
+ * the two broadcast rows. */
+#define RESULTS_MAX_CROSS 128
+#define RESULTS_MAX_CROSS_HISTS CPU_RELATION_COUNT
 
 struct cross_result {
 	uint8_t kind;		/* enum cross_kind */
@@ -340,11 +342,7 @@ struct other_cpu {
 	struct sample_stats floor;	/* raw, as run_result's floor */
 };
 
-/* The core clock of each processor that ran rows in the boot CPU's
- * place or took part in the section between CPUs (docs/timing.md
- * "Pinning the frequency"): pinned as the boot CPU was, or not and why,
- * whether LFENCE serialises there, and APERF/MPERF over a known loop
- * once pinned. The boot CPU's own are its probes. */
+/* How a processor's clock pin went (struct cpu_clock's pin). */
 enum cpu_pin_state {
 	CPU_PIN_NOT_RUN = 0,
 	CPU_PIN_PINNED,
@@ -361,6 +359,8 @@ enum cpu_pin_state {
 	CPU_PIN_TIMED_OUT,
 	CPU_PIN_STATE_COUNT,
 };
+/* How LFENCE is known to serialise dispatch there (struct cpu_clock's
+ * fence). */
 enum cpu_fence_state {
 	CPU_FENCE_NOT_RUN = 0,
 	/* Intel's, or CPUID 8000_0021H:EAX[2]: as on the boot CPU. */
@@ -373,6 +373,11 @@ enum cpu_fence_state {
 const char *cpu_pin_state_name(unsigned state);
 const char *cpu_fence_state_name(unsigned state);
 
+/* The core clock of each processor that ran rows in the boot CPU's
+ * place or took part in the section between CPUs (docs/timing.md
+ * "Pinning the frequency"): pinned as the boot CPU was, or not and why,
+ * whether LFENCE serialises there, and APERF/MPERF over a known loop
+ * once pinned. The boot CPU's own are its probes. */
 #define RESULTS_MAX_CPU_CLOCKS 16
 struct cpu_clock {
 	uint8_t cpu;		/* MADT index + 1, as struct other_cpu's */
@@ -387,11 +392,8 @@ struct cpu_clock {
 	uint32_t starts;	/* how many times it was started and pinned */
 };
 
-/* The matrix of 8 CPUs (56 ordered pairs), each one way and acked, and
- * the two broadcast rows. */
-#define RESULTS_MAX_CROSS 128
-#define RESULTS_MAX_CROSS_HISTS CPU_RELATION_COUNT
-
+/* A dispatch scheme's footprint in this build: carried in the handoff,
+ * since only the binary that ran knows its code's size. */
 #define RESULTS_MAX_SCHEMES 24
 struct scheme_footprint {
 	uint8_t scheme;		/* enum scheme_id */
@@ -457,7 +459,8 @@ struct run_result {
 	/* The processors rows ran on in the boot CPU's place. */
 	uint32_t n_other_cpus;
 	struct other_cpu other_cpu[RESULTS_MAX_OTHER_CPUS];
-	/* The clocks of the processors in the last two. */
+	/* The clocks of the processors in other_cpu[] and of those the
+	 * section between CPUs took (cross[], below). */
 	uint32_t n_cpu_clocks;
 	struct cpu_clock cpu_clock[RESULTS_MAX_CPU_CLOCKS];
 	/* The cross-CPU section, measured in part 1 after the primitives. */
@@ -504,7 +507,6 @@ const struct counted_row *results_counted(const struct run_result *r,
 const struct row_histogram *results_row_histogram(const struct run_result *r,
 						  uint32_t row, unsigned metric);
 
-/* The experiment that row, or NULL. */
 /* The instrument floor (its min) of the processor row e ran on: the
  * boot CPU's, or the other processor's where it was measured there. */
 uint64_t row_floor(const struct run_result *r,
@@ -513,6 +515,7 @@ uint64_t row_floor(const struct run_result *r,
  * (0 where it never ran a row). */
 uint8_t row_core_type(const struct run_result *r,
 		      const struct experiment_result *e);
+/* The experiment that row, or NULL. */
 const struct experiment_result *results_find(const struct run_result *r,
 					     const struct row_id *row);
 /* Whether a row has a baseline other than itself to be compared with. */

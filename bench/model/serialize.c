@@ -15,8 +15,8 @@
  * decoder: a run is its header fields, then its lists (experiments,
  * primitives, gap rows, scheme footprints, histograms, counted rows,
  * cross-CPU rows and their kept distributions, other processors'
- * floors), each a one-byte count
- * and that many items of their own fields. */
+ * floors, processors' clocks), each its count in LEB128 (row histograms
+ * outnumber a byte) and that many items of their own fields. */
 
 enum wire {
 	WIRE_FIXED,	/* `bytes` little-endian bytes */

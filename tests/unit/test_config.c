@@ -85,8 +85,6 @@ static void limits_are_inclusive(void **state)
 	assert_int_equal(parse(&c, "int_vector = 255\n"), 1);
 }
 
-/* image/irqlab.cfg documents every key with its default: parsed on top of
- * anything, it gives the defaults back, and it names each key. */
 /* image/irqlab.cfg, whole, NUL-terminated; its length. */
 static size_t read_shipped_file(char *text, size_t cap)
 {
@@ -100,6 +98,8 @@ static size_t read_shipped_file(char *text, size_t cap)
 	return n;
 }
 
+/* image/irqlab.cfg documents every key with its default: parsed on top of
+ * anything, it gives the defaults back, and it names each key. */
 static void the_shipped_file_lists_every_key_at_its_default(void **state)
 {
 	static char text[8192];
