@@ -134,6 +134,14 @@ uint32_t cpu_microcode_revision(const struct cpu_identity *id)
 	return (uint32_t)(rdmsr(MSR_BIOS_SIGN_ID) >> 32);
 }
 
+/* An Intel CPU has IA32_MISC_ENABLE from Pentium M Dothan (family 6
+ * model 0DH) on, family 0FH included: where Linux's early_init_intel
+ * reads it. */
+static int misc_enable_exists(const struct cpu_identity *id)
+{
+	return id->family > 6 || (id->family == 6 && id->model >= 0x0d);
+}
+
 /* Turbo (Intel: CPUID.06H:EAX[1], disabled by IA32_MISC_ENABLE[38]) or
  * core performance boost (AMD: CPUID 8000_0007H:EDX[9], disabled by
  * HWCR[25]); and Intel's HWP (CPUID.06H:EAX[7], on in IA32_PM_ENABLE
@@ -156,23 +164,23 @@ void cpu_clock_controls(const struct cpu_identity *id,
 		 * setting its bit 38 (turbo off) clears that CPUID bit (SDM
 		 * vol. 4, Table 2-2), so the bit alone would read "absent"
 		 * where turbo is off. Read, unguarded, where Linux's
-		 * early_init_intel reads it: from Pentium M Dothan (family 6
-		 * model 0DH) on, family 0FH included. */
-		c->misc_enable_read = id->family > 6 ||
-				      (id->family == 6 && id->model >= 0x0d);
+		 * early_init_intel reads it (misc_enable_exists). */
+		c->misc_enable_read = misc_enable_exists(id);
 		c->misc_enable = c->misc_enable_read ? rdmsr(MSR_MISC_ENABLE)
 						     : 0;
-		c->has_hwp = !!(leaf6 & (1u << 7));
+		c->has_hwp = !!(leaf6 & CPUID_06_EAX_HWP);
 		c->hwp_on = c->has_hwp && (rdmsr(MSR_PM_ENABLE) & 1);
 	}
 	if (amd && cpu_has(X86_FEATURE_MSR) &&
 	    cpuid_max_leaf(0x80000000) >= 0x80000007) {
 		c->boost_known = 1;
-		c->has_boost = !!(cpuid(0x80000007, 0).edx & (1u << 9));
+		c->has_boost = !!(cpuid(0x80000007, 0).edx &
+				 CPUID_80000007_EDX_CPB);
 		c->boost_disabled = c->has_boost &&
 			!!(rdmsr(MSR_AMD_HWCR) & HWCR_CPB_DISABLE);
 	}
-	c->core_type = (uint8_t)(cpu_core_type() >> 24);
+	c->core_type = (uint8_t)(cpu_core_type() >>
+				 CPUID_1A_EAX_CORE_TYPE_SHIFT);
 }
 int cpu_turbo_off_simulated(uint64_t *misc_enable_before)
 {
@@ -182,8 +190,8 @@ int cpu_turbo_off_simulated(uint64_t *misc_enable_before)
 	/* Only where bit 38 is not reserved: Intel, IA32_MISC_ENABLE read
 	 * as cpu_clock_controls reads it, turbo offered by CPUID. */
 	if (id.cpu_vendor[0] != 'G' || !cpu_has(X86_FEATURE_MSR) ||
-	    !(id.family > 6 || (id.family == 6 && id.model >= 0x0d)) ||
-	    cpuid_max_leaf(0) < 6 || !(cpuid(6, 0).eax & (1u << 1)))
+	    !misc_enable_exists(&id) ||
+	    cpuid_max_leaf(0) < 6 || !(cpuid(6, 0).eax & CPUID_06_EAX_TURBO))
 		return 0;
 	*misc_enable_before = rdmsr(MSR_MISC_ENABLE);
 	wrmsr(MSR_MISC_ENABLE,

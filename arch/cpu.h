@@ -1,9 +1,12 @@
 /* CPU access: CPUID, MSRs, control registers and port I/O, as small inline
- * wrappers. Every CPUID bit the project tests is named once below. */
+ * wrappers. Every CPUID bit the project tests is named once, in
+ * arch/lib/cpuid_bits.h, which the host-built model reads too. */
 #ifndef IRQLAB_ARCH_CPU_H
 #define IRQLAB_ARCH_CPU_H
 
 #include <stdint.h>
+
+#include "arch/lib/cpuid_bits.h"
 
 
 struct cpuid_regs {
@@ -27,34 +30,39 @@ struct cpu_feature {
 	uint8_t reg, bit;
 };
 
-#define X86_FEATURE(name, l, s, r, b) \
-	static const struct cpu_feature X86_FEATURE_##name = { l, s, r, b }
-X86_FEATURE(TSC, 0x1, 0, CPUID_EDX, 4);
-X86_FEATURE(MSR, 0x1, 0, CPUID_EDX, 5);
-X86_FEATURE(APIC, 0x1, 0, CPUID_EDX, 9);
-X86_FEATURE(CLFLUSH, 0x1, 0, CPUID_EDX, 19);
-X86_FEATURE(MONITOR, 0x1, 0, CPUID_ECX, 3);
-X86_FEATURE(X2APIC, 0x1, 0, CPUID_ECX, 21);
-X86_FEATURE(TSC_DEADLINE, 0x1, 0, CPUID_ECX, 24);
-X86_FEATURE(HYPERVISOR, 0x1, 0, CPUID_ECX, 31);
-X86_FEATURE(FRED, 0x7, 1, CPUID_EAX, 17);
-X86_FEATURE(LKGS, 0x7, 1, CPUID_EAX, 18);
-X86_FEATURE(FSGSBASE, 0x7, 0, CPUID_EBX, 0);
-X86_FEATURE(SHSTK, 0x7, 0, CPUID_ECX, 7);	/* CET shadow stacks */
-X86_FEATURE(TSC_ADJUST, 0x7, 0, CPUID_EBX, 1);
-X86_FEATURE(ARCH_CAPABILITIES, 0x7, 0, CPUID_EDX, 29);
-X86_FEATURE(HYBRID, 0x7, 0, CPUID_EDX, 15);
-X86_FEATURE(MCA, 0x1, 0, CPUID_EDX, 14);
-X86_FEATURE(MTRR, 0x1, 0, CPUID_EDX, 12);
-X86_FEATURE(PDPE1GB, 0x80000001, 0, CPUID_EDX, 26);
-X86_FEATURE(RDTSCP, 0x80000001, 0, CPUID_EDX, 27);
-X86_FEATURE(INVARIANT_TSC, 0x80000007, 0, CPUID_EDX, 8);
+/* The bit number from its mask in arch/lib/cpuid_bits.h, folded at
+ * compile time. */
+#define X86_FEATURE(name, l, s, r, mask) \
+	static const struct cpu_feature X86_FEATURE_##name = \
+		{ l, s, r, __builtin_ctz(mask) }
+X86_FEATURE(TSC, 0x1, 0, CPUID_EDX, CPUID_01_EDX_TSC);
+X86_FEATURE(MSR, 0x1, 0, CPUID_EDX, CPUID_01_EDX_MSR);
+X86_FEATURE(APIC, 0x1, 0, CPUID_EDX, CPUID_01_EDX_APIC);
+X86_FEATURE(CLFLUSH, 0x1, 0, CPUID_EDX, CPUID_01_EDX_CLFLUSH);
+X86_FEATURE(MONITOR, 0x1, 0, CPUID_ECX, CPUID_01_ECX_MONITOR);
+X86_FEATURE(X2APIC, 0x1, 0, CPUID_ECX, CPUID_01_ECX_X2APIC);
+X86_FEATURE(TSC_DEADLINE, 0x1, 0, CPUID_ECX, CPUID_01_ECX_TSC_DEADLINE);
+X86_FEATURE(HYPERVISOR, 0x1, 0, CPUID_ECX, CPUID_01_ECX_HYPERVISOR);
+X86_FEATURE(FRED, 0x7, 1, CPUID_EAX, CPUID_07_1_EAX_FRED);
+X86_FEATURE(LKGS, 0x7, 1, CPUID_EAX, CPUID_07_1_EAX_LKGS);
+X86_FEATURE(FSGSBASE, 0x7, 0, CPUID_EBX, CPUID_07_0_EBX_FSGSBASE);
+X86_FEATURE(SHSTK, 0x7, 0, CPUID_ECX, CPUID_07_0_ECX_SHSTK);
+X86_FEATURE(TSC_ADJUST, 0x7, 0, CPUID_EBX, CPUID_07_0_EBX_TSC_ADJUST);
+X86_FEATURE(ARCH_CAPABILITIES, 0x7, 0, CPUID_EDX,
+	    CPUID_07_0_EDX_ARCH_CAPABILITIES);
+X86_FEATURE(HYBRID, 0x7, 0, CPUID_EDX, CPUID_07_0_EDX_HYBRID);
+X86_FEATURE(MCA, 0x1, 0, CPUID_EDX, CPUID_01_EDX_MCA);
+X86_FEATURE(MTRR, 0x1, 0, CPUID_EDX, CPUID_01_EDX_MTRR);
+X86_FEATURE(PDPE1GB, 0x80000001, 0, CPUID_EDX, CPUID_80000001_EDX_PDPE1GB);
+X86_FEATURE(RDTSCP, 0x80000001, 0, CPUID_EDX, CPUID_80000001_EDX_RDTSCP);
+X86_FEATURE(INVARIANT_TSC, 0x80000007, 0, CPUID_EDX,
+	    CPUID_80000007_EDX_INVARIANT_TSC);
 #undef X86_FEATURE
 
 int cpu_has(struct cpu_feature f);
 /* This processor's CPUID.1AH:EAX where CPUID.7.0:EDX[15] says the CPU
- * is hybrid (core type in bits 31:24: 20H an efficiency core, 40H a
- * performance core); 0 elsewhere. */
+ * is hybrid (core type in bits 31:24, CPUID_1A_EAX_CORE_TYPE_SHIFT:
+ * CORE_TYPE_ATOM or CORE_TYPE_CORE); 0 elsewhere. */
 uint32_t cpu_core_type(void);
 uint32_t cpuid_max_leaf(uint32_t base);
 

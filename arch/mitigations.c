@@ -2,12 +2,6 @@
 
 #include "arch/cpu.h"
 
-/* The sequences' CPUID bits (SDM vol. 2A, CPUID; AMD APM vol. 3,
- * CPUID Fn8000_0008). */
-#define CPUID1_ECX_PCID (1u << 17)
-#define CPUID7_EDX_SPEC_CTRL (1u << 26)	/* Intel: IBRS and IBPB */
-#define AMD8_EBX_IBPB (1u << 12)
-#define AMD8_EBX_IBRS (1u << 14)
 #define CR4_PCIDE (1ull << 17)
 #define CR3_ADDRESS_MASK 0x000ffffffffff000ull
 
@@ -29,23 +23,25 @@ static uint32_t leaf7_edx(void)
 
 const char *mitigation_no_pcid(void)
 {
-	return cpuid(1, 0).ecx & CPUID1_ECX_PCID ? 0 : MITIGATION_NO_PCID;
+	return cpuid(1, 0).ecx & CPUID_01_ECX_PCID ? 0 : MITIGATION_NO_PCID;
 }
 
 const char *mitigation_no_spec_ctrl(void)
 {
 	if (intel())
-		return leaf7_edx() & CPUID7_EDX_SPEC_CTRL ? 0 :
+		return leaf7_edx() & CPUID_07_0_EDX_SPEC_CTRL ? 0 :
 		       MITIGATION_NO_INTEL_SPEC_CTRL;
-	return amd_ext8_ebx() & AMD8_EBX_IBRS ? 0 : MITIGATION_NO_AMD_IBRS;
+	return amd_ext8_ebx() & CPUID_80000008_EBX_IBRS ? 0 :
+	       MITIGATION_NO_AMD_IBRS;
 }
 
 const char *mitigation_no_ibpb(void)
 {
 	if (intel())
-		return leaf7_edx() & CPUID7_EDX_SPEC_CTRL ? 0 :
+		return leaf7_edx() & CPUID_07_0_EDX_SPEC_CTRL ? 0 :
 		       MITIGATION_NO_INTEL_PRED_CMD;
-	return amd_ext8_ebx() & AMD8_EBX_IBPB ? 0 : MITIGATION_NO_AMD_IBPB;
+	return amd_ext8_ebx() & CPUID_80000008_EBX_IBPB ? 0 :
+	       MITIGATION_NO_AMD_IBPB;
 }
 
 /* PTI's two tables: the kernel's at an 8 KiB boundary, the user's 4 KiB

@@ -3,26 +3,18 @@
 #include "arch/cpu.h"
 #include "arch/exceptions.h"
 #include "arch/lib/fmt.h"
+#include "arch/pmu_msrs.h"
 
 /* Intel's SMI counter (SDM vol. 4, MSR 34H). */
 #define MSR_SMI_COUNT 0x34
 /* AMD family 17h and later count SMIs received in a core performance
- * counter, event 2BH (AMD PPR for family 17h, "PMCx02B"); irqlab takes
- * the last legacy counter, so the first ones stay free. The legacy
- * PERF_CTL3/PERF_CTR3 are the same counter as the core extension's
- * C001_0206H/C001_0207H (APM vol. 2 §13.2.1). */
-#define MSR_AMD_EVNTSEL3 0xc0010003
-#define MSR_AMD_PERFCTR3 0xc0010007
-#define AMD_EVENT_SMI_RECEIVED 0x2b
-#define AMD_EVENT_RETIRED_INSTRUCTIONS 0xc0
-#define AMD_EVNTSEL_USR (1ull << 16)
-#define AMD_EVNTSEL_OS (1ull << 17)
-#define AMD_EVNTSEL_EN (1ull << 22)
-/* PerfMonV2 (CPUID 8000_0022H:EAX[0]): a counter counts only while its
- * bit in PerfCntrGlobalCtl is set too (APM vol. 2 §13.2.3; Linux's
- * amd_pmu_v2_enable_all, arch/x86/events/amd/core.c). */
-#define MSR_AMD_PERF_GLOBAL_CTL 0xc0000301u
-#define AMD_GLOBAL_COUNTER3 (1ull << 3)
+ * counter, event 2BH (arch/pmu_msrs.h); irqlab takes the last legacy
+ * counter, so the first ones stay free. The legacy PERF_CTL3/PERF_CTR3
+ * are the same counter as the core extension's C001_0206H/C001_0207H
+ * (APM vol. 2 §13.2.1). */
+#define SMI_COUNTER 3
+#define MSR_AMD_EVNTSEL3 (MSR_AMD_PERF_CTL_LEGACY + SMI_COUNTER)
+#define MSR_AMD_PERFCTR3 (MSR_AMD_PERF_CTR_LEGACY + SMI_COUNTER)
 #define SMI_PROBE_LOOP 100000u
 
 static uint32_t smi_msr;	/* the counter read, 0 when none */
@@ -56,7 +48,7 @@ static void amd_put_back(void)
 static const char *amd_counter3_counts(void)
 {
 	const uint64_t retired = AMD_EVENT_RETIRED_INSTRUCTIONS |
-				 AMD_EVNTSEL_OS | AMD_EVNTSEL_EN;
+				 AMD_PERF_CTL_OS | AMD_PERF_CTL_ENABLE;
 	uint64_t before, after;
 	unsigned i;
 
@@ -67,14 +59,13 @@ static const char *amd_counter3_counts(void)
 		__asm__ volatile("" ::: "memory");
 	if (msr_read_guarded(MSR_AMD_PERFCTR3, &after))
 		return counter3_faults;
-	/* 48 bits wide (APM vol. 2 §13.2.1). */
-	if (((after - before) & ((1ull << 48) - 1)) < SMI_PROBE_LOOP) {
+	if (((after - before) & AMD_COUNTER_MASK) < SMI_PROBE_LOOP) {
 		fmt_snprintf(smi_text, sizeof(smi_text), "AMD's performance "
 			     "counter 3 does not count here (%llu retired "
 			     "instructions over a loop of %u): SMIs received "
 			     "cannot be counted",
 			     (unsigned long long)((after - before) &
-						  ((1ull << 48) - 1)),
+						  AMD_COUNTER_MASK),
 			     SMI_PROBE_LOOP);
 		return smi_text;
 	}
@@ -82,17 +73,18 @@ static const char *amd_counter3_counts(void)
 		     "(SMIs received), proven to count (%llu instructions "
 		     "over a loop of %u)",
 		     (unsigned long long)((after - before) &
-					  ((1ull << 48) - 1)),
+					  AMD_COUNTER_MASK),
 		     SMI_PROBE_LOOP);
 	return 0;
 }
 
 static const char *amd_smi_counter(const struct cpu_identity *m)
 {
-	const uint64_t select = AMD_EVENT_SMI_RECEIVED | AMD_EVNTSEL_USR |
-				AMD_EVNTSEL_OS | AMD_EVNTSEL_EN;
+	const uint64_t select = AMD_EVENT_SMI_RECEIVED | AMD_PERF_CTL_USR |
+				AMD_PERF_CTL_OS | AMD_PERF_CTL_ENABLE;
 	int perfmon_v2 = cpuid_max_leaf(0x80000000) >= 0x80000022 &&
-			 (cpuid(0x80000022, 0).eax & 1u);
+			 (cpuid(0x80000022, 0).eax &
+			  CPUID_80000022_EAX_PERFMON_V2);
 	uint64_t back, global;
 	const char *why;
 
@@ -111,7 +103,8 @@ static const char *amd_smi_counter(const struct cpu_identity *m)
 	if (perfmon_v2) {
 		if (msr_read_guarded(MSR_AMD_PERF_GLOBAL_CTL, &global) ||
 		    msr_write_guarded(MSR_AMD_PERF_GLOBAL_CTL,
-				      global | AMD_GLOBAL_COUNTER3)) {
+				      global |
+				      AMD_PERF_GLOBAL_COUNTER(SMI_COUNTER))) {
 			amd_put_back();
 			return "PerfMonV2's PerfCntrGlobalCtl faults: AMD's "
 			       "performance counter 3 cannot be enabled";
@@ -199,7 +192,8 @@ const char *fences_prepare(void)
 		return "not Intel, AMD or Hygon: LFENCE assumed "
 		       "dispatch-serialising";
 	if (cpuid_max_leaf(0x80000000) >= 0x80000021 &&
-	    (cpuid(0x80000021, 0).eax & (1u << 2)))
+	    (cpuid(0x80000021, 0).eax &
+	     CPUID_80000021_EAX_LFENCE_SERIALIZING))
 		return "AMD: CPUID 8000_0021 EAX[2] says LFENCE is "
 		       "dispatch-serialising";
 	boot_fence = FENCE_DE_CFG;

@@ -1,21 +1,11 @@
 #include "bench/model/mitigations.h"
 
+#include "arch/lib/cpuid_bits.h"
 #include "arch/lib/fmt.h"
 #include "arch/matrix.h"
 
-/* The bits the rule reads: CPUID (SDM vol. 2A; AMD APM vol. 3) and
- * IA32_ARCH_CAPABILITIES as Linux names them (msr-index.h). */
-#define LEAF1_ECX_PCID (1u << 17)
-#define LEAF7_EBX_FSGSBASE (1u << 0)
-#define LEAF7_EBX_RTM (1u << 11)
-#define LEAF7_EBX_SMAP (1u << 20)
-#define LEAF7_EDX_MD_CLEAR (1u << 10)
-#define LEAF7_EDX_SPEC_CTRL (1u << 26)
-#define LEAF7_2_EDX_RRSBA_CTRL (1u << 2)
-#define LEAF7_2_EDX_BHI_CTRL (1u << 4)
-#define EXT8_EBX_IBPB (1u << 12)
-#define EXT8_EBX_IBRS (1u << 14)
-
+/* The bits the rule reads: CPUID's in arch/lib/cpuid_bits.h, and
+ * IA32_ARCH_CAPABILITIES's as Linux names them (msr-index.h). */
 #define ARCH_CAP_RDCL_NO (1ull << 0)
 #define ARCH_CAP_IBRS_ALL (1ull << 1)
 #define ARCH_CAP_RSBA (1ull << 2)
@@ -72,18 +62,18 @@ uint32_t linux_every_step(const char *vendor, const struct mitigation_bits *b,
 	/* The bits arch/mitigations.c checks on the live CPU: PCID; on
 	 * Intel SPEC_CTRL for IBRS and IBPB both, elsewhere AMD's own. */
 	int intel = str_eq(vendor, "GenuineIntel");
-	int spec_ctrl = !!(b->leaf7_edx & LEAF7_EDX_SPEC_CTRL);
+	int spec_ctrl = !!(b->leaf7_edx & CPUID_07_0_EDX_SPEC_CTRL);
 	uint32_t steps = 0;
 	unsigned s;
 
 	for (s = 0; s < LINUX_STEPS; s++)
 		why_not[s] = 0;
-	if (!(b->leaf1_ecx & LEAF1_ECX_PCID))
+	if (!(b->leaf1_ecx & CPUID_01_ECX_PCID))
 		why_not[LINUX_STEP_PTI_PCID] = MITIGATION_NO_PCID;
-	if (intel ? !spec_ctrl : !(b->ext8_ebx & EXT8_EBX_IBRS))
+	if (intel ? !spec_ctrl : !(b->ext8_ebx & CPUID_80000008_EBX_IBRS))
 		why_not[LINUX_STEP_IBRS] = intel ? MITIGATION_NO_INTEL_SPEC_CTRL :
 						   MITIGATION_NO_AMD_IBRS;
-	if (intel ? !spec_ctrl : !(b->ext8_ebx & EXT8_EBX_IBPB))
+	if (intel ? !spec_ctrl : !(b->ext8_ebx & CPUID_80000008_EBX_IBPB))
 		why_not[LINUX_STEP_IBPB] = intel ? MITIGATION_NO_INTEL_PRED_CMD :
 						   MITIGATION_NO_AMD_IBPB;
 	for (s = 0; s < LINUX_STEPS; s++)
@@ -172,7 +162,7 @@ static enum spectre_v2_mode spectre_v2_mode(int intel, uint32_t family,
 		return SPECTRE_V2_NOT_AFFECTED;
 	if (cap & ARCH_CAP_IBRS_ALL)
 		return SPECTRE_V2_EIBRS;
-	if (intel && (b->leaf7_edx & LEAF7_EDX_SPEC_CTRL) &&
+	if (intel && (b->leaf7_edx & CPUID_07_0_EDX_SPEC_CTRL) &&
 	    (retbleed_model(family, model) || (cap & ARCH_CAP_RSBA)))
 		return SPECTRE_V2_IBRS;
 	return SPECTRE_V2_RETPOLINE;
@@ -209,7 +199,7 @@ static void choose_pti(int intel, const struct mitigation_bits *b,
 		say(c, 0, 0, "off (not Intel: not affected by Meltdown)");
 	else if (cap & ARCH_CAP_RDCL_NO)
 		say(c, 0, 0, "off (RDCL_NO)");
-	else if (b->leaf1_ecx & LEAF1_ECX_PCID)
+	else if (b->leaf1_ecx & CPUID_01_ECX_PCID)
 		say(c, 1, 1, "on (RDCL_NO is 0), with PCID");
 	else
 		say(c, 1, 1, "on (RDCL_NO is 0), no PCID: a flush each way");
@@ -229,7 +219,7 @@ static void choose_ibrs(int intel, int amd, uint32_t family, uint32_t model,
 		say(c, 0, 0, "off (not Intel)");
 	else if (cap & ARCH_CAP_IBRS_ALL)
 		say(c, 0, 0, "off (IBRS_ALL: enhanced IBRS, set once at boot)");
-	else if (!(b->leaf7_edx & LEAF7_EDX_SPEC_CTRL))
+	else if (!(b->leaf7_edx & CPUID_07_0_EDX_SPEC_CTRL))
 		say(c, 0, 0, "off (no SPEC_CTRL, CPUID.(7,0):EDX[26]: "
 			     "retpolines)");
 	else if (retbleed_model(family, model) || (cap & ARCH_CAP_RSBA))
@@ -252,12 +242,12 @@ static void choose_verw(int intel, const struct mitigation_bits *b,
 	const uint64_t mmio_no = ARCH_CAP_SBDR_SSDP_NO | ARCH_CAP_FBSDP_NO |
 				 ARCH_CAP_PSDP_NO;
 	int mds = intel && !(cap & ARCH_CAP_MDS_NO);
-	int taa = intel && (b->leaf7_ebx & LEAF7_EBX_RTM) &&
+	int taa = intel && (b->leaf7_ebx & CPUID_07_0_EBX_RTM) &&
 		  !(cap & (ARCH_CAP_TAA_NO | ARCH_CAP_TSX_CTRL));
 	int rfds = !(cap & ARCH_CAP_RFDS_NO) && (cap & ARCH_CAP_RFDS_CLEAR);
 	int mmio = intel && (cap & mmio_no) != mmio_no;
 	/* Whether VERW clears anything here, said in every decision. */
-	const char *clears = (b->leaf7_edx & LEAF7_EDX_MD_CLEAR) ||
+	const char *clears = (b->leaf7_edx & CPUID_07_0_EDX_MD_CLEAR) ||
 				     (cap & ARCH_CAP_RFDS_CLEAR) ?
 			     "MD_CLEAR present: it clears buffers" :
 			     "no MD_CLEAR: it clears nothing here";
@@ -293,7 +283,7 @@ static void choose_bhb(int intel, enum spectre_v2_mode mode,
 	 * BHI_DIS_S where BHI_CTRL offers it; else the clearing loop on
 	 * system calls and VM exits, which an interrupt never takes. */
 	int rrsba_off = !(cap & ARCH_CAP_RRSBA) ||
-			(b->leaf7_2_edx & LEAF7_2_EDX_RRSBA_CTRL);
+			(b->leaf7_2_edx & CPUID_07_2_EDX_RRSBA_CTRL);
 
 	if (!intel)
 		say(c, 0, 0, "off (not Intel: not affected by BHI)");
@@ -305,7 +295,7 @@ static void choose_bhb(int intel, enum spectre_v2_mode mode,
 			     "\"BHI: Retpoline\", no loop)" :
 			     "off (retpolines, RRSBA is 0: \"BHI: Retpoline\", "
 			     "no loop)");
-	else if (b->leaf7_2_edx & LEAF7_2_EDX_BHI_CTRL)
+	else if (b->leaf7_2_edx & CPUID_07_2_EDX_BHI_CTRL)
 		say(c, 0, 0, "off (BHI_CTRL: BHI_DIS_S set once at boot)");
 	else
 		say(c, 1, 0, "system calls and VM exits only, not interrupts "
@@ -316,8 +306,8 @@ static void choose_bhb(int intel, enum spectre_v2_mode mode,
 static void choose_ibpb(const struct mitigation_bits *b, int intel,
 			struct linux_choice *c)
 {
-	int has = intel ? !!(b->leaf7_edx & LEAF7_EDX_SPEC_CTRL) :
-			  !!(b->ext8_ebx & EXT8_EBX_IBPB);
+	int has = intel ? !!(b->leaf7_edx & CPUID_07_0_EDX_SPEC_CTRL) :
+			  !!(b->ext8_ebx & CPUID_80000008_EBX_IBPB);
 
 	say(c, has, 0, has ? "context switch only, not interrupts (entry "
 			     "IBPB is not a default)" :
@@ -340,8 +330,8 @@ static void choose_lfence_swapgs(int intel, uint32_t family, uint32_t model,
 	 * NO_SWAPGS list; AMD updates GS before any GS-relative load
 	 * issues, so it is on that list (Centaur's and Zhaoxin's family 7
 	 * too; other vendors the rule leaves out). */
-	int fsgsbase = !!(b->leaf7_ebx & LEAF7_EBX_FSGSBASE);
-	int smap = !!(b->leaf7_ebx & LEAF7_EBX_SMAP);
+	int fsgsbase = !!(b->leaf7_ebx & CPUID_07_0_EBX_FSGSBASE);
+	int smap = !!(b->leaf7_ebx & CPUID_07_0_EBX_SMAP);
 	const char *because = fsgsbase ? "FSGSBASE present" :
 			      !smap ? "no SMAP" :
 				      "SMAP does not work speculatively under "
@@ -413,7 +403,7 @@ void linux_choose(const char *vendor, uint32_t family, uint32_t model,
 
 	out->steps = 0;
 	if (c[LINUX_CHOICE_PTI].per_interrupt)
-		out->steps |= 1u << (b->leaf1_ecx & LEAF1_ECX_PCID ?
+		out->steps |= 1u << (b->leaf1_ecx & CPUID_01_ECX_PCID ?
 				     LINUX_STEP_PTI_PCID : LINUX_STEP_PTI);
 	if (c[LINUX_CHOICE_IBRS].per_interrupt)
 		out->steps |= 1u << LINUX_STEP_IBRS;

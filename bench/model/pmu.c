@@ -1,5 +1,6 @@
 #include "bench/model/pmu.h"
 
+#include "arch/lib/cpuid_bits.h"
 #include "arch/lib/fmt.h"
 #include "bench/model/results.h"
 
@@ -42,9 +43,10 @@ void pmu_decode_amd(uint32_t ext1_ecx, uint32_t ext8_ebx, uint32_t ext22_eax,
 		    struct pmu_amd *p)
 {
 	*p = (struct pmu_amd){
-		.core_extension = !!(ext1_ecx & (1u << 23)),
-		.irperf = !!(ext8_ebx & (1u << 1)),
-		.perfmon_v2 = !!(ext22_eax & 1u),
+		.core_extension =
+			!!(ext1_ecx & CPUID_80000001_ECX_PERFCTR_CORE),
+		.irperf = !!(ext8_ebx & CPUID_80000008_EBX_IRPERF),
+		.perfmon_v2 = !!(ext22_eax & CPUID_80000022_EAX_PERFMON_V2),
 	};
 }
 
@@ -76,7 +78,7 @@ unsigned pmu_intel_turbo_state(uint32_t leaf6_eax, int misc_enable_read,
 {
 	if (misc_enable_read && (misc_enable & PMU_MISC_ENABLE_TURBO_DISABLE))
 		return BOOST_OFF;
-	return leaf6_eax & PMU_LEAF6_TURBO ? BOOST_ON : BOOST_ABSENT;
+	return leaf6_eax & CPUID_06_EAX_TURBO ? BOOST_ON : BOOST_ABSENT;
 }
 
 enum pmu_pin_path pmu_intel_pin_path(const struct pmu_intel_clock *c,
@@ -109,5 +111,6 @@ enum pmu_turbo_step pmu_intel_turbo_step(uint32_t leaf6_eax,
 {
 	if (misc_enable & PMU_MISC_ENABLE_TURBO_DISABLE)
 		return TURBO_ALREADY_OFF;
-	return leaf6_eax & PMU_LEAF6_TURBO ? TURBO_TURN_OFF : TURBO_NOT_OFFERED;
+	return leaf6_eax & CPUID_06_EAX_TURBO ? TURBO_TURN_OFF :
+						TURBO_NOT_OFFERED;
 }

@@ -53,7 +53,6 @@ int pmu_frequency_moved(uint32_t low_milli, uint32_t high_milli);
  * which IA32_PERF_CTL is not acted on; bit 38 turns turbo off. */
 #define PMU_MISC_ENABLE_EIST (1ull << 16)
 #define PMU_MISC_ENABLE_TURBO_DISABLE (1ull << 38)
-#define PMU_LEAF6_TURBO (1u << 1)	/* CPUID 06H:EAX[1] */
 
 /* Turbo's state on Intel, an enum boost_state (bench/model/results.h),
  * from CPUID 06H:EAX and IA32_MISC_ENABLE where it could be read.

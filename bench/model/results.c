@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 
+#include "arch/lib/cpuid_bits.h"
 #include "arch/lib/fmt.h"
 
 static const char *name_or_unknown(const char *const *names, unsigned count,
@@ -136,9 +137,9 @@ const char *core_type_name(unsigned type, char *buf, size_t cap)
 {
 	if (type == 0)
 		return "not-hybrid";
-	if (type == 0x20)
+	if (type == CORE_TYPE_ATOM)
 		return "atom";
-	if (type == 0x40)
+	if (type == CORE_TYPE_CORE)
 		return "core";
 	fmt_snprintf(buf, cap, "0x%02x", type);
 	return buf;

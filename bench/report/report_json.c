@@ -3,6 +3,7 @@
 #include "bench/report/report.h"
 #include "bench/model/pmu.h"
 
+#include "arch/lib/cpuid_bits.h"
 #include "bench/model/cross_cpu.h"
 #include "bench/model/histogram.h"
 #include "bench/report/figures.h"
@@ -725,7 +726,8 @@ static void json_cross_cpu(struct json_writer *w, const struct run_result *r)
 	json_key(w, "by_core_type");
 	json_begin_object(w);
 	for (k = 0; cross_hybrid(r) && k < 4; k++) {
-		static const uint8_t types[] = { 0x40, 0x20 };
+		static const uint8_t types[] = { CORE_TYPE_CORE,
+						 CORE_TYPE_ATOM };
 		char a[8], b[8], key[24];
 		uint64_t m = cross_core_median(r, CROSS_ACK, types[k / 2],
 					       types[k % 2], &pairs);

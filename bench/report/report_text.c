@@ -2,6 +2,7 @@
  * person reads in any editor. One small function per section. */
 #include "bench/report/report.h"
 
+#include "arch/lib/cpuid_bits.h"
 #include "bench/model/cross_cpu.h"
 #include "bench/model/pmu.h"
 
@@ -434,7 +435,7 @@ static uint32_t rows_with_reason(const struct run_result *r, uint32_t i)
 /* On a hybrid CPU: ipi-ack's median from each core type to each. */
 static void summary_cross_cores(struct text_buf *tb, const struct run_result *r)
 {
-	static const uint8_t types[] = { 0x40, 0x20 };
+	static const uint8_t types[] = { CORE_TYPE_CORE, CORE_TYPE_ATOM };
 	char a[8], b[8];
 	uint32_t pairs;
 	unsigned i, j;

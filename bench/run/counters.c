@@ -6,6 +6,7 @@
 #include "arch/lib/fmt.h"
 #include "arch/lib/log.h"
 #include "arch/noise.h"
+#include "arch/pmu_msrs.h"
 #include "arch/timing.h"
 #include "bench/model/pmu.h"
 #include "bench/model/results.h"
@@ -19,18 +20,6 @@
 #define FIXED_CTRL_RING0_ALL 0x111ull	/* OS for counters 0, 1 and 2 */
 #define GLOBAL_FIXED_012 (7ull << 32)
 #define RDPMC_FIXED (1u << 30)
-
-/* AMD (APM vol. 2 §13.2.1, §13.2.3): PERF_CTLn and PERF_CTRn, at
- * C001_0200H + 2n and + 2n + 1 with the core extension, else the
- * legacy four at C001_0000H and C001_0004H; PerfMonV2's global enable. */
-#define MSR_AMD_PERF_CTL_CORE 0xc0010200u
-#define MSR_AMD_PERF_CTL_LEGACY 0xc0010000u
-#define MSR_AMD_PERF_GLOBAL_CTL 0xc0000301u
-#define AMD_EVENT_CYCLES_NOT_IN_HALT 0x76
-#define AMD_EVENT_RETIRED_INSTRUCTIONS 0xc0
-#define AMD_PERF_CTL_OS (1ull << 17)
-#define AMD_PERF_CTL_ENABLE (1ull << 22)
-#define AMD_COUNTER_WIDTH 48
 
 #define PROBE_LOOP 100000u
 
@@ -242,7 +231,9 @@ static void probe_amd(struct run_result *r)
 		 : p.perfmon_v2 &&
 				 (msr_read_guarded(MSR_AMD_PERF_GLOBAL_CTL,
 						   &global) ||
-				  change(MSR_AMD_PERF_GLOBAL_CTL, global | 3))
+				  change(MSR_AMD_PERF_GLOBAL_CTL,
+					 global | AMD_PERF_GLOBAL_COUNTER(0) |
+						 AMD_PERF_GLOBAL_COUNTER(1)))
 			 ? "PerfCntrGlobalCtl"
 		 : guard_run(read_counter_around_loop, &c, 0)
 			 ? "RDPMC of counter 1" : 0;
@@ -280,7 +271,8 @@ static void probe_ratio(struct run_result *r)
 	uint64_t value;
 
 	ratio_ok = 0;
-	if (cpuid_max_leaf(0) < 6 || !(cpuid(6, 0).ecx & 1)) {
+	if (cpuid_max_leaf(0) < 6 ||
+	    !(cpuid(6, 0).ecx & CPUID_06_ECX_APERFMPERF)) {
 		results_probe(r, PROBE_APERF_MPERF, PROBE_ABSENT,
 			      "CPUID.06H:ECX[0] is 0: no APERF/MPERF");
 		return;
@@ -326,7 +318,6 @@ void counters_probe(struct run_result *r)
 #define MSR_HWP_CAPABILITIES 0x771	/* 15:8 guaranteed performance */
 #define MSR_HWP_REQUEST 0x774		/* 7:0 min, 15:8 max, 23:16 desired,
 					 * 31:24 EPP */
-#define CPUID1_EIST (1u << 7)
 
 /* What the boot CPU's pin did, for each other processor that runs rows
  * or sends IPIs to do the same on itself (counters_pin_here): each has
@@ -410,7 +401,7 @@ static const char *pin_intel(const struct machine_info *m, char *what,
 {
 	struct pmu_intel_clock c = {
 		.hwp_on = m->hwp == HWP_ON,
-		.eist = !!(cpuid(1, 0).ecx & CPUID1_EIST),
+		.eist = !!(cpuid(1, 0).ecx & CPUID_01_ECX_EIST),
 	};
 	const char *why;
 
@@ -429,7 +420,6 @@ static const char *pin_intel(const struct machine_info *m, char *what,
  * P-state MSRs): CPUID 8000_0007H:EDX[7] says they are there;
  * PStateCurLim[2:0] is the fastest P-state software may ask for now, and
  * PStateCtl[2:0] asks for one. */
-#define CPUID_EXT7_HW_PSTATE (1u << 7)
 #define MSR_AMD_PSTATE_CURRENT_LIMIT 0xc0010061u
 #define MSR_AMD_PSTATE_CONTROL 0xc0010062u
 
@@ -438,7 +428,7 @@ static const char *pin_amd(const struct machine_info *m, char *what,
 {
 	int boost = m->boost == BOOST_ON || m->boost == BOOST_OFF;
 	int pstates = cpuid_max_leaf(0x80000000) >= 0x80000007 &&
-		      (cpuid(0x80000007, 0).edx & CPUID_EXT7_HW_PSTATE);
+		      (cpuid(0x80000007, 0).edx & CPUID_80000007_EDX_HW_PSTATE);
 	uint64_t hwcr, limit;
 	struct text_buf tb;
 

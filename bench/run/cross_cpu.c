@@ -444,7 +444,8 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 	/* The boot CPU, then each started processor the cpus key names by
 	 * its MADT index, up to the matrix's bound. */
 	picks[0] = (struct pick){ other_cpus_own_apic_id(), -1,
-				  (uint8_t)(cpu_core_type() >> 24) };
+				  (uint8_t)(cpu_core_type() >>
+					    CPUID_1A_EAX_CORE_TYPE_SHIFT) };
 	for (n = 1, i = 0; i < started && n < CROSS_MAX_CPUS; i++) {
 		uint32_t index = other_cpus_index(i);
 
@@ -452,7 +453,8 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 		    (index < 32 && (c->cpus >> index) & 1))
 			picks[n++] = (struct pick){
 				other_cpus_apic_id(i), (int)i,
-				(uint8_t)(ap_cpus[i].core_type >> 24) };
+				(uint8_t)(ap_cpus[i].core_type >>
+					    CPUID_1A_EAX_CORE_TYPE_SHIFT) };
 	}
 	if (!why && !lapic)
 		why = "the local APIC is not enabled";

@@ -17,8 +17,6 @@
  * first row. */
 #define INIT_SETTLE_US 10000
 
-#define AMD_TOPOEXT (1u << 22)	/* CPUID 8000_0001H ECX */
-
 /* The processors phase B started once, which the cross-CPU rows start
  * again: each one's slot in ap_cpus, APIC id, MADT index and relation to
  * the boot CPU. */
@@ -72,7 +70,7 @@ static void topology_read(struct topology_leaves *l)
 	uint32_t leaf = max >= 0x1f && cpuid(0x1f, 0).ebx ? 0x1f :
 			max >= 0x0b && cpuid(0x0b, 0).ebx ? 0x0b : 0;
 	int topoext = ext >= 0x80000001 &&
-		      (cpuid(0x80000001, 0).ecx & AMD_TOPOEXT);
+		      (cpuid(0x80000001, 0).ecx & CPUID_80000001_ECX_TOPOEXT);
 	unsigned i;
 
 	*l = (struct topology_leaves){ 0 };

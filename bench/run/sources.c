@@ -116,15 +116,14 @@ static const char *other_cpu_unsupported(const struct irq_source *src)
 	    !cpu_has(X86_FEATURE_MONITOR))
 		return "CPUID.1:ECX[3] (MONITOR/MWAIT) is 0";
 	/* The target keeps its own stores off the command's line
-	 * (arch/ap.h); a wider monitored range would take them in. CPUID
-	 * 5:EBX[15:0] is the largest monitor-line size, 0 where not
-	 * given (SDM vol. 2A, CPUID leaf 05H). */
+	 * (arch/ap.h); a wider monitored range would take them in. */
 	if (src->target_waits == AP_MWAIT && cpuid_max_leaf(0) >= 5 &&
-	    (cpuid(5, 0).ebx & 0xffff) > AP_CPU_LINE) {
+	    (cpuid(5, 0).ebx & CPUID_05_EBX_LARGEST_LINE) > AP_CPU_LINE) {
 		fmt_snprintf(other_cpu_buf, sizeof(other_cpu_buf), "the "
 			     "monitor line is %u bytes (CPUID.5:EBX), wider "
 			     "than the command word's own %u",
-			     cpuid(5, 0).ebx & 0xffff, AP_CPU_LINE);
+			     cpuid(5, 0).ebx & CPUID_05_EBX_LARGEST_LINE,
+			     AP_CPU_LINE);
 		return other_cpu_buf;
 	}
 	return why_other_cpu;

@@ -35,7 +35,8 @@ size_t stand_in_choose(const struct irqlab_config *c, uint8_t *cpus,
 		       size_t cap)
 {
 	uint32_t own_index, listed = other_cpus_listed(&own_index);
-	uint32_t own_type = cpu_core_type() >> 24, index;
+	uint32_t own_type = cpu_core_type() >> CPUID_1A_EAX_CORE_TYPE_SHIFT;
+	uint32_t index;
 	uint8_t seen[STAND_IN_MAX_CPUS + 1];	/* core types taken */
 	size_t n = 0, n_seen = 0, k;
 
@@ -45,7 +46,8 @@ size_t stand_in_choose(const struct irqlab_config *c, uint8_t *cpus,
 			(index < listed || index < 31);
 	     index++) {
 		int slot = other_cpus_slot_of(index);
-		uint32_t type = slot < 0 ? 0 : ap_cpus[slot].core_type >> 24;
+		uint32_t type = slot < 0 ? 0 : ap_cpus[slot].core_type >>
+					    CPUID_1A_EAX_CORE_TYPE_SHIFT;
 		int named = index < 31 && ((c->matrix_cpus >> (index + 1)) & 1);
 		int automatic = (c->matrix_cpus & 1) && own_type && type &&
 				type != own_type;
@@ -214,7 +216,8 @@ static struct sample_stats *floor_wanted(const struct plan_row *p,
 	f = &r->other_cpu[r->n_other_cpus++];
 	*f = (struct other_cpu){
 		.cpu = p->id.cpu,
-		.core_type = (uint8_t)(ap_cpus[in_place].core_type >> 24) };
+		.core_type = (uint8_t)(ap_cpus[in_place].core_type >>
+				     CPUID_1A_EAX_CORE_TYPE_SHIFT) };
 	return &f->floor;
 }
 

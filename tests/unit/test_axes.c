@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "arch/lib/cpuid_bits.h"
 #include "bench/model/axes.h"
 #include "bench/model/config.h"
 #include "bench/model/records.h"
@@ -195,9 +196,10 @@ static void a_row_on_another_processor_is_its_own(void **state)
 	row_name(&there, in.exp[1].name, sizeof(in.exp[1].name));
 	/* Its processor's own floor, measured there. */
 	in.n_other_cpus = 1;
-	in.other_cpu[0] = (struct other_cpu){ .cpu = 3, .core_type = 0x20,
+	in.other_cpu[0] = (struct other_cpu){ .cpu = 3,
+						.core_type = CORE_TYPE_ATOM,
 						.floor = in.floor };
-	in.machine.core_type = 0x40;
+	in.machine.core_type = CORE_TYPE_CORE;
 	in.other_cpu[0].floor.min = in.floor.min + 7;
 	len = results_encode(&in, blob, sizeof(blob));
 	assert_true(len > 0);

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "arch/lib/cpuid_bits.h"
 #include "bench/model/cross_cpu.h"
 
 /* B's TSC runs 1000 ticks ahead of A's; each round A reads t0, B reads
@@ -133,12 +134,14 @@ static void each_relation_has_the_median_of_its_pairs(void **state)
 }
 
 /* A hybrid CPU: the rows from performance to efficiency cores apart. */
+#define CORE CORE_TYPE_CORE
+#define ATOM CORE_TYPE_ATOM
 static void each_core_type_pair_has_its_median(void **state)
 {
 	static struct run_result r;
 	static const uint8_t ends[][3] = {
-		{ 0x40, 0x40, 100 }, { 0x40, 0x20, 180 }, { 0x40, 0x20, 160 },
-		{ 0x20, 0x40, 150 }, { 0x20, 0x20, 220 },
+		{ CORE, CORE, 100 }, { CORE, ATOM, 180 }, { CORE, ATOM, 160 },
+		{ ATOM, CORE, 150 }, { ATOM, ATOM, 220 },
 	};
 	uint32_t i, pairs;
 
@@ -154,12 +157,12 @@ static void each_core_type_pair_has_its_median(void **state)
 	}
 	r.n_cross = i;
 	assert_true(cross_hybrid(&r));
-	assert_int_equal(cross_core_median(&r, CROSS_ACK, 0x40, 0x20, &pairs),
+	assert_int_equal(cross_core_median(&r, CROSS_ACK, CORE, ATOM, &pairs),
 			 160);
 	assert_int_equal(pairs, 2);
-	assert_int_equal(cross_core_median(&r, CROSS_ACK, 0x20, 0x20, &pairs),
+	assert_int_equal(cross_core_median(&r, CROSS_ACK, ATOM, ATOM, &pairs),
 			 220);
-	assert_int_equal(cross_core_median(&r, CROSS_ONE_WAY, 0x20, 0x20,
+	assert_int_equal(cross_core_median(&r, CROSS_ONE_WAY, ATOM, ATOM,
 					   &pairs), 0);
 	assert_int_equal(pairs, 0);
 }

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "arch/lib/cpuid_bits.h"
 #include "arch/matrix.h"
 #include "bench/model/mitigations.h"
 
@@ -27,6 +28,29 @@
 #define BHI_CTRL (1u << 4)
 #define AMD_IBPB (1u << 12)
 #define AMD_IBRS (1u << 14)
+
+/* The bits above are the SDM's and APM's numbers read again, on purpose:
+ * the rule tests arch/lib/cpuid_bits.h's, so a wrong bit there fails the
+ * build here instead of deciding every recorded machine alike. */
+_Static_assert(PCID == CPUID_01_ECX_PCID, "CPUID.1:ECX[17] PCID");
+_Static_assert(FSGSBASE == CPUID_07_0_EBX_FSGSBASE,
+	       "CPUID.(7,0):EBX[0] FSGSBASE");
+_Static_assert(RTM == CPUID_07_0_EBX_RTM, "CPUID.(7,0):EBX[11] RTM");
+_Static_assert(SMAP == CPUID_07_0_EBX_SMAP, "CPUID.(7,0):EBX[20] SMAP");
+_Static_assert(MD_CLEAR == CPUID_07_0_EDX_MD_CLEAR,
+	       "CPUID.(7,0):EDX[10] MD_CLEAR");
+_Static_assert(SPEC_CTRL == CPUID_07_0_EDX_SPEC_CTRL,
+	       "CPUID.(7,0):EDX[26] SPEC_CTRL");
+_Static_assert(ARCH_CAP == CPUID_07_0_EDX_ARCH_CAPABILITIES,
+	       "CPUID.(7,0):EDX[29] ARCH_CAPABILITIES");
+_Static_assert(RRSBA_CTRL == CPUID_07_2_EDX_RRSBA_CTRL,
+	       "CPUID.(7,2):EDX[2] RRSBA_CTRL");
+_Static_assert(BHI_CTRL == CPUID_07_2_EDX_BHI_CTRL,
+	       "CPUID.(7,2):EDX[4] BHI_CTRL");
+_Static_assert(AMD_IBPB == CPUID_80000008_EBX_IBPB,
+	       "CPUID 8000_0008H:EBX[12] IBPB");
+_Static_assert(AMD_IBRS == CPUID_80000008_EBX_IBRS,
+	       "CPUID 8000_0008H:EBX[14] IBRS");
 
 #define RDCL_NO (1ull << 0)
 #define IBRS_ALL (1ull << 1)

@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include "arch/lib/cpuid_bits.h"
 #include "bench/model/pmu.h"
 #include "bench/model/results.h"
 
@@ -91,13 +92,13 @@ static void turbo_off_is_read_from_the_msr(void **state)
 	assert_int_equal(pmu_intel_turbo_state(0, 1,
 					       PMU_MISC_ENABLE_TURBO_DISABLE),
 			 BOOST_OFF);
-	assert_int_equal(pmu_intel_turbo_state(PMU_LEAF6_TURBO, 1, 0),
+	assert_int_equal(pmu_intel_turbo_state(CPUID_06_EAX_TURBO, 1, 0),
 			 BOOST_ON);
 	assert_int_equal(pmu_intel_turbo_state(0, 1, PMU_MISC_ENABLE_EIST),
 			 BOOST_ABSENT);
 	/* Unread (phase A does not read it before Pentium M Dothan):
 	 * CPUID alone. */
-	assert_int_equal(pmu_intel_turbo_state(PMU_LEAF6_TURBO, 0,
+	assert_int_equal(pmu_intel_turbo_state(CPUID_06_EAX_TURBO, 0,
 					       PMU_MISC_ENABLE_TURBO_DISABLE),
 			 BOOST_ON);
 }
@@ -132,7 +133,7 @@ static void the_pin_path_needs_eist_enabled(void **state)
 static void turbo_is_turned_off_only_where_offered(void **state)
 {
 	(void)state;
-	assert_int_equal(pmu_intel_turbo_step(PMU_LEAF6_TURBO, 0),
+	assert_int_equal(pmu_intel_turbo_step(CPUID_06_EAX_TURBO, 0),
 			 TURBO_TURN_OFF);
 	assert_int_equal(pmu_intel_turbo_step(0,
 					      PMU_MISC_ENABLE_TURBO_DISABLE),
