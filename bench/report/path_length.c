@@ -94,8 +94,8 @@ void path_length_compare(const struct run_result *r,
 	}
 }
 
-void path_length_summary(struct text_buf *tb, const struct run_result *r,
-			 const struct path_comparison *c)
+void path_comparison_summary(struct text_buf *tb, const struct run_result *r,
+			     const struct path_comparison *c)
 {
 	uint32_t k;
 
@@ -119,4 +119,55 @@ void path_length_summary(struct text_buf *tb, const struct run_result *r,
 	if (c->n_differences > PATH_MAX_DIFFERENCES)
 		tb_printf(tb, "  ... and %u more\n",
 			  c->n_differences - PATH_MAX_DIFFERENCES);
+}
+
+void path_length_json(struct json_writer *w, const struct run_result *r,
+		      const struct report_context *ctx)
+{
+	static struct path_comparison c;
+	uint32_t k;
+
+	path_length_compare(r, ctx ? ctx->path_reference : 0,
+			    ctx ? ctx->path_reference_problem : 0, &c);
+	json_key(w, "path_length");
+	json_begin_object(w);
+	json_kv_string(w, "state", path_state_name(c.state));
+	json_kv_string(w, "build", r->build);
+	json_key(w, "reference_build");
+	if (ctx && ctx->path_reference)
+		json_string(w, ctx->path_reference->build);
+	else
+		json_null(w);
+	json_key(w, "reason");
+	if (c.state != PATH_COMPARED)
+		json_string(w, c.why);
+	else
+		json_null(w);
+	if (c.state == PATH_COMPARED) {
+		json_kv_string(w, "counts_from", c.counts_from);
+		json_kv_uint(w, "compared", c.compared);
+		json_kv_uint(w, "equal", c.equal);
+		json_kv_uint(w, "differing", c.n_differences);
+		json_key(w, "differences");
+		json_begin_array(w);
+		for (k = 0; k < c.n_differences && k < PATH_MAX_DIFFERENCES; k++) {
+			json_begin_object(w);
+			json_kv_string(w, "row", r->exp[c.difference[k].row].name);
+			json_kv_int(w, "here", c.difference[k].here);
+			json_kv_int(w, "reference", c.difference[k].reference);
+			json_end_object(w);
+		}
+		json_end_array(w);
+	}
+	json_end_object(w);
+}
+
+void path_length_summary(struct text_buf *tb, const struct run_result *r,
+			 const struct report_context *ctx)
+{
+	static struct path_comparison c;
+
+	path_length_compare(r, ctx ? ctx->path_reference : 0,
+			    ctx ? ctx->path_reference_problem : 0, &c);
+	path_comparison_summary(tb, r, &c);
 }

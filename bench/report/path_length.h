@@ -12,6 +12,8 @@
 #include "arch/lib/fmt.h"
 #include "bench/model/path_reference.h"
 #include "bench/model/results.h"
+#include "bench/report/context.h"
+#include "bench/report/json.h"
 
 enum path_state {
 	PATH_COMPARED = 0,
@@ -42,7 +44,14 @@ void path_length_compare(const struct run_result *r,
 			 struct path_comparison *out);
 
 /* The comparison in words, for summary.txt. */
+void path_comparison_summary(struct text_buf *tb, const struct run_result *r,
+			     const struct path_comparison *c);
+
+/* The run compared with the context's reference: results.json's
+ * "path_length", and summary.txt's section. */
+void path_length_json(struct json_writer *w, const struct run_result *r,
+		      const struct report_context *ctx);
 void path_length_summary(struct text_buf *tb, const struct run_result *r,
-			 const struct path_comparison *c);
+			 const struct report_context *ctx);
 
 #endif

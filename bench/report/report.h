@@ -1,90 +1,22 @@
-/* The result files a user reads after pulling the stick: results.json
- * (schema "irqlab-results", versioned) and summary.txt. Both are written
- * from the same run_result so they cannot disagree. */
+/* The files of a run's folder, as phase C writes them on the stick and
+ * irqlab-rescue on a host: results.json (schema "irqlab-results",
+ * versioned), summary.txt, report.html and headline.txt, each written
+ * from the same run_result so they cannot disagree. This header is the
+ * reports' face to the phases and the tools. */
 #ifndef IRQLAB_BENCH_REPORT_REPORT_H
 #define IRQLAB_BENCH_REPORT_REPORT_H
 
 #include <stddef.h>
 
 #include "arch/lib/fmt.h"
-#include "bench/model/path_reference.h"
-#include "bench/model/records.h"
 #include "bench/model/results.h"
+#include "bench/report/context.h"
+#include "bench/report/end_screen.h"
+#include "bench/report/handoff_records.h"
+#include "bench/report/report_html.h"
+#include "bench/report/results_json.h"
+#include "bench/report/summary_txt.h"
 
-#define RESULTS_SCHEMA_VERSION 1
-/* A dispatch scheme as the reports describe it: its words from the
- * catalog, its footprint from the run. */
-struct scheme_entry {
-	const char *name;
-	const char *description;
-	const char *seed;
-	uint32_t stub_bytes;	/* one vector's stub */
-	uint32_t code_bytes;	/* all of the scheme's code */
-	uint32_t data_bytes;	/* descriptors it adds */
-};
-
-/* What the binary says about each primitive micro-benchmark. */
-struct primitive_entry {
-	const char *name;
-	const char *description;
-	const char *seed;
-};
-
-/* Everything a report needs besides the run itself; any part may be
- * NULL / empty. */
-struct report_context {
-	const struct handoff_report *handoff;
-	const struct scheme_entry *schemes;
-	size_t n_schemes;
-	const struct primitive_entry *primitives;
-	size_t n_primitives;
-	/* Every run of a repeated series, in order; the run being reported
-	 * is the last. Empty for a single run. */
-	const struct run_result *const *runs;
-	size_t n_runs;
-	/* The report page's template (web/report.html, inlined at build
-	 * time), or NULL where none was found: report.html is then not
-	 * written. */
-	const char *html_template;
-	size_t html_template_len;
-	/* The icount reference the stick carries (docs/timing.md "The path
-	 * length, checked"), or NULL with path_reference_problem saying
-	 * why. */
-	const struct path_reference *path_reference;
-	const char *path_reference_problem;
-};
-
-/* Room for the catalog a report context points into. */
-struct report_catalog {
-	struct scheme_entry schemes[RESULTS_MAX_SCHEMES];
-	struct primitive_entry primitives[RESULTS_MAX_PRIMITIVES];
-};
-
-/* The context phase C and the rescue tool both report with: each scheme
- * the run carries a footprint of, in words from bench/model/catalog.c,
- * and every primitive. `h` and `store` must outlive `ctx`. */
-void report_context_build(struct report_context *ctx,
-			  struct report_catalog *store,
-			  const struct run_result *r,
-			  const struct handoff_report *h);
-
-/* Room for one rendered file of a run's folder, and for the report
- * page's template. */
-#define REPORT_TEXT_BYTES (4 * 1024 * 1024)
-#define REPORT_TEMPLATE_BYTES (256 * 1024)
-
-/* Each returns 0 on success, -1 if the buffer was too small, and
- * REPORT_NOT_WRITTEN where the file has nothing to be made from. */
-#define REPORT_NOT_WRITTEN 1
-int report_json(struct text_buf *tb, const struct run_result *r,
-		const struct report_context *ctx);
-int report_summary(struct text_buf *tb, const struct run_result *r,
-		   const struct report_context *ctx);
-/* The template with results.json in its data slot (REPORT_DATA_SLOT):
- * the firmware draws nothing; the page's own scripts do. */
-#define REPORT_DATA_SLOT "IRQLAB_RESULTS_JSON"
-int report_html(struct text_buf *tb, const struct run_result *r,
-		const struct report_context *ctx);
 /* The files of a run's folder, in the order they are written: phase C
  * and the rescue tool both walk this list. */
 struct report_output {
@@ -94,22 +26,5 @@ struct report_output {
 };
 extern const struct report_output report_outputs[];
 extern const size_t report_output_count;
-
-/* The end screen: what a person reads at the machine, within 80 x 25
- * (END_SCREEN_COLS x END_SCREEN_LINES, a line left for the prompt): the
- * machine, the clock and its unit, the counts, each scheme's round trip
- * and its overhead against `direct` for INT n and one self-IPI, and the
- * folder the files are in; without a folder (NULL), that the results
- * were not kept, for phase B's page when the store refused them. */
-#define END_SCREEN_COLS 79
-#define END_SCREEN_LINES 24
-/* Where the runs' folders are on the stick (efi/run_store.h). */
-#define REPORT_RESULTS_ROOT "\\EFI\\irqlab\\results"
-void report_end_screen(struct text_buf *tb, const struct run_result *r,
-		       const char *folder);
-
-/* The part of the summary about discarded records alone, for a boot that
- * found records but no complete run to write. */
-void report_discards(struct text_buf *tb, const struct handoff_report *h);
 
 #endif

@@ -1,6 +1,8 @@
 /* report.html: the page's template (web/) with results.json in its data
  * slot. The firmware draws nothing; the page's own scripts do. */
-#include "bench/report/report.h"
+#include "bench/report/report_html.h"
+
+#include "bench/report/results_json.h"
 
 /* Where the data slot starts in the template, or -1. */
 static long data_slot(const char *t, size_t len)

@@ -2,7 +2,8 @@
 
 #include "arch/lib/fmt.h"
 #include "bench/model/results.h"
-#include "bench/report/figures.h"
+#include "bench/report/baselines.h"
+#include "bench/report/lead_figures.h"
 
 /* Where a row's figure comes from. */
 enum figure_kind {

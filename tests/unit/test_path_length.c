@@ -155,7 +155,7 @@ static void another_build_or_no_counts_is_not_compared(void **state)
 	assert_non_null(strstr(cmp.why, BUILD));
 	assert_non_null(strstr(cmp.why, "fedcba9876543210"));
 	tb_init(&tb, text, sizeof(text));
-	path_length_summary(&tb, &r, &cmp);
+	path_comparison_summary(&tb, &r, &cmp);
 	assert_non_null(strstr(text, "not compared (other-build)"));
 	/* Real TSC ticks without counters: nothing to compare. */
 	strcpy(r.build, BUILD);
