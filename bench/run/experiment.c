@@ -90,13 +90,13 @@ static int sweep_vectors(struct row_measurement *measuring)
 		if (src->vector && i > 0)
 			break;
 		if (src->start)
-			src->start(src, vector);
+			src->start(src, measuring->plan->lines, vector);
 		irq_reset_counts();
 		irq_arrived = 0;
-		src->fire(vector, &s);
+		src->fire(measuring->plan->lines, vector, &s);
 		bad = check_one_vector(measuring, vector);
 		if (src->stop)
-			src->stop(src);
+			src->stop(src, measuring->plan->lines);
 		drain_pending_interrupts();
 		if (bad)
 			return -1;
@@ -214,7 +214,7 @@ static int take_samples(struct row_measurement *measuring,
 	install(measuring, kind);
 	for (i = 0; i < measuring->config->warmup; i++) {
 		irq_arrived = 0;
-		p->source->fire(p->vector, &s);
+		p->source->fire(p->lines, p->vector, &s);
 	}
 	if (kind == HANDLER_TIMED && p->inject == INJECT_IN_LOOP)
 		cpu_ud2();
@@ -241,7 +241,7 @@ static int take_samples(struct row_measurement *measuring,
 		for (i = kept; i < kept + batch; i++) {
 			before_sample(measuring);
 			irq_arrived = 0;
-			p->source->fire(p->vector, &s);
+			p->source->fire(p->lines, p->vector, &s);
 			if (!irq_arrived) {
 				measuring->timed_out = 1;
 				fmt_snprintf(measuring->why,
@@ -331,7 +331,7 @@ static void measure(void *arg)
 		return;
 	}
 	if (p->source->start)
-		p->source->start(p->source, p->vector);
+		p->source->start(p->source, p->lines, p->vector);
 	measuring->started = 1;
 	irq_reset_counts();
 	if (take_samples(measuring, HANDLER_TIMED, measuring->buf->metric) ||
@@ -346,7 +346,7 @@ static void tear_down(const struct plan_row *p,
 		      const struct row_measurement *measuring)
 {
 	if (measuring->started && p->source->stop)
-		p->source->stop(p->source);
+		p->source->stop(p->source, p->lines);
 	if (measuring->started)
 		drain_pending_interrupts();
 	if (p->entry && p->entry->finish)
@@ -362,7 +362,8 @@ static const char *unsupported(const struct plan_row *p)
 
 	if (!source_runs_now(p->source))
 		return source_mode_reason(p->source);
-	if (p->source->unsupported && (why = p->source->unsupported(p->source)))
+	if (p->source->unsupported && (why = p->source->unsupported(p->source,
+							      p->lines)))
 		return why;
 
 	if (p->scheme && p->scheme->unsupported)

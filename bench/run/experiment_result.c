@@ -125,7 +125,8 @@ void experiment_close(const struct plan_row *p, struct run_result *r,
 
 	e->delivered = delivered[p->vector];
 	if (p->source->verdict)
-		verdict = p->source->verdict(p->source, e, &lacking);
+		verdict = p->source->verdict(p->source, p->lines, e,
+					     &lacking);
 	/* Every pass: warm-up and samples each. */
 	expected = passes * (c->warmup + p->samples) + e->discarded;
 	for (v = 0; v < 256; v++)

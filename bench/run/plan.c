@@ -8,6 +8,7 @@ struct builder {
 	struct plan_row *rows;
 	size_t cap, n;
 	const struct irqlab_config *config;
+	struct source_lines *lines;
 };
 
 /* Appends a row; the caller fills in what the row is. */
@@ -18,7 +19,7 @@ static struct plan_row *add(struct builder *b, uint8_t kind)
 	if (b->n == b->cap)
 		return 0;
 	row = &b->rows[b->n++];
-	*row = (struct plan_row){ .kind = kind };
+	*row = (struct plan_row){ .kind = kind, .lines = b->lines };
 	return row;
 }
 
@@ -75,7 +76,7 @@ static void add_source(struct builder *b, const struct irq_source *src,
 {
 	const struct irqlab_config *c = b->config;
 	int every = src->every_scheme &&
-		    !(src->unsupported && src->unsupported(src));
+		    !(src->unsupported && src->unsupported(src, b->lines));
 	int instruction = src->kind == SOURCE_RAISED_BY_INSTRUCTION;
 	size_t s;
 
@@ -438,9 +439,9 @@ static void name_rows(struct plan_row *rows, size_t n)
  * the i386 rows in 32-bit protected mode; then, x2APIC being a one-way
  * switch (SDM vol. 3 §11.12.5), the x2APIC sources; the self-tests last. */
 size_t plan_build(struct plan_row *rows, size_t cap,
-		  const struct irqlab_config *c)
+		  const struct irqlab_config *c, struct source_lines *lines)
 {
-	struct builder b = { rows, cap, 0, c };
+	struct builder b = { rows, cap, 0, c, lines };
 	const struct irq_source *int_source = instruction_source();
 
 	add_sources(&b, LAPIC_NONE);
