@@ -2,7 +2,7 @@
  * irq_ack names, each with only the registers it needs, then iretq.
  * A compare on memory chooses, so no register is taken to choose.
  * Here rather than beside the gates because acknowledging is the
- * controllers' (as apic/dispatch_end.c is the other schemes' end). */
+ * controllers' (as apic/irq_ack.c is the other schemes' end). */
 #include "apic/lapic.h"
 #include "apic/pic8259.h"
 #include "arch/dispatch/irq.h"

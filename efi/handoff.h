@@ -1,7 +1,9 @@
 /* The results handoff through UEFI variables (docs/run.md,
  * docs/uefi-variables.md). Phase B stores the encoded results as CRC-checked
  * records with runtime SetVariable; phase C finds, reassembles and, once
- * the files are verified, deletes them. */
+ * the files are verified, deletes them. The parts: making room in phase
+ * A (handoff_room.c), the records (handoff_records.c), the marker
+ * (handoff_marker.c); what they share is in handoff_variables.c. */
 #ifndef IRQLAB_EFI_HANDOFF_H
 #define IRQLAB_EFI_HANDOFF_H
 

@@ -18,11 +18,10 @@
 #include "bench/report/report.h"
 #include "bench/run/apic_mode.h"
 #include "bench/run/counters.h"
-#include "bench/run/mitigation_probe.h"
 #include "bench/run/cross_cpu.h"
 #include "bench/run/other_cpus.h"
 #include "bench/run/runner.h"
-#include "bench/run/sources.h"
+#include "bench/run/probes.h"
 #include "efi/console.h"
 #include "efi/handoff.h"
 #include "efi/progress.h"
@@ -244,8 +243,9 @@ static int map_large_range(struct paging *pg, const struct memory_map *m,
  * 4 GiB whole and every range the memory map lists above it, write-back
  * where the map says memory is, uncached (UC-) for MMIO, non-WB runtime
  * descriptors and holes, in 4 KiB pages where a 2 MiB page would span
- * two types by the map or by the MTRRs. */
-static void take_over_paging(void)
+ * two types by the map or by the MTRRs. What it made goes into `found`
+ * for the page tables' probe. */
+static void take_over_paging(struct phase_b_found *found)
 {
 	const struct memory_map m = { (const uint8_t *)run->map, run->map_size,
 				      run->desc_size };
@@ -289,20 +289,16 @@ static void take_over_paging(void)
 		   (unsigned long long)run->page_pool_pages,
 		   (unsigned long long)(n.wb >> 20), (unsigned long long)(n.uc >> 20),
 		   n.split);
-	results_probe(run->result, PROBE_PAGE_TABLES, PROBE_OK,
-		      "%llu MiB write-back, %llu MiB uncached (UC-), %u 2 MiB "
-		      "ranges in 4 KiB pages; %llu of %llu pool pages",
-		      (unsigned long long)(n.wb >> 20),
-		      (unsigned long long)(n.uc >> 20), n.split,
-		      (unsigned long long)pg.pool.used,
-		      (unsigned long long)run->page_pool_pages);
+	found->own_page_tables = 1;
+	found->wb_bytes = n.wb;
+	found->uc_bytes = n.uc;
+	found->split = n.split;
+	found->pool_used = pg.pool.used;
+	found->pool_pages = run->page_pool_pages;
 	return;
 fail:
 	log_printf("phase B: page-table pool too small; keeping firmware's\n");
-	results_probe(run->result, PROBE_PAGE_TABLES, PROBE_QUIRK,
-		      "the pool of %llu pages was too small: the firmware's "
-		      "page tables stay, and pf-cr2 is skipped",
-		      (unsigned long long)run->page_pool_pages);
+	found->pool_pages = run->page_pool_pages;
 }
 
 /* simulate = cet-shadow-stack: the page phase A set aside made a
@@ -334,43 +330,16 @@ static uint64_t *shadow_stack_token(const char **why)
 	return *why ? 0 : token;
 }
 
-/* What phase B found of CET, and what it did (docs/long-mode.md "CET
- * left on"). */
-static void cet_probe(int was_on, uint64_t s_cet, const uint64_t *token,
-		      const char *not_simulated)
-{
-	if (token)
-		results_probe(run->result, PROBE_CET, PROBE_SIMULATED,
-			      "CR4.CET %s, IA32_S_CET 0x%llx, SSP 0x%llx as "
-			      "firmware using CET leaves them: cleared before "
-			      "the GDT's far return", was_on ? "on" : "off",
-			      (unsigned long long)s_cet,
-			      (unsigned long long)(uintptr_t)token);
-	else if (not_simulated)
-		results_probe(run->result, PROBE_CET, PROBE_ABSENT,
-			      "simulate = cet-shadow-stack not made up: %s; "
-			      "CR4.CET %s", not_simulated,
-			      was_on ? "on, cleared" : "off");
-	else if (was_on)
-		results_probe(run->result, PROBE_CET, PROBE_QUIRK,
-			      "the firmware left CR4.CET on (IA32_S_CET 0x%llx): "
-			      "both cleared for the run, before the GDT's far "
-			      "return", (unsigned long long)s_cet);
-	else
-		results_probe(run->result, PROBE_CET, PROBE_OK,
-			      "CR4.CET off, as the firmware left it");
-}
-
 void phase_b(struct run_state *measured)
 {
-	const char *not_simulated = 0;
-	uint64_t *token = 0, s_cet;
-	int cet_was_on;
+	struct phase_b_found found = { 0 };
+	uint64_t *token = 0;
 
 	run = measured;
 	cli();
 	if (config_simulates(&run->config, SIMULATE_CET_SHADOW_STACK)) {
-		token = shadow_stack_token(&not_simulated);
+		token = shadow_stack_token(&found.shadow_stack_not_made);
+		found.shadow_stack_token = token;
 		/* Here, in a function that never returns: the shadow stack
 		 * holds none of the return addresses above it. */
 		if (token)
@@ -381,7 +350,7 @@ void phase_b(struct run_state *measured)
 	 * on, a far RET pops CS, LIP and SSP from the shadow stack and
 	 * raises #CP where they do not match (SDM vol. 2B, RET's operation
 	 * with shadow stacks), and the firmware's IDT would take it. */
-	cet_was_on = cpu_cet_clear(&s_cet);
+	found.cet_was_on = (uint8_t)cpu_cet_clear(&found.s_cet);
 	console_log_to_serial();
 	log_printf("phase B: boot services exited, interrupts off\n");
 	gdt_install(run->ist_stacks);
@@ -390,33 +359,19 @@ void phase_b(struct run_state *measured)
 	exceptions_set_fatal_hook(fatal_persist);
 	runtime_guard_on(&run->config, run->result->tsc_hz);
 	log_printf("phase B: own GDT/TSS/IDT loaded\n");
-	cet_probe(cet_was_on, s_cet, token, not_simulated);
-	take_over_paging();
+	take_over_paging(&found);
 	progress_start(&run->screen, run->result->tsc_hz);
 	schemes_own_paging = paging_taken_over;
 	pic8259_mask_all();
 	primitives_enable_fsgsbase();
-	sources_init(&run->platform.madt, run->platform.madt_status,
-		     &run->platform.hpet, run->platform.hpet_status,
-		     &run->platform.dmar, run->platform.dmar_status, run->result);
-	fmt_snprintf(run->result->fence_note, sizeof(run->result->fence_note), "%s",
-		     fences_prepare());
-	{
-		const char *why = noise_init();
-
-		run->result->smi_count_watched = !why;
-		log_printf("phase B: SMI count %s%s\n", why ? "not watched: " : "watched: ",
-			   why ? why : noise_counter());
-		results_probe(run->result, PROBE_SMI_COUNT,
-			      why ? PROBE_ABSENT : PROBE_OK, "%s",
-			      why ? why : noise_counter());
-	}
-
-	other_cpus_park(&run->platform.madt, run->platform.madt_status,
-			&run->aps, run->result);
-	apic_mode_probe(run->result);
-	mitigation_probe(run->result);
-	counters_probe(run->result);
+	run->lines = probes_run(&found, &(struct probe_tables){
+		.madt = &run->platform.madt,
+		.madt_status = run->platform.madt_status,
+		.hpet = &run->platform.hpet,
+		.hpet_status = run->platform.hpet_status,
+		.dmar = &run->platform.dmar,
+		.dmar_status = run->platform.dmar_status,
+	}, &run->aps, run->result);
 	counters_pin(run->result);
 	pm_test_switch_nmis(config_simulates(&run->config,
 					     SIMULATE_NMI_IN_SWITCH));
@@ -425,11 +380,12 @@ void phase_b(struct run_state *measured)
 		   (unsigned long long)run->result->floor.min,
 		   (unsigned long long)run->result->floor.median,
 		   clock_kind_name(run->result->clock_kind));
-	bench_run_all(run->result, &run->config, &run->buffers,
+	bench_run_all(run->result, &run->config, &run->buffers, &run->lines,
 		      run->result->part < RESULTS_MAX_PARTS ? fits_one_handoff
 							   : NULL);
 	if (run->result->part == 1) {
-		bench_run_primitives(run->result, &run->config, &run->buffers);
+		bench_run_primitives(run->result, &run->config, &run->buffers,
+				     &run->lines);
 		bench_run_cross_cpu(run->result, &run->config, &run->buffers);
 	}
 	persist_and_reset();

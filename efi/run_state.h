@@ -10,6 +10,7 @@
 #include "bench/model/results.h"
 #include "bench/run/buffers.h"
 #include "bench/run/other_cpus.h"
+#include "bench/run/source_lines.h"
 #include "efi/platform.h"
 #include "efi/screen.h"
 
@@ -39,6 +40,9 @@ struct run_state {
 	struct platform platform;
 	struct screen screen;	/* the framebuffer phase B shows progress on */
 	uint32_t handoff_budget;	/* the blob one handoff may carry */
+	/* The interrupt lines phase B's probes found, which the rows use
+	 * (bench/run/source_lines.h). */
+	struct source_lines lines;
 };
 
 /* The run phase A is to measure, as phase C decided: all zero for a new

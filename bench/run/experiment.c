@@ -1,7 +1,5 @@
 #include "bench/run/experiment.h"
 
-#include <stdarg.h>
-
 #include "apic/lapic.h"
 #include "arch/cpu.h"
 #include "arch/desc.h"
@@ -13,10 +11,11 @@
 #include "bench/model/pmu.h"
 #include "bench/run/counters.h"
 #include "arch/timing.h"
-#include "bench/model/histogram.h"
 #include "bench/run/apic_mode.h"
 
-struct experiment_run {
+/* One experiment row while it is measured: its plan, where its figures
+ * go, and how far it got. */
+struct row_measurement {
 	const struct plan_row *plan;
 	const struct irqlab_config *config;
 	struct bench_buffers *buf;
@@ -32,9 +31,9 @@ struct experiment_run {
 };
 
 
-static int check_one_vector(struct experiment_run *x, uint8_t v)
+static int check_one_vector(struct row_measurement *measuring, uint8_t v)
 {
-	const struct irq_source *src = x->plan->source;
+	const struct irq_source *src = measuring->plan->source;
 	uint32_t got = irq_delivered[v], others = 0;
 	unsigned u;
 
@@ -47,7 +46,7 @@ static int check_one_vector(struct experiment_run *x, uint8_t v)
 	 * it again before its wait closes, on the same vector. */
 	if (!irq_arrived || others || got == 0 ||
 	    (got > 1 && !src->repeats)) {
-		fmt_snprintf(x->why, sizeof(x->why),
+		fmt_snprintf(measuring->why, sizeof(measuring->why),
 			     "%s on vector %u: %u interrupt(s) on it, %u on "
 			     "others, the last on vector %u%s", source_name(src->id), v,
 			     got, others, irq_last_vector,
@@ -55,21 +54,22 @@ static int check_one_vector(struct experiment_run *x, uint8_t v)
 		if (!irq_arrived && src->when_lost) {
 			struct text_buf tb;
 
-			tb_continue(&tb, x->why, sizeof(x->why));
+			tb_continue(&tb, measuring->why,
+				    sizeof(measuring->why));
 			tb_printf(&tb, "; %s", src->when_lost);
 		}
 		return -1;
 	}
-	x->out->vectors_verified++;
+	measuring->out->vectors_verified++;
 	return 0;
 }
 
 /* Every vector must reach the dispatcher as itself: all of 32-255 by
  * INT n; a sample of them for the other sources, routed afresh for each;
  * a fixed-vector source on its own vector. */
-static int sweep_vectors(struct experiment_run *x)
+static int sweep_vectors(struct row_measurement *measuring)
 {
-	const struct irq_source *src = x->plan->source;
+	const struct irq_source *src = measuring->plan->source;
 	struct irq_sample s;
 	unsigned v, i;
 
@@ -78,7 +78,7 @@ static int sweep_vectors(struct experiment_run *x)
 			irq_reset_counts();
 			irq_arrived = 0;
 			int_trigger((uint8_t)v);
-			if (check_one_vector(x, (uint8_t)v))
+			if (check_one_vector(measuring, (uint8_t)v))
 				return -1;
 		}
 		return 0;
@@ -90,13 +90,13 @@ static int sweep_vectors(struct experiment_run *x)
 		if (src->vector && i > 0)
 			break;
 		if (src->start)
-			src->start(src, vector);
+			src->start(src, measuring->plan->lines, vector);
 		irq_reset_counts();
 		irq_arrived = 0;
-		src->fire(vector, &s);
-		bad = check_one_vector(x, vector);
+		src->fire(measuring->plan->lines, vector, &s);
+		bad = check_one_vector(measuring, vector);
 		if (src->stop)
-			src->stop(src);
+			src->stop(src, measuring->plan->lines);
 		drain_pending_interrupts();
 		if (bad)
 			return -1;
@@ -105,7 +105,7 @@ static int sweep_vectors(struct experiment_run *x)
 }
 
 /* The interrupted code's registers and flags must survive. */
-static int check_registers(struct experiment_run *x, uint8_t vector)
+static int check_registers(struct row_measurement *measuring, uint8_t vector)
 {
 	unsigned n;
 
@@ -113,66 +113,70 @@ static int check_registers(struct experiment_run *x, uint8_t vector)
 		uint32_t changed = int_registers_intact(vector);
 
 		if (changed) {
-			fmt_snprintf(x->why, sizeof(x->why),
+			fmt_snprintf(measuring->why, sizeof(measuring->why),
 				     "registers changed across INT %u (mask "
 				     "0x%x: bit 0 RAX .. 14 R15, 15 RFLAGS)",
 				     vector, changed);
 			return -1;
 		}
-		x->out->register_checks++;
+		measuring->out->register_checks++;
 	}
 	return 0;
 }
 
 /* Points the row's vector (or every vector) at its handlers of one kind. */
-static void install(struct experiment_run *x, enum handler_kind kind)
+static void install(struct row_measurement *measuring, enum handler_kind kind)
 {
-	const struct plan_row *p = x->plan;
+	const struct plan_row *p = measuring->plan;
 
 	if (p->entry) {
 		idt_set_gate(VARIANT_VECTOR, p->entry->handler[kind], 0);
 		if (p->cache)
-			cache_target_for_variant(p->entry, kind, &x->target);
+			cache_target_for_variant(p->entry, kind,
+						 &measuring->target);
 		return;
 	}
 	scheme_install_all(p->scheme, kind);
 	if (p->cache)
-		cache_target_for(p->scheme, p->vector, kind, &x->target);
+		cache_target_for(p->scheme, p->vector, kind,
+				 &measuring->target);
 }
 
 /* Every vector reaches the handlers of this kind as itself, and the
  * interrupted code's registers survive them. */
-static int check(struct experiment_run *x, enum handler_kind kind)
+static int check(struct row_measurement *measuring, enum handler_kind kind)
 {
-	const struct plan_row *p = x->plan;
+	const struct plan_row *p = measuring->plan;
 
-	install(x, kind);
+	install(measuring, kind);
 	if (p->entry)
-		return check_registers(x, VARIANT_VECTOR);
-	return sweep_vectors(x) || check_registers(x, p->vector) ||
-	       check_registers(x, HIGH_CHECK_VECTOR);
+		return check_registers(measuring, VARIANT_VECTOR);
+	return sweep_vectors(measuring) ||
+	       check_registers(measuring, p->vector) ||
+	       check_registers(measuring, HIGH_CHECK_VECTOR);
 }
 
 /* Prepares what the row measures, once (tear_down undoes it once), and
  * checks both kinds of handler; each pass then only swaps the gates. */
-static int set_up_and_check(struct experiment_run *x)
+static int set_up_and_check(struct row_measurement *measuring)
 {
-	const struct plan_row *p = x->plan;
+	const struct plan_row *p = measuring->plan;
 
 	if (p->entry && p->entry->prepare)
 		p->entry->prepare();
 	if (p->scheme && p->scheme->prepare)
 		p->scheme->prepare();
-	return check(x, HANDLER_BARE) || check(x, HANDLER_TIMED) ||
-	       (x->counted && check(x, HANDLER_COUNTED));
+	return check(measuring, HANDLER_BARE) ||
+	       check(measuring, HANDLER_TIMED) ||
+	       (measuring->counted && check(measuring, HANDLER_COUNTED));
 }
 
-static void before_sample(const struct experiment_run *x)
+static void before_sample(const struct row_measurement *measuring)
 {
-	if (x->plan->cache)
-		x->plan->cache->before_sample(&x->target);
-	if (x->plan->entry && x->plan->entry->before_sample)
-		x->plan->entry->before_sample();
+	if (measuring->plan->cache)
+		measuring->plan->cache->before_sample(&measuring->target);
+	if (measuring->plan->entry && measuring->plan->entry->before_sample)
+		measuring->plan->entry->before_sample();
 }
 
 void experiment_note_clock_ratio(struct experiment_result *e,
@@ -198,19 +202,19 @@ void experiment_note_clock_ratio(struct experiment_result *e,
  * handlers of one kind, into m (by enum metric_id). The timed handlers,
  * and the counted ones, give entry, exit and their own round trip; the
  * bare ones the round trip with no instrument inside. Returns -1 when
- * the row must stop (x->why says why). */
-static int take_samples(struct experiment_run *x, enum handler_kind kind,
-			uint64_t *const *m)
+ * the row must stop (measuring->why says why). */
+static int take_samples(struct row_measurement *measuring,
+			enum handler_kind kind, uint64_t *const *m)
 {
-	const struct plan_row *p = x->plan;
+	const struct plan_row *p = measuring->plan;
 	struct irq_sample s;
 	uint32_t i, kept, batches_kept = 0;
 
-	x->passes++;
-	install(x, kind);
-	for (i = 0; i < x->config->warmup; i++) {
+	measuring->passes++;
+	install(measuring, kind);
+	for (i = 0; i < measuring->config->warmup; i++) {
 		irq_arrived = 0;
-		p->source->fire(p->vector, &s);
+		p->source->fire(p->lines, p->vector, &s);
 	}
 	if (kind == HANDLER_TIMED && p->inject == INJECT_IN_LOOP)
 		cpu_ud2();
@@ -232,15 +236,16 @@ static int take_samples(struct experiment_run *x, enum handler_kind kind,
 			counters_read(&clock_before);
 
 		if (p->inject_smi && kind == HANDLER_TIMED && kept == 0 &&
-		    !x->out->discarded)
+		    !measuring->out->discarded)
 			noise_inject_smi();	/* the self-test's fake SMI */
 		for (i = kept; i < kept + batch; i++) {
-			before_sample(x);
+			before_sample(measuring);
 			irq_arrived = 0;
-			p->source->fire(p->vector, &s);
+			p->source->fire(p->lines, p->vector, &s);
 			if (!irq_arrived) {
-				x->timed_out = 1;
-				fmt_snprintf(x->why, sizeof(x->why),
+				measuring->timed_out = 1;
+				fmt_snprintf(measuring->why,
+					     sizeof(measuring->why),
 					     "sample %u: the interrupt on vector %u "
 					     "did not arrive within %u ms%s%s", i,
 					     p->vector, WAIT_BUDGET_MS,
@@ -268,21 +273,23 @@ static int take_samples(struct experiment_run *x, enum handler_kind kind,
 		batch = i - kept;
 		if (noise_snapshot() != noise) {
 			/* An SMI or NMI landed in this batch: take it again. */
-			x->out->discarded += batch;
+			measuring->out->discarded += batch;
 			/* Too noisy once the disturbed batches are both many
 			 * and more than the kept ones. */
-			if (++x->out->discarded_batches > NOISE_MAX_DISCARDS &&
-			    x->out->discarded_batches > batches_kept) {
-				x->check_failed = 1;
-				fmt_snprintf(x->why, sizeof(x->why),
+			if (++measuring->out->discarded_batches >
+				    NOISE_MAX_DISCARDS &&
+			    measuring->out->discarded_batches > batches_kept) {
+				measuring->check_failed = 1;
+				fmt_snprintf(measuring->why,
+					     sizeof(measuring->why),
 					     "%u batches disturbed by SMIs or "
 					     "NMIs: the machine is too noisy",
-					     x->out->discarded_batches);
+					     measuring->out->discarded_batches);
 				return -1;
 			}
 			continue;
 		}
-		experiment_note_clock_ratio(x->out, &clock_before);
+		experiment_note_clock_ratio(measuring->out, &clock_before);
 		kept += batch;
 		batches_kept++;
 	}
@@ -316,29 +323,31 @@ static int take_samples_of(void *row, enum handler_kind kind,
 /* Runs under guard_run: an exception here abandons this function. */
 static void measure(void *arg)
 {
-	struct experiment_run *x = arg;
-	const struct plan_row *p = x->plan;
+	struct row_measurement *measuring = arg;
+	const struct plan_row *p = measuring->plan;
 
-	if (set_up_and_check(x)) {
-		x->check_failed = 1;
+	if (set_up_and_check(measuring)) {
+		measuring->check_failed = 1;
 		return;
 	}
 	if (p->source->start)
-		p->source->start(p->source, p->vector);
-	x->started = 1;
+		p->source->start(p->source, p->lines, p->vector);
+	measuring->started = 1;
 	irq_reset_counts();
-	if (take_samples(x, HANDLER_TIMED, x->buf->metric) ||
-	    take_samples(x, HANDLER_BARE, x->buf->metric) || !x->counted)
+	if (take_samples(measuring, HANDLER_TIMED, measuring->buf->metric) ||
+	    take_samples(measuring, HANDLER_BARE, measuring->buf->metric) ||
+	    !measuring->counted)
 		return;
-	experiment_counted_passes(x, x->buf, take_samples_of);
+	experiment_counted_passes(measuring, measuring->buf, take_samples_of);
 }
 
 /* Puts the machine back as the next experiment expects it. */
-static void tear_down(const struct plan_row *p, const struct experiment_run *x)
+static void tear_down(const struct plan_row *p,
+		      const struct row_measurement *measuring)
 {
-	if (x->started && p->source->stop)
-		p->source->stop(p->source);
-	if (x->started)
+	if (measuring->started && p->source->stop)
+		p->source->stop(p->source, p->lines);
+	if (measuring->started)
 		drain_pending_interrupts();
 	if (p->entry && p->entry->finish)
 		p->entry->finish();
@@ -347,27 +356,14 @@ static void tear_down(const struct plan_row *p, const struct experiment_run *x)
 	sample_counted = 0;
 }
 
-static void experiment_fail(struct experiment_result *e, const char *format,
-			    ...) __attribute__((format(printf, 2, 3)));
-
-static void experiment_fail(struct experiment_result *e, const char *format,
-			    ...)
-{
-	va_list ap;
-
-	e->status = EXP_FAILED;
-	va_start(ap, format);
-	fmt_vsnprintf(e->reason, sizeof(e->reason), format, ap);
-	va_end(ap);
-}
-
 static const char *unsupported(const struct plan_row *p)
 {
 	const char *why = 0;
 
 	if (!source_runs_now(p->source))
 		return source_mode_reason(p->source);
-	if (p->source->unsupported && (why = p->source->unsupported(p->source)))
+	if (p->source->unsupported && (why = p->source->unsupported(p->source,
+							      p->lines)))
 		return why;
 
 	if (p->scheme && p->scheme->unsupported)
@@ -377,33 +373,6 @@ static const char *unsupported(const struct plan_row *p)
 	if (!why && p->cache && p->cache->unsupported)
 		why = p->cache->unsupported();
 	return why;
-}
-
-/* Each timed metric's distribution from the buffers m, encoded sparsely
- * for the handoff as metric `first` + its id; one too spread for
- * ROW_HIST_BYTES keeps its percentiles only. */
-static void keep_histograms(struct run_result *r, uint32_t row,
-			    uint64_t *const *m, unsigned first,
-			    uint32_t samples)
-{
-	static struct histogram h;
-	unsigned k;
-	uint32_t i;
-
-	for (k = 0; k < ROW_HIST_METRICS && r->n_hists < RESULTS_MAX_ROW_HISTS;
-	     k++) {
-		struct row_histogram *out = &r->hist[r->n_hists];
-
-		hist_clear(&h);
-		for (i = 0; i < samples; i++)
-			hist_add(&h, m[k][i]);
-		out->len = (uint16_t)hist_encode(&h, out->bytes, ROW_HIST_BYTES);
-		if (!out->len)
-			continue;
-		out->row = (uint8_t)row;
-		out->metric = (uint8_t)(first + k);
-		r->n_hists++;
-	}
 }
 
 /* One floor: `probe` floor_samples times after a warm-up, its raw
@@ -422,123 +391,13 @@ void experiment_floor(uint64_t (*probe)(void), int counted,
 	stats_compute(b->floor, c->floor_samples, out);
 }
 
-struct experiment_result *experiment_open(const struct plan_row *p,
-					  struct run_result *r, const char *why)
-{
-	struct experiment_result *e = &r->exp[r->n_experiments++];
-
-	*e = (struct experiment_result){ .id = p->id, .baseline = p->baseline,
-					 .vector = p->vector };
-	fmt_snprintf(e->name, sizeof(e->name), "%s", p->name);
-	e->apic_mode = (uint8_t)apic_mode_active();
-	if (why) {
-		e->status = EXP_SKIPPED;
-		fmt_snprintf(e->reason, sizeof(e->reason), "%s", why);
-		log_printf("experiment %s: skipped: %s\n", p->name, why);
-	}
-	return e;
-}
-
-static void experiment_figures(struct run_result *r,
-			       struct experiment_result *e,
-			       const struct irqlab_config *c,
-			       const struct bench_buffers *b, uint32_t samples,
-			       unsigned passes)
-{
-	unsigned k;
-
-	for (k = 0; k < METRIC_COUNT; k++)
-		stats_compute(b->metric[k], samples, &e->metric[k]);
-	if (c->histograms)
-		keep_histograms(r, (uint32_t)(e - r->exp), b->metric, 0, samples);
-	if (passes == TSC_PASSES + COUNTED_PASSES &&
-	    r->n_counted < RESULTS_MAX_EXPERIMENTS) {
-		struct counted_row *out = &r->counted[r->n_counted++];
-
-		out->row = (uint8_t)(e - r->exp);
-		for (k = 0; k < METRIC_COUNT; k++)
-			stats_compute(b->counted[k], samples, &out->cycles[k]);
-		stats_compute(b->counted[COUNTED_INSTRUCTIONS], samples,
-			      &out->instructions);
-		if (c->histograms)
-			keep_histograms(r, (uint32_t)(e - r->exp), b->counted,
-					ROW_HIST_CYCLES, samples);
-	}
-}
-
-void experiment_close(const struct plan_row *p, struct run_result *r,
-		      struct experiment_result *e,
-		      const struct irqlab_config *c,
-		      const struct bench_buffers *b, const uint32_t *delivered,
-		      const char *why, int timed_out, int faulted,
-		      unsigned passes)
-{
-	char quiet[RESULTS_REASON_LEN];
-	uint32_t others = 0, expected;
-	const char *verdict = 0;
-	int lacking = 0;
-	unsigned v;
-
-	if (why) {
-		unsigned ended = lapic_settle();
-
-		if (ended)
-			log_printf("experiment %s: %u interrupt(s) left in "
-				   "service, EOI'd for the next row\n",
-				   p->name, ended);
-		experiment_fail(e, "%s", why);
-		if (timed_out)
-			e->status = EXP_TIMEOUT;
-		if (faulted)
-			e->delivered = delivered[p->vector];
-		log_printf("experiment %s: %s: %s\n", p->name,
-			   exp_status_name(e->status), e->reason);
-		return;
-	}
-
-	e->delivered = delivered[p->vector];
-	if (p->source->verdict)
-		verdict = p->source->verdict(p->source, e, &lacking);
-	/* Every pass: warm-up and samples each. */
-	expected = passes * (c->warmup + p->samples) + e->discarded;
-	for (v = 0; v < 256; v++)
-		if (v != p->vector && v != APIC_SPURIOUS_VECTOR)
-			others += delivered[v];
-	if (delivered[APIC_SPURIOUS_VECTOR])
-		log_printf("experiment %s: %u spurious interrupt(s), not counted\n",
-			   p->name, delivered[APIC_SPURIOUS_VECTOR]);
-	experiment_figures(r, e, c, b, p->samples, passes);
-	/* A source that repeats (sources.h) may raise its vector again
-	 * while its handler runs: counted as extra, not a failure. */
-	if (p->source->repeats && e->delivered > expected) {
-		e->extra = e->delivered - expected;
-		e->delivered = expected;
-	}
-	if (e->delivered != expected)
-		experiment_fail(e, "delivered %u interrupts on vector %u, expected %u",
-		     e->delivered, p->vector, expected);
-	else if (others)
-		experiment_fail(e, "%u interrupts arrived on other vectors", others);
-	else if (p->source->modes != SOURCE_NO_APIC &&
-		 lapic_check_quiet(quiet, sizeof(quiet)))
-		experiment_fail(e, "%s", quiet);
-	else if (verdict) {
-		experiment_fail(e, "%s", verdict);
-		if (lacking)
-			e->status = EXP_SKIPPED;
-	} else
-		e->status = EXP_OK;
-	log_printf("experiment %s: %s, round trip median %llu (raw)\n", p->name,
-		   exp_status_name(e->status),
-		   (unsigned long long)e->metric[METRIC_ROUND_TRIP].median);
-}
-
 void experiment_run(const struct plan_row *p, struct run_result *r,
 		    const struct irqlab_config *c, struct bench_buffers *b)
 {
 	struct experiment_result *e = experiment_open(p, r, unsupported(p));
-	struct experiment_run x = { .plan = p, .config = c, .buf = b, .out = e,
-				    .counted = (uint8_t)counters_counting() };
+	struct row_measurement measuring = {
+		.plan = p, .config = c, .buf = b, .out = e,
+		.counted = (uint8_t)counters_counting() };
 	struct fault_info fault;
 	int faulted;
 
@@ -548,12 +407,13 @@ void experiment_run(const struct plan_row *p, struct run_result *r,
 	log_printf("experiment %s: %u warm-up + %u samples on vector %u\n",
 		   p->name, c->warmup, p->samples, p->vector);
 	irq_ack = source_ack_now(p->source);
-	faulted = guard_run(measure, &x, &fault);
-	tear_down(p, &x);
+	faulted = guard_run(measure, &measuring, &fault);
+	tear_down(p, &measuring);
 	irq_ack = IRQ_ACK_NONE;
 	if (faulted)
-		fault_describe(&fault, x.why, sizeof(x.why));
+		fault_describe(&fault, measuring.why, sizeof(measuring.why));
 	experiment_close(p, r, e, c, b, irq_delivered,
-			 faulted || x.check_failed || x.timed_out ? x.why : NULL,
-			 x.timed_out, faulted, x.passes);
+			 faulted || measuring.check_failed || measuring.timed_out
+				 ? measuring.why : NULL,
+			 measuring.timed_out, faulted, measuring.passes);
 }

@@ -6,6 +6,7 @@
 #include "bench/model/config.h"
 #include "bench/model/results.h"
 #include "bench/run/buffers.h"
+#include "bench/run/experiment_result.h"
 #include "bench/run/plan.h"
 
 /* Interrupts per register-integrity check vector; schemes, long mode's
@@ -13,13 +14,6 @@
  * push imm8 sign-extends. */
 #define REGISTER_CHECKS_PER_VECTOR 256
 #define HIGH_CHECK_VECTOR 255
-
-/* A row's passes: the TSC's, timed and bare; then, where the counters
- * count, the counted pass's three: core cycles through the counted
- * handlers and the bare ones, instructions through the bare ones. Each
- * delivers warm-up + samples interrupts. */
-#define TSC_PASSES 2
-#define COUNTED_PASSES 3
 
 /* The counted pass (docs/timing.md "Core cycles"), after the TSC's and
  * apart from it, so those figures and their instrument stay exactly as
@@ -32,7 +26,6 @@ void experiment_counted_passes(void *row, const struct bench_buffers *b,
 			       int (*take)(void *row, enum handler_kind kind,
 					   uint64_t *const *m));
 
-/* Runs an experiment row into the next free r->exp. */
 /* One floor: `probe` floor_samples times after a warm-up, its raw
  * deltas (the TSC's), or with `counted` each taken modulo the counters'
  * width; on whichever processor runs it. */
@@ -40,6 +33,7 @@ void experiment_floor(uint64_t (*probe)(void), int counted,
 		      const struct irqlab_config *c, struct bench_buffers *b,
 		      struct sample_stats *out);
 
+/* Runs an experiment row into the next free r->exp. */
 void experiment_run(const struct plan_row *p, struct run_result *r,
 		    const struct irqlab_config *c, struct bench_buffers *b);
 
@@ -49,27 +43,11 @@ void i386_experiment_run(const struct plan_row *p, struct run_result *r,
 			 const struct irqlab_config *c,
 			 struct bench_buffers *b);
 
-/* What both kinds of experiment row share: the row's result, with the
- * plan's ids and name, skipped when `why` is not NULL; */
-struct experiment_result *experiment_open(const struct plan_row *p,
-					  struct run_result *r, const char *why);
-/* ... and how it ended: `why` says why it did not finish (NULL: it
- * did), with timed_out or faulted saying how; else the verdict from the
- * per-vector `delivered` counts against `passes` passes, and each
- * metric's statistics and histogram from the buffers (and the counted
- * row, after the counted pass). */
 /* A kept batch's core-clock ratio since `before` (APERF/MPERF), into
  * the row's lowest and highest; nothing where they do not count. */
 struct clock_reading;
 void experiment_note_clock_ratio(struct experiment_result *e,
 				 const struct clock_reading *before);
-
-void experiment_close(const struct plan_row *p, struct run_result *r,
-		      struct experiment_result *e,
-		      const struct irqlab_config *c,
-		      const struct bench_buffers *b, const uint32_t *delivered,
-		      const char *why, int timed_out, int faulted,
-		      unsigned passes);
 
 /* Runs a gap row into the next free r->gap. */
 void gap_run(const struct plan_row *p, struct run_result *r,

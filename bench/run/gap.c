@@ -27,6 +27,7 @@
 struct gap_run {
 	const struct dispatch_scheme *scheme;
 	const struct irq_source *timer;
+	struct source_lines *lines;
 	uint8_t vector;
 	uint32_t want;
 	uint64_t *buf;
@@ -73,7 +74,7 @@ static void measure_gaps(void *arg)
 	g->out->threshold = 3 * g->out->loop_median + 16;
 	irq_reset_counts();
 	g->noise = noise_snapshot();
-	g->timer->start(g->timer, g->vector);
+	g->timer->start(g->timer, g->lines, g->vector);
 	g->got = 0;
 	for (done = 0; done < GAP_MAX_ITERATIONS && g->got < g->want;
 	     done += GAP_CHUNK) {
@@ -82,7 +83,7 @@ static void measure_gaps(void *arg)
 		if (!g->got && irq_delivered[g->vector] >= g->want)
 			break;
 	}
-	g->timer->stop(g->timer);
+	g->timer->stop(g->timer, g->lines);
 	g->out->interrupts = irq_delivered[g->vector];
 	g->out->noise_moved = noise_snapshot() != g->noise;
 }
@@ -162,7 +163,7 @@ void gap_run(const struct plan_row *p, struct run_result *r,
 	const struct dispatch_scheme *scheme = p->scheme;
 	const struct irq_source *timer = p->source;
 	struct gap_result *out = &r->gap[r->n_gaps++];
-	struct gap_run g = { scheme, timer, p->vector, p->samples,
+	struct gap_run g = { scheme, timer, p->lines, p->vector, p->samples,
 			     b->metric[0], out, 0, 0 };
 	struct fault_info fault;
 	const char *why = scheme->unsupported ? scheme->unsupported() : 0;

@@ -15,6 +15,7 @@
 #include "arch/timing.h"
 #include "bench/run/apic_mode.h"
 #include "bench/run/counters.h"
+#include "bench/run/protected_trigger.h"
 #include "bench/run/sources.h"
 
 struct i386_row {
@@ -68,7 +69,7 @@ static int sweep_vectors(struct i386_row *x, enum handler_kind kind)
 				255 : APIC_SPURIOUS_VECTOR - 1;
 
 	pm_reset_counts();
-	sources_aim_protected(x->plan->source, x->plan->vector);
+	protected_trigger_aim(x->plan->source, x->plan->vector);
 	if (trip(x, PM_JOB_SWEEP, last + 1 - FIRST_IRQ_VECTOR))
 		return -1;
 	for (v = 0; v < 256; v++)
@@ -102,7 +103,7 @@ static int check_registers(struct i386_row *x, uint8_t vector)
 	unsigned i;
 	uint32_t changed = 0;
 
-	sources_aim_protected(x->plan->source, vector);
+	protected_trigger_aim(x->plan->source, vector);
 	if (trip(x, PM_JOB_REGISTERS, REGISTER_CHECKS_PER_VECTOR))
 		return -1;
 	x->out->register_checks += pm.done;
@@ -192,7 +193,7 @@ static int take_samples(struct i386_row *x, enum handler_kind kind,
 
 	x->passes++;
 	install(x, kind);
-	sources_aim_protected(p->source, p->vector);
+	protected_trigger_aim(p->source, p->vector);
 	if (run_samples(x, kind, m, x->config->warmup, 0))
 		return -1;
 	if (kind == HANDLER_TIMED && p->inject == INJECT_IN_HANDLER)
@@ -215,7 +216,7 @@ static void measure(void *arg)
 
 	/* The timer's divider and LVT; its loops set the vector again. */
 	if (src->start)
-		src->start(src, x->plan->vector);
+		src->start(src, x->plan->lines, x->plan->vector);
 	x->started = 1;
 	if (check(x, HANDLER_BARE) || check(x, HANDLER_TIMED))
 		return;
@@ -239,7 +240,8 @@ static const char *unsupported(const struct plan_row *p)
 
 	if (!source_runs_now(p->source))
 		return source_mode_reason(p->source);
-	if (p->source->unsupported && (why = p->source->unsupported(p->source)))
+	if (p->source->unsupported && (why = p->source->unsupported(p->source,
+							      p->lines)))
 		return why;
 	/* The 32-bit loops write the local APIC by a 32-bit physical
 	 * address: a page relocated above 4 GiB would be another one. */
@@ -269,7 +271,7 @@ void i386_experiment_run(const struct plan_row *p, struct run_result *r,
 	pm.fault_once = 0;
 	sample_counted = 0;
 	if (x.started && p->source->stop)
-		p->source->stop(p->source);
+		p->source->stop(p->source, p->lines);
 	if (x.started)
 		drain_pending_interrupts();
 	if (guarded)

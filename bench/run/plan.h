@@ -45,6 +45,7 @@ struct plan_row {
 	const struct i386_scheme *i386;		/* ROW_I386 rows */
 	const struct i386_variant *i386_entry;	/* replaces its handler */
 	const struct irq_source *source;
+	struct source_lines *lines;	/* the machine's, which the source uses */
 	uint8_t mode;		/* enum lapic_mode it needs; LAPIC_NONE: any */
 	uint8_t without_mode;	/* enum row_without_mode */
 	uint8_t vector;
@@ -55,11 +56,12 @@ struct plan_row {
 
 #define PLAN_MAX_ROWS (RESULTS_MAX_EXPERIMENTS + RESULTS_MAX_GAPS)
 
-/* Fills `rows` in the order they run; returns how many. Call once the
- * CPU, the page tables and the sources (sources_init) are known: which
- * schemes and sources can run here decides how many rows a source gets. */
+/* Fills `rows` in the order they run, each source on `lines`; returns
+ * how many. Call once the CPU, the page tables and the lines
+ * (source_lines_probe) are known: which schemes and sources can run
+ * here decides how many rows a source gets. */
 size_t plan_build(struct plan_row *rows, size_t cap,
-		  const struct irqlab_config *c);
+		  const struct irqlab_config *c, struct source_lines *lines);
 
 /* Drops the rows the config's lists (schemes, sources, variants,
  * apic_modes) leave out, keeping the order; returns how many remain. */

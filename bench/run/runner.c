@@ -60,11 +60,11 @@ static void report_progress(const struct run_result *r, const char *next)
 }
 
 void bench_run_all(struct run_result *r, const struct irqlab_config *c,
-		   struct bench_buffers *b,
+		   struct bench_buffers *b, struct source_lines *lines,
 		   int (*fits)(const struct run_result *r))
 {
 	static struct plan_row plan[PLAN_MAX_ROWS];
-	size_t n = stand_in_plan(plan, plan_build(plan, PLAN_MAX_ROWS, c),
+	size_t n = stand_in_plan(plan, plan_build(plan, PLAN_MAX_ROWS, c, lines),
 				 PLAN_MAX_ROWS, c), i;
 
 	/* One bar for the whole run, across its parts: part 1 takes the
@@ -175,7 +175,7 @@ static void count_primitive(const struct primitive *p,
 }
 
 void bench_run_primitives(struct run_result *r, const struct irqlab_config *c,
-			  struct bench_buffers *b)
+			  struct bench_buffers *b, struct source_lines *lines)
 {
 	size_t i;
 
@@ -211,7 +211,7 @@ void bench_run_primitives(struct run_result *r, const struct irqlab_config *c,
 		out->status = EXP_OK;
 		count_primitive(p, out, c, b);
 	}
-	sources_time_ioapic_sequences(r, b->floor, c->primitive_blocks);
+	sources_time_ioapic_sequences(lines, r, b->floor, c->primitive_blocks);
 	log_printf("primitives: %u timed\n", r->n_primitives);
 	if (!r->next_row)	/* the run's end, not a part's */
 		progress.done = progress.total;

@@ -15,17 +15,19 @@
 void bench_measure_floor(struct run_result *r, const struct irqlab_config *c,
 			 struct bench_buffers *b);
 
-/* Builds the plan and runs its rows from r->first_row on; each ends in a
- * status. With `fits`, a row after which the results no longer fit
+/* Builds the plan on the probed `lines` and runs its rows from
+ * r->first_row on; each ends in a status. With `fits`, a row after which the results no longer fit
  * (fits returns 0) is taken back and the part ends there: r->next_row
  * says where the next part starts (docs/uefi-variables.md "Parts"). */
+struct source_lines;
 void bench_run_all(struct run_result *r, const struct irqlab_config *c,
-		   struct bench_buffers *b,
+		   struct bench_buffers *b, struct source_lines *lines,
 		   int (*fits)(const struct run_result *r));
 
-/* Times every primitive micro-benchmark into r->prim. */
+/* Times every primitive micro-benchmark into r->prim, seed 004's IO-APIC
+ * sequences on `lines`. */
 void bench_run_primitives(struct run_result *r, const struct irqlab_config *c,
-			  struct bench_buffers *b);
+			  struct bench_buffers *b, struct source_lines *lines);
 
 /* How far the run is, for whoever shows progress: the phases plug a
  * screen in here, since the runner cannot reach up to one. */

@@ -155,7 +155,7 @@ def irqlab_records(path, live_only=True):
             and (v.live or not live_only)]
 
 
-MARKER_NAME = "IrqlabMeasuring"    # efi/handoff.c
+MARKER_NAME = "IrqlabMeasuring"    # efi/handoff_marker.c
 MARKER_STATES = {1: "measuring", 2: "not-stored"}   # bench/model/records.h
 
 
