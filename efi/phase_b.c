@@ -432,5 +432,7 @@ void phase_b(struct run_state *measured)
 		bench_run_primitives(run->result, &run->config, &run->buffers);
 		bench_run_cross_cpu(run->result, &run->config, &run->buffers);
 	}
+	if (config_simulates(&run->config, SIMULATE_NMI_IN_SWITCH))
+		pm_switch_nmi_status();
 	persist_and_reset();
 }
