@@ -1,0 +1,217 @@
+"""Result checks common to many entries: every source in the modes it
+must run in, the gap method, the relations between a row's figures, and
+every row ending ok or skipped with a reason."""
+
+from figures import PHASE_DEPENDENT_SOURCES
+from harness import GAP_SAMPLES, PASSES, check, experiment, load_results
+from row_checks import (GATE_TIMED_SAVES, SCHEMES_RUN, SCHEMES_SKIPPED,
+                        WINDOW_ENTRY, WINDOW_EXIT, median)
+
+
+# Every source, with the modes it must run in. TSC-deadline is never
+# offered under TCG (docs/toolchain.md).
+EITHER_MODE_SOURCES = ("lapic-oneshot", "lapic-periodic", "ioapic-edge",
+                       "ioapic-level", "pic8259")
+XAPIC_ONLY_SOURCES = ("ioapic-level-uncached-nf", "ioapic-level-index-cached",
+                      "ioapic-level-index-cached-nf",
+                      "ioapic-level-value-cached",
+                      "ioapic-level-value-cached-nf")
+TSC_DEADLINE_REASON = "CPUID.1:ECX[24] (TSC-deadline) is 0"
+# bench/run/sources.c source_check_vectors: both ends, both sides of the
+# imm8 sign boundary, and a few between.
+SOURCE_CHECK_VECTORS = 7
+X2APIC_REASON = "CPUID.1:ECX[21] (x2APIC) is 0"
+
+
+LEVEL_SKIP_REASON = "no HPET timer routes to an IO-APIC input that no ISA IRQ uses"
+
+
+def check_sources(name, doc, samples, warmup, x2apic, level=True):
+    """Every source is a row with a status, in both APIC modes; exactly
+    the requested interrupts arrived on the right vector, EOI'd, with no
+    spurious ones (a row is ok only then)."""
+    def row_ok(row, mode):
+        e = experiment(doc, row)
+        # Checked on its own vector alone (pic8259) or on every one of
+        # source_check_vectors, in both passes.
+        vectors = 1 if row.startswith("pic8259") else SOURCE_CHECK_VECTORS
+        return (e is not None and e["status"] == "ok"
+                and e["apic_mode"] == mode
+                and e["delivered"] == PASSES * (samples + warmup)
+                and e["vectors_verified"] == PASSES * vectors), e
+
+    modes = [("xapic", "")] + ([("x2apic", "@x2apic")] if x2apic else [])
+    level_rows = [s for s in EITHER_MODE_SOURCES + XAPIC_ONLY_SOURCES
+                  if s.startswith("ioapic-level")]
+    for mode, suffix in modes:
+        bad = [e for s in EITHER_MODE_SOURCES
+               if level or s not in level_rows
+               for ok, e in [row_ok("%s-direct%s" % (s, suffix), mode)]
+               if not ok]
+        check("%s: every external and timer source delivers exactly its "
+              "samples and warm-up on its vector, after every check vector "
+              "arrived as itself, in %s mode" % (name, mode), not bad,
+              str(bad))
+        e = experiment(doc, "lapic-tscdeadline-direct" + suffix)
+        check("%s: TSC-deadline is skipped under TCG with its reason (%s)"
+              % (name, mode), e is not None and e["status"] == "skipped"
+              and e["reason"] == TSC_DEADLINE_REASON, str(e))
+    if level:
+        bad = [e for s in XAPIC_ONLY_SOURCES
+               for ok, e in [row_ok("%s-direct" % s, "xapic")] if not ok]
+        check("%s: the level line runs in every IO-APIC access mode" % name,
+              not bad, str(bad))
+    else:
+        # QEMU's pc HPET routes only to GSI 2, the PIT's line.
+        rows = [experiment(doc, "%s-direct" % s) for s in level_rows]
+        check("%s: the level rows are skipped with the routing reason" % name,
+              all(e is not None and e["status"] == "skipped"
+                  and e["reason"].startswith(LEVEL_SKIP_REASON) for e in rows),
+              str(rows))
+    if not x2apic:
+        rows = [experiment(doc, r) for r in
+                ("ipi-self-x2apic-selfipi-direct", "ipi-self-x2apic-icr-direct")]
+        check("%s: x2APIC sources are skipped with the CPUID reason" % name,
+              all(e is not None and e["status"] == "skipped"
+                  and e["reason"] == X2APIC_REASON for e in rows), str(rows))
+        check("%s: no x2APIC rows of the other sources" % name,
+              not [e for e in doc["experiments"]
+                   if e["name"].endswith("@x2apic")])
+    seed = doc["seeds"]["seed_004"]
+    measured = [row["this_machine"] is not None for row in seed["rows"]]
+    check("%s: seed 004's table has its four controllers, measured where "
+          "they can be" % name, len(seed["rows"]) == 4 and measured[0]
+          and all(measured[1:]) == level and any(measured[1:]) == level,
+          str(seed))
+    seqs = [p for p in doc["primitives"]["rows"]
+            if p["name"].startswith("ioapic-seq-")]
+    check("%s: the IO-APIC access sequences are timed in all six modes"
+          % name, len(seqs) == 6 and all(p["status"] == "ok" for p in seqs),
+          str(seqs))
+
+
+def check_gap_method(name, doc):
+    """Seed 000's gap method: every scheme interrupts a TSC loop, and the
+    lost time keeps the schemes' order."""
+    rows = {g["scheme"]: g for g in doc["gap_method"]["rows"]}
+    ok = [rows.get(s, {}) for s in SCHEMES_RUN]
+    check("%s: the gap method collected its gaps under every scheme" % name,
+          all(g.get("status") == "ok" and g["gaps"] == GAP_SAMPLES
+              and sum(b["count"] for b in g["histogram"]) == g["gaps"]
+              for g in ok), str(ok)[:600])
+    check("%s: under icount every gap was one of the timer's interrupts "
+          "(one more may land after the last gap), no stall, no noise, "
+          "no note" % name,
+          all(g.get("stalls") == 0 and g.get("noise_during_loop") is False
+              and g.get("note") is None
+              and g.get("interrupts") in (g.get("gaps"), g.get("gaps", 0) + 1)
+              for g in ok),
+          str([(g.get("gaps"), g.get("interrupts"), g.get("stalls"),
+                g.get("note")) for g in ok]))
+    if all(g.get("status") == "ok" for g in ok):
+        median = {s: rows[s]["cost"]["median"] for s in SCHEMES_RUN}
+        check("%s: gap costs keep the order: direct least, int3-byte most"
+              % name, all(median["direct"] < median[s] for s in SCHEMES_RUN
+                          if s != "direct")
+              and max(median.values()) == median["int3-byte"], str(median))
+    check("%s: FRED and call16 gap rows are skipped, saying why: no FRED "
+          "in CPUID, call16 not applicable in long mode" % name,
+          rows.get("fred", {}).get("status") == "skipped"
+          and rows["fred"].get("reason", "").startswith(SCHEMES_SKIPPED["fred"])
+          and rows.get("call16", {}).get("status") == "skipped"
+          and rows["call16"].get("reason", "").startswith(
+              SCHEMES_SKIPPED["call16"]),
+          "%s %s" % (rows.get("fred"), rows.get("call16")))
+
+
+def check_figure_relations(name, doc):
+    """What README "Reading the figures" says each figure spans, checked
+    exactly under icount."""
+    instrument = doc["method"]["instrument_in_handler"]
+    check("%s: the instrument inside a handler is measured, constant, and "
+          "is its two timestamps" % name,
+          instrument["min"] == instrument["max"] > 0, str(instrument))
+    ok = [e for e in doc["experiments"] if e["status"] == "ok"
+          and not e["source"].startswith(PHASE_DEPENDENT_SOURCES)]
+    # The gate's floor saves nothing but what its timestamps clobber:
+    # its timed handlers alone push and pop RAX and RDX around them
+    # (arch/dispatch/gate.S).
+    rows = [e for e in ok if e["scheme"] != "gate"]
+    gates = [e for e in ok if e["scheme"] == "gate"]
+    bad = [(e["name"], e["round_trip_timed"]["median"],
+            e["round_trip"]["median"]) for e in rows
+           if e["round_trip_timed"]["median"] - e["round_trip"]["median"]
+           != instrument["median"]
+           or e["round_trip_timed"]["min"] - e["round_trip"]["min"]
+           != instrument["median"]]
+    check("%s: every row's timed round trip exceeds its bare one by exactly "
+          "the instrument (%d rows)" % (name, len(rows)),
+          rows and not bad, str(bad))
+    bad = [(e["name"], e["round_trip_timed"]["median"],
+            e["round_trip"]["median"]) for e in gates
+           if e["round_trip_timed"]["median"] - e["round_trip"]["median"]
+           != instrument["median"] + GATE_TIMED_SAVES]
+    check("%s: every gate row's timed round trip exceeds its bare one by "
+          "the instrument and its %d saves and restores (%d rows)"
+          % (name, GATE_TIMED_SAVES, len(gates)), gates and not bad, str(bad))
+    bad = [e["name"] for e in rows
+           if not e["entry"]["median"] + e["exit"]["median"]
+           < e["round_trip"]["median"]]
+    check("%s: entry and exit fit inside the bare round trip" % name,
+          not bad, str(bad))
+
+    # Where the timestamps sit, source by source: INT n has no harness;
+    # a self-IPI adds the wait window (its ICR write is one instruction,
+    # as INT n is); an x2APIC write first loads EDX:EAX (two moves).
+    pairs = (("ipi-self-xapic-direct", WINDOW_ENTRY, WINDOW_EXIT),
+             ("ipi-self-x2apic-selfipi-direct", WINDOW_ENTRY + 2, WINDOW_EXIT))
+    for row, more_entry, more_exit in pairs:
+        e = experiment(doc, row)
+        if e is None or e["status"] != "ok":
+            continue
+        got = (median(doc, row, "entry") - median(doc, "int-direct", "entry"),
+               median(doc, row, "exit") - median(doc, "int-direct", "exit"))
+        check("%s: %s's entry and exit carry exactly the harness README "
+              "names (+%d, +%d over INT n)" % (name, row, more_entry,
+                                                more_exit),
+              got == (more_entry, more_exit), str(got))
+
+    # The gap method measures the bare handler as the interrupted loop
+    # sees it: INT n's bare round trip without the INT instruction, plus
+    # the xAPIC EOI path, which the self-IPI row carries beyond INT n's
+    # (less its wait window).
+    gaps = {g["scheme"]: g for g in doc["gap_method"]["rows"]}
+    g = gaps.get("direct", {})
+    if g.get("status") == "ok":
+        rt_int = median(doc, "int-direct", "round_trip")
+        eoi = (median(doc, "ipi-self-xapic-direct", "round_trip") - rt_int
+               - WINDOW_ENTRY - WINDOW_EXIT)
+        check("%s: gap(direct) = INT n's bare round trip - the INT + the "
+              "EOI path (%d - 1 + %d)" % (name, rt_int, eoi),
+              g["cost"]["min"] == g["cost"]["max"] == rt_int - 1 + eoi,
+              str(g["cost"]))
+        check("%s: the periodic timer's bare round trip is the gap plus "
+              "its wait window" % name,
+              median(doc, "lapic-periodic-direct", "round_trip")
+              == g["cost"]["median"] + WINDOW_ENTRY + WINDOW_EXIT,
+              str(experiment(doc, "lapic-periodic-direct")["round_trip"]))
+
+
+def check_every_row_ends_well(label, rc, run_dir, results):
+    """Both boots completed, and every row, gap row and primitive ended ok
+    or skipped with a reason: none failed or timed out."""
+    if not check("%s: both boots completed" % label, rc == 0,
+                 "run.sh exit %d, see %s" % (rc, run_dir)):
+        return None
+    doc, folders = load_results(results)
+    if not check("%s: one results folder" % label, doc is not None,
+                 str(folders)):
+        return None
+    rows = (doc["experiments"] + doc["gap_method"]["rows"]
+            + doc["primitives"]["rows"])
+    bad = [(r.get("name", r.get("scheme")), r["status"], r.get("reason"))
+           for r in rows if r["status"] not in ("ok", "skipped")
+           or (r["status"] == "skipped" and not r.get("reason"))]
+    check("%s: every row ok or skipped with a reason (%d rows)"
+          % (label, len(rows)), not bad, str(bad))
+    return doc
