@@ -11,7 +11,7 @@ from harness import (PASSES, REFERENCE, ROOT, SAMPLES, WARMUP, check,
                      expected_config, experiment, load_results, statuses)
 from row_checks import (check_gate, check_i386, check_mitigations,
                         check_primitives, check_schemes, check_self_ipis,
-                        check_variants, qemu_has_tcg_x2apic)
+                        check_variants, qemu_has_tcg_x2apic, seed_rows_off)
 from source_checks import (check_figure_relations, check_gap_method,
                            check_sources)
 from store import check_store_agrees
@@ -94,6 +94,11 @@ def check_icount_run(name, rc, run_dir, results):
                             "seed_004"]
           and all(s["verdict"] == "not judged (figures are not cycles here)"
                   for s in seeds.values()), str(seeds)[:600])
+    off = {s: seed_rows_off(doc, s) for s in sorted(seeds)}
+    check("%s: every seed row's this_machine is the figure of the row it "
+          "names (a primitive's block median, a round-trip median, an "
+          "entry median over its baseline), null exactly where that row "
+          "did not run ok" % name, not any(off.values()), str(off)[:600])
     check_gap_method(name, doc)
     check_figure_relations(name, doc)
     check_schemes(name, doc)
@@ -152,7 +157,9 @@ def icount_pair(outcomes):
           "; ".join(differences(figures(docs[0]), figures(docs[1]))))
     with open(REFERENCE) as f:
         reference = json.load(f)
-    diff = differences(reference, figures(docs[0]), across_builds=True)
+    # The reference must be this build's (the next check), and two runs
+    # of one build agree exactly: no HPET tick of leeway across builds.
+    diff = differences(reference, figures(docs[0]))
     check("icount figures equal the stored reference (%s)"
           % os.path.relpath(REFERENCE, ROOT), not diff,
           "%d differ: %s" % (len(diff), "; ".join(diff)))

@@ -5,7 +5,7 @@ every row ending ok or skipped with a reason."""
 from figures import PHASE_DEPENDENT_SOURCES
 from harness import GAP_SAMPLES, PASSES, check, experiment, load_results
 from row_checks import (GATE_TIMED_SAVES, SCHEMES_RUN, SCHEMES_SKIPPED,
-                        WINDOW_ENTRY, WINDOW_EXIT, median)
+                        WINDOW_ENTRY, WINDOW_EXIT, median, seed_rows_off)
 
 
 # Every source, with the modes it must run in. TSC-deadline is never
@@ -23,6 +23,10 @@ SOURCE_CHECK_VECTORS = 7
 X2APIC_REASON = "CPUID.1:ECX[21] (x2APIC) is 0"
 
 
+# The IO-APIC access strategies of the level line (bench/run/sources.c),
+# each with its ioapic-seq-* primitive; "uncached" is ioapic-level's own.
+LEVEL_STRATEGIES = ("uncached", "uncached-nf", "index-cached",
+                    "index-cached-nf", "value-cached", "value-cached-nf")
 LEVEL_SKIP_REASON = "no HPET timer routes to an IO-APIC input that no ISA IRQ uses"
 
 
@@ -79,10 +83,12 @@ def check_sources(name, doc, samples, warmup, x2apic, level=True):
                    if e["name"].endswith("@x2apic")])
     seed = doc["seeds"]["seed_004"]
     measured = [row["this_machine"] is not None for row in seed["rows"]]
+    off = seed_rows_off(doc, "seed_004")
     check("%s: seed 004's table has its four controllers, measured where "
-          "they can be" % name, len(seed["rows"]) == 4 and measured[0]
-          and all(measured[1:]) == level and any(measured[1:]) == level,
-          str(seed))
+          "they can be, each figure its row's round-trip median" % name,
+          len(seed["rows"]) == 4 and measured[0]
+          and all(measured[1:]) == level and any(measured[1:]) == level
+          and not off, "%s %s" % (off, seed))
     seqs = [p for p in doc["primitives"]["rows"]
             if p["name"].startswith("ioapic-seq-")]
     check("%s: the IO-APIC access sequences are timed in all six modes"
@@ -159,6 +165,35 @@ def check_figure_relations(name, doc):
            < e["round_trip"]["median"]]
     check("%s: entry and exit fit inside the bare round trip" % name,
           not bad, str(bad))
+
+    # The six IO-APIC access strategies differ only in the sequence that
+    # ends the level row's interrupt, timed alone as an ioapic-seq-*
+    # primitive: a block of reps_per_block sequences and a fixed rest.
+    # A level row's figures sit where the HPET's 10 ns ticks fall, so a
+    # build may move them by up to a tick, more than the strategies
+    # differ; but within one run, the round trip less its sequence's
+    # instructions is one constant for every strategy, and a row run
+    # with another's strategy breaks it.
+    reps = doc["primitives"]["reps_per_block"]
+    seqs = {p["name"]: p for p in doc["primitives"]["rows"]}
+    net = {}
+    for strategy in LEVEL_STRATEGIES:
+        row = experiment(doc, "ioapic-level%s-direct" % (
+            "" if strategy == "uncached" else "-" + strategy))
+        block = seqs.get("ioapic-seq-" + strategy, {}).get("block")
+        if row and row["status"] == "ok" and block:
+            net[strategy] = (row["round_trip"]["min"],
+                             row["round_trip"]["max"],
+                             row["round_trip"]["median"] - block["median"]
+                             // reps, block["median"] % reps)
+    check("%s: each of the %d IO-APIC level rows' bare round trip, with no "
+          "spread, less its access sequence's instructions (its primitive's "
+          "block // reps_per_block, the rest alike) is one constant"
+          % (name, len(LEVEL_STRATEGIES)),
+          len(net) == len(LEVEL_STRATEGIES)
+          and all(lo == hi for lo, hi, _, _ in net.values())
+          and len({(c, rest) for _, _, c, rest in net.values()}) == 1,
+          str(net))
 
     # Where the timestamps sit, source by source: INT n has no harness;
     # a self-IPI adds the wait window (its ICR write is one instruction,
