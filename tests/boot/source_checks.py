@@ -2,6 +2,8 @@
 must run in, the gap method, the relations between a row's figures, and
 every row ending ok or skipped with a reason."""
 
+import re
+
 from figures import PHASE_DEPENDENT_SOURCES
 from harness import GAP_SAMPLES, PASSES, check, experiment, load_results
 from row_checks import (GATE_TIMED_SAVES, SCHEMES_RUN, SCHEMES_SKIPPED,
@@ -250,3 +252,36 @@ def check_every_row_ends_well(label, rc, run_dir, results):
     check("%s: every row ok or skipped with a reason (%d rows)"
           % (label, len(rows)), not bad, str(bad))
     return doc
+
+
+def literally(reason):
+    """A skip reason matched whole, as written."""
+    return re.escape(reason)
+
+
+def check_skips(label, doc, expected):
+    """Exactly the rows `expected` names are skipped, each for the reason
+    it gives there: (row pattern, reason pattern) pairs, each matched
+    whole, a row named "experiment <name>", "gap <scheme>" or "primitive
+    <name>". A skip for any other reason, a row skipped that should have
+    run, or one that ran where this CPU lacks its feature, fails; so does
+    a pattern that names no row (a list gone stale)."""
+    rows = ([("experiment " + e["name"], e) for e in doc["experiments"]]
+            + [("gap " + g["scheme"], g) for g in doc["gap_method"]["rows"]]
+            + [("primitive " + p["name"], p)
+               for p in doc["primitives"]["rows"]])
+    wrong = []
+    for name, row in rows:
+        why = [w for pattern, w in expected if re.fullmatch(pattern, name)]
+        if row["status"] == "skipped" and not (
+                why and re.fullmatch(why[0], row.get("reason") or "")):
+            wrong.append("%s skipped: %s" % (name, row.get("reason")))
+        elif row["status"] != "skipped" and why:
+            wrong.append("%s %s, not skipped" % (name, row["status"]))
+    stale = [pattern for pattern, _ in expected
+             if not any(re.fullmatch(pattern, name) for name, _ in rows)]
+    check("%s: the rows skipped are exactly those its list names, each for "
+          "the reason the list gives (%d skipped)"
+          % (label, sum(r["status"] == "skipped" for _, r in rows)),
+          not wrong and not stale,
+          "; ".join(wrong[:8] + ["no row is %s" % p for p in stale]))
