@@ -232,9 +232,10 @@ def bochs_runs(tiny):
                   str(sorted(ok)[:10]))
             lkgs = {p["name"]: p for p in doc["primitives"]["rows"]}.get(
                 "lkgs", {})
-            check("%s: LKGS runs: one instruction a repetition" % label,
-                  lkgs.get("status") == "ok"
-                  and round(lkgs.get("median_per_rep", 0)) == 1, str(lkgs))
+            # How many instructions a repetition is a path length, which
+            # only the exact-count build gives (bochs-exact checks it).
+            check("%s: LKGS runs, its primitive ok" % label,
+                  lkgs.get("status") == "ok", str(lkgs))
             row = experiment(doc, "int-direct+gs-lkgs")
             check("%s: the LKGS entry variant runs and keeps every register"
                   % label, row is not None and row["status"] == "ok"

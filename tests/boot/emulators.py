@@ -55,6 +55,13 @@ def bochs_exact_run(tiny):
               and row["round_trip"]["median"]
               - direct["round_trip"]["median"] == 3,
               "%s %s" % (row, direct))
+        lkgs = {p["name"]: p for p in doc["primitives"]["rows"]}.get(
+            "lkgs", {})
+        check("bochs-exact: LKGS is one instruction a repetition: each of "
+              "its blocks is exactly 1024 instructions",
+              lkgs.get("status") == "ok"
+              and lkgs["block"]["min"] == lkgs["block"]["max"] == 1024,
+              str(lkgs))
         over = {c["experiment"]: c for c in doc["against_baseline"]}.get(
             "int-direct+gs-lkgs", {})
         check("bochs-exact: the LKGS entry variant's exit is 3 instructions "
