@@ -9,8 +9,9 @@ import struct
 
 from harness import BUILD, TPM_OFF, check, load_results, run, serial, statuses
 from row_checks import check_i386
-from source_checks import (check_every_row_ends_well, check_skips,
-                           check_sources, literally)
+from source_checks import (SKIP_FSGSBASE, SKIP_X2APIC, TCG_SKIPS,
+                           check_every_row_ends_well, check_skips,
+                           check_sources)
 from stick import rescue_parts
 
 
@@ -202,45 +203,11 @@ def other_machine(x2apic, level):
     return checks
 
 
-# What no QEMU TCG model offers, on one processor under icount, and the
-# reason each row gives (bench/run's skips name the CPUID bit they read):
-# FRED, LKGS, PCID, IBRS and IBPB, the TSC-deadline timer, a second
-# processor; call16, which long mode cannot run; and the gate's gap row,
-# whose interrupts are too cheap for the gap method under an instruction
-# count (docs/long-mode.md).
-TCG_SKIPS = (
-    (r"experiment int-fred(-linux)?|gap fred(-linux)?",
-     literally("CPUID.(7,1):EAX[17] (FRED) is 0 on this CPU")),
-    (r"experiment int-call16|gap call16",
-     literally("not applicable in long mode: Intel ignores 66h on CALL (a "
-               "6-byte call rel32); AMD truncates RIP to 16 bits")),
-    (r"experiment lapic-tscdeadline-direct",
-     literally("CPUID.1:ECX[24] (TSC-deadline) is 0")),
-    (r"experiment ipi-cpu-(roundtrip(-halted|-mwait)?|nmi)-direct",
-     literally("no other processor to send to: the MADT lists this "
-               "processor alone")),
-    (r"experiment int-direct\+gs-lkgs|primitive lkgs",
-     literally("CPUID.(7,1):EAX[18] (LKGS) is 0 on this CPU")),
-    (r"experiment int-direct\+pti-cr3-pcid(\+cold)?|primitive mov-cr3-noflush",
-     literally("CPUID.1:ECX[17] (PCID) is 0 on this CPU")),
-    (r"experiment int-direct\+ibrs(\+cold)?|primitive wrmsr-spec-ctrl",
-     literally("CPUID.80000008H:EBX[14] (IBRS) is 0 on this CPU")),
-    (r"experiment int-direct\+ibpb(\+cold)?|primitive wrmsr-pred-cmd",
-     literally("CPUID.80000008H:EBX[12] (IBPB) is 0 on this CPU")),
-    (r"gap gate", r"the timer's \d+ interrupts arrived, but 0 cost the loop "
-     r"more than the threshold \(\d+\): too cheap for the gap method to "
-     r"see"),
-)
-NO_X2APIC = ((r"experiment ipi-self-x2apic-(selfipi|icr)-direct",
-              literally("CPUID.1:ECX[21] (x2APIC) is 0")),)
-# Each model's own, beside TCG's: neither has x2APIC, and qemu64 has no
-# FSGSBASE.
+# Each QEMU CPU model's skips: what no TCG model offers, and neither
+# model has x2APIC; qemu64 has no FSGSBASE either.
 CPU_SKIPS = {
-    "cpu-EPYC": TCG_SKIPS + NO_X2APIC,
-    "cpu-qemu64": TCG_SKIPS + NO_X2APIC + (
-        (r"experiment int-direct\+gs-wrgsbase|primitive wrgsbase",
-         literally("CPUID.(7,0):EBX[0] (FSGSBASE) is 0: wrgsbase would be "
-                   "#UD")),),
+    "cpu-EPYC": TCG_SKIPS + SKIP_X2APIC,
+    "cpu-qemu64": TCG_SKIPS + SKIP_X2APIC + SKIP_FSGSBASE,
 }
 
 

@@ -285,3 +285,47 @@ def check_skips(label, doc, expected):
           % (label, sum(r["status"] == "skipped" for _, r in rows)),
           not wrong and not stale,
           "; ".join(wrong[:8] + ["no row is %s" % p for p in stale]))
+
+# Skips, each a (row pattern, reason pattern) pair for check_skips; the
+# reasons are bench/run's, each naming the CPUID bit it read.
+SKIP_CALL16 = ((r"experiment int-call16|gap call16",
+                literally("not applicable in long mode: Intel ignores 66h "
+                          "on CALL (a 6-byte call rel32); AMD truncates RIP "
+                          "to 16 bits")),)
+SKIP_ONE_CPU = ((r"experiment ipi-cpu-(roundtrip(-halted|-mwait)?|nmi)-direct"
+                 r"(@x2apic)?",
+                 literally("no other processor to send to: the MADT lists "
+                           "this processor alone")),)
+# The gate's gap row where the clock counts instructions, or nearly:
+# its interrupts cost the loop too little to see (docs/long-mode.md).
+SKIP_GATE_GAP = ((r"gap gate",
+                  r"the timer's \d+ interrupts arrived, but 0 cost the loop "
+                  r"more than the threshold \(\d+\): too cheap for the gap "
+                  r"method to see"),)
+SKIP_FRED = ((r"experiment int-fred(-linux)?|gap fred(-linux)?",
+              literally("CPUID.(7,1):EAX[17] (FRED) is 0 on this CPU")),)
+SKIP_TSC_DEADLINE = ((r"experiment lapic-tscdeadline-direct",
+                      literally("CPUID.1:ECX[24] (TSC-deadline) is 0")),)
+SKIP_LKGS = ((r"experiment int-direct\+gs-lkgs|primitive lkgs",
+              literally("CPUID.(7,1):EAX[18] (LKGS) is 0 on this CPU")),)
+# The mitigations' bits (row_checks MITIGATION_SKIPPED); IBRS and IBPB
+# as the bits of CPUID 80000008H name them.
+SKIP_PCID = (
+    (r"experiment int-direct\+pti-cr3-pcid(\+cold)?|primitive mov-cr3-noflush",
+     literally("CPUID.1:ECX[17] (PCID) is 0 on this CPU")),)
+SKIP_IBRS_IBPB = (
+    (r"experiment int-direct\+ibrs(\+cold)?|primitive wrmsr-spec-ctrl",
+     literally("CPUID.80000008H:EBX[14] (IBRS) is 0 on this CPU")),
+    (r"experiment int-direct\+ibpb(\+cold)?|primitive wrmsr-pred-cmd",
+     literally("CPUID.80000008H:EBX[12] (IBPB) is 0 on this CPU")),
+)
+SKIP_X2APIC = ((r"experiment ipi-self-x2apic-(selfipi|icr)-direct",
+                literally("CPUID.1:ECX[21] (x2APIC) is 0")),)
+SKIP_FSGSBASE = ((r"experiment int-direct\+gs-wrgsbase|primitive wrgsbase",
+                  literally("CPUID.(7,0):EBX[0] (FSGSBASE) is 0: wrgsbase "
+                            "would be #UD")),)
+# What no QEMU TCG model offers on one processor under icount: FRED, the
+# TSC-deadline timer, LKGS, PCID, IBRS and IBPB, a second processor;
+# with call16, which long mode cannot run, and the gate's gap row.
+TCG_SKIPS = (SKIP_CALL16 + SKIP_ONE_CPU + SKIP_GATE_GAP + SKIP_FRED
+             + SKIP_TSC_DEADLINE + SKIP_LKGS + SKIP_PCID + SKIP_IBRS_IBPB)
