@@ -30,12 +30,16 @@
 
 /* The self-test of the switches' IDT (simulate = nmi-in-switch): INT 2
  * where an NMI could come, in each mode the switches pass through;
- * nothing when PM_SWITCH_NMI_TEST is 0. */
+ * nothing when PM_SWITCH_NMI_TEST is 0. Its uses are counted, so that
+ * the count the self-test expects (PM_SWITCH_NMI_WINDOWS) is checked at
+ * the end of the file. */
+	.set switch_nmi_windows, 0
 .macro SWITCH_NMI_TEST base
 	cmpl $0, PM_SWITCH_NMI_TEST(\base)
 	je 9f
 	int $2
 9:
+	.set switch_nmi_windows, switch_nmi_windows + 1
 .endm
 
 	.text
@@ -150,16 +154,21 @@ pm_long_mode_again:
 	ret
 
 /* The switches' NMI handlers (arch/protected.c build_switch_idt): an
- * NMI there is survived, and nothing else is done; NMIs stay blocked
- * until the IRET (SDM vol. 3A §6.7.1). */
+ * NMI there is survived and counted, nothing else; NMIs stay blocked
+ * until the IRET (SDM vol. 3A §6.7.1). %ebx holds struct pm_data's
+ * address in every window, and DS is flat in each 32-bit one; the
+ * 64-bit handler addresses by %ebx too, since after paging is turned
+ * back on the upper half of %rbx is undefined (SDM vol. 1 §3.4.1.1). */
 	.code32
 	.globl pm_nmi_survived32
 pm_nmi_survived32:
+	incl PM_SWITCH_NMIS(%ebx)
 	iretl
 
 	.code64
 	.globl pm_nmi_survived64
 pm_nmi_survived64:
+	incl PM_SWITCH_NMIS(%ebx)
 	iretq
 
 	.code32
@@ -468,5 +477,10 @@ pm_saved_rsp:
 	.quad 0
 pm_saved_block:
 	.quad 0
+
+/* Every point the self-test raises INT 2 is one the C side counts. */
+.if switch_nmi_windows != PM_SWITCH_NMI_WINDOWS
+	.error "SWITCH_NMI_TEST's uses and PM_SWITCH_NMI_WINDOWS disagree"
+.endif
 
 	.section .note.GNU-stack, "", @progbits

@@ -4,6 +4,7 @@
 #include "arch/cpu.h"
 #include "arch/exceptions.h"
 #include "arch/lib/fmt.h"
+#include "arch/lib/log.h"
 #include "arch/primitives.h"
 #include "arch/timing.h"
 
@@ -62,8 +63,8 @@ static void set_table_pointer(uint8_t *out, uint16_t limit, const void *base)
  * bytes 16-23 (8-byte entries) and a 64-bit one in bytes 32-47 (16-byte
  * entries). The 32-bit gate's selector, SEL_COMPAT_CS, is flat 32-bit
  * code in long mode's GDT and in the 32-bit one alike; the 64-bit gate's
- * is long mode's own. Each handler only returns: the NMI is survived,
- * not counted. */
+ * is long mode's own. Each handler counts the NMI in pm.switch_nmis and
+ * returns: it is survived, and the self-test can tell it was taken. */
 static void build_switch_idt(void)
 {
 	uint8_t *idt = pm.switch_idt;
@@ -196,11 +197,22 @@ void pm_reset_counts(void)
 	}
 }
 
-static uint32_t switch_nmi_test;
+/* The self-test of the switches' IDT: whether it is on, and the trips
+ * made with it on. */
+static struct {
+	uint32_t on, trips;
+} switch_nmi_test;
 
 void pm_test_switch_nmis(int on)
 {
-	switch_nmi_test = (uint32_t)!!on;
+	switch_nmi_test.on = (uint32_t)!!on;
+}
+
+void pm_switch_nmi_status(void)
+{
+	log_status(STATUS_SWITCH_NMIS, "windows=%u trips=%u taken=%u",
+		   PM_SWITCH_NMI_WINDOWS, switch_nmi_test.trips,
+		   pm.switch_nmis);
 }
 
 int pm_run(void)
@@ -221,7 +233,8 @@ int pm_run(void)
 	pm.arrived = pm.nmi_count = 0;
 	for (i = 0; i < sizeof(pm.changed); i++)
 		pm.changed[i] = 0;
-	pm.switch_nmi_test = switch_nmi_test;
+	pm.switch_nmi_test = switch_nmi_test.on;
+	switch_nmi_test.trips += switch_nmi_test.on;
 	(void)pm_trip(&pm);
 	/* Loading %fs and %gs in the trip set their bases. */
 	wrmsr(MSR_FS_BASE, fs_base);

@@ -33,6 +33,13 @@
 #define PM_TRIGGER_IPI	2	/* xAPIC self-IPI: a write to ICR low */
 #define PM_TRIGGER_TIMER 3	/* local APIC one-shot: LVT, then TMICT */
 
+/* The points of a trip's mode switches where the self-test raises INT 2
+ * (arch/protected.S checks the count): on the way out, one in 64-bit
+ * mode and two in protected mode (paging off; the 32-bit GDT loaded);
+ * on the way back, two in protected mode (the switches' IDT loaded;
+ * long mode's GDT loaded) and one in compatibility mode. */
+#define PM_SWITCH_NMI_WINDOWS 6
+
 /* Samples per trip: one noise batch (arch/noise.h). */
 #define PM_SAMPLES_MAX	1000
 #define PM_STACK_BYTES	8192
@@ -89,6 +96,7 @@
 #define PM_SWITCH_NMI_TEST 5648			/* u32: INT 2 in each window */
 #define PM_COUNTER	5652			/* u32: RDPMC's ECX, counted */
 #define PM_WAIT_SAMPLE	5656			/* u32: the wait's sample code */
+#define PM_SWITCH_NMIS	5660			/* u32: NMIs the switches took */
 #define PM_SAMPLES	5664			/* struct pm_sample[] */
 #define PM_SAMPLE_BYTES	32
 #define PM_STACK	(PM_SAMPLES + PM_SAMPLE_BYTES * PM_SAMPLES_MAX)
@@ -145,7 +153,9 @@ struct __attribute__((packed, aligned(16))) pm_data {
 	 * counted reads take, and which wait the samples call. */
 	uint32_t counter;
 	uint32_t wait_sample;
-	uint32_t pad[1];
+	/* Vector 2's entries in the switches' IDT (build_switch_idt) taken
+	 * since boot: a trip's own INT 2s under the self-test, or an NMI. */
+	uint32_t switch_nmis;
 	struct pm_sample samples[PM_SAMPLES_MAX];
 	uint8_t stack[PM_STACK_BYTES];
 };
@@ -179,6 +189,7 @@ PM_CHECK(switch_idtr, PM_SWITCH_IDTR);
 PM_CHECK(switch_nmi_test, PM_SWITCH_NMI_TEST);
 PM_CHECK(counter, PM_COUNTER);
 PM_CHECK(wait_sample, PM_WAIT_SAMPLE);
+PM_CHECK(switch_nmis, PM_SWITCH_NMIS);
 PM_CHECK(eoi, PM_EOI);
 PM_CHECK(fault_once, PM_FAULT_ONCE);
 PM_CHECK(done, PM_DONE);
@@ -224,6 +235,10 @@ int pm_run(void);
  * come, in every trip from now on: the self-test of the switches' IDT
  * (simulate = nmi-in-switch). */
 void pm_test_switch_nmis(int on);
+/* The self-test's tally as a status line (docs/status-lines.md): the
+ * trips made with it on, and the entries of the switches' NMI handlers
+ * since boot, PM_SWITCH_NMI_WINDOWS a trip where each INT 2 was taken. */
+void pm_switch_nmi_status(void);
 
 /* "#UD (vector 6) at EIP 0x..., CS 0x..., error 0x0, in 32-bit protected
  * mode": the exception that ended the last trip. */

@@ -388,5 +388,7 @@ void phase_b(struct run_state *measured)
 				     &run->lines);
 		bench_run_cross_cpu(run->result, &run->config, &run->buffers);
 	}
+	if (config_simulates(&run->config, SIMULATE_NMI_IN_SWITCH))
+		pm_switch_nmi_status();
 	persist_and_reset();
 }

@@ -19,6 +19,7 @@ typedef void (*log_sink)(const char *text);
 #define STATUS_RESET "reset"	/* phase B: how the machine is reset */
 #define STATUS_OTHER_CPUS "other-cpus"	/* phase B: the other processors parked */
 #define STATUS_CROSS_CPU "cross-cpu"	/* a cross-CPU row's target, and what it took */
+#define STATUS_SWITCH_NMIS "switch-nmis"	/* phase B: the INT 2s the switches' self-test took */
 #define STATUS_HANDED_OVER "handed-over"	/* phase B: records written, resetting */
 #define STATUS_SERIAL_ONLY "serial-only"	/* phase B: the store could not take them */
 #define STATUS_RUN_KEPT "run-kept"	/* phase C: a run of a series kept on the ESP */

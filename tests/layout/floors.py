@@ -117,7 +117,9 @@ def layout():
     # Every citation leads somewhere a reader of this repository can
     # follow: docs/ pages that exist, never a design document it lacks.
     cited, dangling, foreign = set(), [], []
-    for f in files + ["Makefile", "image/run.sh", "tests/boot/boot_test.py"]:
+    boot_tests = sorted("tests/boot/" + f for f in os.listdir(
+        os.path.join(ROOT, "tests", "boot")) if f.endswith(".py"))
+    for f in files + ["Makefile", "image/run.sh"] + boot_tests:
         with open(os.path.join(ROOT, f)) as fh:
             text = fh.read()
         for doc in re.findall(r"docs/[A-Za-z0-9_./-]*[A-Za-z0-9_/]", text):

@@ -1,0 +1,509 @@
+"""Between CPUs: the other processors' start-up, the cross-CPU rows and
+section, a faulting sender, and the matrix run on another CPU, under
+plain TCG and under icount."""
+
+import json
+import os
+import re
+import socket
+import tempfile
+import threading
+import time
+
+from harness import (BUILD, ICOUNT_CROSS_SAMPLES, ICOUNT_CROSS_WARMUP,
+                     TINY_SAMPLES, TINY_WARMUP, TPM_OFF, boot_seconds, check,
+                     result_folders, run, serial, statuses)
+from row_checks import SCHEMES_RUN, qemu_has_tcg_x2apic
+
+
+def other_cpus(tiny):
+    """-smp 4 (two sockets of two cores): phase B sends each other
+    processor the MADT lists an INIT, and QEMU's monitor then shows the
+    three halted in wait-for-SIPI while phase B measures; the run takes
+    about as long as with -smp 1, where firmware loops on the other vCPUs
+    once took a host core each. Each sits where QEMU's topology says."""
+    name = "other-cpus"
+    sock = os.path.join(tempfile.mkdtemp(prefix="irqlab-mon-"), "monitor.sock")
+    # The cross-CPU rows and section start the others again; the
+    # cross-cpu run has them, and this one shows the others parked while
+    # CPU 0 measures.
+    config = (tiny + "schemes = direct\nvariants = none\ncpus = 0\n"
+              + SINGLE_CPU_SOURCES)
+    seen = {}
+    result = {}
+    done = threading.Event()
+
+    def measure():
+        try:
+            result["run"] = run(name + "-4", "", config=config,
+                                extra_env={"TPM": "off",
+                                           "SMP": "4,sockets=2,cores=2",
+                                           "MONITOR": sock})
+        finally:
+            done.set()
+
+    alone = run(name + "-1", "", config=config, extra_env=TPM_OFF)
+    runner = check.thread("other-cpus: the -smp 4 run", measure)
+    runner.start()
+    log = os.path.join(BUILD, name + "-4", "boot1.log")
+    while not done.wait(0.2) and "cpus" not in seen:
+        try:
+            with open(log, "rb") as f:
+                if b"irqlab-status: other-cpus" not in f.read():
+                    continue
+            with socket.socket(socket.AF_UNIX) as mon:
+                mon.settimeout(5)
+                mon.connect(sock)
+                mon.recv(4096)
+                mon.sendall(b"info registers -a\n")
+                time.sleep(1.0)
+                out = b""
+                while True:
+                    try:
+                        chunk = mon.recv(65536)
+                    except socket.timeout:
+                        break
+                    if not chunk:
+                        break
+                    out += chunk
+                    if out.count(b"HLT=") >= 4:
+                        break
+                seen["cpus"] = out.decode("latin-1")
+        except OSError:
+            pass
+    runner.join()
+    rc, run_dir, _ = result["run"]
+    parked = statuses(run_dir, 1, "other-cpus")
+    # Each CPU's dump: "CPU#n", then its registers; after INIT a
+    # processor holds the reset state (EIP fff0) and waits, halted, for
+    # a SIPI (SDM vol. 3A §9.1.1, Table 9-1).
+    dumps = re.split(r"\nCPU#", "\n" + seen.get("cpus", ""))[1:]
+    states = [(bool(re.search(r"HLT=1", d)),
+               bool(re.search(r"EIP=0000fff0", d))) for d in dumps]
+    check("other-cpus: with -smp 4 phase B starts the 3 other processors "
+          "into long mode (INIT-SIPI-SIPI, each reaching ap_main), parks "
+          "them again (INIT), and QEMU's monitor shows CPUs 1-3 halted at "
+          "the reset vector (wait-for-SIPI) while CPU 0 measures",
+          rc == 0 and parked and parked[0].get("started") == "3"
+          and parked[0].get("listed") == "4" and parked[0].get("parked") == "3"
+          and parked[0].get("stuck") == "0" and len(states) == 4
+          and states[0] != (True, True)
+          and all(st == (True, True) for st in states[1:]),
+          "rc %d, %s, HLT and EIP=fff0 per CPU %s" % (rc, parked, states))
+    # QEMU numbers the APIC IDs socket by socket: CPU 1 shares CPU 0's
+    # socket (and its last-level cache, a socket's), CPUs 2 and 3 are
+    # the other socket's (bench/model/topology.c).
+    folders = result_folders(os.path.join(run_dir, "results"))
+    topology = None
+    if folders:
+        with open(os.path.join(run_dir, "results", folders[0],
+                               "results.json")) as f:
+            topology = json.load(f)["machine"]["topology"]
+    check("other-cpus: where the 3 sit from CPU 0 follows the topology QEMU "
+          "gives (-smp 4,sockets=2,cores=2): one behind the same last-level "
+          "cache, two in the other package, in the status line and the "
+          "results",
+          parked and parked[0].get("relations")
+          == "same-llc:1/other-package:2"
+          and topology is not None and topology["package_shift"] == 1
+          and topology["other_cpus"] == {"smt-sibling": 0, "same-llc": 1,
+                                         "same-package": 0,
+                                         "other-package": 2, "unknown": 0},
+          "%s %s" % (parked, topology))
+    one, four = boot_seconds(alone[1], 1), boot_seconds(run_dir, 1)
+    check("other-cpus: the measuring boot takes about as long with -smp 4 as "
+          "with -smp 1 (at most 1.5 times, plus 5 s)",
+          alone[0] == 0 and one is not None and four is not None
+          and four <= 1.5 * one + 5, "-smp 1: %s s, -smp 4: %s s" % (one, four))
+
+
+CROSS_CPU_SOURCES = ("ipi-cpu-roundtrip", "ipi-cpu-roundtrip-halted",
+                     "ipi-cpu-roundtrip-mwait", "ipi-cpu-nmi")
+SINGLE_CPU_SOURCES = ("sources = int, ipi-self-xapic, ipi-self-x2apic-selfipi, "
+                      "ipi-self-x2apic-icr, lapic-oneshot, lapic-periodic, "
+                      "lapic-tscdeadline, ioapic-edge, ioapic-level, "
+                      "pic8259\n")
+CROSS_CPU_STATES = {"ipi-cpu-roundtrip": "spin",
+                    "ipi-cpu-roundtrip-halted": "halt",
+                    "ipi-cpu-roundtrip-mwait": "mwait",
+                    "ipi-cpu-nmi": "spin"}
+
+
+def cross_cpu(o):
+    """-smp 4 (two sockets of two cores): each cross-CPU source runs in
+    xAPIC and x2APIC mode against the closest other CPU (behind the same
+    last-level cache), spinning, halted and in MWAIT. Every IPI sent
+    arrives once and is answered once: the target's handler took exactly
+    the interrupts CPU 0's handler counted, no AP faulted, every AP took
+    each command, and phase C ran after they were parked again."""
+    rows = {e["name"]: e for e in (o.doc or {}).get("experiments", [])}
+    lines = statuses(o.run_dir, 1, "cross-cpu")
+    # The last line of a source in a mode is its measuring pass's.
+    last = {}
+    for line in lines:
+        last[(line.get("source"), line.get("mode"))] = line
+    per_row = (TINY_SAMPLES + TINY_WARMUP) * 2
+    bad = []
+    for source in CROSS_CPU_SOURCES:
+        for mode, suffix in (("xapic", ""), ("x2apic", "@x2apic")):
+            name = "%s-direct%s" % (source, suffix)
+            row, line = rows.get(name), last.get((source, mode), {})
+            # TCG's MWAIT with several vCPUs is a PAUSE: the target wakes
+            # at once every time, and the row is skipped for what the
+            # emulator lacks, saying so with the count.
+            mwait = source == "ipi-cpu-roundtrip-mwait"
+            if not (row and (row["status"] == "skipped"
+                             and "it did not wait" in row["reason"]
+                             and row["target_wakeups_without_interrupt"]
+                             > per_row // 100
+                             and line.get("wakeups") == str(
+                                 row["target_wakeups_without_interrupt"])
+                             if mwait else row["status"] == "ok")
+                    and row["delivered"] == per_row
+                    and line.get("took") == str(per_row)
+                    and line.get("target_took") == str(per_row)
+                    and line.get("faults") == "0" and line.get("late") == "0"
+                    and line.get("relation") == "same-llc"
+                    and line.get("state") == CROSS_CPU_STATES[source]):
+                bad.append("%s: %s %s" % (name, row and (
+                    row["status"], row.get("reason"), row["delivered"]),
+                    line))
+    check("cross-cpu: with -smp 4 each of the %d cross-CPU sources, in xAPIC "
+          "and x2APIC mode, runs against the same-llc CPU, waiting as its "
+          "row says: ok, but the MWAIT row, skipped because its target woke "
+          "more than once per 100 interrupts without one (TCG's MWAIT does "
+          "not wait), the count in results.json and the status line; CPU "
+          "0's handler counted %d interrupts and the target's took exactly "
+          "as many, with no fault and every command taken"
+          % (len(CROSS_CPU_SOURCES), per_row),
+          o.rc == 0 and not bad and len(lines) > 0, "; ".join(bad) or
+          "rc %d, %d status lines" % (o.rc, len(lines)))
+    sweeps = [l for l in lines if l.get("took") == "1"]
+    check("cross-cpu: the vector sweep fired each cross-CPU row's 7 vectors "
+          "at the target one by one, each taken once there and answered",
+          len(sweeps) == 7 * 2 * 2 * len(CROSS_CPU_SOURCES)
+          and all(l.get("target_took") == "1" for l in sweeps),
+          "%d single-interrupt lines of %d" % (len(sweeps), len(lines)))
+
+
+def cross_cpu_section(o):
+    """-smp 4: the cross-CPU section after the rows. The broadcasts reach
+    the 3 others and wait for 3 acks; every ordered pair of the 4 CPUs
+    has its acked row, in the relation QEMU's topology gives; the one-way
+    rows carry a measured TSC offset bound and are skipped, since TCG
+    offers no invariant TSC; the others' handlers took exactly the IPIs
+    sent to them; summary.txt draws the matrix."""
+    x = (o.doc or {}).get("cross_cpu", {})
+    rows = x.get("rows", [])
+    samples = TINY_SAMPLES // 4 + TINY_WARMUP
+    pairs = {(r["sender"], r["target"]): r for r in rows
+             if r["kind"] == "ipi-ack"}
+    near = {(0, 1), (1, 0), (2, 3), (3, 2)}
+    broadcasts = [r for r in rows if r["target"] == "all"]
+    check("cross-cpu: the broadcast and the per-target loop each waited "
+          "for the 3 others' acks, in every sample",
+          len(broadcasts) == 2 and all(
+              r["status"] == "ok" and r["targets"] == 3
+              and r["samples"] == TINY_SAMPLES // 4
+              for r in broadcasts), str(broadcasts))
+    check("cross-cpu: each of the 12 ordered pairs of the 4 CPUs has its "
+          "acked row, ok, same-llc within a socket and other-package "
+          "across",
+          len(pairs) == 12 and all(
+              r["status"] == "ok" and r["relation"] ==
+              ("same-llc" if k in near else "other-package")
+              for k, r in pairs.items()),
+          str([(k, r["status"], r["relation"], r.get("reason"))
+               for k, r in pairs.items()]))
+    one_way = [r for r in rows if r["kind"] == "ipi-oneway"]
+    # QEMU's vCPUs read one clock, so the offset between any two of
+    # them is 0, and a bound that leaves 0 out is measured wrongly.
+    check("cross-cpu: the 12 one-way rows each carry a measured TSC offset "
+          "bound holding the vCPUs' offset of 0 (low <= 0 <= high) and are "
+          "skipped because TCG's TSC is not invariant, never shown",
+          len(one_way) == 12 and all(
+              r["status"] == "skipped" and "invariant TSC" in r["reason"]
+              and r.get("tsc_offset")
+              and r["tsc_offset"]["low"] <= 0 <= r["tsc_offset"]["high"]
+              and "time" not in r for r in one_way),
+          str(one_way[:2]))
+    took = [l for l in statuses(o.run_dir, 1, "cross-cpu")
+            if l.get("source") == "cross-cpu"]
+    # Each AP: 2 broadcast rows, and 3 senders' pair rows, every sample
+    # and warm-up one IPI.
+    want = 3 * (2 + 3) * samples
+    check("cross-cpu: the other processors' handlers took exactly the %d "
+          "IPIs the section sent them, none faulted" % want,
+          len(took) == 1 and took[0].get("took") == str(want)
+          and took[0].get("faults") == "0", str(took))
+    summary = o.file("summary.txt") if o.folders else ""
+    check("cross-cpu: summary.txt has the section, each relation's median "
+          "and the 4 by 4 matrix",
+          "Between CPUs" in summary and "ipi-ack medians, sender (row)" in
+          summary and re.search(r"^ipi-ack\s+same-llc\s+\d+\s+4$",
+                                summary, re.M)
+          and re.search(r"^ipi-ack\s+other-package\s+\d+\s+8$",
+                        summary, re.M), summary[-1500:])
+    kept = [r for r in rows if "distribution" in r]
+    check("cross-cpu: the first acknowledged pair of each relation (same-llc "
+          "0 -> 1, other-package 0 -> 2) keeps its distribution, whose "
+          "buckets count its %d samples, and no other pair does"
+          % (TINY_SAMPLES // 4),
+          [(r["relation"], r["sender"], r["target"]) for r in kept]
+          == [("same-llc", 0, 1), ("other-package", 0, 2)]
+          and all(r["kind"] == "ipi-ack" and sum(b[2] for b in r[
+              "distribution"]) == r["samples"] for r in kept),
+          str([(r["relation"], r["sender"], r["target"],
+                r.get("samples")) for r in kept]))
+
+
+def cross_cpu_fault(o):
+    """-smp 4 with cpus = 0, 2, 3 and simulate = ap-fault: the matrix
+    takes the boot CPU and the MADT's CPUs 2 and 3 (APIC ids 2 and 3),
+    6 ordered pairs. The first other processor to send (APIC id 2) raises
+    #UD instead: it is recorded with its CPU, it parks itself, the pairs
+    it is part of from then on fail saying so, and every other pair and
+    the run go on."""
+    rows = (o.doc or {}).get("cross_cpu", {}).get("rows", [])
+    pairs = {(r["sender"], r["target"]): r for r in rows
+             if r["kind"] == "ipi-ack"}
+    fails = {(2, 0), (2, 3), (3, 2)}
+    log = serial(o.run_dir, 1) if o.run_dir else ""
+    line = [l for l in statuses(o.run_dir, 1, "cross-cpu")
+            if l.get("source") == "cross-cpu"]
+    check("cross-cpu-fault: cpus = 0, 2, 3 takes 3 processors (6 ordered "
+          "pairs); the #UD on APIC id 2 is logged with its CPU, fails the "
+          "3 pairs it is part of from then on, with that reason, and the "
+          "other 3 pairs and the run go on",
+          o.rc == 0 and set(pairs) == {(0, 2), (0, 3), (2, 0), (2, 3),
+                                       (3, 0), (3, 2)}
+          and all((r["status"] == "failed"
+                   and "APIC id 2 raised exception 6" in r["reason"])
+                  if k in fails else r["status"] == "ok"
+                  for k, r in pairs.items())
+          and "CPU 2, APIC id 2: exception 6; it parked itself" in log
+          and len(line) == 1 and line[0].get("faults") == "1",
+          "rc %d, %s, %s" % (o.rc, [(k, r["status"], r.get("reason"))
+                                    for k, r in pairs.items()], line))
+    rows = {e["name"]: e for e in (o.doc or {}).get("experiments", [])}
+    boot, there = rows.get("int-direct"), rows.get("int-direct@cpu3")
+    check("cross-cpu-fault: matrix_cpus = 3 runs int-direct again on CPU 3 "
+          "(the other socket), in the boot CPU's place, ok with as many "
+          "interrupts as the boot CPU's row; a processor that is not hybrid "
+          "says so",
+          boot and there and boot["status"] == "ok"
+          and there["status"] == "ok" and there["on_cpu"] == 3
+          and there["delivered"] == boot["delivered"]
+          and there["core_type"] == "not-hybrid",
+          str(there and (there["status"], there.get("reason"),
+                         there["delivered"])))
+
+
+# The rows the matrix_cpus tests run on another processor.
+MATRIX_CPU_SOURCES = ("int", "ipi-self-xapic", "ipi-self-x2apic-icr")
+
+
+def check_other_cpu_clocks(label, o, cpus):
+    """Each processor in `cpus` (MADT indexes) that ran rows or sent IPIs
+    has its own clock entry: under QEMU's TCG, which has no clock
+    controls and no APERF/MPERF, not pinned for the boot CPU's reason,
+    LFENCE as the boot CPU found it, no ratio; started at least once and
+    put back before each INIT; the summary and the log say so for each."""
+    doc = o.doc or {}
+    clocks = {c["cpu"]: c for c in doc.get("clock", {}).get("other_cpus", [])}
+    boot_pin = doc.get("platform", {}).get("frequency-pin", {})
+    summary = o.file("summary.txt") if o.folders else ""
+    log = serial(o.run_dir, 1) if o.run_dir else ""
+    check("%s: each processor that ran rows or sent IPIs (CPU %s) is "
+          "recorded not pinned, with the boot CPU's reason (%s), LFENCE "
+          "'serialising' or 'in-order', no APERF/MPERF ratio, started and "
+          "put back before INIT; summary.txt and the log say so for each"
+          % (label, ", ".join(map(str, cpus)), boot_pin.get("detail")),
+          set(clocks) == set(cpus)
+          and boot_pin.get("state") == "absent"
+          and boot_pin.get("detail", "").startswith("not pinned: ")
+          and all(c["pinned"] is False and c["pin"] == "not-pinned"
+                  and c["pin_reason"] == "as the boot CPU: "
+                  + boot_pin["detail"]
+                  and c["lfence"] in ("serialising", "in-order")
+                  and c["aperf_mperf_milli"] is None
+                  and c["aperf_mperf"] == "absent on the boot CPU"
+                  and c["starts"] >= 1 and c["restored"] is True
+                  for c in clocks.values())
+          and all("CPU %d: as the boot CPU: not pinned: " % n in summary
+                  and "other CPUs: CPU %d: clock not-pinned, LFENCE " % n
+                  in log for n in cpus),
+          str(list(clocks.values())))
+
+
+def matrix_on_cpu1_icount(o):
+    """-smp 2 under -icount, matrix_cpus = 1, 5: CPU 1 takes the boot
+    CPU's place for INT n and the self-IPIs under every scheme, in xAPIC
+    and x2APIC mode, while the boot CPU halts. Under -icount a halted
+    vCPU runs nothing, so CPU 1's figures are its own path lengths: each
+    must equal the boot CPU's, to the instruction. CPU 5 is not in the
+    MADT: its rows are skipped, saying so."""
+    rows = {e["name"]: e for e in (o.doc or {}).get("experiments", [])}
+    boot = [e for e in rows.values() if e["on_cpu"] is None
+            and e["cpu_mode"] == "long"
+            and e["source"] in MATRIX_CPU_SOURCES and e["status"] == "ok"]
+    schemes = {e["scheme"] for e in boot if e["source"] == "int"}
+    bad = []
+    for e in boot:
+        twin = rows.get(e["name"] + "@cpu1")
+        if not twin or twin["status"] != "ok" or twin["on_cpu"] != 1 \
+                or twin["delivered"] != e["delivered"] \
+                or any(twin[k]["median"] != e[k]["median"]
+                       for k in ("entry", "exit", "round_trip")):
+            bad.append((e["name"], twin and (twin["status"],
+                        twin.get("reason"), [twin.get(k, {}).get("median")
+                        for k in ("entry", "exit", "round_trip")])))
+    # Under TCG's max model: every long-mode scheme but FRED's and
+    # call16 (SCHEMES_SKIPPED), and the gate; INT n and the xAPIC
+    # self-IPI under each, the x2APIC one under direct where QEMU's TCG
+    # has x2APIC.
+    want_schemes = set(SCHEMES_RUN) | {"gate"}
+    want_rows = 2 * len(want_schemes) + (1 if qemu_has_tcg_x2apic() else 0)
+    check("matrix-on-cpu1-icount: every boot-CPU row of INT n and the "
+          "self-IPIs (%d rows, INT n under the %d schemes TCG runs) ran "
+          "again on CPU 1, ok, with as many interrupts and entry, exit and "
+          "round-trip medians equal to the boot CPU's to the instruction"
+          % (want_rows, len(want_schemes)),
+          o.rc == 0 and len(boot) == want_rows and schemes == want_schemes
+          and not bad,
+          "rc %s, %d rows, schemes %s: %s" % (o.rc, len(boot),
+                                              sorted(schemes), bad[:6]))
+    cpu5 = [e for e in rows.values() if e["on_cpu"] == 5]
+    check("matrix-on-cpu1-icount: matrix_cpus names CPU 5, which the MADT "
+          "of -smp 2 lacks: each of its rows is skipped saying the MADT "
+          "lists 2 processors",
+          len(cpu5) == len([e for e in rows.values()
+                            if e["on_cpu"] is None
+                            and e["cpu_mode"] == "long"
+                            and e["source"] in MATRIX_CPU_SOURCES])
+          and all(e["status"] == "skipped" and "the MADT lists 2 "
+                  "processors; there is no CPU 5" in (e.get("reason") or "")
+                  for e in cpu5),
+          str([(e["name"], e["status"], e.get("reason")) for e in cpu5][:4]))
+    side = [r for r in (o.doc or {}).get("matrix_on_other_cpus", [])
+            if r["cpu"] == 1 and r["status"] == "ok"]
+    log = serial(o.run_dir, 1) if o.run_dir else ""
+    summary = o.file("summary.txt") if o.folders else ""
+    check("matrix-on-cpu1-icount: results.json sets each CPU 1 row beside "
+          "the boot CPU's with entry, exit and round trip 0 over it, in "
+          "QEMU -icount's instructions; "
+          "summary.txt has the section; the log says CPU 1 took the place "
+          "in xAPIC and in x2APIC mode",
+          len(side) == len(boot) and all(
+              r["status"] == "ok" and r["entry_over_boot"] == 0
+              and r["unit"].startswith("instructions (QEMU -icount")
+              and r["exit_over_boot"] == 0 and r["round_trip_over_boot"] == 0
+              for r in side)
+          and "On other processors, each in the boot CPU's place" in summary
+          and "CPU 1, APIC id 1, takes the boot CPU's place (xapic)" in log
+          and "CPU 1, APIC id 1, takes the boot CPU's place (x2apic)" in log,
+          str(side[:3]))
+    check_other_cpu_clocks("matrix-on-cpu1-icount", o, [1])
+
+
+def matrix_all_rows(o):
+    """-smp 2, matrix_cpus = 1, matrix_cpus_rows = all: every long-mode
+    row but the 8259's runs again on CPU 1 with the status the boot
+    CPU's has, an ok one with as many interrupts: the entry variants, the
+    cold state, the local APIC's timers and the IO-APIC's lines, routed
+    to CPU 1 in both APIC modes. The 8259, which reaches the boot CPU's
+    LINT0 alone, is not run there."""
+    rows = {e["name"]: e for e in (o.doc or {}).get("experiments", [])}
+    boot = [e for e in rows.values() if e["on_cpu"] is None
+            and e["cpu_mode"] == "long" and e["source"] != "pic8259"
+            and not e["source"].startswith("ipi-cpu")]
+    bad = [(e["name"], rows.get(e["name"] + "@cpu1", {}).get("status"),
+            rows.get(e["name"] + "@cpu1", {}).get("reason"))
+           for e in boot if e["name"] + "@cpu1" not in rows
+           or rows[e["name"] + "@cpu1"]["status"] != e["status"]
+           or e["status"] == "ok" and rows[e["name"] + "@cpu1"][
+               "delivered"] != e["delivered"]]
+    routed = [n for n in rows if n.startswith("ioapic-") and
+              n.endswith("@cpu1") and rows[n]["status"] == "ok"]
+    check("matrix-all-rows: each of the boot CPU's %d long-mode rows but "
+          "the 8259's ran again on CPU 1 with the same status and, where "
+          "ok, as many interrupts; IO-APIC rows routed to CPU 1 among them "
+          "in both APIC modes; no 8259 row on CPU 1" % len(boot),
+          o.rc == 0 and len(boot) >= 15 and not bad
+          and any(n.endswith("@x2apic@cpu1") for n in routed)
+          and any(not n.endswith("@x2apic@cpu1") for n in routed)
+          and not any(n.startswith("pic8259") and "@cpu" in n for n in rows),
+          "rc %s, %s, routed %s" % (o.rc, bad[:6], routed))
+
+
+def cross_cpu_icount(o):
+    """-smp 2,maxcpus=4 under -icount, with simulate = ap-absent: the two
+    processors the MADT lists absent are named, tried as if there, each
+    reported as not started, and the run goes on with the one that is.
+    Under -icount the cross-CPU figures are QEMU's round-robin, so they
+    are labelled scheduler artefacts and only counts are checked: each
+    row's and the section's IPIs all arrive, exactly once."""
+    parked = statuses(o.run_dir, 1, "other-cpus")
+    log = serial(o.run_dir, 1)
+    check("cross-cpu-icount: the MADT's 2 absent processors are named, "
+          "tried under simulate = ap-absent, and each reported as not "
+          "started; the present one starts",
+          len(parked) == 1 and parked[0].get("listed") == "2"
+          and parked[0].get("absent") == "2"
+          and parked[0].get("started") == "1"
+          and "CPU 2, APIC id 2 (listed absent): did not start" in log
+          and "CPU 3, APIC id 3 (listed absent): did not start" in log,
+          str(parked))
+    rows = {e["name"]: e for e in (o.doc or {}).get("experiments", [])}
+    per_row = (ICOUNT_CROSS_SAMPLES + ICOUNT_CROSS_WARMUP) * 2
+    line = [l for l in statuses(o.run_dir, 1, "cross-cpu")
+            if l.get("source") == "ipi-cpu-roundtrip"][-1:]
+    row = rows.get("ipi-cpu-roundtrip-direct")
+    check("cross-cpu-icount: the cross-CPU row delivered its %d interrupts, "
+          "the target took as many, and the row says its figures are "
+          "scheduler artefacts" % per_row,
+          o.rc == 0 and row and row["status"] == "ok"
+          and row["delivered"] == per_row and line
+          and line[0].get("target_took") == str(per_row)
+          and line[0].get("target") == "1"
+          and "scheduler artefacts" in row.get("between_cpus", ""),
+          "%s %s" % (row and (row["status"], row.get("reason"),
+                              row["delivered"], row.get("between_cpus")),
+                     line))
+    x = (o.doc or {}).get("cross_cpu", {})
+    pairs = [r for r in x.get("rows", []) if r["kind"] == "ipi-ack"]
+    section = [l for l in statuses(o.run_dir, 1, "cross-cpu")
+               if l.get("source") == "cross-cpu"]
+    samples = max(ICOUNT_CROSS_SAMPLES // 4, 20) + 10
+    # The other CPU: the two broadcasts' and the boot CPU's pair's IPIs.
+    check("cross-cpu-icount: the section's 2 ordered pairs and broadcasts "
+          "are ok, the other CPU took exactly its %d IPIs, and the section "
+          "says its figures are scheduler artefacts" % (3 * samples),
+          len(pairs) == 2 and all(r["status"] == "ok" for r in pairs)
+          and "scheduler artefacts" in x.get("figures", "")
+          and len(section) == 1
+          and section[0].get("took") == str(3 * samples),
+          "%s %s %s" % (x.get("figures"), [(r["sender"], r["target"],
+                                          r["status"]) for r in pairs],
+                        section))
+    check_other_cpu_clocks("cross-cpu-icount", o, [1])
+
+
+def cross_cpu_alone(o):
+    """-smp 1: no other processor, so each cross-CPU row is skipped with
+    the MADT's word for it, never failed or faked."""
+    rows = [e for e in (o.doc or {}).get("experiments", [])
+            if e["name"].split("-direct")[0] in CROSS_CPU_SOURCES]
+    check("cross-cpu: with -smp 1 the %d cross-CPU rows are skipped because "
+          "the MADT lists CPU 0 alone" % (2 * len(CROSS_CPU_SOURCES)),
+          len(rows) == 2 * len(CROSS_CPU_SOURCES)
+          and all(e["status"] == "skipped" and "the MADT lists this "
+                  "processor alone" in (e.get("reason") or "")
+                  for e in rows), str([(e["name"], e["status"],
+                                        e.get("reason")) for e in rows]))
+    section = (o.doc or {}).get("cross_cpu", {}).get("rows", [])
+    check("cross-cpu: with -smp 1 the cross-CPU section is one skipped row "
+          "saying the MADT lists CPU 0 alone",
+          len(section) == 1 and section[0]["status"] == "skipped"
+          and "the MADT lists this processor alone" in section[0]["reason"],
+          str(section))

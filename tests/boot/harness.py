@@ -1,0 +1,396 @@
+"""The boot tests' harness: where runs live, the configs they are given,
+launching QEMU (image/run.sh) and Bochs, reading what a run left, the
+Boot entry type and the runner that walks a lane, timing each entry."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
+from checks import Checks  # noqa: E402
+
+BUILD = os.path.join(ROOT, "build", "boot-test")
+IMAGE = os.path.join(ROOT, "build", "irqlab.img")
+ICOUNT = "shift=0,align=off,sleep=off"
+SAMPLES = 2345    # not the default, so the count proves the config was read
+WARMUP = 100
+PRIMITIVE_BLOCKS = 150
+COLD_SAMPLES = 500
+THRASH_SAMPLES = 20
+GAP_SAMPLES = 700
+CONFIG = ("samples = %d\nwarmup = %d\nprimitive_blocks = %d\n"
+          "cold_samples = %d\nthrash_samples = %d\ngap_samples = %d\n"
+          "selftest_fault = 1\nselftest_smi = 1\n"
+          "colour = blue   # an unknown key: a warning in the results\n"
+          % (SAMPLES, WARMUP, PRIMITIVE_BLOCKS, COLD_SAMPLES, THRASH_SAMPLES,
+             GAP_SAMPLES))
+
+# A tiny matrix, for runs that check behaviour, not figures.
+# Without histograms: a tiny run under plain TCG has noisy ones, which
+# would take it into parts (docs/uefi-variables.md); the runs that test
+# parts say so themselves.
+TINY = ("samples = 200\nwarmup = 10\ncold_samples = 20\n"
+        "thrash_samples = 2\nprimitive_blocks = 5\ngap_samples = 50\n"
+        "histograms = 0\n")
+TINY_SAMPLES, TINY_WARMUP = 200, 10
+# Under -icount two vCPUs run in turn, each spin costing the other's
+# time: the run between CPUs there takes fewer samples.
+ICOUNT_CROSS_SAMPLES, ICOUNT_CROSS_WARMUP = 50, 5
+
+check = Checks("boot")
+
+
+# Every row checks and takes its samples twice: through the timed
+# handlers (entry, exit, round_trip_timed) and the bare ones (round_trip).
+PASSES = 2
+
+
+# Seconds each boot of a run may take before image/run.sh kills it as
+# hung, where the entry's env sets no BOOT_TIMEOUT of its own.
+BOOT_LIMIT = "240"
+
+
+def run(name, icount, after_boot1=None, cpu="max", machine="q35",
+        config=None, extra_env=None, before_boot1=None, run_dir=None):
+    """One two-boot cycle. Returns (exit code, run dir, results dir)."""
+    run_dir = run_dir or os.path.join(BUILD, name)
+    results = os.path.join(run_dir, "results")
+    os.makedirs(run_dir, exist_ok=True)
+    subprocess.run(["rm", "-rf", results], check=True)
+    config_text = config or CONFIG
+    config = os.path.join(run_dir, "irqlab.cfg")
+    with open(config, "w") as f:
+        f.write(config_text)
+    env = dict(os.environ, RUN_DIR=run_dir, RESULTS_DIR=results,
+               CONFIG=config, ICOUNT=icount, BOOT_TIMEOUT=BOOT_LIMIT,
+               CPU=cpu, MACHINE=machine)
+    if after_boot1:
+        env["AFTER_BOOT1"] = after_boot1
+    if before_boot1:
+        env["BEFORE_BOOT1"] = before_boot1
+    env.update(extra_env or {})
+    with open(os.path.join(run_dir, "run.log"), "w") as log:
+        rc = subprocess.run([os.path.join(ROOT, "image", "run.sh"), IMAGE],
+                            env=env, stdout=log, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL).returncode
+    return rc, run_dir, results
+
+
+def serial(run_dir, boot):
+    with open(os.path.join(run_dir, "boot%d.log" % boot), "rb") as f:
+        return f.read().decode("latin-1").replace("\r", "")
+
+
+STATUS = re.compile(r"irqlab-status: ([a-z-]+) ?(.*)")
+
+
+def statuses(run_dir, boot, event):
+    """The guest's status lines of one event (docs/status-lines.md), each
+    as a dict of its key=value details."""
+    out = []
+    for line in serial(run_dir, boot).splitlines():
+        m = STATUS.search(line)
+        if m and m.group(1) == event:
+            out.append(dict(kv.split("=", 1) for kv in m.group(2).split()
+                            if "=" in kv))
+    return out
+
+
+def result_folders(results):
+    """The run folders collected (the ACPI tables' folder aside)."""
+    if not os.path.isdir(results):
+        return []
+    return sorted(f for f in os.listdir(results) if f != "acpi")
+
+
+def load_results(results):
+    folders = result_folders(results)
+    if len(folders) != 1:
+        return None, folders
+    with open(os.path.join(results, folders[0], "results.json")) as f:
+        return json.load(f), folders
+
+
+def handler_kinds(doc):
+    """The handler kinds a row's register check ran through: the timed
+    and bare ones, and the counted ones where the counters count
+    (docs/timing.md "Core cycles")."""
+    return PASSES + (doc["clock"]["cycles"]["state"] == "measured")
+
+
+def experiment(doc, name):
+    for e in doc["experiments"]:
+        if e["name"] == name:
+            return e
+    return None
+
+
+REFERENCE = os.path.join(HERE, "reference", "icount-figures.json")
+# The same as the stick carries it (make image), for irqlab-rescue.
+STICK_REFERENCE = os.path.join(ROOT, "build", "icount.ref")
+
+
+def config_values(text):
+    """key = value lines as results.json reports them."""
+    values = {}
+    for line in text.splitlines():
+        line = line.split("#")[0].strip()
+        if "=" in line:
+            key, value = (t.strip() for t in line.split("=", 1))
+            try:
+                values[key] = int(value, 0)
+            except ValueError:
+                values[key] = value
+    return values
+
+
+def expected_config():
+    """The image's irqlab.cfg lists every key with its default; the test's
+    config overrides some."""
+    with open(os.path.join(ROOT, "image", "irqlab.cfg")) as f:
+        values = config_values(f.read())
+    values.update((k, v) for k, v in config_values(CONFIG).items()
+                  if k in values)
+    values["finish"] = "shutdown"   # the runner's (image/run.sh, FINISH)
+    return values
+
+
+def boot_seconds(run_dir, boot):
+    """What run.sh said boot `boot` took."""
+    with open(os.path.join(run_dir, "run.log")) as f:
+        m = re.search(r"boot %d: (\d+) s" % boot, f.read())
+    return int(m.group(1)) if m else None
+
+
+def bochs_binary():
+    """BOCHS, else bochs on the PATH; None when neither."""
+    path = os.environ.get("BOCHS") or shutil.which("bochs")
+    return path if path and os.access(path, os.X_OK) else None
+
+
+def bochs_smp_binary():
+    """BOCHS_SMP: Bochs built with --enable-smp; None without it."""
+    path = os.environ.get("BOCHS_SMP")
+    return path if path and os.access(path, os.X_OK) else None
+
+
+def run_bochs(label, bochs, model, config_text, cpus=1):
+    """One image/bochs.sh run into build/boot-test/<label>: checks that
+    phases A and B ran, and returns (results.json as parsed or None, run
+    dir)."""
+    run_dir = os.path.join(BUILD, label)
+    subprocess.run(["rm", "-rf", run_dir], check=True)
+    os.makedirs(run_dir)
+    config = os.path.join(run_dir, "irqlab.cfg")
+    with open(config, "w") as f:
+        f.write(config_text)
+    with open(os.path.join(run_dir, "run.log"), "w") as log:
+        rc = subprocess.run(
+            [os.path.join(ROOT, "image", "bochs.sh"), IMAGE],
+            env=dict(os.environ, BOCHS=bochs, BOCHS_CPU=model,
+                     BOCHS_CPUS=str(cpus),
+                     RUN_DIR=run_dir, CONFIG=config, TIMEOUT="400",
+                     RESULTS_DIR=os.path.join(run_dir, "results")),
+            stdout=log, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL).returncode
+    doc = None
+    if rc == 0:
+        with open(os.path.join(run_dir, "results.json")) as f:
+            doc = json.load(f)
+    check("%s: phases A and B ran, results.json from serial" % label,
+          doc is not None, "bochs.sh exit %d, see %s" % (rc, run_dir))
+    if doc is not None:
+        folder = os.path.join(run_dir, "results", doc["run_id"])
+        with open(os.path.join(run_dir, "run.log")) as f:
+            said = f.read()
+        files = ("results.json", "summary.txt", "report.html",
+                 "headline.txt")
+        check("%s: a full run's folder, as phase C would write it from the "
+              "blob (%s), and the runner ends with its headline and paths"
+              % (label, ", ".join(files)),
+              all(os.path.exists(os.path.join(folder, f)) for f in files)
+              and "irqlab: run %s done" % doc["run_id"] in said
+              and "irqlab: the report:   %s" % os.path.join(
+                  folder, "report.html") in said, said[-600:])
+    return doc, run_dir
+
+
+def run_bochs_in_parts(label, bochs, model, config_text):
+    """run_bochs, and again from the first row each run left unmeasured
+    (start_row), until the plan is done: Bochs' reset never reaches
+    phase C, so a run whose results fill the handoff stops at its first
+    part. Returns [(results.json, run dir)], one per part."""
+    parts, start = [], 0
+    while len(parts) < 4:
+        doc, run_dir = run_bochs(
+            label if not parts else "%s-from-%d" % (label, start), bochs,
+            model, config_text + ("start_row = %d\n" % start if start
+                                  else ""))
+        if doc is None:
+            break
+        parts.append((doc, run_dir))
+        start = doc["handoff"].get("unmeasured_from_row")
+        if not start:
+            break
+    return parts
+
+
+def joined_parts(parts):
+    """The parts' results as one document: every part's experiment and
+    gap rows, and each row's overhead over a baseline that another part
+    measured."""
+    doc = json.loads(json.dumps(parts[0][0]))
+    for later, _ in parts[1:]:
+        for key in ("experiments", "against_baseline"):
+            doc[key] += later[key]
+        # Every part measures the primitives again: the first's stand.
+        doc["gap_method"]["rows"] += later["gap_method"]["rows"]
+        if (later["mitigations"].get("linux") or {}).get("status") == "ok":
+            doc["mitigations"] = later["mitigations"]
+    rows = {e["name"]: e for e in doc["experiments"]}
+    have = {c["experiment"] for c in doc["against_baseline"]}
+    for e in doc["experiments"]:
+        base = rows.get(e["baseline"])
+        if e["name"] in have or e["baseline"] == e["name"] or not base \
+                or not e["status"] == base["status"] == "ok":
+            continue
+        doc["against_baseline"].append(dict(
+            experiment=e["name"], baseline=e["baseline"], **{
+                k + "_median_over": e[k]["median"] - base[k]["median"]
+                for k in ("entry", "exit", "round_trip",
+                          "round_trip_timed")}))
+    return doc
+
+
+class Boot:
+    """One entry of a lane: a two-boot cycle of image/run.sh (or, with
+    `perform`, a procedure of several), and the checks on what it left.
+    `needs` names a tool the run cannot go without (tests/checks.py:
+    skipped outside CI, failed under it)."""
+
+    def __init__(self, name, checks=(), icount="", cpu="max", machine="q35",
+                 config=None, env=None, before_boot1=None, after_boot1=None,
+                 prepare=None, needs=None, busy_host=False, perform=None,
+                 deep=False):
+        self.name, self.checks, self.needs = name, checks, needs
+        # deep: a run folder deeper than a UNIX socket path may be (108
+        # bytes), as a deep checkout's is: sockets must live elsewhere.
+        self.deep = deep
+        self.icount, self.cpu, self.machine = icount, cpu, machine
+        self.config, self.env, self.prepare = config, env, prepare
+        self.before_boot1, self.after_boot1 = before_boot1, after_boot1
+        self.busy_host, self.perform = busy_host, perform
+
+
+class Outcome:
+    """What one run left: run.sh's exit code, its folder, the results it
+    collected, and its results.json where there is exactly one."""
+
+    def __init__(self, name, rc, run_dir, results):
+        self.name, self.rc, self.run_dir, self.results = (name, rc, run_dir,
+                                                          results)
+        try:
+            self.doc, self.folders = load_results(results)
+        except (OSError, ValueError):
+            # One folder without a readable results.json: a discard note.
+            self.doc, self.folders = None, result_folders(results)
+        self.icount_doc = None
+
+    def file(self, name):
+        with open(os.path.join(self.results, self.folders[0], name)) as f:
+            return f.read()
+
+
+def have(tool):
+    """Why `tool` is missing, or None."""
+    if tool == "virt-fw-vars":
+        return None if shutil.which("virt-fw-vars") else \
+            "virt-fw-vars (python3-virt-firmware, from bookworm-backports) " \
+            "is not installed"
+    if tool == "bochs":
+        return None if bochs_binary() else \
+            "no Bochs here (set BOCHS, or put bochs on PATH)"
+    if tool == "bochs-smp":
+        return None if bochs_smp_binary() else \
+            "no Bochs built with --enable-smp (set BOCHS_SMP)"
+    if tool == "bochs-exact":
+        path = os.environ.get("BOCHS_EXACT")
+        return None if path and os.access(path, os.X_OK) else \
+            "no exact-count Bochs (set BOCHS_EXACT; make bochs-exact " \
+            "builds one)"
+    return "unknown tool %s" % tool
+
+
+def boot(entry):
+    """Makes the entry's run and returns its Outcome."""
+    if entry.prepare:
+        entry.prepare()
+    busy = [subprocess.Popen(["sh", "-c", "while :; do :; done"])
+            for _ in range(2 if entry.busy_host else 0)]
+    try:
+        run_dir = None
+        if entry.deep:
+            shallow = os.path.join(BUILD, "deep-", entry.name)
+            run_dir = os.path.join(
+                BUILD, "deep-" + "d" * max(1, 120 - len(shallow)), entry.name)
+        rc, run_dir, results = run(
+            entry.name, entry.icount, cpu=entry.cpu, machine=entry.machine,
+            config=entry.config, extra_env=entry.env,
+            before_boot1=entry.before_boot1, after_boot1=entry.after_boot1,
+            run_dir=run_dir)
+    finally:
+        for p in busy:
+            p.kill()
+            p.wait()
+    return Outcome(entry.name, rc, run_dir, results)
+
+
+def walk(lane, outcomes):
+    """Each entry in order: its run, then its checks, each guarded, so
+    that one that raises fails by name and the rest still run. A line
+    "time" says what each entry took, where the suite's time goes, and
+    the limit each of its boots had (a procedure's boots set their own)."""
+    only = os.environ.get("BOOT_ONLY")
+    for entry in lane:
+        # BOOT_ONLY=name,name: a developer's subset; never set under CI.
+        if only and entry.name not in only.split(","):
+            continue
+        started = time.monotonic()
+        missing = entry.needs and have(entry.needs)
+        if missing:
+            check.skip(entry.name, missing)
+            continue
+        if entry.perform:
+            check.guarded(entry.name, entry.perform)
+        else:
+            outcome = check.guarded(entry.name, boot, entry)
+            if outcome is not None:
+                outcomes[entry.name] = outcome
+                for c in entry.checks:
+                    check.guarded("%s: %s" % (entry.name, c.__name__), c,
+                                  outcome)
+        limit = "its boots' own" if entry.perform else "%s s a boot" % (
+            (entry.env or {}).get("BOOT_TIMEOUT", BOOT_LIMIT))
+        print("time  %s: %.0f s, limit %s" % (
+            entry.name, time.monotonic() - started, limit))
+        sys.stdout.flush()
+
+
+# Fewer samples where a run checks behaviour, not figures.
+SMALL = ("samples = 500\nwarmup = 20\ncold_samples = 50\n"
+         "thrash_samples = 5\nprimitive_blocks = 10\n")
+# A matrix that fits one handoff with room to spare, even with plain
+# TCG's wide figures, for the tests of what happens around a run (the
+# boot order, a rescue, a full disk, a series): every scheme and source
+# in xAPIC mode, one entry variant and one cache state. A full matrix
+# goes in parts (docs/uefi-variables.md "Parts").
+ONE_HANDOFF = "variants = none, gs-swapgs, cold\napic_modes = xapic\n"
+TPM_OFF = {"TPM": "off"}

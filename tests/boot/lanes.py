@@ -1,0 +1,190 @@
+"""The boot tests' lanes: every boot the suite makes is one entry of
+FIRST_LANE or SECOND_LANE below: its name, its emulator and machine, its
+config and store set-up, what it needs, and the checks that apply to
+what it left. One runner walks the table (harness.walk); two lanes run at
+once, one a core, since their runs share no files."""
+
+import os
+
+from between_cpus import (CROSS_CPU_SOURCES, MATRIX_CPU_SOURCES, cross_cpu,
+                          cross_cpu_alone, cross_cpu_fault, cross_cpu_icount,
+                          cross_cpu_section, matrix_all_rows,
+                          matrix_on_cpu1_icount, other_cpus)
+from bochs import bochs_cet, bochs_counted_pass, bochs_runs, bochs_smp_runs
+from configs import bad_config, quick, runs_3, selection, shipped_with_quick
+from emulators import bochs_exact_run, cross_check
+from every_step import (EVERY_STEP_CONFIG, bochs_every_step,
+                        linux_every_step_icount)
+from harness import (Boot, CONFIG, HERE, ICOUNT, ICOUNT_CROSS_SAMPLES,
+                     ICOUNT_CROSS_WARMUP, ONE_HANDOFF, ROOT, SMALL, TINY,
+                     TPM_OFF)
+from icount import icount_checks, icount_pair
+from machines import (CALL16_SELECTION, HPET_NOWHERE, call16_first,
+                      hpet_missing, hpet_table_to_nowhere, nmi_in_switch,
+                      noise, other_cpu, other_machine, platform_simulated)
+from row_checks import qemu_has_tcg_x2apic
+from stick import (collect_sources, full_esp, no_display, one_time_boot,
+                   progress_screen, rescue, reset_returns, secure_boot,
+                   usb_writer)
+from store import (FOREIGN, UNDELETABLE, corrupt, foreign_variable,
+                   kill_mid_deletion, plant_foreign, plant_undeletable,
+                   runtime_fault, setvariable_error, store_cycles, store_fills,
+                   store_full_refused, store_room_reclaimed, store_unreadable,
+                   undeletable_record)
+
+
+# The first core: QEMU's configurations, the icount pair first.
+FIRST_LANE = (
+    # -icount shift=0: the full matrix, twice, figures compared exactly.
+    Boot("icount-a", (icount_checks, cross_cpu_alone), icount=ICOUNT,
+         config=CONFIG),
+    Boot("icount-b", (icount_checks,), icount=ICOUNT, config=CONFIG),
+    # An xAPIC-only CPU; the i440FX machine, plain TCG (its IDE disk makes
+    # phase C slow under icount), with percentiles only (plain TCG's
+    # noisy histograms would take it into parts).
+    Boot("xapic-only", (other_machine(lambda: False, True),),
+         icount=ICOUNT, cpu="max,-x2apic", config=SMALL),
+    Boot("machine-pc", (other_machine(qemu_has_tcg_x2apic, False),),
+         machine="pc", config=SMALL + "histograms = 0\n"),
+    # Other CPU models, old and new, Intel and AMD: qemu64 has no RDTSCP,
+    # as seed 000's Core 2 Xeons had none. Every row must end ok or
+    # skipped with a reason.
+    Boot("cpu-qemu64", (other_cpu,), icount=ICOUNT, cpu="qemu64",
+         config=TINY),
+    Boot("cpu-EPYC", (other_cpu,), icount=ICOUNT, cpu="EPYC", config=TINY),
+    # Plain TCG on a busy host, as noisy as a real machine: waits are
+    # bounded by time, not polls, and no row may fail or time out.
+    Boot("noise", (noise,), config=SMALL, busy_host=True),
+    Boot("runs-3", (runs_3,), icount=ICOUNT,
+         config=SMALL + ONE_HANDOFF + "runs = 3\n"),
+    Boot("nmi-in-switch", (nmi_in_switch,),
+         config=TINY + CALL16_SELECTION.replace(
+             "i386-call16, i386-call16-3byte", "i386-direct, i386-call16")
+         + "simulate = nmi-in-switch\n", env=TPM_OFF),
+    Boot("platform-simulated", (platform_simulated,),
+         config=TINY + "schemes = direct\nvariants = none\n"
+         "simulate = pit-gated, x2apic-locked\n",
+         env={"TPM": "off", "QEMU_EXTRA": "-device intel-iommu"}),
+    Boot("bad-config", (bad_config,),
+         config="samples = lots\nruns = 2\nshade = 3\n"
+         "schemes = direct, fast\nsources = ,\n"),
+    Boot("quick", (quick,), icount=ICOUNT, config=shipped_with_quick(),
+         deep=True),
+    # Every step of the linux variant TCG can run, patched on.
+    Boot("linux-every-step", (linux_every_step_icount,), icount=ICOUNT,
+         config=TINY + EVERY_STEP_CONFIG, env=TPM_OFF),
+    Boot("selection", (selection,), icount=ICOUNT,
+         config=TINY + "schemes = direct, push-jmp\nsources = int\n"
+         "variants = none\n"),
+    # Four CPUs on two sockets: the cross-CPU rows, both APIC modes.
+    Boot("cross-cpu", (cross_cpu, cross_cpu_section),
+         config=TINY + "schemes = direct\nvariants = none\nsources = "
+         + ", ".join(CROSS_CPU_SOURCES) + "\n",
+         env={"TPM": "off", "SMP": "4,sockets=2,cores=2"}),
+    # Two CPUs and two listed absent, under icount: counts only.
+    Boot("cross-cpu-icount", (cross_cpu_icount,), icount=ICOUNT,
+         config=TINY + "samples = %d\nwarmup = %d\n" % (
+             ICOUNT_CROSS_SAMPLES, ICOUNT_CROSS_WARMUP)
+         + "schemes = direct\nvariants = none\n"
+         "sources = ipi-cpu-roundtrip\napic_modes = xapic\n"
+         "simulate = ap-absent\n",
+         # Under -icount the two vCPUs take turns: its boot took 162 and
+         # 186 s on a quiet host, and passed 240 s on a loaded one.
+         env={"TPM": "off", "SMP": "2,maxcpus=4", "ICOUNT_BOOTS": "1",
+              "BOOT_TIMEOUT": "600"}),
+    # Every long-mode row again on CPU 1, the IO-APIC routed to it.
+    Boot("matrix-all-rows", (matrix_all_rows,),
+         config=TINY + "schemes = direct, push-jmp\nvariants = gs-swapgs, "
+         "cold\nsources = int, ipi-self-xapic, lapic-oneshot, "
+         "lapic-periodic, ioapic-edge, ioapic-level, "
+         "ioapic-level-value-cached, pic8259\nmatrix_cpus = 1\n"
+         "matrix_cpus_rows = all\n", env={"TPM": "off", "SMP": "2"}),
+    # Three of the four chosen, and the first other sender faults; the
+    # INT n row again on the other socket's CPU 3.
+    Boot("cross-cpu-fault", (cross_cpu_fault,),
+         config=TINY + "schemes = direct\nvariants = none\nsources = int\n"
+         "cpus = 0, 2, 3\nsimulate = ap-fault\nmatrix_cpus = 3\n",
+         env={"TPM": "off", "SMP": "4,sockets=2,cores=2"}),
+    Boot("foreign-variable", (foreign_variable,), config=SMALL,
+         prepare=plant_foreign, needs="virt-fw-vars",
+         before_boot1="virt-fw-vars --set-json %s --inplace" % FOREIGN),
+    Boot("secure-boot", (secure_boot,), config=SMALL,
+         env={"SECURE_BOOT": "1", "BOOT_TIMEOUT": "120"}),
+    # A stranger's platform, made up where no emulator has it: a store of
+    # unknown layout, a boot's first 32-bit trip at a call16 row, an NMI
+    # in the mode switches, no HPET or one whose table points at nothing.
+    Boot("store-unreadable", perform=lambda: store_unreadable(TINY)),
+    Boot("call16-first", perform=lambda: call16_first(TINY)),
+    Boot("hpet-off", (hpet_missing("hpet-off"),),
+         config=TINY + "schemes = direct\nvariants = none\n",
+         machine="q35,hpet=off", env=TPM_OFF),
+    Boot("hpet-nowhere", (hpet_missing("hpet-nowhere"),),
+         config=TINY + "schemes = direct\nvariants = none\n",
+         machine="q35,hpet=off", prepare=hpet_table_to_nowhere,
+         env={"TPM": "off", "QEMU_EXTRA": "-acpitable file=" + HPET_NOWHERE}),
+    # Every handoff record has a bit flipped between the boots.
+    Boot("corrupt", (corrupt,), config=SMALL,
+         after_boot1="%s --corrupt" % os.path.join(HERE, "varstore.py")),
+)
+
+# The second core: the variable store and the ESP as a stranger's machine
+# has them (plain TCG, tiny matrices, the 2 MB and 4 MB stores, no TPM),
+# and Bochs.
+SECOND_LANE = (
+    Boot("progress-screen", perform=progress_screen),
+    Boot("no-display", (no_display, reset_returns),
+         config=TINY + "simulate = reset-returns\n",
+         env={"TPM": "off", "VGA": "none"}),
+    Boot("one-time-boot",
+         (lambda o: collect_sources(o.run_dir),
+          lambda o: rescue(o.run_dir, o.results), one_time_boot),
+         config=TINY + ONE_HANDOFF, needs="virt-fw-vars",
+         env={"TPM": "off", "ONE_TIME_BOOT": "1",
+              "OTHER_DISK": os.path.join(ROOT, "build", "other-disk.img")}),
+    Boot("usb", perform=usb_writer),
+    Boot("store-2m", perform=lambda: store_cycles(TINY + ONE_HANDOFF)),
+    Boot("bochs", perform=lambda: bochs_runs(TINY), needs="bochs"),
+    Boot("bochs-counted", perform=lambda: bochs_counted_pass(TINY),
+         needs="bochs-exact"),
+    Boot("bochs-cet", perform=lambda: bochs_cet(TINY), needs="bochs"),
+    Boot("bochs-every-step", perform=lambda: bochs_every_step(TINY),
+         needs="bochs"),
+    Boot("bochs-smp", perform=lambda: bochs_smp_runs(TINY),
+         needs="bochs-smp"),
+    Boot("bochs-exact", perform=lambda: bochs_exact_run(TINY),
+         needs="bochs-exact"),
+    Boot("kill-mid-deletion", perform=lambda: kill_mid_deletion(TINY)),
+    Boot("runtime-fault", perform=lambda: runtime_fault(TINY)),
+    Boot("store-fills", perform=lambda: store_fills(TINY)),
+    Boot("setvariable-error", (setvariable_error,), env=TPM_OFF,
+         config=TINY + "schemes = direct\nvariants = none\n"
+         "simulate = setvariable-error\n"),
+    Boot("other-cpus", perform=lambda: other_cpus(TINY)),
+    Boot("undeletable-record", (undeletable_record,), config=TINY,
+         env=TPM_OFF, prepare=plant_undeletable, needs="virt-fw-vars",
+         before_boot1="virt-fw-vars --set-json %s --inplace" % UNDELETABLE),
+    Boot("esp-full", (full_esp,), config=TINY + ONE_HANDOFF, env=TPM_OFF,
+         after_boot1=os.path.join(HERE, "esp_fill.py")),
+    # A 4 MB store whose end other software's deleted variables filled to
+    # 3000 bytes: once phase A warned of it and phase B handed over fine.
+    # Now the one rule sees the end as phase B will, after any reclaim.
+    Boot("store-4m-deleted", (store_room_reclaimed,), config=TINY,
+         env=TPM_OFF, before_boot1="%s --fill 3000 deleted"
+         % os.path.join(HERE, "varstore.py")),
+    # A store nearly full of other software's live variables: phase A
+    # refuses, visibly, before measuring anything.
+    Boot("store-full", (store_full_refused,), config=TINY, env=TPM_OFF,
+         before_boot1="%s --fill 20000 live" % os.path.join(HERE,
+                                                         "varstore.py")),
+    # INT n and the self-IPIs under every scheme again on CPU 1, in the
+    # boot CPU's place, under icount; and on a CPU the MADT lacks.
+    Boot("matrix-on-cpu1-icount", (matrix_on_cpu1_icount,), icount=ICOUNT,
+         config=TINY + "variants = none\nsources = "
+         + ", ".join(MATRIX_CPU_SOURCES) + "\nmatrix_cpus = 1, 5\n",
+         # Two vCPUs under -icount take turns, as cross-cpu-icount's do.
+         env={"TPM": "off", "SMP": "2", "ICOUNT_BOOTS": "1",
+              "BOOT_TIMEOUT": "600"}),
+)
+
+# Checks across runs, once both lanes are done.
+AFTER = (icount_pair, cross_check)
