@@ -412,8 +412,9 @@ void phase_b(struct run_state *measured)
 			      why ? why : noise_counter());
 	}
 
-	other_cpus_park(&run->platform.madt, run->platform.madt_status,
-			&run->aps, run->result);
+	other_cpus_start_and_park(&run->platform.madt,
+				  run->platform.madt_status, &run->aps,
+				  run->result);
 	apic_mode_probe(run->result);
 	mitigation_probe(run->result);
 	counters_probe(run->result);
