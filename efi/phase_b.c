@@ -18,6 +18,7 @@
 #include "bench/report/report.h"
 #include "bench/run/apic_mode.h"
 #include "bench/run/counters.h"
+#include "bench/run/counters_pin.h"
 #include "bench/run/mitigation_probe.h"
 #include "bench/run/cross_cpu.h"
 #include "bench/run/other_cpus.h"
@@ -413,7 +414,7 @@ void phase_b(struct run_state *measured)
 	}
 
 	other_cpus_start_and_park(&run->platform.madt,
-				  run->platform.madt_status, &run->aps,
+				  run->platform.madt_status, &run->other_cpus,
 				  run->result);
 	apic_mode_probe(run->result);
 	mitigation_probe(run->result);

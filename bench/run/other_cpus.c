@@ -12,6 +12,7 @@
 #include "bench/model/results.h"
 #include "bench/model/topology.h"
 #include "bench/run/counters.h"
+#include "bench/run/counters_pin.h"
 #include "bench/run/other_cpus_set.h"
 
 /* After INIT the SDM waits 10 ms before a SIPI; parked processors need
@@ -76,7 +77,7 @@ static int ap_reached_main(uint32_t before, uint64_t tsc_hz, uint64_t us)
 
 /* One processor, INIT-SIPI-SIPI into long mode on its own stack.
  * Returns whether it reached ap_main. */
-static int start_one(const struct ap_area *area, uint32_t apic_id,
+static int start_one(const struct other_cpus_area *area, uint32_t apic_id,
 		     uint32_t slot, uint64_t tsc_hz)
 {
 	uint8_t vector = (uint8_t)((uintptr_t)area->page >> 12);
@@ -109,7 +110,7 @@ static void local_apic_on_arrival(void)
  * says which did not start, and keeps those that did in started_cpus.
  * Returns how many did, or -1 with *why set where none was tried. */
 static int start_all(const struct madt_info *m, uint32_t listed, uint32_t own,
-		     const struct ap_area *area, uint64_t tsc_hz,
+		     const struct other_cpus_area *area, uint64_t tsc_hz,
 		     uint32_t absent_tried, const char **why)
 {
 	struct other_cpus *o = &started_cpus;
@@ -194,7 +195,7 @@ static uint32_t init_all(const struct madt_info *m, uint32_t listed,
 
 void other_cpus_start_and_park(const struct madt_info *m,
 			       enum acpi_status madt_status,
-			       const struct ap_area *area,
+			       const struct other_cpus_area *area,
 			       struct run_result *r)
 {
 	struct other_cpus *o = &started_cpus;
