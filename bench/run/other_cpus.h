@@ -15,7 +15,7 @@ struct run_result;
 /* What phase A set aside for starting the other processors: the page
  * below 1 MiB the trampoline is copied to (NULL: none), and a stack of
  * AP_STACK_BYTES for each of stack_count processors. */
-struct ap_area {
+struct other_cpus_area {
 	void *page;
 	uint8_t *stacks;
 	uint32_t stack_count;
@@ -29,7 +29,7 @@ struct ap_area {
  * in r's probes and a status line. */
 void other_cpus_start_and_park(const struct madt_info *m,
 			       enum acpi_status madt_status,
-			       const struct ap_area *area,
+			       const struct other_cpus_area *area,
 			       struct run_result *r);
 
 /* The cross-CPU rows (docs/controllers.md "The cross-CPU rows"): why
@@ -59,7 +59,7 @@ uint32_t other_cpus_index(uint32_t slot);
 uint32_t other_cpus_own_apic_id(void);
 
 /* The rows on another CPU in the boot CPU's place
- * (bench/run/other_cpu_rows.h): how many processors the MADT lists, and
+ * (bench/run/other_cpu_matrix.h): how many processors the MADT lists, and
  * the boot CPU's index among them; the slot of the one at MADT index
  * `index`, -1 where it did not start in phase B; that one started again
  * from wait-for-SIPI, alone (0, or -1 where it did not reach long

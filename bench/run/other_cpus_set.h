@@ -9,10 +9,10 @@
 #include "arch/ap.h"
 #include "bench/model/topology.h"
 
-struct ap_area;
+struct other_cpus_area;
 
 struct other_cpus {
-	const struct ap_area *area;
+	const struct other_cpus_area *area;
 	uint64_t tsc_hz;
 	struct topology topology;	/* the boot CPU's leaves, decoded */
 	uint32_t own;		/* the boot CPU's APIC id */
