@@ -225,19 +225,21 @@ static void probe_amd(struct run_result *r)
 	 * instructions, in ring 0 only; RDPMC reads counter n as ECX = n.
 	 * PerfMonV2 also wants both enabled in its global control. */
 	ctl = p.core_extension ? MSR_AMD_PERF_CTL_CORE : MSR_AMD_PERF_CTL_LEGACY;
-	failed = counters_change(ctl, AMD_EVENT_CYCLES_NOT_IN_HALT | AMD_PERF_CTL_OS |
-				     AMD_PERF_CTL_ENABLE) ||
+	failed = counters_change(ctl, AMD_EVENT_CYCLES_NOT_IN_HALT |
+					      AMD_PERF_CTL_OS |
+					      AMD_PERF_CTL_ENABLE) ||
 				 counters_change(ctl + (p.core_extension ? 2 : 1),
-					AMD_EVENT_RETIRED_INSTRUCTIONS |
-						AMD_PERF_CTL_OS |
-						AMD_PERF_CTL_ENABLE)
+						 AMD_EVENT_RETIRED_INSTRUCTIONS |
+							 AMD_PERF_CTL_OS |
+							 AMD_PERF_CTL_ENABLE)
 			 ? "PERF_CTL0/1"
 		 : p.perfmon_v2 &&
 				 (msr_read_guarded(MSR_AMD_PERF_GLOBAL_CTL,
 						   &global) ||
 				  counters_change(MSR_AMD_PERF_GLOBAL_CTL,
-					 global | AMD_PERF_GLOBAL_COUNTER(0) |
-						 AMD_PERF_GLOBAL_COUNTER(1)))
+						  global |
+						  AMD_PERF_GLOBAL_COUNTER(0) |
+						  AMD_PERF_GLOBAL_COUNTER(1)))
 			 ? "PerfCntrGlobalCtl"
 		 : guard_run(read_counter_around_loop, &c, 0)
 			 ? "RDPMC of counter 1" : 0;

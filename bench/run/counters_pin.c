@@ -78,7 +78,8 @@ static const char *pin_perf_ctl(uint64_t misc, char *what, size_t cap)
 			"IA32_MISC_ENABLE[38] are 0)";
 		break;
 	default:
-		if (counters_change(MSR_MISC_ENABLE, misc | MISC_ENABLE_TURBO_DISABLE)) {
+		if (counters_change(MSR_MISC_ENABLE,
+				    misc | MISC_ENABLE_TURBO_DISABLE)) {
 			turbo = "turbo cannot be turned off (setting "
 				"IA32_MISC_ENABLE[38] faults)";
 		} else {
@@ -337,8 +338,10 @@ void counters_note_started(uint32_t slot, uint8_t cpu,
 		log_printf("other CPUs: CPU %u: clock %s, LFENCE %s, %s\n",
 			   cpu - 1u, cpu_pin_state_name(c->pin),
 			   cpu_fence_state_name(c->fence),
-			   counters_ratio_available() ? "APERF or MPERF did not advance here "
-				      "over a loop" : "no APERF/MPERF");
+			   counters_ratio_available()
+				   ? "APERF or MPERF did not advance here over "
+				     "a loop"
+				   : "no APERF/MPERF");
 }
 
 void counters_note_parked(uint8_t cpu, int restored)
