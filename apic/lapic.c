@@ -147,15 +147,15 @@ const char *lapic_check_quiet(char *why, unsigned cap)
 #define ICR_DELIVERY_INIT (5u << 8)	/* delivery mode 101b */
 #define ICR_DELIVERY_STARTUP (6u << 8)	/* 110b: SIPI */
 #define ICR_TRIGGER_LEVEL (1u << 15)
-#define ICR_POLLS 100000
 
 /* INIT to one processor (SDM vol. 3A §9.4.4.1, the MP initialization
  * protocol): asserted, then, in xAPIC mode, de-asserted, as older
  * processors want; x2APIC has no de-assert (§11.12.9). Returns 0, or -1
- * when the xAPIC never finished sending it. */
+ * when the xAPIC never finished sending it: both waits share one
+ * budget. */
 int lapic_send_init(uint32_t apic_id)
 {
-	unsigned polls;
+	unsigned left;
 
 	if (lapic->mode == LAPIC_X2APIC) {
 		weak_wrmsr_fence();
@@ -165,30 +165,20 @@ int lapic_send_init(uint32_t apic_id)
 	}
 	lapic_icr_write(0, apic_id, ICR_DELIVERY_INIT | APIC_ICR_LEVEL_ASSERT |
 				   ICR_TRIGGER_LEVEL);
-	for (polls = 0; polls < ICR_POLLS &&
-	     (xapic_read(APIC_ICR) & APIC_ICR_SEND_PENDING); polls++)
-		;
+	left = xapic_icr_wait_idle(APIC_ICR_IDLE_POLLS);
 	lapic_icr_write(0, apic_id, ICR_DELIVERY_INIT | ICR_TRIGGER_LEVEL);
-	for (; polls < ICR_POLLS &&
-	     (xapic_read(APIC_ICR) & APIC_ICR_SEND_PENDING); polls++)
-		;
-	return polls < ICR_POLLS ? 0 : -1;
+	return left && xapic_icr_wait_idle(left) ? 0 : -1;
 }
 
 int lapic_send_sipi(uint32_t apic_id, uint8_t vector)
 {
-	unsigned polls;
-
 	if (lapic->mode == LAPIC_X2APIC) {
 		weak_wrmsr_fence();
 		lapic_icr_write(1, apic_id, ICR_DELIVERY_STARTUP | vector);
 		return 0;
 	}
 	lapic_icr_write(0, apic_id, ICR_DELIVERY_STARTUP | vector);
-	for (polls = 0; polls < ICR_POLLS &&
-	     (xapic_read(APIC_ICR) & APIC_ICR_SEND_PENDING); polls++)
-		;
-	return polls < ICR_POLLS ? 0 : -1;
+	return xapic_icr_wait_idle(APIC_ICR_IDLE_POLLS) ? 0 : -1;
 }
 
 uint32_t lapic_own_id(void)

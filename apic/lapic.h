@@ -92,25 +92,24 @@ static inline void lapic_icr_write(int x2apic, uint32_t apic_id,
 	lapic_mmio[APIC_ICR / 4] = low;
 }
 
-/* How many reads of the ICR xapic_icr_wait_idle gives up after. */
+/* How many reads of the ICR a sender gives xapic_icr_wait_idle. */
 #define APIC_ICR_IDLE_POLLS 100000
 
 /* xAPIC mode: reads the ICR until its Delivery Status (bit 12) says the
  * last IPI has left (SDM vol. 3A §11.6.1), pausing between reads, as
  * Linux's xAPIC send path does before each ICR write
  * (apic_mem_wait_icr_idle, arch/x86/kernel/apic/ipi.c). x2APIC mode has
- * no such bit (§11.12.9), and Linux does not wait there. Returns 0 once
- * idle, -1 after APIC_ICR_IDLE_POLLS reads. */
-static inline int xapic_icr_wait_idle(void)
+ * no such bit (§11.12.9), and Linux does not wait there. Gives up after
+ * `budget` reads; returns the reads left of it once idle (at least 1),
+ * 0 where it never was, so that several waits can share one budget. */
+static inline unsigned xapic_icr_wait_idle(unsigned budget)
 {
-	unsigned polls;
-
-	for (polls = 0; polls < APIC_ICR_IDLE_POLLS; polls++) {
+	for (; budget; budget--) {
 		if (!(lapic_mmio[APIC_ICR / 4] & APIC_ICR_SEND_PENDING))
-			return 0;
+			return budget;
 		__asm__ volatile("pause" ::: "memory");
 	}
-	return -1;
+	return 0;
 }
 
 /* Switches the local APIC to `mode` and programs it: software-enabled

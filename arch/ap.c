@@ -47,7 +47,9 @@ _Static_assert(OFFSET(slot) / AP_CPU_LINE == 1 &&
 		       OFFSET(done) / AP_CPU_LINE == 1 &&
 		       OFFSET(wakeups_without_interrupt) / AP_CPU_LINE == 1 &&
 		       OFFSET(entry_tsc) / AP_CPU_LINE == 1 &&
-		       OFFSET(tsc_adjust) / AP_CPU_LINE == 1,
+		       OFFSET(tsc_adjust) / AP_CPU_LINE == 1 &&
+		       OFFSET(halts) / AP_CPU_LINE == 1 &&
+		       OFFSET(mwaits) / AP_CPU_LINE == 1,
 	       "what the AP and its handler write is off the monitored line");
 #undef OFFSET
 
@@ -118,7 +120,8 @@ static __attribute__((noreturn)) void ap_wait(struct ap_cpu *me)
 			 * another address (SDM vol. 3A §9.2.3.4), so both
 			 * could read the old value, and this would halt
 			 * with no IPI coming: the full fence here and in
-			 * command_all (bench/run/other_cpus.c) orders each
+			 * other_cpus_command_all
+			 * (bench/run/other_cpus_command.c) orders each
 			 * store before its load (§9.2.2), so at least one
 			 * sees the other's. An IPI sent once `waiting` is
 			 * seen stays pending while interrupts are off, and
@@ -128,6 +131,7 @@ static __attribute__((noreturn)) void ap_wait(struct ap_cpu *me)
 			mfence();
 			if (me->command == command) {
 				__asm__ volatile("sti; hlt; cli" ::: "memory");
+				me->halts++;
 				count_wakeup(me, command, before);
 			}
 			me->waiting = 0;
@@ -149,6 +153,7 @@ static __attribute__((noreturn)) void ap_wait(struct ap_cpu *me)
 				__asm__ volatile("sti; mwait; cli" ::"a"(0),
 						 "c"(0)
 						 : "memory");
+				me->mwaits++;
 				count_wakeup(me, command, before);
 			}
 			me->waiting = 0;
@@ -179,6 +184,8 @@ static void ap_main(uint64_t slot)
 	me->interrupts = 0;
 	me->waiting = 0;
 	me->wakeups_without_interrupt = 0;
+	me->halts = 0;
+	me->mwaits = 0;
 	me->tsc_adjust = cpu_has(X86_FEATURE_TSC_ADJUST) ?
 				 rdmsr(MSR_TSC_ADJUST) : 0;
 	me->core_type = cpu_core_type();

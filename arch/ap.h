@@ -101,6 +101,10 @@ struct ap_cpu {
 	/* IA32_TSC_ADJUST as it arrived (SDM vol. 3B §18.17.3); 0 where
 	 * CPUID.7.0:EBX[1] says there is none. */
 	uint64_t tsc_adjust;
+	/* The waits it served since it started: each HLT and each MWAIT
+	 * it entered and left again, counted once it left, so that a row
+	 * can tell what the target did from what it was told (`state`). */
+	volatile uint32_t halts, mwaits;
 } __attribute__((aligned(AP_CPU_BYTES)));
 
 #define AP_MAX_CPUS 512

@@ -136,14 +136,14 @@ static void allocate_ap_area(struct run_state *run)
 	const struct platform *p = &run->platform;
 	uint32_t cpus = p->madt_status == ACPI_OK ? p->madt.cpu_count : 0;
 
-	run->aps = (struct ap_area){ 0 };
+	run->other_cpus = (struct other_cpus_area){ 0 };
 	if (cpus > MADT_MAX_CPUS)
 		cpus = MADT_MAX_CPUS;
 	if (cpus <= 1)
 		return;
-	run->aps.page = pages_alloc_below_1m(PAGE_SIZE);
-	run->aps.stacks = pages_alloc((UINTN)cpus * AP_STACK_BYTES);
-	run->aps.stack_count = run->aps.stacks ? cpus : 0;
+	run->other_cpus.page = pages_alloc_below_1m(PAGE_SIZE);
+	run->other_cpus.stacks = pages_alloc((UINTN)cpus * AP_STACK_BYTES);
+	run->other_cpus.stack_count = run->other_cpus.stacks ? cpus : 0;
 }
 
 /* The thrash cache state writes twice the last-level cache; where CPUID

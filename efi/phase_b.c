@@ -18,6 +18,7 @@
 #include "bench/report/report.h"
 #include "bench/run/apic_mode.h"
 #include "bench/run/counters.h"
+#include "bench/run/counters_pin.h"
 #include "bench/run/cross_cpu.h"
 #include "bench/run/other_cpus.h"
 #include "bench/run/runner.h"
@@ -371,7 +372,7 @@ void phase_b(struct run_state *measured)
 		.hpet_status = run->platform.hpet_status,
 		.dmar = &run->platform.dmar,
 		.dmar_status = run->platform.dmar_status,
-	}, &run->aps, run->result);
+	}, &run->other_cpus, run->result);
 	counters_pin(run->result);
 	pm_test_switch_nmis(config_simulates(&run->config,
 					     SIMULATE_NMI_IN_SWITCH));

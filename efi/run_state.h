@@ -29,7 +29,7 @@ struct run_state {
 	 * page-table pages that splitting large pages around it may take
 	 * (efi/phase_b.c); NULL otherwise. */
 	uint8_t *shadow_stack_pages;
-	struct ap_area aps;	/* bench/run/other_cpus.h */
+	struct other_cpus_area other_cpus;	/* bench/run/other_cpus.h */
 	void *page_pool;
 	size_t page_pool_pages;
 	uint8_t *blob;

@@ -69,7 +69,7 @@ static struct {
 	uint64_t value[MAX_CHANGED];
 } changed;
 
-static int change(uint32_t msr, uint64_t value)
+int counters_change(uint32_t msr, uint64_t value)
 {
 	uint64_t old;
 
@@ -81,8 +81,12 @@ static int change(uint32_t msr, uint64_t value)
 	return 0;
 }
 
-/* Puts back the changes after the first `keep`. */
-static void put_back(uint32_t keep)
+uint32_t counters_changed(void)
+{
+	return changed.n;
+}
+
+void counters_put_back(uint32_t keep)
 {
 	while (changed.n > keep) {
 		changed.n--;
@@ -147,16 +151,16 @@ static void probe_intel(struct run_result *r)
 		results_probe(r, PROBE_COUNTERS, PROBE_ABSENT, "%s", why);
 		return;
 	}
-	failed = change(MSR_FIXED_CTR_CTRL, FIXED_CTRL_RING0_ALL)
+	failed = counters_change(MSR_FIXED_CTR_CTRL, FIXED_CTRL_RING0_ALL)
 			 ? "IA32_FIXED_CTR_CTRL"
 		 : msr_read_guarded(MSR_PERF_GLOBAL_CTRL, &global) ||
-				 change(MSR_PERF_GLOBAL_CTRL,
+				 counters_change(MSR_PERF_GLOBAL_CTRL,
 					global | GLOBAL_FIXED_012)
 			 ? "IA32_PERF_GLOBAL_CTRL"
 		 : guard_run(read_fixed_around_loop, &f, 0)
 			 ? "RDPMC of fixed counter 0" : 0;
 	if (failed) {
-		put_back(0);
+		counters_put_back(0);
 		results_probe(r, PROBE_COUNTERS, PROBE_QUIRK, "PMU version %u: "
 			      "%s faults: the counters do not count here",
 			      p.version, failed);
@@ -170,7 +174,7 @@ static void probe_intel(struct run_result *r)
 			      (unsigned long long)pmu_delta(f.before, f.after,
 							    p.fixed_width),
 			      PROBE_LOOP);
-		put_back(0);
+		counters_put_back(0);
 		return;
 	}
 	counted.counting = 1;
@@ -221,25 +225,27 @@ static void probe_amd(struct run_result *r)
 	 * instructions, in ring 0 only; RDPMC reads counter n as ECX = n.
 	 * PerfMonV2 also wants both enabled in its global control. */
 	ctl = p.core_extension ? MSR_AMD_PERF_CTL_CORE : MSR_AMD_PERF_CTL_LEGACY;
-	failed = change(ctl, AMD_EVENT_CYCLES_NOT_IN_HALT | AMD_PERF_CTL_OS |
-				     AMD_PERF_CTL_ENABLE) ||
-				 change(ctl + (p.core_extension ? 2 : 1),
-					AMD_EVENT_RETIRED_INSTRUCTIONS |
-						AMD_PERF_CTL_OS |
-						AMD_PERF_CTL_ENABLE)
+	failed = counters_change(ctl, AMD_EVENT_CYCLES_NOT_IN_HALT |
+					      AMD_PERF_CTL_OS |
+					      AMD_PERF_CTL_ENABLE) ||
+				 counters_change(ctl + (p.core_extension ? 2 : 1),
+						 AMD_EVENT_RETIRED_INSTRUCTIONS |
+							 AMD_PERF_CTL_OS |
+							 AMD_PERF_CTL_ENABLE)
 			 ? "PERF_CTL0/1"
 		 : p.perfmon_v2 &&
 				 (msr_read_guarded(MSR_AMD_PERF_GLOBAL_CTL,
 						   &global) ||
-				  change(MSR_AMD_PERF_GLOBAL_CTL,
-					 global | AMD_PERF_GLOBAL_COUNTER(0) |
-						 AMD_PERF_GLOBAL_COUNTER(1)))
+				  counters_change(MSR_AMD_PERF_GLOBAL_CTL,
+						  global |
+						  AMD_PERF_GLOBAL_COUNTER(0) |
+						  AMD_PERF_GLOBAL_COUNTER(1)))
 			 ? "PerfCntrGlobalCtl"
 		 : guard_run(read_counter_around_loop, &c, 0)
 			 ? "RDPMC of counter 1" : 0;
 	if (failed || pmu_delta(c.before, c.after, AMD_COUNTER_WIDTH) <
 			      PROBE_LOOP) {
-		put_back(0);
+		counters_put_back(0);
 		results_probe(r, PROBE_COUNTERS, PROBE_QUIRK, "AMD counters "
 			      "(core extension %s, PerfMonV2 %s): %s%s: the "
 			      "counters do not count here",
@@ -312,153 +318,8 @@ void counters_probe(struct run_result *r)
 	probe_ratio(r);
 }
 
-/* Pinning the core clock (docs/timing.md "Pinning the frequency"). */
-#define MSR_PLATFORM_INFO 0xce		/* 15:8 maximum non-turbo ratio */
-#define MSR_PERF_CTL 0x199		/* 15:8 target ratio */
-#define MSR_HWP_CAPABILITIES 0x771	/* 15:8 guaranteed performance */
-#define MSR_HWP_REQUEST 0x774		/* 7:0 min, 15:8 max, 23:16 desired,
-					 * 31:24 EPP */
 
-/* What the boot CPU's pin did, for each other processor that runs rows
- * or sends IPIs to do the same on itself (counters_pin_here): each has
- * its own IA32_PERF_CTL, HWP request, HWCR and PStateCtl (SDM vol. 4,
- * the MSRs' scope; AMD PPR), so the boot CPU's writes pin it alone. */
-static struct {
-	enum { PLAN_NONE, PLAN_HWP, PLAN_PERF_CTL, PLAN_AMD } path;
-	uint8_t turbo_off;	/* MISC_ENABLE[38] set, as on the boot CPU */
-	uint8_t boost_off, pstate;	/* AMD: HWCR[25]; PStateCtl */
-	uint32_t base;		/* IA32_PERF_CTL's ratio */
-} plan;
-
-/* min = max = guaranteed, desired 0 (the hardware's choice inside
- * that), EPP 0 (performance). */
-static uint64_t hwp_request_pinned(uint64_t capabilities)
-{
-	uint32_t guaranteed = (uint32_t)(capabilities >> 8) & 0xff;
-
-	return guaranteed | (uint64_t)guaranteed << 8;
-}
-
-static const char *pin_hwp(char *what, size_t cap)
-{
-	uint64_t caps;
-
-	if (msr_read_guarded(MSR_HWP_CAPABILITIES, &caps))
-		return "IA32_HWP_CAPABILITIES faults";
-	if (change(MSR_HWP_REQUEST, hwp_request_pinned(caps)))
-		return "IA32_HWP_REQUEST faults";
-	plan.path = PLAN_HWP;
-	fmt_snprintf(what, cap, "HWP request min = max = guaranteed "
-		     "performance %u, EPP 0", (unsigned)(caps >> 8) & 0xff);
-	return 0;
-}
-
-/* IA32_PERF_CTL at the base ratio, where EIST is enabled
- * (pmu_intel_pin_path). Turbo is turned off first where CPUID offers
- * it; where that write faults, or turbo is not offered, the ratio is
- * pinned all the same: a request at the maximum non-turbo ratio asks
- * for no turbo (SDM vol. 3B §15.3.2.2). */
-static const char *pin_perf_ctl(uint64_t misc, char *what, size_t cap)
-{
-	uint32_t leaf6 = cpuid_max_leaf(0) >= 6 ? cpuid(6, 0).eax : 0;
-	uint64_t info;
-	uint32_t base;
-	const char *turbo;
-
-	if (msr_read_guarded(MSR_PLATFORM_INFO, &info))
-		return "MSR_PLATFORM_INFO faults: the base ratio is unknown";
-	base = (uint32_t)(info >> 8) & 0xff;
-	if (base == 0)
-		return "MSR_PLATFORM_INFO gives no base ratio";
-	switch (pmu_intel_turbo_step(leaf6, misc)) {
-	case TURBO_ALREADY_OFF:
-		turbo = "turbo already off (IA32_MISC_ENABLE[38])";
-		break;
-	case TURBO_NOT_OFFERED:
-		turbo = "no turbo to turn off (CPUID 06H:EAX[1] and "
-			"IA32_MISC_ENABLE[38] are 0)";
-		break;
-	default:
-		if (change(MSR_MISC_ENABLE, misc | MISC_ENABLE_TURBO_DISABLE)) {
-			turbo = "turbo cannot be turned off (setting "
-				"IA32_MISC_ENABLE[38] faults)";
-		} else {
-			turbo = "turbo off (IA32_MISC_ENABLE[38])";
-			plan.turbo_off = 1;
-		}
-	}
-	if (change(MSR_PERF_CTL, (uint64_t)base << 8))
-		return "IA32_PERF_CTL faults";
-	plan.path = PLAN_PERF_CTL;
-	plan.base = base;
-	fmt_snprintf(what, cap, "%s, IA32_PERF_CTL at the base ratio %u",
-		     turbo, base);
-	return 0;
-}
-
-static const char *pin_intel(const struct machine_info *m, char *what,
-			     size_t cap)
-{
-	struct pmu_intel_clock c = {
-		.hwp_on = m->hwp == HWP_ON,
-		.eist = !!(cpuid(1, 0).ecx & CPUID_01_ECX_EIST),
-	};
-	const char *why;
-
-	c.misc_enable_read = !msr_read_guarded(MSR_MISC_ENABLE, &c.misc_enable);
-	switch (pmu_intel_pin_path(&c, &why)) {
-	case PIN_PATH_HWP:
-		return pin_hwp(what, cap);
-	case PIN_PATH_PERF_CTL:
-		return pin_perf_ctl(c.misc_enable, what, cap);
-	default:
-		return why;
-	}
-}
-
-/* AMD's hardware P-states (APM vol. 2 §17.1; the BKDGs' and PPRs'
- * P-state MSRs): CPUID 8000_0007H:EDX[7] says they are there;
- * PStateCurLim[2:0] is the fastest P-state software may ask for now, and
- * PStateCtl[2:0] asks for one. */
-#define MSR_AMD_PSTATE_CURRENT_LIMIT 0xc0010061u
-#define MSR_AMD_PSTATE_CONTROL 0xc0010062u
-
-static const char *pin_amd(const struct machine_info *m, char *what,
-			   size_t cap)
-{
-	int boost = m->boost == BOOST_ON || m->boost == BOOST_OFF;
-	int pstates = cpuid_max_leaf(0x80000000) >= 0x80000007 &&
-		      (cpuid(0x80000007, 0).edx & CPUID_80000007_EDX_HW_PSTATE);
-	uint64_t hwcr, limit;
-	struct text_buf tb;
-
-	if (!boost && !pstates)
-		return "CPUID 8000_0007H:EDX[9] and [7] are 0: no core "
-		       "performance boost to turn off, no P-state to fix";
-	tb_init(&tb, what, cap);
-	if (boost) {
-		if (msr_read_guarded(MSR_AMD_HWCR, &hwcr) ||
-		    change(MSR_AMD_HWCR, hwcr | HWCR_CPB_DISABLE))
-			return "HWCR faults";
-		tb_printf(&tb, "core performance boost off (HWCR[25])");
-	}
-	if (pstates) {
-		if (msr_read_guarded(MSR_AMD_PSTATE_CURRENT_LIMIT, &limit) ||
-		    change(MSR_AMD_PSTATE_CONTROL, limit & 7))
-			return "PStateCurLim or PStateCtl faults";
-		tb_printf(&tb, "%sP-state fixed at P%u, the fastest allowed "
-			  "(PStateCtl)", boost ? ", " : "",
-			  (unsigned)(limit & 7));
-	}
-	plan.path = PLAN_AMD;
-	plan.boost_off = (uint8_t)boost;
-	plan.pstate = (uint8_t)pstates;
-	return 0;
-}
-
-/* The core clock's ratio to the TSC's over a known loop, in thousandths;
- * 0 where the boot CPU found no APERF/MPERF. */
-static uint32_t ratio_over_loop(void)
+uint32_t counters_ratio_over_loop(void)
 {
 	struct clock_reading a, b;
 
@@ -470,201 +331,8 @@ static uint32_t ratio_over_loop(void)
 	return pmu_ratio_milli(b.aperf - a.aperf, b.mperf - a.mperf);
 }
 
-/* The results the other processors' clocks go to (counters_pin's). */
-static struct run_result *pinned_for;
-
-void counters_pin(struct run_result *r)
-{
-	const char *vendor = r->machine.cpu_vendor, *why;
-	char what[120];
-	uint32_t before_pin = changed.n;
-
-	pinned_for = r;
-	plan.path = PLAN_NONE;
-	if (!r->config.pin_frequency) {
-		results_probe(r, PROBE_FREQUENCY_PIN, PROBE_ABSENT,
-			      "not pinned: pin_frequency = 0");
-		return;
-	}
-	/* Phase A recorded HWP and boost (cpu_clock_controls). */
-	if (vendor[0] == 'G')
-		why = pin_intel(&r->machine, what, sizeof(what));
-	else if (vendor[0] == 'A' || vendor[0] == 'H')
-		why = pin_amd(&r->machine, what, sizeof(what));
-	else
-		why = "no clock controls are known on this vendor's CPUs";
-	if (why) {
-		put_back(before_pin);
-		plan.path = PLAN_NONE;
-		results_probe(r, PROBE_FREQUENCY_PIN, PROBE_ABSENT,
-			      "not pinned: %s", why);
-		return;
-	}
-	if (!ratio_ok) {
-		results_probe(r, PROBE_FREQUENCY_PIN, PROBE_OK, "%s; no APERF/MPERF "
-			      "to show the ratio that resulted", what);
-		return;
-	}
-	results_probe(r, PROBE_FREQUENCY_PIN, PROBE_OK, "%s; core clock then "
-		      "%u/1000 of the TSC's", what, ratio_over_loop());
-}
-
 void counters_unpin(void)
 {
-	put_back(0);
+	counters_put_back(0);
 	counted.counting = 0;
-}
-
-/* Each other processor's changes, by its slot in ap_cpus. At most two
- * MSRs a path: the HWP request; MISC_ENABLE and PERF_CTL; HWCR and
- * PStateCtl. */
-#define MAX_CHANGED_HERE 2
-static struct cpu_clock_here {
-	uint32_t n;
-	uint32_t msr[MAX_CHANGED_HERE];
-	uint64_t value[MAX_CHANGED_HERE];
-	uint8_t pin, fence;	/* enum cpu_pin_state, cpu_fence_state */
-	uint32_t ratio_milli;
-} here[AP_MAX_CPUS];
-
-/* Unguarded, as the processor has no guard of its own (an exception
- * parks it, arch/ap.h): only MSRs the boot CPU read and wrote without
- * one. */
-static void change_here(struct cpu_clock_here *h, uint32_t msr,
-			uint64_t value)
-{
-	/* A third change would be a new pin path: it fails closed, the MSR
-	 * left as it was, rather than one that cannot be put back. */
-	if (h->n >= MAX_CHANGED_HERE)
-		return;
-	h->msr[h->n] = msr;
-	h->value[h->n++] = rdmsr(msr);
-	wrmsr(msr, value);
-}
-
-static uint8_t fence_state(enum fence_kind kind)
-{
-	switch (kind) {
-	case FENCE_ARCHITECTURAL:
-		return CPU_FENCE_ARCHITECTURAL;
-	case FENCE_DE_CFG:
-		return CPU_FENCE_DE_CFG;
-	case FENCE_IN_ORDER:
-		return CPU_FENCE_IN_ORDER;
-	case FENCE_UNCONFIRMED:
-		return CPU_FENCE_UNCONFIRMED;
-	default:
-		return CPU_FENCE_NOT_RUN;
-	}
-}
-
-void counters_pin_here(void *slot_of)
-{
-	struct cpu_clock_here *h = &here[(uintptr_t)slot_of];
-	uint64_t misc;
-
-	h->n = 0;
-	h->pin = CPU_PIN_AS_BOOT;
-	switch (plan.path) {
-	case PLAN_HWP:
-		/* Its own guaranteed performance: a hybrid CPU's E-cores
-		 * guarantee less than its P-cores. */
-		change_here(h, MSR_HWP_REQUEST,
-			    hwp_request_pinned(rdmsr(MSR_HWP_CAPABILITIES)));
-		h->pin = CPU_PIN_PINNED;
-		break;
-	case PLAN_PERF_CTL:
-		misc = rdmsr(MSR_MISC_ENABLE);
-		if (!(misc & MISC_ENABLE_EIST)) {
-			h->pin = CPU_PIN_EIST_DISABLED;
-			break;
-		}
-		/* Bit 38's scope is the package on most parts: already set
-		 * then by the boot CPU, and left to it to put back. */
-		if (plan.turbo_off && !(misc & MISC_ENABLE_TURBO_DISABLE))
-			change_here(h, MSR_MISC_ENABLE,
-				    misc | MISC_ENABLE_TURBO_DISABLE);
-		change_here(h, MSR_PERF_CTL, (uint64_t)plan.base << 8);
-		h->pin = CPU_PIN_PINNED;
-		break;
-	case PLAN_AMD:
-		if (plan.boost_off)
-			change_here(h, MSR_AMD_HWCR,
-				    rdmsr(MSR_AMD_HWCR) | HWCR_CPB_DISABLE);
-		if (plan.pstate)
-			change_here(h, MSR_AMD_PSTATE_CONTROL,
-				    rdmsr(MSR_AMD_PSTATE_CURRENT_LIMIT) & 7);
-		h->pin = CPU_PIN_PINNED;
-		break;
-	default:
-		break;
-	}
-	h->fence = fence_state(fences_prepare_here());
-	h->ratio_milli = ratio_over_loop();
-}
-
-void counters_unpin_here(void *slot_of)
-{
-	struct cpu_clock_here *h = &here[(uintptr_t)slot_of];
-
-	while (h->n) {
-		h->n--;
-		wrmsr(h->msr[h->n], h->value[h->n]);
-	}
-}
-
-/* The entry of processor `cpu` in the results; where it has none and
- * `add`, a new one where there is room. NULL before counters_pin or
- * past RESULTS_MAX_CPU_CLOCKS. */
-static struct cpu_clock *clock_entry(uint8_t cpu, int add)
-{
-	struct run_result *r = pinned_for;
-	uint32_t i;
-
-	if (!r)
-		return 0;
-	for (i = 0; i < r->n_cpu_clocks; i++)
-		if (r->cpu_clock[i].cpu == cpu)
-			return &r->cpu_clock[i];
-	if (!add || r->n_cpu_clocks >= RESULTS_MAX_CPU_CLOCKS)
-		return 0;
-	r->cpu_clock[r->n_cpu_clocks] = (struct cpu_clock){ .cpu = cpu,
-							    .restored = 1 };
-	return &r->cpu_clock[r->n_cpu_clocks++];
-}
-
-void counters_note_started(uint32_t slot, uint8_t cpu, int outcome)
-{
-	const struct cpu_clock_here *h = &here[slot];
-	struct cpu_clock *c = clock_entry(cpu, 1);
-	int faulted = outcome != PIN_RETURNED;
-
-	if (!c)
-		return;
-	c->starts++;
-	c->pin = outcome == PIN_FAULTED ? CPU_PIN_FAULTED
-		 : outcome == PIN_TIMED_OUT ? CPU_PIN_TIMED_OUT : h->pin;
-	c->fence = faulted ? CPU_FENCE_NOT_RUN : h->fence;
-	c->ratio_milli = faulted ? 0 : h->ratio_milli;
-	if (faulted)
-		c->restored = 0;
-	if (c->ratio_milli)
-		log_printf("other CPUs: CPU %u: clock %s, LFENCE %s, "
-			   "APERF/MPERF %u/1000\n", cpu - 1u,
-			   cpu_pin_state_name(c->pin),
-			   cpu_fence_state_name(c->fence), c->ratio_milli);
-	else
-		log_printf("other CPUs: CPU %u: clock %s, LFENCE %s, %s\n",
-			   cpu - 1u, cpu_pin_state_name(c->pin),
-			   cpu_fence_state_name(c->fence),
-			   ratio_ok ? "APERF or MPERF did not advance here "
-				      "over a loop" : "no APERF/MPERF");
-}
-
-void counters_note_parked(uint8_t cpu, int restored)
-{
-	struct cpu_clock *c = clock_entry(cpu, 0);
-
-	if (c && !restored)
-		c->restored = 0;
 }

@@ -19,7 +19,7 @@ void counters_probe(struct run_result *r);
  * (then every counted figure is the emulator's, and labelled so). */
 int counters_counting(void);
 /* 1 while rows run on a processor in the boot CPU's place
- * (bench/run/stand_in.h): the counters were programmed on the boot CPU
+ * (bench/run/other_cpu_matrix.h): the counters were programmed on the boot CPU
  * alone, so the counted pass does not run there; 0 after. */
 void counters_elsewhere(int elsewhere);
 
@@ -51,32 +51,20 @@ struct clock_reading {
 };
 void counters_read(struct clock_reading *out);
 
-/* With pin_frequency = 1, fixes the core clock for the run where the
- * CPU lets software (docs/timing.md "Pinning the frequency") and records
- * what was set and the ratio that resulted; says why not elsewhere.
- * After counters_probe. */
-void counters_pin(struct run_result *r);
+/* Every MSR the probe and the pin change is logged, to be put back
+ * before the reset: counters_change writes `value` where the MSR reads
+ * and writes without an exception, keeping the old one (0, or -1 where
+ * it faulted or the log is full); counters_changed is how many are
+ * logged; counters_put_back puts back all after the first `keep`. */
+int counters_change(uint32_t msr, uint64_t value);
+uint32_t counters_changed(void);
+void counters_put_back(uint32_t keep);
 /* Puts back what counters_probe and counters_pin changed, before the
  * reset. */
 void counters_unpin(void);
 
-/* Each other processor that runs rows or sends IPIs (docs/timing.md
- * "Pinning the frequency"): run on it (AP_RUN, arch/ap.h) once it
- * started, with its slot in ap_cpus as the argument, counters_pin_here
- * pins it as counters_pin pinned the boot CPU, sets its LFENCE as
- * fences_prepare did, and measures its APERF/MPERF ratio; before INIT
- * parks it, counters_unpin_here puts back what it changed (INIT leaves
- * MSRs as they are, SDM vol. 3A §10.1.1, Table 10-1). Neither is
- * guarded: only MSRs the boot CPU used without an exception. */
-void counters_pin_here(void *slot);
-void counters_unpin_here(void *slot);
-/* How the pin's or the restore's work on a processor ended. */
-enum pin_outcome { PIN_RETURNED, PIN_FAULTED, PIN_TIMED_OUT };
-/* On the boot CPU after each: records what the processor in `slot`,
- * struct cpu_clock's `cpu`, found (`outcome`: an enum pin_outcome),
- * and whether its changes were put back, in the results counters_pin
- * had. */
-void counters_note_started(uint32_t slot, uint8_t cpu, int outcome);
-void counters_note_parked(uint8_t cpu, int restored);
+/* The core clock's ratio to the TSC's over a known loop, in
+ * thousandths; 0 where the boot CPU found no APERF/MPERF. */
+uint32_t counters_ratio_over_loop(void);
 
 #endif

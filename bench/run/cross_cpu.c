@@ -97,7 +97,8 @@ static void ack_samples(void *arg)
 			/* A still-pending ICR would never send: the lost
 			 * acknowledgement ends the samples. */
 			if (!w->x2apic)
-				(void)xapic_icr_wait_idle();
+				(void)xapic_icr_wait_idle(
+					APIC_ICR_IDLE_POLLS);
 			lapic_icr_write(w->x2apic, w->dest[k], w->icr_low);
 		}
 		while (ap_acks < w->expect && tsc_open() < until)

@@ -4,6 +4,7 @@
 #include "apic/lapic.h"
 #include "arch/ap.h"
 #include "arch/cpu.h"
+#include "arch/cpu_topology.h"
 #include "arch/desc.h"
 #include "arch/vectors.h"
 #include "arch/lib/fmt.h"
@@ -11,87 +12,26 @@
 #include "bench/model/results.h"
 #include "bench/model/topology.h"
 #include "bench/run/counters.h"
+#include "bench/run/counters_pin.h"
+#include "bench/run/other_cpus_set.h"
 
 /* After INIT the SDM waits 10 ms before a SIPI; parked processors need
  * no SIPI, but the wait lets an INIT still in flight land before the
  * first row. */
 #define INIT_SETTLE_US 10000
 
-/* The processors phase B started once, which the cross-CPU rows start
- * again: each one's slot in ap_cpus, APIC id, MADT index and relation to
- * the boot CPU. */
-static struct {
-	const struct ap_area *area;
-	uint64_t tsc_hz;
-	uint32_t own;
-	uint32_t listed, own_index;	/* the MADT's, and the boot CPU's place in it */
-	uint32_t count;
-	int running;
-	int target;	/* the cross-CPU rows' target's slot; -1: none */
-	uint32_t command;	/* what the last wake had them do */
-	/* What the target's handler took between the last wake and
-	 * sleep, and its wake-ups without an interrupt (arch/ap.h). */
-	uint32_t last_took, last_wakeups;
-	struct {
-		uint32_t apic_id, index;
-		uint8_t relation;
-	} cpu[AP_MAX_CPUS];
-} aps = { .target = -1 };
-static const char *aps_missing = "the other processors were not started";
-static struct topology run_topology;
-#define CACHE_TYPE_NULL 0
+struct other_cpus started_cpus = { .target = -1 };
+static const char *missing_why = "the other processors were not started";
 
-/* The sharers of the deepest cache a deterministic-cache leaf (4, or
- * AMD's 8000_001DH) lists: EAX[25:14] + 1 of the subleaf whose level,
- * EAX[7:5], is highest; 0 where it lists none. */
-static uint32_t llc_sharing_from(uint32_t leaf)
+/* Waits `us` on the TSC, a PAUSE a turn: under -icount the vCPUs take
+ * turns, and TCG hands the turn on at a PAUSE (bench/run/
+ * other_cpus_command.c). Nothing is timed across it. */
+static void settle_us(uint64_t tsc_hz, uint64_t us)
 {
-	uint32_t sharing = 0, level = 0, i;
+	uint64_t end = tsc_open() + tsc_hz / 1000000 * us;
 
-	for (i = 0; i < 16; i++) {
-		struct cpuid_regs c = cpuid(leaf, i);
-
-		if ((c.eax & 0x1f) == CACHE_TYPE_NULL)
-			break;
-		if (((c.eax >> 5) & 7) >= level) {
-			level = (c.eax >> 5) & 7;
-			sharing = ((c.eax >> 14) & 0xfff) + 1;
-		}
-	}
-	return sharing;
-}
-
-/* The boot CPU's topology leaves (bench/model/topology.h): 1FH where it
- * is, else 0BH; the last-level cache from leaf 4, or AMD's 8000_001DH
- * where TOPOEXT says it is there; AMD's own leaves where 0BH is not. */
-static void topology_read(struct topology_leaves *l)
-{
-	uint32_t max = cpuid_max_leaf(0), ext = cpuid_max_leaf(0x80000000);
-	uint32_t leaf = max >= 0x1f && cpuid(0x1f, 0).ebx ? 0x1f :
-			max >= 0x0b && cpuid(0x0b, 0).ebx ? 0x0b : 0;
-	int topoext = ext >= 0x80000001 &&
-		      (cpuid(0x80000001, 0).ecx & CPUID_80000001_ECX_TOPOEXT);
-	unsigned i;
-
-	*l = (struct topology_leaves){ 0 };
-	for (i = 0; leaf && i < TOPOLOGY_MAX_LEVELS; i++) {
-		struct cpuid_regs c = cpuid(leaf, i);
-
-		if (((c.ecx >> 8) & 0xff) == 0)
-			break;
-		l->level_eax[i] = c.eax;
-		l->level_ecx[i] = c.ecx;
-		l->n_levels = (uint8_t)(i + 1);
-	}
-	if (max >= 4)
-		l->llc_sharing = llc_sharing_from(4);
-	if (!l->llc_sharing && topoext && ext >= 0x8000001d)
-		l->llc_sharing = llc_sharing_from(0x8000001d);
-	if (topoext && ext >= 0x8000001e)
-		l->amd_threads_per_core =
-			((cpuid(0x8000001e, 0).ebx >> 8) & 0xff) + 1;
-	if (ext >= 0x80000008)
-		l->amd_apic_id_size = (cpuid(0x80000008, 0).ecx >> 12) & 0xf;
+	while (tsc_open() < end)
+		__asm__ volatile("pause" ::: "memory");
 }
 
 /* Where each listed processor sits from this one, counted by relation,
@@ -137,7 +77,7 @@ static int ap_reached_main(uint32_t before, uint64_t tsc_hz, uint64_t us)
 
 /* One processor, INIT-SIPI-SIPI into long mode on its own stack.
  * Returns whether it reached ap_main. */
-static int start_one(const struct ap_area *area, uint32_t apic_id,
+static int start_one(const struct other_cpus_area *area, uint32_t apic_id,
 		     uint32_t slot, uint64_t tsc_hz)
 {
 	uint8_t vector = (uint8_t)((uintptr_t)area->page >> 12);
@@ -149,7 +89,7 @@ static int start_one(const struct ap_area *area, uint32_t apic_id,
 				       (uint64_t)(slot + 1) * AP_STACK_BYTES);
 	if (lapic_send_init(apic_id))
 		return 0;
-	tsc_pause_us(tsc_hz, INIT_SETTLE_US);
+	settle_us(tsc_hz, INIT_SETTLE_US);
 	for (sipi = 0; sipi < 2; sipi++) {
 		if (lapic_send_sipi(apic_id, vector))
 			return 0;
@@ -167,12 +107,13 @@ static void local_apic_on_arrival(void)
 }
 
 /* Starts each listed processor but this one, where the area allows;
- * says which did not start, and keeps those that did in `aps`. Returns
- * how many did, or -1 with *why set where none was tried. */
+ * says which did not start, and keeps those that did in started_cpus.
+ * Returns how many did, or -1 with *why set where none was tried. */
 static int start_all(const struct madt_info *m, uint32_t listed, uint32_t own,
-		     const struct ap_area *area, uint64_t tsc_hz,
+		     const struct other_cpus_area *area, uint64_t tsc_hz,
 		     uint32_t absent_tried, const char **why)
 {
+	struct other_cpus *o = &started_cpus;
 	uint32_t i, slot = 0;
 	int started = 0;
 
@@ -198,10 +139,10 @@ static int start_all(const struct madt_info *m, uint32_t listed, uint32_t own,
 		if (id == own)
 			continue;
 		if (start_one(area, id, slot, tsc_hz)) {
-			aps.cpu[slot].apic_id = id;
-			aps.cpu[slot].index = i;
-			aps.cpu[slot].relation = (uint8_t)topology_relation(
-				&run_topology, own, id);
+			o->cpu[slot].apic_id = id;
+			o->cpu[slot].index = i;
+			o->cpu[slot].relation = (uint8_t)topology_relation(
+				&o->topology, own, id);
 			slot++;
 			started++;
 		} else {
@@ -210,68 +151,25 @@ static int start_all(const struct madt_info *m, uint32_t listed, uint32_t own,
 				   i < listed ? "" : " (listed absent)");
 		}
 	}
-	aps.area = area;
-	aps.tsc_hz = tsc_hz;
-	aps.own = own;
-	aps.count = slot;
-	aps.running = 1;
+	o->area = area;
+	o->tsc_hz = tsc_hz;
+	o->own = own;
+	o->count = slot;
+	o->running = 1;
 	return started;
 }
 
 /* The closest processor that started: the cross-CPU rows' target. */
 static int pick_target(void)
 {
+	struct other_cpus *o = &started_cpus;
 	int best = -1;
 	uint32_t s;
 
-	for (s = 0; s < aps.count; s++)
-		if (best < 0 || aps.cpu[s].relation < aps.cpu[best].relation)
+	for (s = 0; s < o->count; s++)
+		if (best < 0 || o->cpu[s].relation < o->cpu[best].relation)
 			best = (int)s;
 	return best;
-}
-
-/* How long the boot CPU waits for an AP to take a command. */
-#define COMMAND_WAIT_US 100000
-
-/* Sends a fixed IPI to `apic_id`, untimed. */
-static void send_fixed(uint32_t apic_id, uint8_t vector)
-{
-	int x2apic = lapic->mode == LAPIC_X2APIC;
-
-	if (x2apic)
-		weak_wrmsr_fence();
-	lapic_icr_write(x2apic, apic_id, APIC_ICR_LEVEL_ASSERT | vector);
-}
-
-/* Commands every running AP and waits until each took it, waking the
- * halted ones; returns how many did not in time. */
-static uint32_t command_all(uint32_t command)
-{
-	uint32_t s, late = 0;
-	uint64_t end;
-
-	ap_reply_ack_only = 1;
-	ap_reply_x2apic = lapic->mode == LAPIC_X2APIC;
-	for (s = 0; s < aps.count; s++) {
-		ap_cpus[s].command = command;
-		/* The store before the load of `waiting`: ap_wait
-		 * (arch/ap.c) stores `waiting` and then reads the command,
-		 * and without a full fence on both sides each could read
-		 * the other's old value and the AP halt with no IPI coming
-		 * (SDM vol. 3A §9.2.3.4). */
-		mfence();
-		if (ap_cpus[s].waiting && !ap_cpus[s].fault)
-			send_fixed(aps.cpu[s].apic_id, WAKE_VECTOR);
-	}
-	end = tsc_open() + aps.tsc_hz / 1000000 * COMMAND_WAIT_US;
-	for (s = 0; s < aps.count; s++) {
-		while (ap_cpus[s].state != command && !ap_cpus[s].fault &&
-		       tsc_open() < end)
-			__asm__ volatile("pause");
-		if (ap_cpus[s].state != command)
-			late++;
-	}
-	return late;
 }
 
 /* INIT to each processor the MADT lists but this one: wait-for-SIPI.
@@ -279,6 +177,7 @@ static uint32_t command_all(uint32_t command)
 static uint32_t init_all(const struct madt_info *m, uint32_t listed,
 			 uint32_t own, uint32_t *parked)
 {
+	struct other_cpus *o = &started_cpus;
 	uint32_t i, stuck = 0;
 
 	*parked = 0;
@@ -290,43 +189,33 @@ static uint32_t init_all(const struct madt_info *m, uint32_t listed,
 		else
 			(*parked)++;
 	}
-	tsc_pause_us(aps.tsc_hz, INIT_SETTLE_US);
+	settle_us(o->tsc_hz, INIT_SETTLE_US);
 	return stuck;
 }
 
-/* The faults the APs recorded since they were last started. */
-static uint32_t faults_logged(void)
+void other_cpus_start_and_park(const struct madt_info *m,
+			       enum acpi_status madt_status,
+			       const struct other_cpus_area *area,
+			       struct run_result *r)
 {
-	uint32_t s, faults = 0;
-
-	for (s = 0; s < aps.count; s++)
-		if (ap_cpus[s].fault) {
-			faults++;
-			log_printf("other CPUs: CPU %u, APIC id %u: exception "
-				   "%u; it parked itself\n", aps.cpu[s].index,
-				   aps.cpu[s].apic_id, ap_cpus[s].fault - 1);
-		}
-	return faults;
-}
-
-void other_cpus_park(const struct madt_info *m, enum acpi_status madt_status,
-		     const struct ap_area *area, struct run_result *r)
-{
+	struct other_cpus *o = &started_cpus;
 	const char *not_started;
 	int started;
+	struct cpuid_topology_words words;
 	struct topology_leaves leaves;
 	char relations[96];
 	uint32_t own, parked, stuck, listed, absent;
 	const char *why;
 
-	topology_read(&leaves);
+	cpu_topology_read(&words);
+	topology_extract(&words, &leaves);
 	topology_decode(&leaves, &r->machine.topology);
-	run_topology = r->machine.topology;
+	o->topology = r->machine.topology;
 
 	if (madt_status != ACPI_OK) {
 		results_probe(r, PROBE_OTHER_CPUS, PROBE_ABSENT, "no usable MADT: "
 			      "the other processors are left as they are");
-		aps_missing = "no usable MADT";
+		missing_why = "no usable MADT";
 		return;
 	}
 	listed = m->cpu_count < MADT_MAX_CPUS ? m->cpu_count : MADT_MAX_CPUS;
@@ -334,22 +223,22 @@ void other_cpus_park(const struct madt_info *m, enum acpi_status madt_status,
 		results_probe(r, PROBE_OTHER_CPUS, PROBE_ABSENT,
 			      "the MADT lists this processor alone");
 		log_status(STATUS_OTHER_CPUS, "listed=%u parked=0", listed);
-		aps_missing = "the MADT lists this processor alone";
+		missing_why = "the MADT lists this processor alone";
 		return;
 	}
 	why = lapic_enable(lapic_firmware_mode());
 	if (why) {
 		results_probe(r, PROBE_OTHER_CPUS, PROBE_QUIRK, "not parked: %s",
 			      why);
-		aps_missing = "the local APIC did not come up";
+		missing_why = "the local APIC did not come up";
 		return;
 	}
 	own = lapic_own_id();
-	aps.tsc_hz = r->tsc_hz;
-	aps.listed = listed;
-	for (aps.own_index = 0; aps.own_index < listed &&
-				m->cpu_apic_id[aps.own_index] != own;
-	     aps.own_index++)
+	o->tsc_hz = r->tsc_hz;
+	o->listed = listed;
+	for (o->own_index = 0; o->own_index < listed &&
+				m->cpu_apic_id[o->own_index] != own;
+	     o->own_index++)
 		;
 	relate(m, listed, own, r, relations, sizeof(relations));
 	absent = m->absent_count < MADT_MAX_ABSENT ? m->absent_count
@@ -366,12 +255,12 @@ void other_cpus_park(const struct madt_info *m, enum acpi_status madt_status,
 	if (started < 0)
 		log_printf("other CPUs: not started: %s\n", not_started);
 	else
-		(void)command_all(AP_QUIET);
+		(void)other_cpus_command_all(o, AP_QUIET);
 	stuck = init_all(m, listed, own, &parked);
-	aps.running = 0;
-	aps.target = pick_target();
+	o->running = 0;
+	o->target = pick_target();
 	if (started <= 0)
-		aps_missing = started < 0 ? not_started
+		missing_why = started < 0 ? not_started
 					  : "no other processor started";
 	log_printf("other CPUs: %u of the %u the MADT lists sent INIT, into "
 		   "wait-for-SIPI%s\n", parked, listed - 1,
@@ -394,11 +283,11 @@ void other_cpus_park(const struct madt_info *m, enum acpi_status madt_status,
 			      "INIT in wait-for-SIPI%s; from this one: %s%s%s%s",
 			      started, listed - 1,
 			      stuck ? "; INIT not sent to some" : "", relations,
-			      aps.target >= 0 ? "; the cross-CPU rows' target: "
+			      o->target >= 0 ? "; the cross-CPU rows' target: "
 					      : "",
-			      aps.target >= 0 ? cpu_relation_name(
-				      aps.cpu[aps.target].relation) : "",
-			      aps.target >= 0 ? " CPU" : "");
+			      o->target >= 0 ? cpu_relation_name(
+				      o->cpu[o->target].relation) : "",
+			      o->target >= 0 ? " CPU" : "");
 	if (m->cpu_count > MADT_MAX_CPUS)
 		log_printf("other CPUs: %u listed, the first %u parked\n",
 			   m->cpu_count, MADT_MAX_CPUS);
@@ -406,31 +295,24 @@ void other_cpus_park(const struct madt_info *m, enum acpi_status madt_status,
 
 const char *other_cpus_unavailable(void)
 {
-	return aps.target < 0 ? aps_missing : 0;
+	return started_cpus.target < 0 ? missing_why : 0;
 }
 
 uint32_t other_cpus_target_apic_id(void)
 {
-	return aps.target < 0 ? 0 : aps.cpu[aps.target].apic_id;
-}
+	const struct other_cpus *o = &started_cpus;
 
-int other_cpus_target_waiting(void)
-{
-	uint64_t end = tsc_open() + aps.tsc_hz / 1000000 * COMMAND_WAIT_US;
-	const struct ap_cpu *t = &ap_cpus[aps.target];
-
-	while (!t->waiting && !t->fault && tsc_open() < end)
-		__asm__ volatile("pause");
-	return t->waiting;
+	return o->target < 0 ? 0 : o->cpu[o->target].apic_id;
 }
 
 /* Starts the processors that started in phase B again, each from
  * wait-for-SIPI into the slot it had (the same trampoline and stack). */
 static uint32_t start_again(void)
 {
+	struct other_cpus *o = &started_cpus;
 	uint32_t s, late = 0;
 
-	for (s = 0; s < aps.count; s++)
+	for (s = 0; s < o->count; s++)
 		if (other_cpus_start_one(s))
 			late++;
 	return late;
@@ -438,23 +320,24 @@ static uint32_t start_again(void)
 
 const char *other_cpus_wake(uint32_t command)
 {
+	struct other_cpus *o = &started_cpus;
 	static char why[96];
 
-	if (aps.target < 0)
-		return aps_missing;
-	if (!aps.running) {
+	if (o->target < 0)
+		return missing_why;
+	if (!o->running) {
 		uint32_t late = start_again();
 
-		aps.running = 1;
+		o->running = 1;
 		if (late) {
 			fmt_snprintf(why, sizeof(why), "%u of the %u other "
 				     "processors did not start again", late,
-				     aps.count);
+				     o->count);
 			return why;
 		}
 	}
-	aps.command = command;
-	if (command_all(command)) {
+	o->command = command;
+	if (other_cpus_command_all(o, command)) {
 		fmt_snprintf(why, sizeof(why), "an AP did not take the "
 			     "command to wait (%u)", command);
 		return why;
@@ -462,34 +345,17 @@ const char *other_cpus_wake(uint32_t command)
 	return 0;
 }
 
-/* Runs work(slot) on the processor in `slot`, which waits quiet or
- * after its last work, and waits until it returned; it then waits quiet
- * again. Returns how it ended (enum pin_outcome in counters.h). */
-static int run_and_wait(uint32_t slot, void (*work)(void *arg))
-{
-	struct ap_cpu *ap = &ap_cpus[slot];
-	uint64_t end = tsc_open() + aps.tsc_hz;
-
-	other_cpus_run(slot, work, (void *)(uintptr_t)slot);
-	while (!ap->done && !ap->fault && tsc_open() < end)
-		__asm__ volatile("pause");
-	ap->command = AP_QUIET;
-	return ap->fault ? PIN_FAULTED : ap->done ? PIN_RETURNED
-						  : PIN_TIMED_OUT;
-}
-
-/* The processors pinned since they last started, by slot. */
-static uint8_t pinned_now[AP_MAX_CPUS];
-
 /* Its clock pinned as the boot CPU's, once it started: it runs rows or
  * sends IPIs from now on (counters_pin_here). */
 static void pin_started(uint32_t slot)
 {
-	int outcome = run_and_wait(slot, counters_pin_here);
+	struct other_cpus *o = &started_cpus;
+	enum work_outcome outcome = other_cpus_run_quietly(slot,
+							   counters_pin_here);
 
 	/* One still pinning is never put back: the restore could race it. */
-	pinned_now[slot] = outcome != PIN_TIMED_OUT;
-	counters_note_started(slot, (uint8_t)(aps.cpu[slot].index + 1),
+	o->pinned[slot] = outcome != WORK_TIMED_OUT;
+	counters_note_started(slot, (uint8_t)(o->cpu[slot].index + 1),
 			      outcome);
 }
 
@@ -498,123 +364,105 @@ static void pin_started(uint32_t slot)
  * one that did not start again has nothing to put back. */
 static void unpin_before_init(uint32_t slot)
 {
+	struct other_cpus *o = &started_cpus;
 	int restored;
 
-	if (!pinned_now[slot])
+	if (!o->pinned[slot])
 		return;
-	pinned_now[slot] = 0;
+	o->pinned[slot] = 0;
 	restored = !ap_cpus[slot].fault &&
-		   run_and_wait(slot, counters_unpin_here) == PIN_RETURNED;
-	counters_note_parked((uint8_t)(aps.cpu[slot].index + 1), restored);
+		   other_cpus_run_quietly(slot, counters_unpin_here) ==
+			   WORK_RETURNED;
+	counters_note_parked((uint8_t)(o->cpu[slot].index + 1), restored);
 }
 
+/* The status line the cross-CPU rows' checks read: what the target was
+ * told to do (`told`), and what it did, counted by itself (arch/ap.h):
+ * the HLTs and MWAITs it served, read once it took AP_QUIET, so that
+ * every wait it entered has ended and been counted. */
 void other_cpus_sleep(const char *source)
 {
-	static const char *const states[] = { "?", "quiet", "spin", "halt",
-					      "mwait" };
+	static const char *const told[] = { "?", "quiet", "spin", "halt",
+					    "mwait" };
+	struct other_cpus *o = &started_cpus;
 	const struct ap_cpu *t;
 	uint32_t late, faults, s, took = 0, target_took;
 
-	if (!aps.running || aps.target < 0)
+	if (!o->running || o->target < 0)
 		return;
-	t = &ap_cpus[aps.target];
+	t = &ap_cpus[o->target];
 	target_took = t->interrupts;
-	aps.last_took = target_took;
-	aps.last_wakeups = t->wakeups_without_interrupt;
-	for (s = 0; s < aps.count; s++)
+	o->last_took = target_took;
+	o->last_wakeups = t->wakeups_without_interrupt;
+	for (s = 0; s < o->count; s++)
 		took += ap_cpus[s].interrupts;
-	late = command_all(AP_QUIET);
-	faults = faults_logged();
-	for (s = 0; s < aps.count; s++)
-		unpin_before_init(s);
-	for (s = 0; s < aps.count; s++)
-		(void)lapic_send_init(aps.cpu[s].apic_id);
-	tsc_pause_us(aps.tsc_hz, INIT_SETTLE_US);
-	aps.running = 0;
+	late = other_cpus_command_all(o, AP_QUIET);
+	faults = other_cpus_faults_logged(o);
 	log_status(STATUS_CROSS_CPU, "source=%s mode=%s target=%u relation=%s "
-		   "state=%s took=%u target_took=%u wakeups=%u faults=%u "
-		   "late=%u",
-		   source, lapic->name, aps.cpu[aps.target].apic_id,
-		   cpu_relation_name(aps.cpu[aps.target].relation),
-		   states[aps.command < 5 ? aps.command : 0], took,
-		   target_took, aps.last_wakeups, faults, late);
+		   "told=%s halts=%u mwaits=%u took=%u target_took=%u "
+		   "wakeups=%u faults=%u late=%u",
+		   source, lapic->name, o->cpu[o->target].apic_id,
+		   cpu_relation_name(o->cpu[o->target].relation),
+		   told[o->command < 5 ? o->command : 0], t->halts, t->mwaits,
+		   took, target_took, o->last_wakeups, faults, late);
+	for (s = 0; s < o->count; s++)
+		unpin_before_init(s);
+	for (s = 0; s < o->count; s++)
+		(void)lapic_send_init(o->cpu[s].apic_id);
+	settle_us(o->tsc_hz, INIT_SETTLE_US);
+	o->running = 0;
 }
 
 uint32_t other_cpus_target_wakeups(uint32_t *target_took)
 {
-	*target_took = aps.last_took;
-	return aps.last_wakeups;
+	*target_took = started_cpus.last_took;
+	return started_cpus.last_wakeups;
 }
 
 uint32_t other_cpus_started(void)
 {
-	return aps.target < 0 ? 0 : aps.count;
+	return started_cpus.target < 0 ? 0 : started_cpus.count;
 }
 
 uint32_t other_cpus_apic_id(uint32_t slot)
 {
-	return aps.cpu[slot].apic_id;
+	return started_cpus.cpu[slot].apic_id;
 }
 
 uint32_t other_cpus_index(uint32_t slot)
 {
-	return aps.cpu[slot].index;
+	return started_cpus.cpu[slot].index;
 }
 
 uint32_t other_cpus_own_apic_id(void)
 {
-	return aps.own;
-}
-
-void other_cpus_run(uint32_t slot, void (*work)(void *arg), void *arg)
-{
-	struct ap_cpu *ap = &ap_cpus[slot];
-
-	ap->work = work;
-	ap->work_arg = arg;
-	ap->done = 0;
-	ap->command = AP_RUN;
-}
-
-int other_cpus_finish(uint32_t slot)
-{
-	struct ap_cpu *ap = &ap_cpus[slot];
-	/* A run's work is bounded by its own waits; this is their sum's
-	 * bound, generous. */
-	uint64_t end = tsc_open() + aps.tsc_hz * 10;
-
-	while (!ap->done && !ap->fault && tsc_open() < end)
-		__asm__ volatile("pause");
-	ap->command = AP_SPIN;
-	return ap->done ? 0 : -1;
-}
-
-uint32_t other_cpus_fault(uint32_t slot)
-{
-	return ap_cpus[slot].fault;
+	return started_cpus.own;
 }
 
 uint32_t other_cpus_listed(uint32_t *own_index)
 {
-	*own_index = aps.own_index;
-	return aps.listed;
+	*own_index = started_cpus.own_index;
+	return started_cpus.listed;
 }
 
 int other_cpus_slot_of(uint32_t index)
 {
+	struct other_cpus *o = &started_cpus;
 	uint32_t s;
 
-	for (s = 0; aps.target >= 0 && s < aps.count; s++)
-		if (aps.cpu[s].index == index)
+	for (s = 0; o->target >= 0 && s < o->count; s++)
+		if (o->cpu[s].index == index)
 			return (int)s;
 	return -1;
 }
 
 int other_cpus_start_one(uint32_t slot)
 {
-	ap_trampoline_prepare(aps.area->page);
+	struct other_cpus *o = &started_cpus;
+
+	ap_trampoline_prepare(o->area->page);
 	ap_alive = 0;
-	if (!start_one(aps.area, aps.cpu[slot].apic_id, slot, aps.tsc_hz))
+	if (!start_one(o->area, o->cpu[slot].apic_id, slot, o->tsc_hz))
 		return -1;
 	pin_started(slot);
 	return 0;
@@ -622,12 +470,10 @@ int other_cpus_start_one(uint32_t slot)
 
 void other_cpus_park_one(uint32_t slot)
 {
+	struct other_cpus *o = &started_cpus;
+
 	unpin_before_init(slot);
-	(void)lapic_send_init(aps.cpu[slot].apic_id);
-	tsc_pause_us(aps.tsc_hz, INIT_SETTLE_US);
+	(void)lapic_send_init(o->cpu[slot].apic_id);
+	settle_us(o->tsc_hz, INIT_SETTLE_US);
 }
 
-void other_cpus_send(uint32_t apic_id, uint8_t vector)
-{
-	send_fixed(apic_id, vector);
-}

@@ -65,7 +65,8 @@ static void probe_smi_count(struct run_result *r)
 
 struct source_lines probes_run(const struct phase_b_found *found,
 			       const struct probe_tables *tables,
-			       const struct ap_area *aps, struct run_result *r)
+			       const struct other_cpus_area *other_cpus,
+			       struct run_result *r)
 {
 	struct source_lines lines;
 
@@ -77,7 +78,8 @@ struct source_lines probes_run(const struct phase_b_found *found,
 	fmt_snprintf(r->fence_note, sizeof(r->fence_note), "%s",
 		     fences_prepare());
 	probe_smi_count(r);
-	other_cpus_park(tables->madt, tables->madt_status, aps, r);
+	other_cpus_start_and_park(tables->madt, tables->madt_status,
+				  other_cpus, r);
 	apic_mode_probe(r);
 	mitigation_probe(r);
 	counters_probe(r);

@@ -43,9 +43,10 @@ struct probe_tables {
 };
 
 /* Runs every probe into r, the other processors started and parked in
- * `aps`; returns the interrupt lines the rows use. */
+ * `other_cpus`; returns the interrupt lines the rows use. */
 struct source_lines probes_run(const struct phase_b_found *found,
 			       const struct probe_tables *tables,
-			       const struct ap_area *aps, struct run_result *r);
+			       const struct other_cpus_area *other_cpus,
+			       struct run_result *r);
 
 #endif

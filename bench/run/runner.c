@@ -11,7 +11,7 @@
 #include "bench/run/counters.h"
 #include "bench/run/experiment.h"
 #include "bench/run/sources.h"
-#include "bench/run/stand_in.h"
+#include "bench/run/other_cpu_matrix.h"
 
 void bench_measure_floor(struct run_result *r, const struct irqlab_config *c,
 			 struct bench_buffers *b)
@@ -64,8 +64,9 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 		   int (*fits)(const struct run_result *r))
 {
 	static struct plan_row plan[PLAN_MAX_ROWS];
-	size_t n = stand_in_plan(plan, plan_build(plan, PLAN_MAX_ROWS, c, lines),
-				 PLAN_MAX_ROWS, c), i;
+	size_t n = other_cpu_matrix_plan(plan,
+					 plan_build(plan, PLAN_MAX_ROWS, c, lines),
+					 PLAN_MAX_ROWS, c), i;
 
 	/* One bar for the whole run, across its parts: part 1 takes the
 	 * primitives after its rows, so a later part starts past them. */
@@ -92,7 +93,7 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 		/* A processor in the boot CPU's place runs nothing beside
 		 * the boot CPU's own rows. */
 		if (!p->id.cpu)
-			stand_in_release();
+			other_cpu_matrix_release();
 		/* x2APIC comes only from xAPIC (apic_mode.h), even in a part
 		 * that starts past the xAPIC rows. */
 		if (mode == LAPIC_X2APIC && !apic_mode_tried(LAPIC_XAPIC))
@@ -108,12 +109,12 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 		} else if (r->n_experiments >= RESULTS_MAX_EXPERIMENTS) {
 			log_printf("experiment %s: not run: results table full\n",
 				   p->name);
-			stand_in_release();
+			other_cpu_matrix_release();
 			return;
 		} else if (p->kind == ROW_I386) {
 			i386_experiment_run(p, r, c, b);
 		} else if (p->id.cpu) {
-			stand_in_run(p, r, c, b);
+			other_cpu_matrix_run(p, r, c, b);
 		} else {
 			experiment_run(p, r, c, b);
 		}
@@ -127,11 +128,11 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 			log_printf("part %u: the results fill the handoff; rows "
 				   "from %u on go to part %u, after a reset\n",
 				   r->part, (unsigned)i, r->part + 1u);
-			stand_in_release();
+			other_cpu_matrix_release();
 			return;
 		}
 	}
-	stand_in_release();
+	other_cpu_matrix_release();
 }
 
 struct primitive_run {

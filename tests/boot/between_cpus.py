@@ -164,7 +164,7 @@ def cross_cpu(o):
                     and line.get("target_took") == str(per_row)
                     and line.get("faults") == "0" and line.get("late") == "0"
                     and line.get("relation") == "same-llc"
-                    and line.get("state") == CROSS_CPU_STATES[source]):
+                    and line.get("told") == CROSS_CPU_STATES[source]):
                 bad.append("%s: %s %s" % (name, row and (
                     row["status"], row.get("reason"), row["delivered"]),
                     line))
@@ -178,6 +178,29 @@ def cross_cpu(o):
           % (len(CROSS_CPU_SOURCES), per_row),
           o.rc == 0 and not bad and len(lines) > 0, "; ".join(bad) or
           "rc %d, %d status lines" % (o.rc, len(lines)))
+    # What the target did, counted by itself: every HLT or MWAIT it
+    # served, read once it stopped waiting. Halted, each IPI ended one,
+    # as did each wake-up without an interrupt, and the command that
+    # ended the row may have ended one more; TCG's MWAIT returns at once,
+    # so it served at least one per IPI; a spinning target served none.
+    did = []
+    for source in CROSS_CPU_SOURCES:
+        for mode in ("xapic", "x2apic"):
+            line = last.get((source, mode), {})
+            halts, mwaits = (int(line.get(k, -1)) for k in ("halts",
+                                                               "mwaits"))
+            woke = per_row + int(line.get("wakeups", 0))
+            told = CROSS_CPU_STATES[source]
+            if not (woke <= halts <= woke + 1 and mwaits == 0
+                    if told == "halt" else halts == 0 and mwaits >= per_row
+                    if told == "mwait" else halts == 0 and mwaits == 0):
+                did.append("%s %s: %s" % (source, mode, line))
+    check("cross-cpu: each target did what it was told, by its own count: "
+          "halted, its %d IPIs and each wake-up without an interrupt each "
+          "ended one HLT (one more at most for the command that ended the "
+          "row) and no MWAIT; in MWAIT, at least %d MWAITs and no HLT; "
+          "spinning, neither" % (per_row, per_row),
+          o.rc == 0 and not did, "; ".join(did))
     sweeps = [l for l in lines if l.get("took") == "1"]
     check("cross-cpu: the vector sweep fired each cross-CPU row's 7 vectors "
           "at the target one by one, each taken once there and answered",

@@ -1,4 +1,4 @@
-#include "bench/run/stand_in.h"
+#include "bench/run/other_cpu_matrix.h"
 
 #include "apic/ap_interrupt.h"
 #include "apic/lapic.h"
@@ -20,8 +20,9 @@ static uint32_t in_place_mode;
 
 /* Its stack for the rows, deeper than an AP's own, and its IST stacks
  * (the stand-in TSS, arch/desc.h). */
-#define STAND_IN_STACK_BYTES (64 * 1024)
-static uint8_t rows_stack[STAND_IN_STACK_BYTES] __attribute__((aligned(64)));
+#define OTHER_CPU_MATRIX_STACK_BYTES (64 * 1024)
+static uint8_t rows_stack[OTHER_CPU_MATRIX_STACK_BYTES]
+	__attribute__((aligned(64)));
 static uint8_t ist_stacks[IST_COUNT * IST_STACK_BYTES]
 	__attribute__((aligned(64)));
 /* The boot CPU's line while it halts: ap_interrupt, its handler then,
@@ -31,13 +32,13 @@ static struct ap_cpu boot_halts;
  * the boot CPU. */
 static volatile uint32_t row_finished;
 
-size_t stand_in_choose(const struct irqlab_config *c, uint8_t *cpus,
-		       size_t cap)
+size_t other_cpu_matrix_choose(const struct irqlab_config *c,
+			       uint8_t *cpus, size_t cap)
 {
 	uint32_t own_index, listed = other_cpus_listed(&own_index);
 	uint32_t own_type = cpu_core_type() >> CPUID_1A_EAX_CORE_TYPE_SHIFT;
 	uint32_t index;
-	uint8_t seen[STAND_IN_MAX_CPUS + 1];	/* core types taken */
+	uint8_t seen[OTHER_CPU_MATRIX_MAX_CPUS + 1];	/* core types taken */
 	size_t n = 0, n_seen = 0, k;
 
 	/* Past the MADT's list only a number can name one: its rows then
@@ -67,7 +68,8 @@ size_t stand_in_choose(const struct irqlab_config *c, uint8_t *cpus,
 	return n;
 }
 
-int stand_in_takes(const struct plan_row *p, const struct irqlab_config *c)
+int other_cpu_matrix_takes(const struct plan_row *p,
+			   const struct irqlab_config *c)
 {
 	uint8_t kind = p->source ? p->source->kind : 0;
 
@@ -94,7 +96,7 @@ static size_t add_copies(struct plan_row *out, size_t n, size_t cap,
 		for (i = from; i < to && n < cap; i++) {
 			struct plan_row *row = &out[n];
 
-			if (!stand_in_takes(&rows[i], c))
+			if (!other_cpu_matrix_takes(&rows[i], c))
 				continue;
 			*row = rows[i];
 			row->id.cpu = row->baseline.cpu = cpus[k];
@@ -106,13 +108,14 @@ static size_t add_copies(struct plan_row *out, size_t n, size_t cap,
 
 /* The copies of the rows before the switch to x2APIC go just before
  * it, the x2APIC rows' after them, since the switch is one-way. */
-size_t stand_in_plan(struct plan_row *rows, size_t n, size_t cap,
-		     const struct irqlab_config *c)
+size_t other_cpu_matrix_plan(struct plan_row *rows, size_t n, size_t cap,
+			     const struct irqlab_config *c)
 {
 	static struct plan_row before[PLAN_MAX_ROWS];
-	uint8_t cpus[STAND_IN_MAX_CPUS];
-	size_t n_cpus = stand_in_choose(c, cpus, STAND_IN_MAX_CPUS), split,
-	       out = 0, i;
+	uint8_t cpus[OTHER_CPU_MATRIX_MAX_CPUS];
+	size_t n_cpus = other_cpu_matrix_choose(c, cpus,
+						OTHER_CPU_MATRIX_MAX_CPUS),
+	       split, out = 0, i;
 
 	if (!n_cpus)
 		return n;
@@ -128,7 +131,7 @@ size_t stand_in_plan(struct plan_row *rows, size_t n, size_t cap,
 	return add_copies(rows, out, cap, before, split, n, cpus, n_cpus, c);
 }
 
-void stand_in_release(void)
+void other_cpu_matrix_release(void)
 {
 	if (in_place < 0)
 		return;
@@ -159,7 +162,7 @@ static const char *take_place(const struct plan_row *p)
 	}
 	if (slot == in_place && in_place_mode == lapic->mode)
 		return 0;
-	stand_in_release();
+	other_cpu_matrix_release();
 	if (other_cpus_start_one((uint32_t)slot)) {
 		fmt_snprintf(why, sizeof(why), "CPU %u, APIC id %u: did not "
 			     "start again", index, other_cpus_apic_id(slot));
@@ -238,8 +241,9 @@ static void in_place_of_boot(void *arg)
 	other_cpus_send(call->boot_apic_id, WAKE_VECTOR);
 }
 
-void stand_in_run(const struct plan_row *p, struct run_result *r,
-		  const struct irqlab_config *c, struct bench_buffers *b)
+void other_cpu_matrix_run(const struct plan_row *p, struct run_result *r,
+			  const struct irqlab_config *c,
+			  struct bench_buffers *b)
 {
 	const char *why = take_place(p);
 	struct row_call call = { p, r, c, b, read_cr4(), rdmsr(MSR_FS_BASE),
@@ -287,6 +291,6 @@ void stand_in_run(const struct plan_row *p, struct run_result *r,
 			     "before the row began; it parked itself",
 			     p->id.cpu - 1u, ap->fault - 1);
 		log_printf("experiment %s: failed: %s\n", p->name, e->reason);
-		stand_in_release();
+		other_cpu_matrix_release();
 	}
 }

@@ -1,0 +1,38 @@
+/* The processors phase B started once, which the rows start again: what
+ * their start-up (bench/run/other_cpus.c) keeps and their command
+ * channel (bench/run/other_cpus_command.c) reads. One set a run. */
+#ifndef IRQLAB_BENCH_RUN_OTHER_CPUS_SET_H
+#define IRQLAB_BENCH_RUN_OTHER_CPUS_SET_H
+
+#include <stdint.h>
+
+#include "arch/ap.h"
+#include "bench/model/topology.h"
+
+struct other_cpus_area;
+
+struct other_cpus {
+	const struct other_cpus_area *area;
+	uint64_t tsc_hz;
+	struct topology topology;	/* the boot CPU's leaves, decoded */
+	uint32_t own;		/* the boot CPU's APIC id */
+	/* The MADT's count, and the boot CPU's place in it. */
+	uint32_t listed, own_index;
+	uint32_t count;		/* started, by slot in ap_cpus */
+	int running;
+	int target;	/* the cross-CPU rows' target's slot; -1: none */
+	uint32_t command;	/* what the last wake told them to do */
+	/* What the target's handler took between the last wake and
+	 * sleep, and its wake-ups without an interrupt (arch/ap.h). */
+	uint32_t last_took, last_wakeups;
+	/* Pinned since they last started (counters_pin_here), by slot. */
+	uint8_t pinned[AP_MAX_CPUS];
+	struct {
+		uint32_t apic_id, index;
+		uint8_t relation;
+	} cpu[AP_MAX_CPUS];
+};
+
+extern struct other_cpus started_cpus;
+
+#endif
