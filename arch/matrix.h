@@ -161,6 +161,89 @@
 	  "i386: the PDA's %gs saved, the per-CPU selector loaded, restored " \
 	  "(2.6.20)")
 
+/* X(ID, "name", KIND, code, SETUP, "seed threads", "what it is"): the
+ * primitives (seeds 000, 002, 003 and 004), timed per block of
+ * PRIMITIVE_REPS repetitions, in the order they run. KIND LONG: a block
+ * of arch/primitives.S, prim_<code> and its counted twin
+ * prim_<code>_counted; COMPAT: the same text assembled as i386 code, run
+ * in compatibility mode (arch/compat.S), prim32_<code>, with no counted
+ * twin; IOAPIC: seed 004's mask, unmask and EOI sequence under the
+ * IO-APIC access strategy <code> (bench/run/sequences.c). SETUP: what a
+ * block needs around it (arch/primitives.c), PLAIN for nothing; for a
+ * sequence, whether it reads back to flush posted writes. The table
+ * that runs them, the catalog's words and the seed sections are made
+ * from this list. */
+#define PRIMITIVE_LIST(X)                                                   \
+	X(PUSH_IMM, "push-imm", LONG, push_imm, PLAIN, "000",               \
+	  "push $imm (seed 000 TEST1, long mode)")                          \
+	X(CS_PUSH, "cs-push", LONG, cs_push, PLAIN, "000",                  \
+	  "mov %cs,%eax; push %rax (TEST2's long-mode stand-in)")           \
+	X(CS_VECTOR, "cs-vector", LONG, cs_vector, PLAIN, "000",            \
+	  "derive the vector from %cs (seed 000 TEST3, long mode)")         \
+	X(DS_MOV32, "ds-mov32", LONG, ds_mov32, PLAIN, "002",               \
+	  "movl $SEL,%eax; movl %eax,%ds (FreeBSD)")                        \
+	X(DS_MOV16, "ds-mov16", LONG, ds_mov16, PLAIN, "002",               \
+	  "movw $SEL,%ax; movw %ax,%ds (66 prefix)")                        \
+	X(DS_CONDITIONAL, "ds-conditional", LONG, ds_conditional, PLAIN,    \
+	  "002", "compare DS, reload only if different")                    \
+	X(GS_SELECTOR, "gs-selector", LONG, gs_selector, PLAIN, "003",      \
+	  "load a per-CPU selector into %gs (i386-pda)")                    \
+	X(SWAPGS, "swapgs", LONG, swapgs, PLAIN, "003", "swapgs")           \
+	X(WRGSBASE, "wrgsbase", LONG, wrgsbase, FSGSBASE, "003", "wrgsbase") \
+	X(WRMSR_GSBASE, "wrmsr-gsbase", LONG, wrmsr_gsbase, PLAIN, "003",   \
+	  "wrmsr GS_BASE (C000_0101)")                                      \
+	X(LKGS, "lkgs", LONG, lkgs, LKGS, "003",                            \
+	  "lkgs: a GS selector whose base goes to KERNEL_GS_BASE (FRED's "   \
+	  "LKGS)")                                                          \
+	X(IRETQ_SELF, "iretq-self", LONG, iretq_self, PLAIN, "-",           \
+	  "iretq to the next instruction, frame built each time")           \
+	X(MOV_CR3, "mov-cr3", LONG, mov_cr3, PLAIN, "-",                    \
+	  "mov to CR3 without PCID: a TLB flush each")                      \
+	X(MOV_CR3_NOFLUSH, "mov-cr3-noflush", LONG, mov_cr3_noflush, PCID,  \
+	  "-", "mov to CR3 with PCID and the no-flush bit")                 \
+	X(WRMSR_SPEC_CTRL, "wrmsr-spec-ctrl", LONG, wrmsr_spec_ctrl,        \
+	  SPEC_CTRL, "-", "wrmsr SPEC_CTRL, IBRS set and cleared in turn")  \
+	X(WRMSR_PRED_CMD, "wrmsr-pred-cmd", LONG, wrmsr_pred_cmd, PRED_CMD, \
+	  "-", "wrmsr PRED_CMD: an IBPB each")                              \
+	X(VERW, "verw", LONG, verw, PLAIN, "-",                             \
+	  "verw on the kernel data selector (MDS buffer clearing)")         \
+	X(BHB_CLEAR_5X5, "bhb-clear-5x5", LONG, bhb_clear_5x5, PLAIN, "-",  \
+	  "one pass of Linux's branch-history loop, 5 x 5")                 \
+	X(BHB_CLEAR_12X7, "bhb-clear-12x7", LONG, bhb_clear_12x7, PLAIN,    \
+	  "-", "one pass of the branch-history loop, 12 x 7")               \
+	X(RSB_FILL, "rsb-fill", LONG, rsb_fill, PLAIN, "-",                 \
+	  "one 32-entry return-buffer fill and its lfence")                 \
+	/* i386, in compatibility mode: seed 000's program as written. */   \
+	X(PUSH_IMM_I386, "push-imm-i386", COMPAT, push_imm, PLAIN, "000",   \
+	  "push $-255 (seed 000 TEST1 as written, i386)")                   \
+	X(PUSH_CS, "push-cs", COMPAT, push_cs, PLAIN, "000",                \
+	  "push %cs (seed 000 TEST2 as written, i386)")                     \
+	X(CS_VECTOR_I386, "cs-vector-i386", COMPAT, cs_vector, PLAIN, "000", \
+	  "the vector from %cs (seed 000 TEST3 as written, i386)")          \
+	X(DS_MOV32_I386, "ds-mov32-i386", COMPAT, ds_mov32, PLAIN, "002",   \
+	  "movl $SEL,%eax; movl %eax,%ds (FreeBSD, i386)")                  \
+	X(DS_MOV16_I386, "ds-mov16-i386", COMPAT, ds_mov16, PLAIN, "002",   \
+	  "movw $SEL,%ax; movw %ax,%ds (i386)")                             \
+	X(GS_SELECTOR_I386, "gs-selector-i386", COMPAT, gs_selector, PLAIN, \
+	  "003", "load the per-CPU selector into %gs (i386 PDA, i386)")     \
+	/* seed 004: the IO-APIC's access strategies, each with and        \
+	 * without the read that flushes posted writes ("-nf"). */          \
+	X(IOAPIC_SEQ_UNCACHED, "ioapic-seq-uncached", IOAPIC, UNCACHED,     \
+	  FLUSH, "004",                                                     \
+	  "IO-APIC mask, unmask, EOI: IOREGSEL every access, flush reads")  \
+	X(IOAPIC_SEQ_UNCACHED_NF, "ioapic-seq-uncached-nf", IOAPIC,         \
+	  UNCACHED, NO_FLUSH, "004", "the same without the flush reads")    \
+	X(IOAPIC_SEQ_INDEX_CACHED, "ioapic-seq-index-cached", IOAPIC,       \
+	  INDEX_CACHED, FLUSH, "004",                                       \
+	  "IOREGSEL written only when it changes, flush reads")             \
+	X(IOAPIC_SEQ_INDEX_CACHED_NF, "ioapic-seq-index-cached-nf", IOAPIC, \
+	  INDEX_CACHED, NO_FLUSH, "004", "the same without the flush reads") \
+	X(IOAPIC_SEQ_VALUE_CACHED, "ioapic-seq-value-cached", IOAPIC,       \
+	  VALUE_CACHED, FLUSH, "004",                                       \
+	  "reads from a shadow copy, index cached, flush reads")            \
+	X(IOAPIC_SEQ_VALUE_CACHED_NF, "ioapic-seq-value-cached-nf", IOAPIC, \
+	  VALUE_CACHED, NO_FLUSH, "004", "the same without the flush reads")
+
 /* X(ID, "name"): the local APIC's mode during a row. */
 #define APIC_MODE_LIST(X)                                                   \
 	X(NONE, "none")                                                     \
@@ -187,6 +270,7 @@
 #define AXIS_VARIANT_ID(id, ...) VARIANT_##id,
 #define AXIS_CPU_MODE_ID(id, ...) CPU_MODE_##id,
 #define AXIS_SELFTEST_ID(id, ...) SELFTEST_##id,
+#define AXIS_PRIMITIVE_ID(id, ...) PRIMITIVE_##id,
 
 enum scheme_id { SCHEME_LIST(AXIS_SCHEME_ID) SCHEME_COUNT };
 enum source_id { SOURCE_LIST(AXIS_SOURCE_ID) SOURCE_COUNT };
@@ -197,6 +281,7 @@ enum variant_kind { VARIANT_KIND_ENTRY, VARIANT_KIND_MITIGATION,
 enum cpu_mode { CPU_MODE_LIST(AXIS_CPU_MODE_ID) CPU_MODE_COUNT };
 /* SELFTEST_ABSENT: a row that measures. */
 enum selftest_id { SELFTEST_ABSENT, SELFTEST_LIST(AXIS_SELFTEST_ID) SELFTEST_END };
+enum primitive_id { PRIMITIVE_LIST(AXIS_PRIMITIVE_ID) PRIMITIVE_COUNT };
 /* enum lapic_mode (LAPIC_NONE, ...) is made from APIC_MODE_LIST in
  * apic/lapic.h. */
 #define AXIS_ONE_MORE(id, ...) +1

@@ -98,11 +98,14 @@ void sources_init(const struct madt_info *madt, enum acpi_status madt_status,
 		  const struct dmar_info *dmar, enum acpi_status dmar_status,
 		  struct run_result *r);
 
-/* Times the bare mask -> unmask -> EOI sequence on an idle IO-APIC pin in
- * every access strategy, into r->prim (seed 004, "on its own"). Rows say
- * why when there is no IO-APIC or no free pin. */
-void sources_time_ioapic_sequences(struct run_result *r, uint64_t *blocks,
-				   uint32_t n_blocks);
+/* The IO-APIC and pin seed 004's sequences are timed on
+ * (bench/run/sequences.c), or why there is none. */
+struct sequence_line {
+	struct ioapic *io;
+	unsigned pin;
+	const char *why;	/* NULL: io and pin are the line */
+};
+struct sequence_line sources_sequence_line(void);
 
 /* Points the 32-bit phase's loops (struct pm_data) at `src` on `vector`:
  * its trigger and the local APIC registers it writes. */
