@@ -92,74 +92,100 @@
 	/* the same sent as an NMI, taken on the target's IST stack */      \
 	X(IPI_CPU_NMI, "ipi-cpu-nmi")
 
-/* X(ID, "name", kind, "seed threads", "what it is"). ENTRY: a handler
- * of its own for INT n under direct (variants.S), NONE first as their
- * baseline; MITIGATION: an entry variant that is a mitigation's
- * sequence (docs/mitigations.md); CACHE: a cache state, run before
- * every sample of any scheme; I386: i386-direct's own entry variants (i386.c). */
+/* X(ID, "name", KIND, "seed threads", handler, SETUP, AGAINST, LINUX,
+ * "what it is"). KIND ENTRY: a handler of its own for INT n under
+ * direct, NONE first as their baseline; MITIGATION: an entry variant
+ * that is a mitigation's sequence (docs/mitigations.md); CACHE: a cache
+ * state, run before every sample of any scheme (the table of
+ * arch/dispatch/variants.c); I386: i386-direct's own entry variants
+ * (i386.c). For ENTRY and MITIGATION, the row arch/dispatch/variants.c
+ * makes from this entry: handler, its code variant_<handler> in
+ * arch/dispatch/variants.S; SETUP, what it needs around its samples
+ * there (PLAIN: nothing); AGAINST, the variant its figures are measured
+ * against (ABSENT: none). LINUX: the decision of Linux's rule the row
+ * answers to (LINUX_CHOICE_LIST, bench/model/mitigations.h), NONE for a
+ * variant that answers to none. The others take NO_HANDLER, PLAIN,
+ * ABSENT and NONE. */
 #define VARIANT_LIST(X)                                                     \
-	X(NONE, "none", ENTRY, "-", "the dedicated handler alone (baseline)") \
-	X(SEG_MOV32, "seg-mov32", ENTRY, "002",                             \
-	  "reload DS and ES with movl $SEL,%eax (FreeBSD)")                 \
-	X(SEG_MOV16, "seg-mov16", ENTRY, "002",                             \
-	  "reload DS and ES with movw $SEL,%ax (66 prefix)")                \
+	X(NONE, "none", ENTRY, "-", none, PLAIN, ABSENT, NONE,              \
+	  "the dedicated handler alone (baseline)")                         \
+	X(SEG_MOV32, "seg-mov32", ENTRY, "002", seg_mov32, PLAIN, ABSENT,   \
+	  NONE, "reload DS and ES with movl $SEL,%eax (FreeBSD)")           \
+	X(SEG_MOV16, "seg-mov16", ENTRY, "002", seg_mov16, PLAIN, ABSENT,   \
+	  NONE, "reload DS and ES with movw $SEL,%ax (66 prefix)")          \
 	X(SEG_CONDITIONAL, "seg-conditional", ENTRY, "002",                 \
+	  seg_conditional, PLAIN, ABSENT, NONE,                             \
 	  "reload DS and ES only when DS differs")                          \
-	X(GS_SWAPGS, "gs-swapgs", ENTRY, "003", "swapgs on entry and on exit") \
-	X(GS_WRGSBASE, "gs-wrgsbase", ENTRY, "003",                         \
-	  "rdgsbase/wrgsbase on entry, wrgsbase on exit")                   \
-	X(GS_SELECTOR, "gs-selector", ENTRY, "003",                         \
+	X(GS_SWAPGS, "gs-swapgs", ENTRY, "003", gs_swapgs, PLAIN, ABSENT,   \
+	  NONE, "swapgs on entry and on exit")                              \
+	X(GS_WRGSBASE, "gs-wrgsbase", ENTRY, "003", gs_wrgsbase, FSGSBASE,  \
+	  ABSENT, NONE, "rdgsbase/wrgsbase on entry, wrgsbase on exit")     \
+	X(GS_SELECTOR, "gs-selector", ENTRY, "003", gs_selector_near,       \
+	  PLAIN, ABSENT, NONE,                                              \
 	  "load a per-CPU selector into GS, restore on exit")               \
-	X(GS_LKGS, "gs-lkgs", ENTRY, "003",                                 \
-	  "lkgs the per-CPU selector, swapgs its base in; swapgs and lkgs "  \
-	  "back on exit (FRED's LKGS)")                                     \
-	X(GS_SELECTOR_PACKED_COLD, "gs-selector-packed-cold", ENTRY, "003", \
+	X(GS_LKGS, "gs-lkgs", ENTRY, "003", gs_lkgs, LKGS, ABSENT, NONE,    \
+	  "lkgs the per-CPU selector, swapgs its base in; swapgs and "      \
+	  "lkgs back on exit (FRED's LKGS)")                                \
+	X(GS_SELECTOR_PACKED_COLD, "gs-selector-packed-cold", ENTRY,        \
+	  "003", gs_selector_near, GDT_COLD, ABSENT, NONE,                  \
 	  "gs-selector, its descriptor in the CS line; GDT lines flushed")  \
-	X(GS_SELECTOR_SPREAD_COLD, "gs-selector-spread-cold", ENTRY, "003", \
-	  "gs-selector, its descriptor in a line of its own; GDT lines "     \
+	X(GS_SELECTOR_SPREAD_COLD, "gs-selector-spread-cold", ENTRY,        \
+	  "003", gs_selector_far, GDT_COLD, ABSENT, NONE,                   \
+	  "gs-selector, its descriptor in a line of its own; GDT lines "    \
 	  "flushed")                                                        \
 	/* The speculative-execution mitigations (docs/mitigations.md),     \
-	 * each against "none" unless its words name another baseline. */  \
-	X(TOUCH, "touch", ENTRY, "-",                                       \
-	  "the interrupted code's 32-page working set loaded again after "   \
-	  "the exit (pti-cr3-touch's baseline)")                            \
-	X(PTI_CR3_PCID, "pti-cr3-pcid", MITIGATION, "-",                    \
-	  "PTI: CR3 to the kernel's table on entry and back on exit, PCID "  \
-	  "with the no-flush bit")                                          \
-	X(PTI_CR3, "pti-cr3", MITIGATION, "-",                              \
-	  "PTI without PCID: CR3 switched each way, a TLB flush each time")  \
-	X(PTI_CR3_TOUCH, "pti-cr3-touch", MITIGATION, "-",                  \
-	  "pti-cr3, then the working set loaded again: the TLB refill the "  \
-	  "flush costs (against touch)")                                    \
-	X(IBRS, "ibrs", MITIGATION, "-",                                    \
-	  "wrmsr SPEC_CTRL with IBRS on entry, its previous value on exit")  \
-	X(IBPB, "ibpb", MITIGATION, "-", "wrmsr PRED_CMD with IBPB on entry") \
-	X(VERW, "verw", MITIGATION, "-",                                    \
-	  "verw on the kernel data selector before iretq (MDS buffer "       \
+	 * each against "none" unless AGAINST names another baseline. */    \
+	X(TOUCH, "touch", ENTRY, "-", touch, PLAIN, ABSENT, NONE,           \
+	  "the interrupted code's 32-page working set loaded again "        \
+	  "after the exit (pti-cr3-touch's baseline)")                      \
+	X(PTI_CR3_PCID, "pti-cr3-pcid", MITIGATION, "-", pti_cr3_pcid,      \
+	  PTI_PCID, ABSENT, PTI,                                            \
+	  "PTI: CR3 to the kernel's table on entry and back on exit, "      \
+	  "PCID with the no-flush bit")                                     \
+	X(PTI_CR3, "pti-cr3", MITIGATION, "-", pti_cr3, PTI_FLUSH, ABSENT,  \
+	  PTI,                                                              \
+	  "PTI without PCID: CR3 switched each way, a TLB flush each "      \
+	  "time")                                                           \
+	X(PTI_CR3_TOUCH, "pti-cr3-touch", MITIGATION, "-", pti_cr3_touch,   \
+	  PTI_FLUSH, TOUCH, PTI,                                            \
+	  "pti-cr3, then the working set loaded again: the TLB refill "     \
+	  "the flush costs (against touch)")                                \
+	X(IBRS, "ibrs", MITIGATION, "-", ibrs, IBRS, ABSENT, IBRS,          \
+	  "wrmsr SPEC_CTRL with IBRS on entry, its previous value on "      \
+	  "exit")                                                           \
+	X(IBPB, "ibpb", MITIGATION, "-", ibpb, IBPB, ABSENT, IBPB,          \
+	  "wrmsr PRED_CMD with IBPB on entry")                              \
+	X(VERW, "verw", MITIGATION, "-", verw, PLAIN, ABSENT, VERW,         \
+	  "verw on the kernel data selector before iretq (MDS buffer "      \
 	  "clearing)")                                                      \
-	X(BHB_CLEAR_5X5, "bhb-clear-5x5", MITIGATION, "-",                  \
-	  "Linux's branch-history clearing loop, 5 x 5, and lfence, on "     \
+	X(BHB_CLEAR_5X5, "bhb-clear-5x5", MITIGATION, "-", bhb_clear_5x5,   \
+	  PLAIN, ABSENT, BHB,                                               \
+	  "Linux's branch-history clearing loop, 5 x 5, and lfence, on "    \
 	  "entry")                                                          \
 	X(BHB_CLEAR_12X7, "bhb-clear-12x7", MITIGATION, "-",                \
+	  bhb_clear_12x7, PLAIN, ABSENT, BHB,                               \
 	  "the branch-history clearing loop in the proposed 12 x 7 form")   \
-	X(LFENCE_SWAPGS, "lfence-swapgs", MITIGATION, "-",                  \
+	X(LFENCE_SWAPGS, "lfence-swapgs", MITIGATION, "-", lfence_swapgs,   \
+	  PLAIN, GS_SWAPGS, LFENCE_SWAPGS,                                  \
 	  "swapgs; lfence on entry, swapgs on exit (against gs-swapgs)")    \
-	X(RSB_FILL, "rsb-fill", MITIGATION, "-",                            \
-	  "the 32-entry return-buffer fill and lfence, on entry")           \
-	X(LINUX, "linux", MITIGATION, "-",                                  \
-	  "what Linux's defaults would run on an interrupt from user mode "  \
-	  "on this CPU (against gs-swapgs)")                                \
-	X(COLD, "cold", CACHE, "000",                                       \
+	X(RSB_FILL, "rsb-fill", MITIGATION, "-", rsb_fill, PLAIN, ABSENT,   \
+	  RSB, "the 32-entry return-buffer fill and lfence, on entry")      \
+	X(LINUX, "linux", MITIGATION, "-", linux_set, LINUX, GS_SWAPGS,     \
+	  NONE,                                                             \
+	  "what Linux's defaults would run on an interrupt from user "      \
+	  "mode on this CPU (against gs-swapgs)")                           \
+	X(COLD, "cold", CACHE, "000", NO_HANDLER, PLAIN, ABSENT, NONE,      \
 	  "gate, code and descriptor lines flushed before each sample")     \
-	X(COLD_CONTROL, "cold-control", CACHE, "000",                       \
-	  "an unrelated line flushed as often (control)")                   \
-	X(THRASH, "thrash", CACHE, "000",                                   \
-	  "a buffer of twice the last-level cache written between samples") \
-	X(DS_ES, "ds-es", I386, "002",                                      \
+	X(COLD_CONTROL, "cold-control", CACHE, "000", NO_HANDLER, PLAIN,    \
+	  ABSENT, NONE, "an unrelated line flushed as often (control)")     \
+	X(THRASH, "thrash", CACHE, "000", NO_HANDLER, PLAIN, ABSENT, NONE,  \
+	  "a buffer of twice the last-level cache written between "         \
+	  "samples")                                                        \
+	X(DS_ES, "ds-es", I386, "002", NO_HANDLER, PLAIN, ABSENT, NONE,     \
 	  "i386: DS and ES saved, reloaded and restored (FreeBSD)")         \
-	X(PDA_GS, "pda-gs", I386, "003",                                    \
-	  "i386: the PDA's %gs saved, the per-CPU selector loaded, restored " \
-	  "(2.6.20)")
+	X(PDA_GS, "pda-gs", I386, "003", NO_HANDLER, PLAIN, ABSENT, NONE,   \
+	  "i386: the PDA's %gs saved, the per-CPU selector loaded, "        \
+	  "restored (2.6.20)")
 
 /* X(ID, "name", KIND, code, SETUP, "seed threads", "what it is"): the
  * primitives (seeds 000, 002, 003 and 004), timed per block of
