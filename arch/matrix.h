@@ -1,11 +1,13 @@
 /* The axes of the matrix (README "What it measures"): every dispatch
- * scheme, interrupt source, entry variant or cache state, APIC mode, CPU
- * mode and self-test, each listed once, here. The enums below, the
- * config's names, the catalog's words and every row's name
+ * scheme, interrupt source, entry variant or cache state, primitive,
+ * APIC mode, CPU mode and self-test, each listed once, here. The enums
+ * below, the config's names, the catalog's words and every row's name
  * (bench/model/axes.h) are made from these lists, so adding a scheme, a
- * source or a variant is one entry here plus its code; the tables that
- * run them (arch/dispatch/schemes.c, arch/dispatch/i386.c,
- * arch/dispatch/variants.c, bench/run/sources.c) name their rows by id.
+ * source, a variant or a primitive is one entry here plus its code
+ * (README "Where a change lands"); the tables that run them name their
+ * rows by id (arch/dispatch/schemes.c, arch/dispatch/i386.c,
+ * bench/run/sources.c) or are made from the lists
+ * (arch/dispatch/variants.c, arch/primitives.c, bench/run/sequences.c).
  * Plain C without code: the host-built floors include it too. */
 #ifndef IRQLAB_ARCH_MATRIX_H
 #define IRQLAB_ARCH_MATRIX_H
