@@ -185,7 +185,9 @@ else
 	image/run.sh $(IMAGE)
 endif
 
-$(BUILD)/tests/%: tests/unit/%.c $(PURE_SRCS) $(PURE_HDRS) $(wildcard tests/unit/*.h)
+# arch/matrix.h: the axes' lists, which the host-built floors expand.
+$(BUILD)/tests/%: tests/unit/%.c $(PURE_SRCS) $(PURE_HDRS) arch/matrix.h \
+		  $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< $(PURE_SRCS) -lcmocka -lm -o $@

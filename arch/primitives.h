@@ -65,7 +65,7 @@
 #include <stdint.h>
 
 struct primitive {
-	const char *name;	/* its words are in bench/model/catalog.c */
+	const char *name;	/* PRIMITIVE_LIST (arch/matrix.h) */
 	const char *(*unsupported)(void);	/* NULL: always runs */
 	uint64_t (*block)(void);		/* NULL: never runs here */
 	/* The same block with the counted instrument (docs/timing.md "Core

@@ -6,29 +6,15 @@
 #include "arch/mitigations.h"
 
 /* variants.S: each handler, its _bare twin without timestamps, and its
- * _counted twin with the counted pass's. */
-#define VARIANT_SYMBOLS(id) extern const char id[], id##_bare[], id##_counted[]
-VARIANT_SYMBOLS(variant_none);
-VARIANT_SYMBOLS(variant_seg_mov32);
-VARIANT_SYMBOLS(variant_seg_mov16);
-VARIANT_SYMBOLS(variant_seg_conditional);
-VARIANT_SYMBOLS(variant_gs_swapgs);
-VARIANT_SYMBOLS(variant_gs_wrgsbase);
-VARIANT_SYMBOLS(variant_gs_lkgs);
-VARIANT_SYMBOLS(variant_gs_selector_near);
-VARIANT_SYMBOLS(variant_gs_selector_far);
-VARIANT_SYMBOLS(variant_touch);
-VARIANT_SYMBOLS(variant_pti_cr3_pcid);
-VARIANT_SYMBOLS(variant_pti_cr3);
-VARIANT_SYMBOLS(variant_pti_cr3_touch);
-VARIANT_SYMBOLS(variant_ibrs);
-VARIANT_SYMBOLS(variant_ibpb);
-VARIANT_SYMBOLS(variant_verw);
-VARIANT_SYMBOLS(variant_bhb_clear_5x5);
-VARIANT_SYMBOLS(variant_bhb_clear_12x7);
-VARIANT_SYMBOLS(variant_lfence_swapgs);
-VARIANT_SYMBOLS(variant_rsb_fill);
-VARIANT_SYMBOLS(variant_linux_set);
+ * _counted twin with the counted pass's. Two rows may share a handler. */
+#define VARIANT_SYMBOLS_ENTRY(h)                                            \
+	extern const char variant_##h[], variant_##h##_bare[],              \
+		variant_##h##_counted[];
+#define VARIANT_SYMBOLS_MITIGATION VARIANT_SYMBOLS_ENTRY
+#define VARIANT_SYMBOLS_CACHE(h)
+#define VARIANT_SYMBOLS_I386(h)
+#define VARIANT_SYMBOLS(id, name, kind, seeds, h, ...) VARIANT_SYMBOLS_##kind(h)
+VARIANT_LIST(VARIANT_SYMBOLS)
 #undef VARIANT_SYMBOLS
 
 #define CACHE_LINE 64
@@ -88,48 +74,42 @@ static const char *linux_unsupported(void)
 	return why;
 }
 
-/* Rows by id: their names and words are in VARIANT_LIST (arch/matrix.h). */
-#define VARIANT(id_, h) .id = VARIANT_##id_, .handler = { h, h##_bare, h##_counted }
-const struct entry_variant entry_variants[] = {
-	{ VARIANT(NONE, variant_none) },
-	{ VARIANT(SEG_MOV32, variant_seg_mov32) },
-	{ VARIANT(SEG_MOV16, variant_seg_mov16) },
-	{ VARIANT(SEG_CONDITIONAL, variant_seg_conditional) },
-	{ VARIANT(GS_SWAPGS, variant_gs_swapgs) },
-	{ VARIANT(GS_WRGSBASE, variant_gs_wrgsbase),
-	  .unsupported = no_fsgsbase },
-	{ VARIANT(GS_SELECTOR, variant_gs_selector_near) },
-	{ VARIANT(GS_LKGS, variant_gs_lkgs), .unsupported = no_lkgs },
-	{ VARIANT(GS_SELECTOR_PACKED_COLD, variant_gs_selector_near),
-	  .unsupported = no_clflush, .prepare = far_percpu_prepare,
-	  .finish = far_percpu_finish, .before_sample = flush_gdt_lines },
-	{ VARIANT(GS_SELECTOR_SPREAD_COLD, variant_gs_selector_far),
-	  .unsupported = no_clflush, .prepare = far_percpu_prepare,
-	  .finish = far_percpu_finish, .before_sample = flush_gdt_lines },
-	{ VARIANT(TOUCH, variant_touch) },
-	{ VARIANT(PTI_CR3_PCID, variant_pti_cr3_pcid),
-	  .unsupported = mitigation_no_pcid, .prepare = pti_pcid_prepare,
-	  .finish = mitigations_pti_leave },
-	{ VARIANT(PTI_CR3, variant_pti_cr3), .prepare = pti_flush_prepare,
-	  .finish = mitigations_pti_leave },
-	{ VARIANT(PTI_CR3_TOUCH, variant_pti_cr3_touch),
-	  .prepare = pti_flush_prepare, .finish = mitigations_pti_leave,
-	  .against = VARIANT_TOUCH },
-	{ VARIANT(IBRS, variant_ibrs), .unsupported = mitigation_no_spec_ctrl,
-	  .prepare = mitigations_prepare_ibrs,
-	  .finish = mitigations_finish_ibrs },
-	{ VARIANT(IBPB, variant_ibpb), .unsupported = mitigation_no_ibpb },
-	{ VARIANT(VERW, variant_verw) },
-	{ VARIANT(BHB_CLEAR_5X5, variant_bhb_clear_5x5) },
-	{ VARIANT(BHB_CLEAR_12X7, variant_bhb_clear_12x7) },
-	{ VARIANT(LFENCE_SWAPGS, variant_lfence_swapgs),
-	  .against = VARIANT_GS_SWAPGS },
-	{ VARIANT(RSB_FILL, variant_rsb_fill) },
-	{ VARIANT(LINUX, variant_linux_set), .unsupported = linux_unsupported,
-	  .prepare = mitigations_linux_prepare,
-	  .finish = mitigations_linux_finish, .against = VARIANT_GS_SWAPGS },
-};
-#undef VARIANT
+/* What a row needs around its samples, by SETUP in VARIANT_LIST. */
+#define SETUP_PLAIN
+#define SETUP_FSGSBASE .unsupported = no_fsgsbase,
+#define SETUP_LKGS .unsupported = no_lkgs,
+#define SETUP_GDT_COLD                                                      \
+	.unsupported = no_clflush, .prepare = far_percpu_prepare,           \
+	.finish = far_percpu_finish, .before_sample = flush_gdt_lines,
+#define SETUP_PTI_PCID                                                      \
+	.unsupported = mitigation_no_pcid, .prepare = pti_pcid_prepare,     \
+	.finish = mitigations_pti_leave,
+#define SETUP_PTI_FLUSH                                                     \
+	.prepare = pti_flush_prepare, .finish = mitigations_pti_leave,
+#define SETUP_IBRS                                                          \
+	.unsupported = mitigation_no_spec_ctrl,                             \
+	.prepare = mitigations_prepare_ibrs,                                \
+	.finish = mitigations_finish_ibrs,
+#define SETUP_IBPB .unsupported = mitigation_no_ibpb,
+#define SETUP_LINUX                                                         \
+	.unsupported = linux_unsupported,                                   \
+	.prepare = mitigations_linux_prepare,                               \
+	.finish = mitigations_linux_finish,
+
+/* The ENTRY and MITIGATION rows of VARIANT_LIST (arch/matrix.h), in its
+ * order: their names and words are there. */
+#define VARIANT_ROW_ENTRY(id_, h, setup, against_)                          \
+	{ .id = VARIANT_##id_,                                              \
+	  .handler = { variant_##h, variant_##h##_bare,                     \
+		       variant_##h##_counted },                             \
+	  SETUP_##setup .against = VARIANT_##against_ },
+#define VARIANT_ROW_MITIGATION VARIANT_ROW_ENTRY
+#define VARIANT_ROW_CACHE(id_, h, setup, against_)
+#define VARIANT_ROW_I386(id_, h, setup, against_)
+#define VARIANT_ROW(id_, name, kind, seeds, h, setup, against_, ...)        \
+	VARIANT_ROW_##kind(id_, h, setup, against_)
+const struct entry_variant entry_variants[] = { VARIANT_LIST(VARIANT_ROW) };
+#undef VARIANT_ROW
 
 const size_t entry_variant_count =
 	sizeof(entry_variants) / sizeof(entry_variants[0]);

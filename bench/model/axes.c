@@ -23,10 +23,12 @@ static const char *const scheme_word_list[] = { SCHEME_LIST(SCHEME_WORDS) };
 #define VARIANT_KIND(id, name, kind, ...) VARIANT_KIND_##kind,
 static const uint8_t variant_kinds[] = { 0, VARIANT_LIST(VARIANT_KIND) };
 #undef VARIANT_KIND
-#define VARIANT_SEED(id, name, kind, seed, words) seed,
+#define VARIANT_SEED(id, name, kind, seed, ...) seed,
 static const char *const variant_seeds[] = { "", VARIANT_LIST(VARIANT_SEED) };
 #undef VARIANT_SEED
-#define VARIANT_WORDS(id, name, kind, seed, words) words,
+#define VARIANT_WORDS(id, name, kind, seed, handler, setup, against,       \
+			  decision, words)                                  \
+	words,
 static const char *const variant_word_list[] = { "",
 						 VARIANT_LIST(VARIANT_WORDS) };
 #undef VARIANT_WORDS

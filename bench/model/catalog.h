@@ -1,9 +1,9 @@
 /* What each primitive is, in words, and the seed it comes from: the
- * catalog the reports print (the schemes' and variants' words are in
- * their lists, arch/matrix.h). It lives in the host-built model so that
- * phase C and the rescue tool (tools/rescue.c) describe a run the same
- * way. The code that runs them (arch/primitives.c, bench/run/sources.c)
- * keeps only the names. */
+ * catalog the reports print, made from PRIMITIVE_LIST (arch/matrix.h),
+ * where the schemes' and variants' words are too. It lives in the
+ * host-built model so that phase C and the rescue tool (tools/rescue.c) describe a run the same
+ * way. The code that runs them (arch/primitives.c, bench/run/sequences.c)
+ * names them by id. */
 #ifndef IRQLAB_BENCH_MODEL_CATALOG_H
 #define IRQLAB_BENCH_MODEL_CATALOG_H
 
@@ -16,7 +16,7 @@ struct catalog_entry {
 };
 
 /* The primitives in the order they run, then seed 004's IO-APIC
- * sequences. */
+ * sequences: catalog_primitives[id] for enum primitive_id. */
 extern const struct catalog_entry catalog_primitives[];
 extern const size_t catalog_primitive_count;
 

@@ -32,28 +32,17 @@ const char *linux_choice_name(unsigned id)
 	return id < LINUX_CHOICE_COUNT ? choice_names[id] : "?";
 }
 
+#define CHOICE_OF(id, name, kind, seeds, handler, setup, against,          \
+		  decision, ...)                                            \
+	LINUX_CHOICE_##decision,
+static const int8_t variant_choices[] = { LINUX_CHOICE_NONE,
+					  VARIANT_LIST(CHOICE_OF) };
+#undef CHOICE_OF
+
 int linux_choice_of_variant(unsigned variant)
 {
-	switch (variant) {
-	case VARIANT_PTI_CR3_PCID:
-	case VARIANT_PTI_CR3:
-	case VARIANT_PTI_CR3_TOUCH:
-		return LINUX_CHOICE_PTI;
-	case VARIANT_IBRS:
-		return LINUX_CHOICE_IBRS;
-	case VARIANT_VERW:
-		return LINUX_CHOICE_VERW;
-	case VARIANT_BHB_CLEAR_5X5:
-	case VARIANT_BHB_CLEAR_12X7:
-		return LINUX_CHOICE_BHB;
-	case VARIANT_IBPB:
-		return LINUX_CHOICE_IBPB;
-	case VARIANT_LFENCE_SWAPGS:
-		return LINUX_CHOICE_LFENCE_SWAPGS;
-	case VARIANT_RSB_FILL:
-		return LINUX_CHOICE_RSB;
-	}
-	return -1;
+	return variant < VARIANT_END ? variant_choices[variant]
+				     : LINUX_CHOICE_NONE;
 }
 
 uint32_t linux_every_step(const char *vendor, const struct mitigation_bits *b,

@@ -26,7 +26,9 @@ struct mitigation_bits {
 	uint8_t arch_capabilities_read;
 };
 
-/* X(ID, "name"): each decision the report states, in its order. */
+/* X(ID, "name"): each decision the report states, in its order. A
+ * mitigation variant names the one its row answers to in its LINUX
+ * column (VARIANT_LIST, arch/matrix.h); LINUX_CHOICE_NONE is none. */
 #define LINUX_CHOICE_LIST(X)                                                \
 	X(PTI, "PTI")                                                       \
 	X(IBRS, "IBRS")                                                     \
@@ -37,7 +39,10 @@ struct mitigation_bits {
 	X(RSB, "RSB fill")
 
 #define LINUX_CHOICE_ID(id, name) LINUX_CHOICE_##id,
-enum linux_choice_id { LINUX_CHOICE_LIST(LINUX_CHOICE_ID) LINUX_CHOICE_COUNT };
+enum linux_choice_id {
+	LINUX_CHOICE_NONE = -1,
+	LINUX_CHOICE_LIST(LINUX_CHOICE_ID) LINUX_CHOICE_COUNT
+};
 #undef LINUX_CHOICE_ID
 
 struct linux_choice {
@@ -67,8 +72,9 @@ const char *linux_choice_name(unsigned id);
  * of arch/mitigations.h); the others' why_not is NULL. */
 uint32_t linux_every_step(const char *vendor, const struct mitigation_bits *b,
 			  const char *why_not[LINUX_STEPS]);
-/* The decision a mitigation variant's row answers to, or -1 for a
- * variant that is none's (the "linux" set itself, non-mitigations). */
+/* The decision a variant's row answers to (its LINUX column in
+ * VARIANT_LIST), or -1 (LINUX_CHOICE_NONE) for a variant that answers to
+ * none: the "linux" set itself, and every variant not a mitigation. */
 int linux_choice_of_variant(unsigned variant);
 
 /* The Linux version the rule follows, for the reports (its files:

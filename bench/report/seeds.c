@@ -1,6 +1,7 @@
 #include "bench/report/seeds.h"
 
 #include "arch/lib/fmt.h"
+#include "bench/model/catalog.h"
 #include "bench/model/results.h"
 #include "bench/report/baselines.h"
 #include "bench/report/lead_figures.h"
@@ -15,15 +16,16 @@ enum figure_kind {
 struct seed_row {
 	const char *label;
 	uint8_t kind;
-	const char *primitive;	/* PER_BLOCK: the primitive's name */
+	uint8_t primitive;	/* PER_BLOCK: its enum primitive_id */
 	struct row_id row;	/* the others: the experiment */
 	const char *seed;	/* the thread's own figure for it */
 };
 
 /* A primitive's row, and an experiment's, by its ids. */
-#define PRIM(label, name, seed) { label, PER_BLOCK, name, { 0 }, seed }
+#define PRIM(label, id, seed)                                               \
+	{ label, PER_BLOCK, PRIMITIVE_##id, { 0 }, seed }
 #define EXPERIMENT_IN(label, kind, source, scheme, variant, cache, seed)    \
-	{ label, kind, NULL,                                                \
+	{ label, kind, 0,                                                   \
 	  { SOURCE_##source, SCHEME_##scheme, VARIANT_##variant,             \
 	    VARIANT_##cache, 0, 0, 0 },                                        \
 	  seed }
@@ -44,6 +46,12 @@ struct seed_section {
 	int (*holds)(const int64_t *f);
 };
 
+/* A PER_BLOCK row's primitive, by the name its result carries. */
+static const char *primitive_name(const struct seed_row *row)
+{
+	return catalog_primitives[row->primitive].name;
+}
+
 static int64_t figure(const struct run_result *r, const struct seed_row *row)
 {
 	uint64_t floor = r->floor.min;
@@ -51,7 +59,7 @@ static int64_t figure(const struct run_result *r, const struct seed_row *row)
 
 	if (row->kind == PER_BLOCK) {
 		for (i = 0; i < r->n_primitives; i++)
-			if (str_eq(r->prim[i].name, row->primitive))
+			if (str_eq(r->prim[i].name, primitive_name(row)))
 				return r->prim[i].status == EXP_OK ?
 					       net_of_floor(r->prim[i].block.median,
 							    floor) : NOT_RUN;
@@ -87,15 +95,15 @@ static int seed004_holds(const int64_t *f) { return f[2] < f[1]; }
 /* The thread timed i386 code: its rows come first and carry the claim;
  * the long-mode stand-ins follow, labelled. */
 static const struct seed_row seed000_rows[] = {
-	PRIM("TEST1 push $-255 (i386)", "push-imm-i386",
+	PRIM("TEST1 push $-255 (i386)", PUSH_IMM_I386,
 	  "1024 / 1092 / 1028"),
-	PRIM("TEST2 push %cs (i386)", "push-cs",
+	PRIM("TEST2 push %cs (i386)", PUSH_CS,
 	  "1157 / 1085 / 1166"),
 	PRIM("TEST3 the vector from %cs (i386)",
-	  "cs-vector-i386", "3527 / 6622 / 5192"),
-	PRIM("TEST1, long mode: push $imm", "push-imm", ""),
-	PRIM("TEST2, long mode: mov %cs; push", "cs-push", ""),
-	PRIM("TEST3, long mode", "cs-vector", ""),
+	  CS_VECTOR_I386, "3527 / 6622 / 5192"),
+	PRIM("TEST1, long mode: push $imm", PUSH_IMM, ""),
+	PRIM("TEST2, long mode: mov %cs; push", CS_PUSH, ""),
+	PRIM("TEST3, long mode", CS_VECTOR, ""),
 };
 /* Alexander measured i386 kernels, with hpa's 4-byte stubs: the i386
  * rows of the 32-bit phase come first and carry the claim. */
@@ -131,11 +139,11 @@ static const struct seed_row seed001_rows[] = {
 };
 static const struct seed_row seed002_rows[] = {
 	PRIM("movl $SEL,%eax; movl %eax,%ds x1024",
-	  "ds-mov32", "3/load AthlonXP, <=6 Celeron"),
+	  DS_MOV32, "3/load AthlonXP, <=6 Celeron"),
 	PRIM("movw $SEL,%ax; movw %ax,%ds x1024",
-	  "ds-mov16", "-22/IRQ on Celeron (stall)"),
+	  DS_MOV16, "-22/IRQ on Celeron (stall)"),
 	PRIM("conditional reload x1024",
-	  "ds-conditional", "-1/IRQ AthlonXP, -22 Celeron"),
+	  DS_CONDITIONAL, "-1/IRQ AthlonXP, -22 Celeron"),
 	EXPERIMENT("entry: DS/ES reload, movl", ENTRY_OVER, INT, DIRECT, SEG_MOV32, ""),
 	EXPERIMENT("entry: DS/ES reload, movw", ENTRY_OVER, INT, DIRECT, SEG_MOV16, ""),
 	EXPERIMENT("entry: conditional reload",
@@ -156,9 +164,9 @@ static const struct seed_row seed003_rows[] = {
 	EXPERIMENT("entry: swapgs pair", ENTRY_OVER, INT, DIRECT, GS_SWAPGS, ""),
 	EXPERIMENT("entry: rdgsbase/wrgsbase",
 	  ENTRY_OVER, INT, DIRECT, GS_WRGSBASE, ""),
-	PRIM("swapgs x1024", "swapgs", ""),
-	PRIM("wrgsbase x1024", "wrgsbase", ""),
-	PRIM("wrmsr GS_BASE x1024", "wrmsr-gsbase", ""),
+	PRIM("swapgs x1024", SWAPGS, ""),
+	PRIM("wrgsbase x1024", WRGSBASE, ""),
+	PRIM("wrmsr GS_BASE x1024", WRMSR_GSBASE, ""),
 };
 static const struct seed_row seed004_rows[] = {
 	EXPERIMENT("XT-PIC", ROUND_TRIP, PIC8259, DIRECT, ABSENT, "18733-23057"),
@@ -265,7 +273,7 @@ void seeds_json(struct json_writer *w, const struct run_result *r)
 
 			if (s->rows[i].kind == PER_BLOCK)
 				fmt_snprintf(from, sizeof(from), "%s",
-					     s->rows[i].primitive);
+					     primitive_name(&s->rows[i]));
 			else
 				row_name(&s->rows[i].row, from, sizeof(from));
 			json_kv_string(w, "from", from);

@@ -10,6 +10,7 @@
 #include "bench/run/apic_mode.h"
 #include "bench/run/counters.h"
 #include "bench/run/experiment.h"
+#include "bench/run/sequences.h"
 #include "bench/run/sources.h"
 #include "bench/run/other_cpu_matrix.h"
 
@@ -212,7 +213,8 @@ void bench_run_primitives(struct run_result *r, const struct irqlab_config *c,
 		out->status = EXP_OK;
 		count_primitive(p, out, c, b);
 	}
-	sources_time_ioapic_sequences(lines, r, b->floor, c->primitive_blocks);
+	sequences_time(r, b->floor, c->primitive_blocks,
+		       source_lines_sequence_line(lines));
 	log_printf("primitives: %u timed\n", r->n_primitives);
 	if (!r->next_row)	/* the run's end, not a part's */
 		progress.done = progress.total;

@@ -199,13 +199,15 @@ void level_stop(const struct irq_source *src, struct source_lines *l)
 		ioapic_level_eoi(io, pin, level_line.vector);
 }
 
-struct line_pin source_lines_sequence_pin(struct source_lines *l)
+struct sequence_line source_lines_sequence_line(struct source_lines *l)
 {
 	struct ioapic *io = &l->ioapics[l->have_hpet ? l->level_ioapic : 0];
+	const char *why = source_lines_no_ioapic(l);
 
-	return (struct line_pin){
-		io, l->have_hpet ? l->hpet_gsi - io->gsi_base
-				 : (unsigned)io->pins - 1u };
+	return (struct sequence_line){
+		.io = io, .why = why,
+		.pin = why ? 0 : l->have_hpet ? l->hpet_gsi - io->gsi_base
+					      : (unsigned)io->pins - 1u };
 }
 
 /* --- the XT-PIC path: PIT -> 8259 -> LINT0 as ExtINT ------------------- */

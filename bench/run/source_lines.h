@@ -76,15 +76,16 @@ struct source_lines source_lines_probe(const struct madt_info *madt,
 /* Why no row may use an IO-APIC here, or NULL. */
 const char *source_lines_no_ioapic(struct source_lines *l);
 
-/* The pin seed 004's sequences are timed on, where an IO-APIC may be
- * used: the HPET line's, routed, masked and idle, when there is one;
- * else the first IO-APIC's last. A value, so that the timed loop keeps
- * both in registers. */
-struct line_pin {
+/* The IO-APIC and pin seed 004's sequences are timed on
+ * (bench/run/sequences.c): the HPET line's, routed, masked and idle,
+ * when there is one; else the first IO-APIC's last; or why there is
+ * none. A value, so that the timed loop keeps both in registers. */
+struct sequence_line {
 	struct ioapic *io;
 	unsigned pin;
+	const char *why;	/* NULL: io and pin are the line */
 };
-struct line_pin source_lines_sequence_pin(struct source_lines *l);
+struct sequence_line source_lines_sequence_line(struct source_lines *l);
 
 /* The lines' sources, for the table (bench/run/sources.c). */
 struct irq_source;

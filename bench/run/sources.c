@@ -21,10 +21,6 @@ const uint8_t source_check_vectors[7] = { 32, 33, 64, 127, 128, 200, 254 };
 #define TSC_DEADLINE_DELTA 5000
 #define PIC8259_BASE 0x50	/* IRQ 0 arrives on 0x50 */
 
-/* Any vector will do for the IO-APIC sequences: the pin stays masked
- * while they are timed. */
-#define SEQUENCE_VECTOR 0x40
-
 static int x2apic_active(void)
 {
 	return lapic && lapic->mode == LAPIC_X2APIC;
@@ -333,89 +329,3 @@ const struct irq_source irq_sources[] = {
 
 const size_t irq_source_count = sizeof(irq_sources) / sizeof(irq_sources[0]);
 
-/* The access strategies seed 004 compared, each with and without the
- * posted-write flush. */
-static const struct {
-	const char *name;	/* its words are in bench/model/catalog.c */
-	uint8_t access, flush;
-} sequence_rows[] = {
-	{ "ioapic-seq-uncached", IOAPIC_UNCACHED, 1 },
-	{ "ioapic-seq-uncached-nf", IOAPIC_UNCACHED, 0 },
-	{ "ioapic-seq-index-cached", IOAPIC_INDEX_CACHED, 1 },
-	{ "ioapic-seq-index-cached-nf", IOAPIC_INDEX_CACHED, 0 },
-	{ "ioapic-seq-value-cached", IOAPIC_VALUE_CACHED, 1 },
-	{ "ioapic-seq-value-cached-nf", IOAPIC_VALUE_CACHED, 0 },
-};
-
-/* The counted pass of one sequence (docs/timing.md "Core cycles"): the
- * same blocks in core cycles, into p->cycles_block. A function of its
- * own, so that the TSC's loop stays as it was. */
-static __attribute__((noinline)) void
-count_sequence(struct ioapic *io, unsigned pin, uint64_t *blocks,
-	       uint32_t n_blocks, struct primitive_result *p)
-{
-	uint32_t b, k;
-
-	if (!counters_counting())
-		return;
-	counters_select(COUNTER_CYCLES);
-	for (b = 0; b < n_blocks; b++) {
-		uint64_t c0 = pmc_open(pmc_counter);
-
-		for (k = 0; k < PRIMITIVE_BLOCK_REPS; k++) {
-			ioapic_mask(io, pin);
-			ioapic_unmask(io, pin);
-			ioapic_level_eoi(io, pin, SEQUENCE_VECTOR);
-		}
-		blocks[b] = counters_span(pmc_close(pmc_counter) - c0);
-		ioapic_mask(io, pin);
-	}
-	stats_compute(blocks, n_blocks, &p->cycles_block);
-}
-
-void sources_time_ioapic_sequences(struct source_lines *l, struct run_result *r,
-				   uint64_t *blocks, uint32_t n_blocks)
-{
-	/* The HPET line's pin when there is one: routed, masked, idle. */
-	const struct line_pin at = source_lines_sequence_pin(l);
-	struct ioapic *io = at.io;
-	const char *why = source_lines_no_ioapic(l);
-	unsigned pin = why ? 0 : at.pin;
-	size_t i;
-
-	for (i = 0; i < sizeof(sequence_rows) / sizeof(sequence_rows[0]) &&
-		    r->n_primitives < RESULTS_MAX_PRIMITIVES; i++) {
-		struct primitive_result *p = &r->prim[r->n_primitives++];
-		uint32_t b, k;
-
-		*p = (struct primitive_result){ 0 };
-		fmt_snprintf(p->name, sizeof(p->name), "%s", sequence_rows[i].name);
-		if (why) {
-			p->status = EXP_SKIPPED;
-			fmt_snprintf(p->reason, sizeof(p->reason), "%s", why);
-			continue;
-		}
-		ioapic_set_access(io, (enum ioapic_access)sequence_rows[i].access,
-				  sequence_rows[i].flush);
-		ioapic_route(io, pin, SEQUENCE_VECTOR, 0, IOAPIC_LEVEL,
-			     IOAPIC_ACTIVE_HIGH);
-		ioapic_mask(io, pin);
-		for (b = 0; b < n_blocks; b++) {
-			uint64_t t0 = tsc_open();
-
-			for (k = 0; k < PRIMITIVE_BLOCK_REPS; k++) {
-				ioapic_mask(io, pin);
-				ioapic_unmask(io, pin);
-				ioapic_level_eoi(io, pin, SEQUENCE_VECTOR);
-			}
-			blocks[b] = tsc_close() - t0;
-			/* unmasked and idle is fine; leave it masked */
-			ioapic_mask(io, pin);
-		}
-		stats_compute(blocks, n_blocks, &p->block);
-		p->status = EXP_OK;
-		count_sequence(io, pin, blocks, n_blocks, p);
-	}
-	if (!why)
-		ioapic_set_access(io, IOAPIC_UNCACHED, 1);
-}

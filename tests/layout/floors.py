@@ -34,7 +34,7 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]', re.M)
 
 check = Checks("layout")
 # How many checks the suite counts under CI (tests/checks.py).
-CHECKS_UNDER_CI = 9
+CHECKS_UNDER_CI = 12
 
 
 def floor_of(path):
@@ -158,11 +158,90 @@ def layout():
           "list in arch/matrix.h (%d names)" % len(names),
           len(names) > 30 and not spelled, "; ".join(spelled))
 
+    list_names(files, lists)
+
     readme = open(os.path.join(ROOT, "README.md")).read()
     missing = [folder for _, folders in FLOORS for folder in folders
                if "`%s/`" % folder not in readme]
     check("README's layout table names every floor's folders", not missing,
           ", ".join(missing))
+
+
+def list_entries(lists, macro):
+    """The columns of each entry of an X-macro list: ID, "name", ..."""
+    body = re.search(r"#define %s\(X\)(.*?)\n\n" % macro, lists, re.S)
+    if not body:
+        return []
+    text = re.sub(r"/\*.*?\*/|\\\n", " ", body.group(1), flags=re.S)
+    return [re.findall(r'"[^"]*"|[^,\s"()]+', entry)
+            for entry in re.split(r"\bX\(", text)[1:]]
+
+
+def list_names(files, lists):
+    """A primitive, or a mitigation variant that answers to one of
+    Linux's decisions, is spelled once: in its list in arch/matrix.h.
+    The tables that run them, the catalog, the seed sections and the
+    decisions are made from the lists, so a name or enum spelled anywhere
+    else is a second place a newcomer would have to find."""
+    prims = list_entries(lists, "PRIMITIVE_LIST")
+    variants = list_entries(lists, "VARIANT_LIST")
+    # X(ID, "name", KIND, "seeds", handler, SETUP, AGAINST, LINUX, ...)
+    mitigations = [v for v in variants if v[2] == "MITIGATION"]
+    answering = [v for v in mitigations if v[7] != "NONE"]
+    spellings = [('"%s"' % p[1].strip('"'), r"\bPRIMITIVE_%s\b" % p[0])
+                 for p in prims]
+    spellings += [('"%s"' % v[1].strip('"'), r"\bVARIANT_%s\b" % v[0])
+                  for v in answering]
+    axes = os.path.join("arch", "matrix.h")
+    spelled = []
+    for f in files + [os.path.join("tools", n) for n in
+                      sorted(os.listdir(os.path.join(ROOT, "tools")))
+                      if n.endswith(".c")]:
+        if f == axes:
+            continue
+        with open(os.path.join(ROOT, f)) as fh:
+            text = re.sub(r"/\*.*?\*/|//[^\n]*", "", fh.read(), flags=re.S)
+        for literal, enum in spellings:
+            if literal in text:
+                spelled.append("%s: %s" % (f, literal))
+            if re.search(enum, text):
+                spelled.append("%s: %s" % (f, enum.strip("\\b")))
+    check("no primitive or mitigation variant is spelled, as a name or an "
+          "enum, outside its list in arch/matrix.h (%d primitives, %d "
+          "mitigations)" % (len(prims), len(answering)),
+          len(prims) > 30 and len(answering) >= 10 and not spelled,
+          "; ".join(sorted(set(spelled))))
+
+    # A handler in variants.S that no list entry names runs nowhere: its
+    # entry was forgotten.
+    with open(os.path.join(ROOT, "arch", "dispatch", "variants.S")) as fh:
+        handlers = set(re.findall(r"^VARIANT_HANDLER (\w+),", fh.read(),
+                                  re.M))
+    named = {v[4] for v in variants if v[2] in ("ENTRY", "MITIGATION")}
+    check("every handler of arch/dispatch/variants.S is one VARIANT_LIST "
+          "names, and every one it names is there",
+          handlers and handlers == named,
+          "handlers without an entry: %s; entries without a handler: %s"
+          % (sorted(handlers - named), sorted(named - handlers)))
+
+    # The boot tests state what each mitigation's sequence adds, counted
+    # from the listing (MITIGATION_COST), or why the emulator skips it
+    # (MITIGATION_SKIPPED): a variant in neither is checked by no boot.
+    boot = ""
+    for n in sorted(os.listdir(os.path.join(ROOT, "tests", "boot"))):
+        if n.endswith(".py"):
+            with open(os.path.join(ROOT, "tests", "boot", n)) as fh:
+                boot += fh.read()
+    stated = set()
+    for table in ("MITIGATION_COST", "MITIGATION_SKIPPED"):
+        m = re.search(r"^%s = \{(.*?)^\S" % table, boot, re.S | re.M)
+        if m:
+            stated |= set(re.findall(r'"([a-z0-9-]+)":', m.group(1)))
+    unstated = [v[1].strip('"') for v in mitigations
+                if v[1].strip('"') not in stated]
+    check("the boot tests count or skip every mitigation variant of "
+          "VARIANT_LIST (MITIGATION_COST, MITIGATION_SKIPPED)",
+          len(stated) >= 10 and not unstated, ", ".join(unstated))
 
 
 def main():

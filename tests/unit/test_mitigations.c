@@ -13,6 +13,7 @@
 
 #include "arch/lib/cpuid_bits.h"
 #include "arch/matrix.h"
+#include "bench/model/axes.h"
 #include "bench/model/mitigations.h"
 
 #define PCID (1u << 17)
@@ -410,17 +411,64 @@ static void every_step_is_each_step_the_cpu_can_run(void **state)
 			    "0 on this CPU");
 }
 
+/* Every variant of VARIANT_LIST, walked: a mitigation's row answers to
+ * one of Linux's decisions (its LINUX column), every decision has a row
+ * answering to it, and nothing else answers to one. A variant added to
+ * the list without its decision fails here. */
 static void every_mitigation_variant_answers_to_a_decision(void **state)
 {
+	unsigned answered[LINUX_CHOICE_COUNT] = { 0 };
+	unsigned v, c, mitigations = 0;
+
 	(void)state;
+	for (v = VARIANT_ABSENT + 1; v < VARIANT_END; v++) {
+		int choice = linux_choice_of_variant(v);
+
+		if (variant_kind_of(v) != VARIANT_KIND_MITIGATION ||
+		    v == VARIANT_LINUX) {
+			if (choice != LINUX_CHOICE_NONE)
+				fail_msg("%s is no mitigation's sequence but "
+					 "answers to %s", variant_name(v),
+					 linux_choice_name((unsigned)choice));
+			continue;
+		}
+		mitigations++;
+		if (choice < 0 || choice >= LINUX_CHOICE_COUNT)
+			fail_msg("mitigation variant %s answers to no decision "
+				 "(its LINUX column in VARIANT_LIST is NONE)",
+				 variant_name(v));
+		answered[choice]++;
+	}
+	for (c = 0; c < LINUX_CHOICE_COUNT; c++)
+		if (!answered[c])
+			fail_msg("no mitigation variant answers to %s",
+				 linux_choice_name(c));
+	/* The rows the reports name (docs/mitigations.md), as they are. */
+	assert_true(mitigations >= 10);
 	assert_int_equal(linux_choice_of_variant(VARIANT_PTI_CR3_PCID),
 			 LINUX_CHOICE_PTI);
+	assert_int_equal(linux_choice_of_variant(VARIANT_PTI_CR3_TOUCH),
+			 LINUX_CHOICE_PTI);
+	assert_int_equal(linux_choice_of_variant(VARIANT_IBRS),
+			 LINUX_CHOICE_IBRS);
+	assert_int_equal(linux_choice_of_variant(VARIANT_IBPB),
+			 LINUX_CHOICE_IBPB);
+	assert_int_equal(linux_choice_of_variant(VARIANT_VERW),
+			 LINUX_CHOICE_VERW);
+	assert_int_equal(linux_choice_of_variant(VARIANT_BHB_CLEAR_5X5),
+			 LINUX_CHOICE_BHB);
 	assert_int_equal(linux_choice_of_variant(VARIANT_BHB_CLEAR_12X7),
 			 LINUX_CHOICE_BHB);
+	assert_int_equal(linux_choice_of_variant(VARIANT_LFENCE_SWAPGS),
+			 LINUX_CHOICE_LFENCE_SWAPGS);
 	assert_int_equal(linux_choice_of_variant(VARIANT_RSB_FILL),
 			 LINUX_CHOICE_RSB);
-	assert_int_equal(linux_choice_of_variant(VARIANT_LINUX), -1);
-	assert_int_equal(linux_choice_of_variant(VARIANT_GS_SWAPGS), -1);
+	assert_int_equal(linux_choice_of_variant(VARIANT_LINUX),
+			 LINUX_CHOICE_NONE);
+	assert_int_equal(linux_choice_of_variant(VARIANT_TOUCH),
+			 LINUX_CHOICE_NONE);
+	assert_int_equal(linux_choice_of_variant(VARIANT_END),
+			 LINUX_CHOICE_NONE);
 	assert_string_equal(linux_choice_name(LINUX_CHOICE_VERW), "VERW");
 	assert_string_equal(linux_choice_name(99), "?");
 }
