@@ -665,7 +665,7 @@ static void summary_probes(struct text_buf *tb, const struct run_result *r)
 		if (p->state == PROBE_NOT_RUN)
 			continue;
 		tb_printf(tb, "%-10s %-19s %-9s %s\n",
-			  shown++ ? "" : "platform", probe_name(i),
+			  shown++ ? "" : "platform", platform_probe_name(i),
 			  probe_state_name(p->state), p->detail);
 	}
 }
