@@ -289,20 +289,20 @@ static void take_over_paging(void)
 		   (unsigned long long)run->page_pool_pages,
 		   (unsigned long long)(n.wb >> 20), (unsigned long long)(n.uc >> 20),
 		   n.split);
-	results_probe(run->result, PROBE_PAGE_TABLES, PROBE_OK,
-		      "%llu MiB write-back, %llu MiB uncached (UC-), %u 2 MiB "
-		      "ranges in 4 KiB pages; %llu of %llu pool pages",
-		      (unsigned long long)(n.wb >> 20),
-		      (unsigned long long)(n.uc >> 20), n.split,
-		      (unsigned long long)pg.pool.used,
-		      (unsigned long long)run->page_pool_pages);
+	record_probe(run->result, PROBE_PAGE_TABLES, PROBE_OK,
+		     "%llu MiB write-back, %llu MiB uncached (UC-), %u 2 MiB "
+		     "ranges in 4 KiB pages; %llu of %llu pool pages",
+		     (unsigned long long)(n.wb >> 20),
+		     (unsigned long long)(n.uc >> 20), n.split,
+		     (unsigned long long)pg.pool.used,
+		     (unsigned long long)run->page_pool_pages);
 	return;
 fail:
 	log_printf("phase B: page-table pool too small; keeping firmware's\n");
-	results_probe(run->result, PROBE_PAGE_TABLES, PROBE_QUIRK,
-		      "the pool of %llu pages was too small: the firmware's "
-		      "page tables stay, and pf-cr2 is skipped",
-		      (unsigned long long)run->page_pool_pages);
+	record_probe(run->result, PROBE_PAGE_TABLES, PROBE_QUIRK,
+		     "the pool of %llu pages was too small: the firmware's "
+		     "page tables stay, and pf-cr2 is skipped",
+		     (unsigned long long)run->page_pool_pages);
 }
 
 /* simulate = cet-shadow-stack: the page phase A set aside made a
@@ -340,25 +340,25 @@ static void cet_probe(int was_on, uint64_t s_cet, const uint64_t *token,
 		      const char *not_simulated)
 {
 	if (token)
-		results_probe(run->result, PROBE_CET, PROBE_SIMULATED,
-			      "CR4.CET %s, IA32_S_CET 0x%llx, SSP 0x%llx as "
-			      "firmware using CET leaves them: cleared before "
-			      "the GDT's far return", was_on ? "on" : "off",
-			      (unsigned long long)s_cet,
-			      (unsigned long long)(uintptr_t)token);
+		record_probe(run->result, PROBE_CET, PROBE_SIMULATED,
+			     "CR4.CET %s, IA32_S_CET 0x%llx, SSP 0x%llx as "
+			     "firmware using CET leaves them: cleared before "
+			     "the GDT's far return", was_on ? "on" : "off",
+			     (unsigned long long)s_cet,
+			     (unsigned long long)(uintptr_t)token);
 	else if (not_simulated)
-		results_probe(run->result, PROBE_CET, PROBE_ABSENT,
-			      "simulate = cet-shadow-stack not made up: %s; "
-			      "CR4.CET %s", not_simulated,
-			      was_on ? "on, cleared" : "off");
+		record_probe(run->result, PROBE_CET, PROBE_ABSENT,
+			     "simulate = cet-shadow-stack not made up: %s; "
+			     "CR4.CET %s", not_simulated,
+			     was_on ? "on, cleared" : "off");
 	else if (was_on)
-		results_probe(run->result, PROBE_CET, PROBE_QUIRK,
-			      "the firmware left CR4.CET on (IA32_S_CET 0x%llx): "
-			      "both cleared for the run, before the GDT's far "
-			      "return", (unsigned long long)s_cet);
+		record_probe(run->result, PROBE_CET, PROBE_QUIRK,
+			     "the firmware left CR4.CET on (IA32_S_CET 0x%llx): "
+			     "both cleared for the run, before the GDT's far "
+			     "return", (unsigned long long)s_cet);
 	else
-		results_probe(run->result, PROBE_CET, PROBE_OK,
-			      "CR4.CET off, as the firmware left it");
+		record_probe(run->result, PROBE_CET, PROBE_OK,
+			     "CR4.CET off, as the firmware left it");
 }
 
 void phase_b(struct run_state *measured)
@@ -407,9 +407,9 @@ void phase_b(struct run_state *measured)
 		run->result->smi_count_watched = !why;
 		log_printf("phase B: SMI count %s%s\n", why ? "not watched: " : "watched: ",
 			   why ? why : noise_counter());
-		results_probe(run->result, PROBE_SMI_COUNT,
-			      why ? PROBE_ABSENT : PROBE_OK, "%s",
-			      why ? why : noise_counter());
+		record_probe(run->result, PROBE_SMI_COUNT,
+			     why ? PROBE_ABSENT : PROBE_OK, "%s",
+			     why ? why : noise_counter());
 	}
 
 	other_cpus_park(&run->platform.madt, run->platform.madt_status,

@@ -4,8 +4,8 @@
 
 #include "arch/lib/fmt.h"
 
-void results_probe(struct run_result *r, enum probe_id id,
-		   enum probe_state state, const char *format, ...)
+void record_probe(struct run_result *r, enum probe_id id,
+		  enum probe_state state, const char *format, ...)
 {
 	va_list ap;
 

@@ -347,9 +347,10 @@ struct run_result {
  * when a table would overflow (nothing is changed then). */
 int results_join_part(struct run_result *into, const struct run_result *more);
 
-/* Sets what a platform probe found, its detail formatted. */
-void results_probe(struct run_result *r, enum probe_id id,
-		   enum probe_state state, const char *format, ...)
+/* Sets what a platform probe found, its detail formatted: it records,
+ * and probes nothing itself. */
+void record_probe(struct run_result *r, enum probe_id id,
+		  enum probe_state state, const char *format, ...)
 	__attribute__((format(printf, 4, 5)));
 
 /* Whether the counted pass ran: it did where it measured its cycle

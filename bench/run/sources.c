@@ -603,11 +603,11 @@ static void probe_the_pit(struct run_result *r)
 		tb_printf(&tb, " (simulated)");
 	}
 	if (pit_why)
-		results_probe(r, PROBE_PIT, simulated ? PROBE_SIMULATED : PROBE_QUIRK,
-			      "%s", pit_why);
+		record_probe(r, PROBE_PIT, simulated ? PROBE_SIMULATED : PROBE_QUIRK,
+			     "%s", pit_why);
 	else
-		results_probe(r, PROBE_PIT, PROBE_OK, "channel 0 counts "
-			      "(0x%04x, then 0x%04x 50 us later)", first, second);
+		record_probe(r, PROBE_PIT, PROBE_OK, "channel 0 counts "
+			     "(0x%04x, then 0x%04x 50 us later)", first, second);
 }
 
 /* The HPET answers, with a period in range, and counts. */
@@ -619,8 +619,8 @@ static void probe_the_hpet(struct run_result *r)
 		.base = (volatile uint8_t *)(uintptr_t)hpet_table.address };
 
 	if (hpet_status != ACPI_OK) {
-		results_probe(r, PROBE_HPET, PROBE_ABSENT, "no usable ACPI HPET "
-			      "table (%s)", acpi_status_name(hpet_status));
+		record_probe(r, PROBE_HPET, PROBE_ABSENT, "no usable ACPI HPET "
+			     "table (%s)", acpi_status_name(hpet_status));
 		return;
 	}
 	cap = hpet_capabilities(hpet_table.address);
@@ -631,13 +631,13 @@ static void probe_the_hpet(struct run_result *r)
 	hpet_why = probe_hpet(cap, before, hpet_counter(&counting), hpet_buf,
 			      sizeof(hpet_buf));
 	if (hpet_why) {
-		results_probe(r, PROBE_HPET, PROBE_QUIRK, "%s (table at 0x%llx)",
-			      hpet_why, (unsigned long long)hpet_table.address);
+		record_probe(r, PROBE_HPET, PROBE_QUIRK, "%s (table at 0x%llx)",
+			     hpet_why, (unsigned long long)hpet_table.address);
 		return;
 	}
-	results_probe(r, PROBE_HPET, PROBE_OK, "%u comparators, period %u fs, "
-		      "counting; every comparator's interrupt and FSB delivery "
-		      "off", hpet.timers, hpet.period_fs);
+	record_probe(r, PROBE_HPET, PROBE_OK, "%u comparators, period %u fs, "
+		     "counting; every comparator's interrupt and FSB delivery "
+		     "off", hpet.timers, hpet.period_fs);
 }
 
 /* Where a VT-d unit has interrupt remapping on, an IO-APIC entry must be
@@ -649,11 +649,11 @@ static void probe_remapping(const struct dmar_info *dmar,
 	uint32_t u;
 
 	if (dmar_status != ACPI_OK) {
-		results_probe(r, PROBE_REMAPPING, PROBE_ABSENT,
-			      "no DMAR table%s%s: no VT-d units to check",
-			      dmar_status == ACPI_TOO_SHORT ? "" : ": ",
-			      dmar_status == ACPI_TOO_SHORT
-				      ? "" : acpi_status_name(dmar_status));
+		record_probe(r, PROBE_REMAPPING, PROBE_ABSENT,
+			     "no DMAR table%s%s: no VT-d units to check",
+			     dmar_status == ACPI_TOO_SHORT ? "" : ": ",
+			     dmar_status == ACPI_TOO_SHORT
+				     ? "" : acpi_status_name(dmar_status));
 		return;
 	}
 	for (u = 0; u < dmar->units && u < DMAR_MAX_UNITS; u++) {
@@ -668,14 +668,14 @@ static void probe_remapping(const struct dmar_info *dmar,
 				     (unsigned long long)dmar->register_base[u],
 				     gsts);
 			remapping_why = remapping_buf;
-			results_probe(r, PROBE_REMAPPING, PROBE_QUIRK, "%s",
-				      remapping_why);
+			record_probe(r, PROBE_REMAPPING, PROBE_QUIRK, "%s",
+				     remapping_why);
 			return;
 		}
 	}
-	results_probe(r, PROBE_REMAPPING, PROBE_OK, "%u VT-d unit(s)%s, "
-		      "interrupt remapping off in each", dmar->units,
-		      dmar->flags & DMAR_FLAG_INTR_REMAP ? " able to remap" : "");
+	record_probe(r, PROBE_REMAPPING, PROBE_OK, "%u VT-d unit(s)%s, "
+		     "interrupt remapping off in each", dmar->units,
+		     dmar->flags & DMAR_FLAG_INTR_REMAP ? " able to remap" : "");
 }
 
 void sources_init(const struct madt_info *m, enum acpi_status m_status,
@@ -702,25 +702,25 @@ void sources_init(const struct madt_info *m, enum acpi_status m_status,
 	n_ioapics = i;
 	if (n_ioapics) {
 		pit_io = ioapic_of(madt_isa_gsi(&madt, 0, &flags));
-		results_probe(r, PROBE_IOAPICS, PROBE_OK, "%u IO-APIC(s), every "
-			      "input masked; IRQ 0 on GSI %u%s", n_ioapics,
-			      madt_isa_gsi(&madt, 0, &flags),
-			      pit_io ? "" : ", which none of them takes");
+		record_probe(r, PROBE_IOAPICS, PROBE_OK, "%u IO-APIC(s), every "
+			     "input masked; IRQ 0 on GSI %u%s", n_ioapics,
+			     madt_isa_gsi(&madt, 0, &flags),
+			     pit_io ? "" : ", which none of them takes");
 	} else {
-		results_probe(r, PROBE_IOAPICS, PROBE_ABSENT, "%s", no_ioapic());
+		record_probe(r, PROBE_IOAPICS, PROBE_ABSENT, "%s", no_ioapic());
 	}
 	probe_remapping(dmar, dmar_status, r);
 	tsc_deadline_why = probe_tsc_deadline(
 		r->machine.cpu_vendor, r->machine.family, r->machine.model,
 		r->machine.microcode, tsc_deadline_buf, sizeof(tsc_deadline_buf));
-	results_probe(r, PROBE_TSC_DEADLINE,
-		      !cpu_has(X86_FEATURE_TSC_DEADLINE) ? PROBE_ABSENT :
-		      tsc_deadline_why ? PROBE_QUIRK : PROBE_OK, "%s",
-		      !cpu_has(X86_FEATURE_TSC_DEADLINE)
-			      ? "CPUID.1:ECX[24] is 0"
-			      : tsc_deadline_why ? tsc_deadline_why
-						 : "no known errata for this "
-						   "model and microcode");
+	record_probe(r, PROBE_TSC_DEADLINE,
+		     !cpu_has(X86_FEATURE_TSC_DEADLINE) ? PROBE_ABSENT :
+		     tsc_deadline_why ? PROBE_QUIRK : PROBE_OK, "%s",
+		     !cpu_has(X86_FEATURE_TSC_DEADLINE)
+			     ? "CPUID.1:ECX[24] is 0"
+			     : tsc_deadline_why ? tsc_deadline_why
+						: "no known errata for this "
+						  "model and microcode");
 	probe_the_pit(r);
 	probe_the_hpet(r);
 	if (n_ioapics && !hpet_why && hpet_status == ACPI_OK) {
