@@ -16,6 +16,9 @@
 
 #define CONFIG_MAX_SAMPLES 1000000u
 #define CONFIG_MAX_RUNS 10
+/* A config file is read whole or refused: one larger than this is not a
+ * configuration anyone wrote by hand. */
+#define CONFIG_MAX_BYTES 16384
 
 enum finish_action {
 	FINISH_SHUTDOWN = 0,	/* QEMU exits; a real machine powers off */

@@ -10,9 +10,7 @@
 #include "arch/lib/fmt.h"
 #include "bench/model/config.h"
 
-/* A config file is read whole or refused: one larger than this is not a
- * configuration anyone wrote by hand. */
-#define CONFIG_MAX_BYTES 16384
+/* Bytes in one line of the file; a longer line is an error. */
 #define CONFIG_MAX_LINE 256
 
 /* What a config file got wrong, one line each. Errors (a bad value, a line
