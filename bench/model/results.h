@@ -118,6 +118,8 @@ struct row_histogram {
 	uint16_t len;
 	uint8_t bytes[ROW_HIST_BYTES];
 };
+/* A row's kinds of histogram: the ROW_HIST_METRICS in TSC ticks, then
+ * the same in core cycles from ROW_HIST_CYCLES on. */
 #define ROW_HIST_CYCLES ROW_HIST_METRICS
 #define ROW_HIST_KINDS (2 * ROW_HIST_METRICS)
 #define RESULTS_MAX_ROW_HISTS (RESULTS_MAX_EXPERIMENTS * ROW_HIST_KINDS)
