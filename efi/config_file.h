@@ -4,7 +4,7 @@
 
 #include <efi.h>
 
-#include "bench/model/config.h"
+#include "bench/model/config_parse.h"
 
 #define CONFIG_PATH "\\EFI\\irqlab\\irqlab.cfg"
 

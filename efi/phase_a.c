@@ -167,22 +167,22 @@ static void allocate_thrash_buffer(struct run_result *r)
 	for (bytes = want; !buffer && bytes >= THRASH_MIN_BYTES; bytes /= 2)
 		buffer = pages_alloc(bytes);
 	if (!buffer) {
-		results_probe(r, PROBE_THRASH_BUFFER, PROBE_ABSENT, "no %llu MiB "
-			      "to be had: the thrash rows are skipped",
-			      (unsigned long long)(THRASH_MIN_BYTES >> 20));
+		record_probe(r, PROBE_THRASH_BUFFER, PROBE_ABSENT, "no %llu MiB "
+			     "to be had: the thrash rows are skipped",
+			     (unsigned long long)(THRASH_MIN_BYTES >> 20));
 		return;
 	}
 	bytes *= 2;	/* the loop halved once past the one it got */
 	cache_set_thrash_buffer(buffer, bytes);
-	results_probe(r, PROBE_THRASH_BUFFER,
-		      llc && bytes < 2 * llc ? PROBE_QUIRK : PROBE_OK,
-		      "%llu MiB%s%s (last-level cache %llu MiB)",
-		      (unsigned long long)(bytes >> 20),
-		      llc && bytes < 2 * llc ? ", less than twice the LLC: the "
-					       "thrash rows may not evict all "
-					       "of it" : "",
-		      llc ? "" : ", CPUID does not size the LLC",
-		      (unsigned long long)(llc >> 20));
+	record_probe(r, PROBE_THRASH_BUFFER,
+		     llc && bytes < 2 * llc ? PROBE_QUIRK : PROBE_OK,
+		     "%llu MiB%s%s (last-level cache %llu MiB)",
+		     (unsigned long long)(bytes >> 20),
+		     llc && bytes < 2 * llc ? ", less than twice the LLC: the "
+					      "thrash rows may not evict all "
+					      "of it" : "",
+		     llc ? "" : ", CPUID does not size the LLC",
+		     (unsigned long long)(llc >> 20));
 }
 
 static EFI_STATUS exit_boot_services(struct run_state *run)
@@ -262,7 +262,7 @@ static EFI_GUID rt_properties_guid = {
 static const char *all_offered(struct run_result *r, const char *table,
 			       const char *said)
 {
-	results_probe(r, PROBE_RUNTIME, PROBE_OK, "%s", said);
+	record_probe(r, PROBE_RUNTIME, PROBE_OK, "%s", said);
 	log_status(STATUS_RUNTIME, "table=%s", table);
 	log_printf("phase A: %s\n", said);
 	return 0;
@@ -289,8 +289,8 @@ static const char *runtime_services_offered(struct run_result *r)
 				   "EFI_RT_PROPERTIES_TABLE of a version irqlab "
 				   "does not know: going by the services");
 	log_status(STATUS_RUNTIME, "table=1 supported=0x%x", supported);
-	results_probe(r, PROBE_RUNTIME, PROBE_OK, "EFI_RT_PROPERTIES_TABLE: "
-		      "RuntimeServicesSupported 0x%x", supported);
+	record_probe(r, PROBE_RUNTIME, PROBE_OK, "EFI_RT_PROPERTIES_TABLE: "
+		     "RuntimeServicesSupported 0x%x", supported);
 	return rt_properties_refusal(supported);
 }
 

@@ -7,7 +7,7 @@
 
 #include <efi.h>
 
-#include "bench/model/config.h"
+#include "bench/model/config_parse.h"
 #include "efi/run_state.h"
 
 /* Measures the run `next` names, with `run->config` loaded. Returns only

@@ -211,25 +211,25 @@ void platform_tsc_frequency(const struct platform *p, struct run_result *r)
 		r->tsc_method = r->tsc_check_method;
 	}
 	if (cpuid_hz && r->tsc_method != cpuid_method)
-		results_probe(r, PROBE_TSC_FREQUENCY, PROBE_QUIRK, "CPUID %s said "
-			      "%llu Hz, %+lld ppm from the %s's %llu Hz: the "
-			      "latter is used", tsc_method_name(cpuid_method),
-			      (unsigned long long)cpuid_hz, (long long)off_ppm,
-			      tsc_method_name(r->tsc_check_method),
-			      (unsigned long long)r->tsc_hz_check);
+		record_probe(r, PROBE_TSC_FREQUENCY, PROBE_QUIRK, "CPUID %s said "
+			     "%llu Hz, %+lld ppm from the %s's %llu Hz: the "
+			     "latter is used", tsc_method_name(cpuid_method),
+			     (unsigned long long)cpuid_hz, (long long)off_ppm,
+			     tsc_method_name(r->tsc_check_method),
+			     (unsigned long long)r->tsc_hz_check);
 	else if (cpuid_hz)
-		results_probe(r, PROBE_TSC_FREQUENCY, PROBE_OK, "%llu Hz by %s; "
-			      "the %s says %llu Hz (%+lld ppm)",
-			      (unsigned long long)r->tsc_hz,
-			      tsc_method_name(r->tsc_method),
-			      tsc_method_name(r->tsc_check_method),
-			      (unsigned long long)r->tsc_hz_check,
-			      (long long)off_ppm);
+		record_probe(r, PROBE_TSC_FREQUENCY, PROBE_OK, "%llu Hz by %s; "
+			     "the %s says %llu Hz (%+lld ppm)",
+			     (unsigned long long)r->tsc_hz,
+			     tsc_method_name(r->tsc_method),
+			     tsc_method_name(r->tsc_check_method),
+			     (unsigned long long)r->tsc_hz_check,
+			     (long long)off_ppm);
 	else
-		results_probe(r, PROBE_TSC_FREQUENCY, PROBE_OK, "%llu Hz "
-			      "calibrated on the %s: CPUID gives no frequency",
-			      (unsigned long long)r->tsc_hz,
-			      tsc_method_name(r->tsc_method));
+		record_probe(r, PROBE_TSC_FREQUENCY, PROBE_OK, "%llu Hz "
+			     "calibrated on the %s: CPUID gives no frequency",
+			     (unsigned long long)r->tsc_hz,
+			     tsc_method_name(r->tsc_method));
 }
 
 /* The MTRRs (SDM vol. 3A §12.11): IA32_MTRRCAP (FEH) counts the variable

@@ -1,5 +1,6 @@
-/* The run configuration, read from \EFI\irqlab\irqlab.cfg on the ESP when
- * present. Plain "key = value" lines; '#' starts a comment.
+/* The run configuration: every key \EFI\irqlab\irqlab.cfg on the ESP may
+ * set, its default and its bounds, and each key's value as text
+ * (bench/model/config_parse.h reads the file).
  *
  * CONFIG_KEYS is the one list of keys: the struct, the defaults, the
  * parser, the handoff and both report writers all walk it, so adding a
@@ -18,7 +19,6 @@
 /* A config file is read whole or refused: one larger than this is not a
  * configuration anyone wrote by hand. */
 #define CONFIG_MAX_BYTES 16384
-#define CONFIG_MAX_LINE 256
 
 enum finish_action {
 	FINISH_SHUTDOWN = 0,	/* QEMU exits; a real machine powers off */
@@ -187,6 +187,7 @@ extern const char *const config_matrix_rows_names[];
  * even one this list does not know. */
 int config_selects(uint32_t value, const char *const *names,
 		   const char *name);
+/* CONFIG_KEYS as a table, in its order. */
 extern const struct config_key config_keys[];
 extern const size_t config_key_count;
 
@@ -210,29 +211,6 @@ static inline void config_set(struct irqlab_config *c,
 }
 
 void config_defaults(struct irqlab_config *c);
-
-/* What a config file got wrong, one line each. Errors (a bad value, a line
- * that is not "key = value", an overlong line, a NUL byte) stop the run
- * before it measures; warnings (an unknown key) are reported and the key
- * ignored. The counts are exact even when a text buffer fills up. */
-struct config_problems {
-	struct text_buf errors;
-	struct text_buf warnings;
-	unsigned n_errors, n_warnings;
-};
-
-void config_problems_init(struct config_problems *p, char *errors,
-			  size_t errors_cap, char *warnings, size_t warnings_cap);
-
-/* Applies the text on top of what `c` holds; a line with a problem
- * changes nothing. Returns the number of errors. */
-unsigned config_parse(struct irqlab_config *c, const char *text, size_t len,
-		      struct config_problems *p);
-
-/* The warnings as one line ("line 3: ...; line 9: ..."), cut with the
- * count of the rest when `cap` is too small: never silently. */
-void config_warnings_note(const struct config_problems *p, char *out,
-			  size_t cap);
 
 /* "key=value key=value ...", every key, choices by name. */
 void config_describe(const struct irqlab_config *c, struct text_buf *tb);

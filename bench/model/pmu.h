@@ -54,7 +54,7 @@ int pmu_frequency_moved(uint32_t low_milli, uint32_t high_milli);
 #define PMU_MISC_ENABLE_EIST (1ull << 16)
 #define PMU_MISC_ENABLE_TURBO_DISABLE (1ull << 38)
 
-/* Turbo's state on Intel, an enum boost_state (bench/model/results.h),
+/* Turbo's state on Intel, an enum boost_state (bench/model/names.h),
  * from CPUID 06H:EAX and IA32_MISC_ENABLE where it could be read.
  * Setting MISC_ENABLE[38] clears CPUID 06H:EAX[1] (Table 2-2), so the
  * CPUID bit alone never shows turbo turned off: the MSR decides, as

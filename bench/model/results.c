@@ -2,173 +2,10 @@
 
 #include <stdarg.h>
 
-#include "arch/lib/cpuid_bits.h"
 #include "arch/lib/fmt.h"
 
-static const char *name_or_unknown(const char *const *names, unsigned count,
-				   unsigned i)
-{
-	return i < count ? names[i] : "unknown";
-}
-
-const char *clock_kind_name(unsigned kind)
-{
-	static const char *const names[CLOCK_KIND_COUNT] = {
-		[CLOCK_TSC_TICKS] = "tsc",
-		[CLOCK_ICOUNT] = "icount",
-		[CLOCK_TCG_NOISE] = "tcg-noise",
-		[CLOCK_EMULATOR] = "emulator",
-		[CLOCK_EMULATOR_COARSE] = "emulator-coarse",
-	};
-	return name_or_unknown(names, CLOCK_KIND_COUNT, kind);
-}
-
-const char *clock_kind_unit(unsigned kind)
-{
-	static const char *const units[CLOCK_KIND_COUNT] = {
-		[CLOCK_TSC_TICKS] = "TSC ticks",
-		[CLOCK_ICOUNT] = "instructions (QEMU -icount path length, not cycles)",
-		[CLOCK_TCG_NOISE] = "TCG host-time noise (not cycles)",
-		[CLOCK_EMULATOR] = ("emulator TSC ticks (an instruction "
-				    "count under Bochs: path length, not "
-				    "cycles)"),
-		[CLOCK_EMULATOR_COARSE] = ("emulator TSC ticks that do not "
-					   "count each instruction (Bochs "
-					   "with handler chaining advances "
-					   "them where a chain of traces "
-					   "ends): round trips come near the "
-					   "path length, entry and exit do "
-					   "not; never cycles"),
-	};
-	return name_or_unknown(units, CLOCK_KIND_COUNT, kind);
-}
-
-static int starts_with(const char *s, const char *prefix)
-{
-	while (*prefix)
-		if (*s++ != *prefix++)
-			return 0;
-	return 1;
-}
-
-enum clock_kind clock_kind_decide(const char *hypervisor,
-				  const char *acpi_oem_id,
-				  int tsc_counts_instructions)
-{
-	/* QEMU's TCG: under -icount shift=0 the TSC counts instructions;
-	 * without it, host time. */
-	if (str_eq(hypervisor, "TCGTCGTCGTCG"))
-		return tsc_counts_instructions ? CLOCK_ICOUNT : CLOCK_TCG_NOISE;
-	/* KVM and other hypervisors run on a real TSC. */
-	if (hypervisor[0])
-		return CLOCK_TSC_TICKS;
-	/* No hypervisor signature, but ACPI tables from the BOCHS/BXPC
-	 * family that Bochs and QEMU's firmware write: an emulator that
-	 * does not say so in CPUID, whose TSC is no clock. */
-	if (starts_with(acpi_oem_id, "BOCHS") || starts_with(acpi_oem_id, "BXPC"))
-		return tsc_counts_instructions ? CLOCK_EMULATOR :
-						 CLOCK_EMULATOR_COARSE;
-	return CLOCK_TSC_TICKS;
-}
-
-const char *boot_return_name(unsigned how)
-{
-	static const char *const names[BOOT_RETURN_COUNT] = {
-		[BOOT_RETURN_BOOT_NEXT] = "boot-next",
-		[BOOT_RETURN_NO_BOOT_CURRENT] = "no-boot-current",
-		[BOOT_RETURN_REFUSED] = "boot-next-refused",
-	};
-	return name_or_unknown(names, BOOT_RETURN_COUNT, how);
-}
-
-const char *tsc_method_name(unsigned method)
-{
-	static const char *const names[TSC_METHOD_COUNT] = {
-		[TSC_METHOD_CPUID_15H] = "cpuid-15h",
-		[TSC_METHOD_CPUID_16H] = "cpuid-16h",
-		[TSC_METHOD_PM_TIMER] = "acpi-pm-timer",
-		[TSC_METHOD_STALL] = "boot-services-stall",
-	};
-	return name_or_unknown(names, TSC_METHOD_COUNT, method);
-}
-
-const char *boost_state_name(unsigned state)
-{
-	static const char *const names[BOOST_STATE_COUNT] = {
-		[BOOST_UNKNOWN] = "unknown", [BOOST_ABSENT] = "absent",
-		[BOOST_ON] = "on", [BOOST_OFF] = "off",
-	};
-	return name_or_unknown(names, BOOST_STATE_COUNT, state);
-}
-
-const char *hwp_state_name(unsigned state)
-{
-	static const char *const names[HWP_STATE_COUNT] = {
-		[HWP_ABSENT] = "absent", [HWP_OFF] = "off", [HWP_ON] = "on",
-	};
-	return name_or_unknown(names, HWP_STATE_COUNT, state);
-}
-
-const char *cpu_pin_state_name(unsigned state)
-{
-	static const char *const names[CPU_PIN_STATE_COUNT] = {
-		[CPU_PIN_NOT_RUN] = "not-run", [CPU_PIN_PINNED] = "pinned",
-		[CPU_PIN_AS_BOOT] = "not-pinned",
-		[CPU_PIN_EIST_DISABLED] = "not-pinned-eist-disabled",
-		[CPU_PIN_FAULTED] = "faulted",
-		[CPU_PIN_TIMED_OUT] = "timed-out",
-	};
-	return name_or_unknown(names, CPU_PIN_STATE_COUNT, state);
-}
-
-const char *cpu_fence_state_name(unsigned state)
-{
-	static const char *const names[CPU_FENCE_STATE_COUNT] = {
-		[CPU_FENCE_NOT_RUN] = "not-run",
-		[CPU_FENCE_ARCHITECTURAL] = "serialising",
-		[CPU_FENCE_DE_CFG] = "de-cfg-set",
-		[CPU_FENCE_IN_ORDER] = "in-order",
-		[CPU_FENCE_UNCONFIRMED] = "unconfirmed",
-	};
-	return name_or_unknown(names, CPU_FENCE_STATE_COUNT, state);
-}
-
-const char *core_type_name(unsigned type, char *buf, size_t cap)
-{
-	if (type == 0)
-		return "not-hybrid";
-	if (type == CORE_TYPE_ATOM)
-		return "atom";
-	if (type == CORE_TYPE_CORE)
-		return "core";
-	fmt_snprintf(buf, cap, "0x%02x", type);
-	return buf;
-}
-
-const char *probe_name(unsigned id)
-{
-	static const char *const names[PROBE_COUNT] = {
-#define PROBE_NAME(id, name) name,
-		PROBE_LIST(PROBE_NAME)
-#undef PROBE_NAME
-	};
-	return name_or_unknown(names, PROBE_COUNT, id);
-}
-
-const char *probe_state_name(unsigned state)
-{
-	static const char *const names[PROBE_STATE_COUNT] = {
-		[PROBE_NOT_RUN] = "not-run",
-		[PROBE_OK] = "ok",
-		[PROBE_QUIRK] = "quirk",
-		[PROBE_ABSENT] = "absent",
-		[PROBE_SIMULATED] = "simulated",
-	};
-	return name_or_unknown(names, PROBE_STATE_COUNT, state);
-}
-
-void results_probe(struct run_result *r, enum probe_id id,
-		   enum probe_state state, const char *format, ...)
+void record_probe(struct run_result *r, enum probe_id id,
+		  enum probe_state state, const char *format, ...)
 {
 	va_list ap;
 
@@ -180,48 +17,6 @@ void results_probe(struct run_result *r, enum probe_id id,
 		      format, ap);
 	va_end(ap);
 }
-
-const char *exp_status_name(unsigned status)
-{
-	static const char *const names[EXP_STATUS_COUNT] = {
-		[EXP_OK] = "ok",
-		[EXP_SKIPPED] = "skipped",
-		[EXP_FAILED] = "failed",
-		[EXP_TIMEOUT] = "timeout",
-	};
-	return name_or_unknown(names, EXP_STATUS_COUNT, status);
-}
-
-const char *metric_name(unsigned metric)
-{
-	static const char *const names[METRIC_COUNT] = {
-		[METRIC_ENTRY] = "entry",
-		[METRIC_EXIT] = "exit",
-		[METRIC_ROUND_TRIP] = "round_trip",
-		[METRIC_ROUND_TRIP_TIMED] = "round_trip_timed",
-	};
-	return name_or_unknown(names, METRIC_COUNT, metric);
-}
-
-#define CROSS_KIND_NAME(id, name, what) [CROSS_##id] = name,
-#define CROSS_KIND_WHAT(id, name, what) [CROSS_##id] = what,
-const char *cross_kind_name(unsigned kind)
-{
-	static const char *const names[CROSS_KIND_COUNT] = {
-		CROSS_KIND_LIST(CROSS_KIND_NAME)
-	};
-	return name_or_unknown(names, CROSS_KIND_COUNT, kind);
-}
-
-const char *cross_kind_what(unsigned kind)
-{
-	static const char *const what[CROSS_KIND_COUNT] = {
-		CROSS_KIND_LIST(CROSS_KIND_WHAT)
-	};
-	return name_or_unknown(what, CROSS_KIND_COUNT, kind);
-}
-#undef CROSS_KIND_NAME
-#undef CROSS_KIND_WHAT
 
 uint64_t run_id_from_time(unsigned year, unsigned month, unsigned day,
 			  unsigned hour, unsigned minute, unsigned second)
@@ -294,15 +89,6 @@ const struct row_histogram *results_row_histogram(const struct run_result *r,
 enum counted_state results_counted_state(const struct run_result *r)
 {
 	return r->cycles_floor.count ? COUNTED_MEASURED : COUNTED_NOT_RUN;
-}
-
-const char *counted_state_name(unsigned state)
-{
-	static const char *const names[COUNTED_STATE_COUNT] = {
-		[COUNTED_NOT_RUN] = "skipped",
-		[COUNTED_MEASURED] = "measured",
-	};
-	return name_or_unknown(names, COUNTED_STATE_COUNT, state);
 }
 
 const struct counted_row *results_counted(const struct run_result *r,

@@ -1,13 +1,19 @@
 /* The data model of one run: what phase B measures, what the handoff
- * carries across the reset, and what phase C writes. Plain C only. */
+ * carries across the reset, and what phase C writes; the queries the
+ * reports ask of it, and the joining of a run measured in parts. Its
+ * enums and their names are in bench/model/names.h, what its clock is in
+ * bench/model/clock.h: both come with this header, since every reader of
+ * a run_result needs them. Plain C only. */
 #ifndef IRQLAB_BENCH_MODEL_RESULTS_H
 #define IRQLAB_BENCH_MODEL_RESULTS_H
 
 #include <stdint.h>
 
 #include "bench/model/axes.h"
+#include "bench/model/clock.h"
 #include "bench/model/config.h"
 #include "bench/model/mitigations.h"
+#include "bench/model/names.h"
 #include "bench/model/topology.h"
 #include "bench/model/stats.h"
 
@@ -15,50 +21,9 @@
 #define RESULTS_NAME_LEN 56
 #define RESULTS_REASON_LEN 128
 #define RESULTS_WARNINGS_LEN 240
-#define RESULTS_MAX_PRIMITIVES 32
-#define PRIMITIVE_BLOCK_REPS 1024
 
-/* What one TSC delta means on this run (docs/run.md). */
-enum clock_kind {
-	CLOCK_TSC_TICKS = 0, /* hardware or KVM: real TSC ticks */
-	CLOCK_ICOUNT = 1,    /* QEMU -icount shift=0: one tick per instruction */
-	CLOCK_TCG_NOISE = 2, /* plain TCG: host time, never cycles */
-	CLOCK_EMULATOR = 3,  /* another emulator (Bochs): its TSC counts
-			      * every instruction, never cycles */
-	CLOCK_EMULATOR_COARSE = 4, /* the same emulator, whose TSC does not
-				    * count every instruction (Bochs with
-				    * handler chaining, docs/emulators.md) */
-	CLOCK_KIND_COUNT
-};
-
-/* How the TSC frequency was found (docs/timing.md). */
-enum tsc_method {
-	TSC_METHOD_CPUID_15H = 0,
-	TSC_METHOD_CPUID_16H = 1,
-	TSC_METHOD_PM_TIMER = 2,
-	TSC_METHOD_STALL = 3,
-	TSC_METHOD_COUNT
-};
-
-enum exp_status {
-	EXP_OK = 0,
-	EXP_SKIPPED = 1,
-	EXP_FAILED = 2,
-	EXP_TIMEOUT = 3,
-	EXP_STATUS_COUNT
-};
-
-/* README "Reading the figures" says where each timestamp sits. */
-enum metric_id {
-	METRIC_ENTRY = 0,      /* trigger -> handler's entry timestamp */
-	METRIC_EXIT = 1,       /* handler's exit timestamp -> resumed code */
-	METRIC_ROUND_TRIP = 2, /* trigger -> resumed code, through handlers
-				* that take no timestamps */
-	METRIC_ROUND_TRIP_TIMED = 3, /* the same through the handlers that
-				      * take the entry and exit timestamps */
-	METRIC_COUNT
-};
-
+/* The machine the run measured: what identifies it, and what its
+ * figures depend on. */
 struct machine_info {
 	char cpu_vendor[13];
 	char brand[49];
@@ -97,6 +62,8 @@ struct machine_info {
 	uint16_t relation_count[CPU_RELATION_COUNT];
 };
 
+/* One row of the plan (struct row_id): the checks done before timing,
+ * what disturbed it, and its raw figures. */
 struct experiment_result {
 	struct row_id id;
 	/* The row it is compared with: the same source and APIC pass under
@@ -134,22 +101,25 @@ struct experiment_result {
 	struct sample_stats metric[METRIC_COUNT];
 };
 
+/* Each row keeps the histograms of entry, exit and round trip, each at
+ * most this many bytes encoded (hist_encode: about 3 bytes a bucket). */
+#define ROW_HIST_METRICS 3
+#define ROW_HIST_BYTES 384
+
 /* The distribution of one row's entry, exit or round trip (the first
  * ROW_HIST_METRICS metrics), raw and hist_encode'd, in TSC ticks or, from
  * ROW_HIST_CYCLES on, in the counted pass's core cycles. They are a list
  * of their own, so that rows without one cost the handoff nothing: a row
  * keeps none where its histogram needs more than ROW_HIST_BYTES, or the
  * handoff's budget has no room left (results_fit_histograms). */
-/* Each row keeps the histograms of entry, exit and round trip, each at
- * most this many bytes encoded (hist_encode: about 3 bytes a bucket). */
-#define ROW_HIST_METRICS 3
-#define ROW_HIST_BYTES 384
 struct row_histogram {
 	uint8_t row;		/* its experiment's index in exp[] */
 	uint8_t metric;		/* enum metric_id, or ROW_HIST_CYCLES + it */
 	uint16_t len;
 	uint8_t bytes[ROW_HIST_BYTES];
 };
+/* A row's kinds of histogram: the ROW_HIST_METRICS in TSC ticks, then
+ * the same in core cycles from ROW_HIST_CYCLES on. */
 #define ROW_HIST_CYCLES ROW_HIST_METRICS
 #define ROW_HIST_KINDS (2 * ROW_HIST_METRICS)
 #define RESULTS_MAX_ROW_HISTS (RESULTS_MAX_EXPERIMENTS * ROW_HIST_KINDS)
@@ -168,6 +138,9 @@ struct counted_row {
 /* Buffers of the counted pass: the core-cycle metrics, then this. */
 #define COUNTED_INSTRUCTIONS METRIC_COUNT
 #define COUNTED_METRICS (METRIC_COUNT + 1)
+
+#define RESULTS_MAX_PRIMITIVES 32
+#define PRIMITIVE_BLOCK_REPS 1024
 
 /* One primitive micro-benchmark: ticks per block of
  * PRIMITIVE_BLOCK_REPS repetitions, raw; and core cycles per block from
@@ -208,96 +181,11 @@ struct gap_result {
 	struct sample_stats cycles_gaps;
 };
 
-enum boost_state {
-	BOOST_UNKNOWN = 0,
-	BOOST_ABSENT,	/* CPUID offers no turbo / core performance boost */
-	BOOST_ON,
-	BOOST_OFF,	/* offered, and turned off (MISC_ENABLE[38], HWCR[25]) */
-	BOOST_STATE_COUNT,
-};
-enum hwp_state {
-	HWP_ABSENT = 0,
-	HWP_OFF,	/* offered, IA32_PM_ENABLE clear */
-	HWP_ON,
-	HWP_STATE_COUNT,
-};
-const char *boost_state_name(unsigned state);
-const char *hwp_state_name(unsigned state);
-/* "not-hybrid", "atom", "core", or the hex byte. */
-const char *core_type_name(unsigned type, char *buf, size_t cap);
-
-/* X(ID, "name"): what irqlab found of the machine beyond the rows, each
- * probed before the rows that depend on it (docs/controllers.md
- * "Probes"). */
-#define PROBE_LIST(X)                                                       \
-	X(RUNTIME, "runtime-services")                                      \
-	X(TSC_FREQUENCY, "tsc-frequency")                                   \
-	X(OTHER_CPUS, "other-cpus")                                         \
-	X(CET, "cet")                                                       \
-	X(THRASH_BUFFER, "thrash-buffer")                                   \
-	X(PAGE_TABLES, "page-tables")                                       \
-	X(PIT, "pit")                                                       \
-	X(HPET, "hpet")                                                     \
-	X(IOAPICS, "ioapics")                                               \
-	X(REMAPPING, "interrupt-remapping")                                 \
-	X(X2APIC_LOCK, "x2apic-lock")                                       \
-	X(CMCI, "cmci")                                                     \
-	X(TSC_DEADLINE, "tsc-deadline")                                     \
-	X(SMI_COUNT, "smi-count")                                           \
-	X(COUNTERS, "performance-counters")                                 \
-	X(APERF_MPERF, "aperf-mperf")                                       \
-	X(FREQUENCY_PIN, "frequency-pin")                                   \
-	X(MITIGATIONS, "mitigations")
-
-#define PROBE_ID(id, name) PROBE_##id,
-enum probe_id { PROBE_LIST(PROBE_ID) PROBE_COUNT };
-#undef PROBE_ID
-
-enum probe_state {
-	PROBE_NOT_RUN = 0,
-	PROBE_OK,		/* as irqlab needs it */
-	PROBE_QUIRK,		/* found and worked around, or its rows skipped */
-	PROBE_ABSENT,		/* not on this machine */
-	PROBE_SIMULATED,	/* made up by the config's simulate */
-	PROBE_STATE_COUNT,
-};
-
+/* What one platform probe found (PROBE_LIST), in run_result's probe[]. */
 struct probe_result {
 	uint8_t state;		/* enum probe_state */
 	char detail[RESULTS_REASON_LEN];
 };
-
-const char *probe_name(unsigned id);
-const char *probe_state_name(unsigned state);
-
-/* How the machine comes back to irqlab after its resets. A stick is
- * mostly booted once, from the firmware's boot menu; BootNext, used for
- * one boot only, set to BootCurrent brings the reset back to the same
- * option without touching BootOrder (UEFI spec §3.1.2, §3.3). */
-enum boot_return {
-	BOOT_RETURN_BOOT_NEXT = 0,	/* BootNext = BootCurrent */
-	BOOT_RETURN_NO_BOOT_CURRENT,	/* the firmware did not say: the
-					 * stick must be booted again */
-	BOOT_RETURN_REFUSED,	/* SetVariable refused BootNext */
-	BOOT_RETURN_COUNT,
-};
-
-/* The cross-CPU section (docs/cross-cpu.md): rows between processors,
- * not under a scheme. X(ID, "name", "what it times"). */
-#define CROSS_KIND_LIST(X)                                                  \
-	X(ACK, "ipi-ack", "from the sender's ICR write until it sees the "    \
-	  "target's handler's acknowledgement in memory")                    \
-	X(ONE_WAY, "ipi-oneway", "from the sender's TSC before its ICR "      \
-	  "write to the target's TSC in its handler, corrected by the "       \
-	  "measured offset of the two TSCs")                                  \
-	X(BROADCAST_ACK, "ipi-broadcast-ack", "one IPI to all but the "       \
-	  "sender (shorthand 11b) until every target acknowledged")           \
-	X(UNICAST_ACK_EACH, "ipi-unicast-ack-each", "a fixed IPI to each "    \
-	  "target in turn, as Linux sends to a cpumask, until every one "     \
-	  "acknowledged")
-#define CROSS_KIND_ID(id, name, what) CROSS_##id,
-enum cross_kind { CROSS_KIND_LIST(CROSS_KIND_ID) CROSS_KIND_COUNT };
-#undef CROSS_KIND_ID
 
 /* A broadcast row's target. */
 #define CROSS_ALL_TARGETS 0xffffffffu
@@ -307,6 +195,8 @@ enum cross_kind { CROSS_KIND_LIST(CROSS_KIND_ID) CROSS_KIND_COUNT };
 #define RESULTS_MAX_CROSS 128
 #define RESULTS_MAX_CROSS_HISTS CPU_RELATION_COUNT
 
+/* One row of the cross-CPU section (docs/cross-cpu.md), of a kind in
+ * CROSS_KIND_LIST. */
 struct cross_result {
 	uint8_t kind;		/* enum cross_kind */
 	uint8_t status;		/* enum exp_status */
@@ -342,37 +232,6 @@ struct other_cpu {
 	struct sample_stats floor;	/* raw, as run_result's floor */
 };
 
-/* How a processor's clock pin went (struct cpu_clock's pin). */
-enum cpu_pin_state {
-	CPU_PIN_NOT_RUN = 0,
-	CPU_PIN_PINNED,
-	/* Not pinned for the boot CPU's reason (its frequency-pin probe),
-	 * pin_frequency = 0 included. */
-	CPU_PIN_AS_BOOT,
-	/* EIST offered, but this processor's IA32_MISC_ENABLE[16] is clear:
-	 * IA32_PERF_CTL is not acted on there. */
-	CPU_PIN_EIST_DISABLED,
-	/* An exception while it was pinned: it parked itself. */
-	CPU_PIN_FAULTED,
-	/* The pin did not return within a second: it may still finish, so
-	 * nothing is put back (a restore could race it). */
-	CPU_PIN_TIMED_OUT,
-	CPU_PIN_STATE_COUNT,
-};
-/* How LFENCE is known to serialise dispatch there (struct cpu_clock's
- * fence). */
-enum cpu_fence_state {
-	CPU_FENCE_NOT_RUN = 0,
-	/* Intel's, or CPUID 8000_0021H:EAX[2]: as on the boot CPU. */
-	CPU_FENCE_ARCHITECTURAL,
-	CPU_FENCE_DE_CFG,	/* AMD DE_CFG[1] set and read back on it */
-	CPU_FENCE_IN_ORDER,	/* QEMU's TCG: one instruction after another */
-	CPU_FENCE_UNCONFIRMED,
-	CPU_FENCE_STATE_COUNT,
-};
-const char *cpu_pin_state_name(unsigned state);
-const char *cpu_fence_state_name(unsigned state);
-
 /* The core clock of each processor that ran rows in the boot CPU's
  * place or took part in the section between CPUs (docs/timing.md
  * "Pinning the frequency"): pinned as the boot CPU was, or not and why,
@@ -402,6 +261,8 @@ struct scheme_footprint {
 	uint32_t data_bytes;	/* descriptors it adds */
 };
 
+/* One run, or one part of it, as phase B measured it and phase C
+ * reports it. */
 struct run_result {
 	uint64_t run_id;	/* also names the results folder; the first
 				 * run's, for every run of a series */
@@ -488,16 +349,15 @@ struct run_result {
  * when a table would overflow (nothing is changed then). */
 int results_join_part(struct run_result *into, const struct run_result *more);
 
-/* Whether the counted pass ran (docs/timing.md "Core cycles"). Where
- * it ran under an emulator the counts are its own, a cycle an
- * instruction step, and they never lead (report_leads_with_cycles). */
-enum counted_state {
-	COUNTED_NOT_RUN = 0,
-	COUNTED_MEASURED,
-	COUNTED_STATE_COUNT
-};
+/* Sets what a platform probe found, its detail formatted: it records,
+ * and probes nothing itself. */
+void record_probe(struct run_result *r, enum probe_id id,
+		  enum probe_state state, const char *format, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Whether the counted pass ran: it did where it measured its cycle
+ * floor. */
 enum counted_state results_counted_state(const struct run_result *r);
-const char *counted_state_name(unsigned state);
 
 /* Experiment `row`'s counted figures, or NULL. */
 const struct counted_row *results_counted(const struct run_result *r,
@@ -515,32 +375,11 @@ uint64_t row_floor(const struct run_result *r,
  * (0 where it never ran a row). */
 uint8_t row_core_type(const struct run_result *r,
 		      const struct experiment_result *e);
-/* The experiment that row, or NULL. */
+/* The experiment of that row, or NULL. */
 const struct experiment_result *results_find(const struct run_result *r,
 					     const struct row_id *row);
 /* Whether a row has a baseline other than itself to be compared with. */
 int results_has_baseline(const struct experiment_result *e);
-
-/* What a TSC delta means, from what identifies the platform: the CPUID
- * hypervisor signature, the ACPI OEM ID, and whether 1024 more NOPs read
- * exactly 1024 more ticks, every time (`tsc_counts_instructions`). */
-enum clock_kind clock_kind_decide(const char *hypervisor,
-				  const char *acpi_oem_id,
-				  int tsc_counts_instructions);
-
-const char *clock_kind_name(unsigned kind);
-const char *boot_return_name(unsigned how);
-const char *clock_kind_unit(unsigned kind);
-const char *tsc_method_name(unsigned method);
-const char *exp_status_name(unsigned status);
-/* Sets what a probe found, its detail formatted. */
-void results_probe(struct run_result *r, enum probe_id id,
-		   enum probe_state state, const char *format, ...)
-	__attribute__((format(printf, 4, 5)));
-const char *metric_name(unsigned metric);
-const char *cross_kind_name(unsigned kind);
-
-const char *cross_kind_what(unsigned kind);
 
 /* Run ids are the firmware clock at the start of the run, YYYYMMDDhhmmss,
  * so folder names sort by time and are readable on any FAT driver. */

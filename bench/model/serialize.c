@@ -1,284 +1,21 @@
 #include "bench/model/serialize.h"
 
-#include "arch/lib/fmt.h"
-#include "arch/lib/le.h"
+#include "bench/model/blob_layout.h"
 #include "bench/model/wire.h"
 
-/* Strings are written once, in a table ahead of the fields, and each
- * field refers to its string by index (bench/model/wire.h): reasons and
- * primitive names repeat. A row travels as its ids, never its name
- * (WIRE_ROW). */
-
-/* --- the layout ----------------------------------------------------------
- *
- * One description of the handoff, walked by both the encoder and the
- * decoder: a run is its header fields, then its lists (experiments,
- * primitives, gap rows, scheme footprints, histograms, counted rows,
- * cross-CPU rows and their kept distributions, other processors'
- * floors, processors' clocks), each its count in LEB128 (row histograms
- * outnumber a byte) and that many items of their own fields. */
-
-enum wire {
-	WIRE_FIXED,	/* `bytes` little-endian bytes */
-	WIRE_VAR,	/* unsigned LEB128 */
-	WIRE_STRING,	/* an index into the string table */
-	WIRE_ROW,	/* an experiment's id and baseline (struct row_id):
-			 * source, scheme, variant, cache state, then
-			 * x2apic_repeat, selftest and whether a processor
-			 * other than the boot CPU ran it in one byte, that
-			 * processor where one did, then the
-			 * baseline's scheme, variant and cache state; the
-			 * baseline shares the rest. Its name is made again
-			 * by row_name() */
-	WIRE_STATS,	/* struct sample_stats: every stats_fields entry, LEB128;
-			 * each figure after the first as its step up from the
-			 * one before (min <= p1 <= ... <= max), which is small */
-	WIRE_CONFIG,	/* struct irqlab_config: every config_keys entry, LEB128 */
-	WIRE_BYTES,	/* raw bytes; their count is the field just before */
-};
-
-struct field {
-	uint8_t wire;		/* enum wire */
-	uint8_t bytes;		/* WIRE_FIXED: bytes on the wire */
-	uint16_t size;		/* bytes of the C field */
-	uint32_t offset;
-	uint64_t limit;		/* valid values are below it; 0: any */
-};
-
-#define FIELD_OF(type, f, wire_kind, n, lim)                                \
-	{ wire_kind, n, sizeof(((type *)0)->f), offsetof(type, f), lim }
-#define FIXED(type, f, n) FIELD_OF(type, f, WIRE_FIXED, n, 0)
-#define ENUM(type, f, count) FIELD_OF(type, f, WIRE_FIXED, 1, count)
-#define VAR(type, f) FIELD_OF(type, f, WIRE_VAR, 0, 0)
-#define STRING(type, f) FIELD_OF(type, f, WIRE_STRING, 0, 0)
-#define STATS(type, f) FIELD_OF(type, f, WIRE_STATS, 0, 0)
-
-static const struct field run_fields[] = {
-	FIXED(struct run_result, run_id, 8),
-	FIXED(struct run_result, run_index, 1),
-	STRING(struct run_result, machine.cpu_vendor),
-	STRING(struct run_result, machine.brand),
-	STRING(struct run_result, machine.hypervisor),
-	STRING(struct run_result, machine.acpi_oem_id),
-	FIXED(struct run_result, machine.family, 4),
-	FIXED(struct run_result, machine.model, 4),
-	FIXED(struct run_result, machine.stepping, 4),
-	FIXED(struct run_result, machine.microcode, 4),
-	FIELD_OF(struct run_result, machine.invariant_tsc, WIRE_FIXED, 1, 2),
-	ENUM(struct run_result, machine.boost, BOOST_STATE_COUNT),
-	ENUM(struct run_result, machine.hwp, HWP_STATE_COUNT),
-	FIXED(struct run_result, machine.core_type, 1),
-	STRING(struct run_result, machine.fw_vendor),
-	FIXED(struct run_result, machine.fw_revision, 4),
-	FIXED(struct run_result, machine.uefi_revision, 4),
-	VAR(struct run_result, machine.llc_bytes),
-	STRING(struct run_result, machine.system_vendor),
-	STRING(struct run_result, machine.system_product),
-	STRING(struct run_result, machine.system_version),
-	FIXED(struct run_result, machine.madt_found, 1),
-	FIXED(struct run_result, machine.lapic_address, 8),
-	FIXED(struct run_result, machine.ioapic_count, 4),
-	FIXED(struct run_result, machine.lapic_count, 4),
-	FIXED(struct run_result, machine.mitigation.leaf1_ecx, 4),
-	FIXED(struct run_result, machine.mitigation.leaf7_ebx, 4),
-	FIXED(struct run_result, machine.mitigation.leaf7_edx, 4),
-	FIXED(struct run_result, machine.mitigation.leaf7_2_edx, 4),
-	FIXED(struct run_result, machine.mitigation.ext8_ebx, 4),
-	FIXED(struct run_result, machine.mitigation.arch_capabilities, 8),
-	FIELD_OF(struct run_result, machine.mitigation.arch_capabilities_read,
-		 WIRE_FIXED, 1, 2),
-	FIELD_OF(struct run_result, machine.topology.known, WIRE_FIXED, 1, 2),
-	FIELD_OF(struct run_result, machine.topology.smt_shift, WIRE_FIXED, 1,
-		 33),
-	FIELD_OF(struct run_result, machine.topology.llc_shift, WIRE_FIXED, 1,
-		 33),
-	FIELD_OF(struct run_result, machine.topology.package_shift, WIRE_FIXED,
-		 1, 33),
-#define RELATION_FIELD(id, name)                                            \
-	VAR(struct run_result, machine.relation_count[CPU_RELATION_##id]),
-	CPU_RELATION_LIST(RELATION_FIELD)
-#undef RELATION_FIELD
-	FIELD_OF(struct run_result, config, WIRE_CONFIG, 0, 0),
-	STRING(struct run_result, config_warnings),
-	STRING(struct run_result, build),
-	FIXED(struct run_result, tsc_hz, 8),
-	ENUM(struct run_result, tsc_method, TSC_METHOD_COUNT),
-	VAR(struct run_result, tsc_hz_check),
-	ENUM(struct run_result, tsc_check_method, TSC_METHOD_COUNT),
-	FIXED(struct run_result, smi_count_watched, 1),
-	STRING(struct run_result, fence_note),
-	ENUM(struct run_result, clock_kind, CLOCK_KIND_COUNT),
-	ENUM(struct run_result, boot_return, BOOT_RETURN_COUNT),
-	FIXED(struct run_result, boot_current, 2),
-	FIXED(struct run_result, progress_on_screen, 1),
-	STRING(struct run_result, display_note),
-#define PROBE_FIELDS(id, name)                                              \
-	ENUM(struct run_result, probe[PROBE_##id].state, PROBE_STATE_COUNT), \
-	STRING(struct run_result, probe[PROBE_##id].detail),
-	PROBE_LIST(PROBE_FIELDS)
-#undef PROBE_FIELDS
-	STATS(struct run_result, floor),
-	STATS(struct run_result, instrument),
-	STATS(struct run_result, cycles_floor),
-	STATS(struct run_result, cycles_instrument),
-	STATS(struct run_result, instructions_floor),
-	FIELD_OF(struct run_result, part, WIRE_FIXED, 1, RESULTS_MAX_PARTS + 1),
-	VAR(struct run_result, first_row),
-	VAR(struct run_result, next_row),
-};
-
-static const struct field experiment_fields[] = {
-	FIELD_OF(struct experiment_result, id, WIRE_ROW, 0, 0),
-	ENUM(struct experiment_result, status, EXP_STATUS_COUNT),
-	FIXED(struct experiment_result, vector, 1),
-	ENUM(struct experiment_result, apic_mode, APIC_MODE_COUNT),
-	STRING(struct experiment_result, reason),
-	VAR(struct experiment_result, delivered),
-	VAR(struct experiment_result, extra),
-	VAR(struct experiment_result, vectors_verified),
-	VAR(struct experiment_result, register_checks),
-	VAR(struct experiment_result, discarded),
-	VAR(struct experiment_result, discarded_batches),
-	VAR(struct experiment_result, clock_ratio_low),
-	VAR(struct experiment_result, clock_ratio_high),
-	VAR(struct experiment_result, target_wakeups),
-	STATS(struct experiment_result, metric[METRIC_ENTRY]),
-	STATS(struct experiment_result, metric[METRIC_EXIT]),
-	STATS(struct experiment_result, metric[METRIC_ROUND_TRIP]),
-	STATS(struct experiment_result, metric[METRIC_ROUND_TRIP_TIMED]),
-};
-_Static_assert(METRIC_COUNT == 4, "experiment_fields lists every metric");
-
-static const struct field primitive_fields[] = {
-	STRING(struct primitive_result, name),
-	ENUM(struct primitive_result, status, EXP_STATUS_COUNT),
-	STRING(struct primitive_result, reason),
-	STATS(struct primitive_result, block),
-	STATS(struct primitive_result, cycles_block),
-};
-
-static const struct field gap_fields[] = {
-	ENUM(struct gap_result, scheme, SCHEME_COUNT),
-	ENUM(struct gap_result, status, EXP_STATUS_COUNT),
-	STRING(struct gap_result, reason),
-	VAR(struct gap_result, loop_median),
-	VAR(struct gap_result, threshold),
-	STATS(struct gap_result, gaps),
-	VAR(struct gap_result, interrupts),
-	VAR(struct gap_result, stalls),
-	FIELD_OF(struct gap_result, noise_moved, WIRE_FIXED, 1, 2),
-	FIELD_OF(struct gap_result, hist_len, WIRE_VAR, 0, GAP_HIST_BYTES + 1),
-	FIELD_OF(struct gap_result, hist, WIRE_BYTES, 0, 0),
-	VAR(struct gap_result, cycles_loop_median),
-	STATS(struct gap_result, cycles_gaps),
-};
-
-static const struct field row_histogram_fields[] = {
-	FIELD_OF(struct row_histogram, row, WIRE_FIXED, 1,
-		 RESULTS_MAX_EXPERIMENTS),
-	ENUM(struct row_histogram, metric, ROW_HIST_KINDS),
-	FIELD_OF(struct row_histogram, len, WIRE_VAR, 0, ROW_HIST_BYTES + 1),
-	FIELD_OF(struct row_histogram, bytes, WIRE_BYTES, 0, 0),
-};
-
-static const struct field counted_fields[] = {
-	FIELD_OF(struct counted_row, row, WIRE_FIXED, 1,
-		 RESULTS_MAX_EXPERIMENTS),
-	STATS(struct counted_row, cycles[METRIC_ENTRY]),
-	STATS(struct counted_row, cycles[METRIC_EXIT]),
-	STATS(struct counted_row, cycles[METRIC_ROUND_TRIP]),
-	STATS(struct counted_row, cycles[METRIC_ROUND_TRIP_TIMED]),
-	STATS(struct counted_row, instructions),
-};
-_Static_assert(METRIC_COUNT == 4, "counted_fields lists every metric");
-
-static const struct field cross_fields[] = {
-	ENUM(struct cross_result, kind, CROSS_KIND_COUNT),
-	ENUM(struct cross_result, status, EXP_STATUS_COUNT),
-	ENUM(struct cross_result, relation, CPU_RELATION_COUNT),
-	ENUM(struct cross_result, apic_mode, APIC_MODE_COUNT),
-	VAR(struct cross_result, sender),
-	VAR(struct cross_result, target),
-	VAR(struct cross_result, targets),
-	FIXED(struct cross_result, sender_core, 1),
-	FIXED(struct cross_result, target_core, 1),
-	FIXED(struct cross_result, skew_low, 8),
-	FIXED(struct cross_result, skew_high, 8),
-	STRING(struct cross_result, reason),
-	STATS(struct cross_result, time),
-};
-
-static const struct field other_cpu_fields[] = {
-	FIXED(struct other_cpu, cpu, 1),
-	FIXED(struct other_cpu, core_type, 1),
-	STATS(struct other_cpu, floor),
-};
-
-static const struct field cpu_clock_fields[] = {
-	FIXED(struct cpu_clock, cpu, 1),
-	ENUM(struct cpu_clock, pin, CPU_PIN_STATE_COUNT),
-	ENUM(struct cpu_clock, fence, CPU_FENCE_STATE_COUNT),
-	FIELD_OF(struct cpu_clock, restored, WIRE_FIXED, 1, 2),
-	VAR(struct cpu_clock, ratio_milli),
-	VAR(struct cpu_clock, starts),
-};
-
-static const struct field scheme_fields[] = {
-	ENUM(struct scheme_footprint, scheme, SCHEME_COUNT),
-	VAR(struct scheme_footprint, stub_bytes),
-	VAR(struct scheme_footprint, code_bytes),
-	VAR(struct scheme_footprint, data_bytes),
-};
-
-#define FIELDS(table) table, sizeof(table) / sizeof(table[0])
+/* The blob: RESULTS_BLOB_VERSION in two bytes; the string table, its
+ * count in LEB128 and each string as a one-byte length (a field is under
+ * 256 bytes) and its bytes; then the run's fields and its lists as
+ * bench/model/blob_layout.c lays them out, each list's count in LEB128.
+ * Strings are written once, and each field refers to its string by index
+ * (bench/model/wire.h): reasons and primitive names repeat. A row
+ * travels as its ids, never its name (WIRE_ROW). */
 
 /* WIRE_ROW's flags bit: a byte with the processor follows; the boot
  * CPU's rows, nearly all, cost nothing for it. */
 #define ROW_ON_OTHER_CPU 0x80
 _Static_assert(SELFTEST_END <= ROW_ON_OTHER_CPU >> 1,
 	       "a self-test's id leaves the flags' top bit free");
-
-struct list {
-	uint32_t count_offset;	/* of the uint32_t count in run_result */
-	uint32_t items_offset;	/* of the array */
-	uint32_t item_size;
-	uint32_t max;
-	const struct field *fields;
-	size_t n_fields;
-};
-
-static const struct list run_lists[] = {
-	{ offsetof(struct run_result, n_experiments),
-	  offsetof(struct run_result, exp), sizeof(struct experiment_result),
-	  RESULTS_MAX_EXPERIMENTS, FIELDS(experiment_fields) },
-	{ offsetof(struct run_result, n_primitives),
-	  offsetof(struct run_result, prim), sizeof(struct primitive_result),
-	  RESULTS_MAX_PRIMITIVES, FIELDS(primitive_fields) },
-	{ offsetof(struct run_result, n_gaps),
-	  offsetof(struct run_result, gap), sizeof(struct gap_result),
-	  RESULTS_MAX_GAPS, FIELDS(gap_fields) },
-	{ offsetof(struct run_result, n_schemes),
-	  offsetof(struct run_result, scheme), sizeof(struct scheme_footprint),
-	  RESULTS_MAX_SCHEMES, FIELDS(scheme_fields) },
-	{ offsetof(struct run_result, n_hists),
-	  offsetof(struct run_result, hist), sizeof(struct row_histogram),
-	  RESULTS_MAX_ROW_HISTS, FIELDS(row_histogram_fields) },
-	{ offsetof(struct run_result, n_counted),
-	  offsetof(struct run_result, counted), sizeof(struct counted_row),
-	  RESULTS_MAX_EXPERIMENTS, FIELDS(counted_fields) },
-	{ offsetof(struct run_result, n_cross),
-	  offsetof(struct run_result, cross), sizeof(struct cross_result),
-	  RESULTS_MAX_CROSS, FIELDS(cross_fields) },
-	{ offsetof(struct run_result, n_cross_hists),
-	  offsetof(struct run_result, cross_hist), sizeof(struct row_histogram),
-	  RESULTS_MAX_CROSS_HISTS, FIELDS(row_histogram_fields) },
-	{ offsetof(struct run_result, n_other_cpus),
-	  offsetof(struct run_result, other_cpu), sizeof(struct other_cpu),
-	  RESULTS_MAX_OTHER_CPUS, FIELDS(other_cpu_fields) },
-	{ offsetof(struct run_result, n_cpu_clocks),
-	  offsetof(struct run_result, cpu_clock), sizeof(struct cpu_clock),
-	  RESULTS_MAX_CPU_CLOCKS, FIELDS(cpu_clock_fields) },
-};
 
 /* A C integer field of 1, 2, 4 or 8 bytes. */
 static uint64_t load(const void *at, unsigned size)
@@ -403,9 +140,9 @@ static void encode_fields(struct writer *w, const struct run_result *r)
 	const char *base = (const char *)r;
 	size_t l, i;
 
-	put_fields(w, r, FIELDS(run_fields));
-	for (l = 0; l < sizeof(run_lists) / sizeof(run_lists[0]); l++) {
-		const struct list *L = &run_lists[l];
+	put_fields(w, r, blob_run_fields, blob_run_field_count);
+	for (l = 0; l < blob_list_count; l++) {
+		const struct blob_list *L = &blob_lists[l];
 		uint32_t n = (uint32_t)load(base + L->count_offset, 4);
 
 		wire_put_var(w, n);	/* row histograms outnumber a byte */
@@ -594,11 +331,12 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 		return r.truncated ? DECODE_TRUNCATED : DECODE_BAD_VERSION;
 	if (!wire_get_string_table(&r))
 		return DECODE_BAD_VALUE;
-	status = get_fields(&r, out, FIELDS(run_fields));
+	status = get_fields(&r, out, blob_run_fields,
+			    blob_run_field_count);
 	if (status != DECODE_OK)
 		return status;
-	for (l = 0; l < sizeof(run_lists) / sizeof(run_lists[0]); l++) {
-		const struct list *L = &run_lists[l];
+	for (l = 0; l < blob_list_count; l++) {
+		const struct blob_list *L = &blob_lists[l];
 		uint64_t n = wire_get_var(&r);
 
 		if (r.truncated)

@@ -1,6 +1,6 @@
 /* Compact little-endian encoding of a run_result for the UEFI-variable
- * handoff. One table of fields (serialize.c) says what is written and
- * how; the encoding does not depend on struct layout, and the decoder
+ * handoff. One table of fields (bench/model/blob_layout.c) says what is
+ * written and how, and serialize.c walks it both ways; the encoding does not depend on struct layout, and the decoder
  * checks every length, count and enum. */
 #ifndef IRQLAB_BENCH_MODEL_SERIALIZE_H
 #define IRQLAB_BENCH_MODEL_SERIALIZE_H

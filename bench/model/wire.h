@@ -1,8 +1,8 @@
-/* The handoff's wire primitives (bench/model/serialize.c lays the run
- * out with them): little-endian integers, unsigned LEB128, and strings
- * written once in a table ahead of the fields, each field naming its
- * string by index. The writer makes two passes: the first only collects
- * the strings. */
+/* The handoff's wire primitives (bench/model/blob_layout.c lays the run
+ * out, bench/model/serialize.c writes it with them): little-endian
+ * integers, unsigned LEB128, and strings written once in a table ahead
+ * of the fields, each field naming its string by index. The writer makes
+ * two passes: the first only collects the strings. */
 #ifndef IRQLAB_BENCH_MODEL_WIRE_H
 #define IRQLAB_BENCH_MODEL_WIRE_H
 

@@ -117,7 +117,7 @@ static void json_probes(struct json_writer *w, const struct run_result *r)
 	json_key(w, "platform");
 	json_begin_object(w);
 	for (i = 0; i < PROBE_COUNT; i++) {
-		json_key(w, probe_name(i));
+		json_key(w, platform_probe_name(i));
 		json_begin_object(w);
 		json_kv_string(w, "state", probe_state_name(r->probe[i].state));
 		json_kv_string(w, "detail", r->probe[i].detail);
@@ -160,7 +160,7 @@ static void summary_probes(struct text_buf *tb, const struct run_result *r)
 		if (p->state == PROBE_NOT_RUN)
 			continue;
 		tb_printf(tb, "%-10s %-19s %-9s %s\n",
-			  shown++ ? "" : "platform", probe_name(i),
+			  shown++ ? "" : "platform", platform_probe_name(i),
 			  probe_state_name(p->state), p->detail);
 	}
 }

@@ -42,21 +42,21 @@ void apic_mode_probe(struct run_result *r)
 			     "x2APIC mode (MSR 0xBD bit 0)%s",
 			     simulated ? " (simulated)" : "");
 		mode_unavailable[LAPIC_XAPIC] = lock_why;
-		results_probe(r, PROBE_X2APIC_LOCK,
-			      simulated ? PROBE_SIMULATED : PROBE_QUIRK,
-			      "%s; seed 004's access rows run in x2APIC",
-			      lock_why);
+		record_probe(r, PROBE_X2APIC_LOCK,
+			     simulated ? PROBE_SIMULATED : PROBE_QUIRK,
+			     "%s; seed 004's access rows run in x2APIC",
+			     lock_why);
 	} else {
-		results_probe(r, PROBE_X2APIC_LOCK, PROBE_OK, "%s",
-			      arch & ARCH_CAP_XAPIC_DISABLE
-				      ? "MSR 0xBD says legacy xAPIC is enabled"
-				      : "no IA32_XAPIC_DISABLE_STATUS: the mode "
-					"is free to choose");
+		record_probe(r, PROBE_X2APIC_LOCK, PROBE_OK, "%s",
+			     arch & ARCH_CAP_XAPIC_DISABLE
+				     ? "MSR 0xBD says legacy xAPIC is enabled"
+				     : "no IA32_XAPIC_DISABLE_STATUS: the mode "
+				       "is free to choose");
 	}
-	results_probe(r, PROBE_CMCI, lapic_has_cmci() ? PROBE_OK : PROBE_ABSENT,
-		      "%s", lapic_has_cmci()
-				    ? "the LVT CMCI entry is masked in each mode"
-				    : "no LVT CMCI entry (MCG_CAP[10] clear)");
+	record_probe(r, PROBE_CMCI, lapic_has_cmci() ? PROBE_OK : PROBE_ABSENT,
+		     "%s", lapic_has_cmci()
+				   ? "the LVT CMCI entry is masked in each mode"
+				   : "no LVT CMCI entry (MCG_CAP[10] clear)");
 }
 
 int apic_mode_xapic_locked(void)

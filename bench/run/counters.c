@@ -148,7 +148,7 @@ static void probe_intel(struct run_result *r)
 
 	pmu_decode_intel(a.eax, a.edx, &p);
 	if (pmu_intel_fixed_unusable(&p, why, sizeof(why))) {
-		results_probe(r, PROBE_COUNTERS, PROBE_ABSENT, "%s", why);
+		record_probe(r, PROBE_COUNTERS, PROBE_ABSENT, "%s", why);
 		return;
 	}
 	failed = counters_change(MSR_FIXED_CTR_CTRL, FIXED_CTRL_RING0_ALL)
@@ -161,19 +161,19 @@ static void probe_intel(struct run_result *r)
 			 ? "RDPMC of fixed counter 0" : 0;
 	if (failed) {
 		counters_put_back(0);
-		results_probe(r, PROBE_COUNTERS, PROBE_QUIRK, "PMU version %u: "
-			      "%s faults: the counters do not count here",
-			      p.version, failed);
+		record_probe(r, PROBE_COUNTERS, PROBE_QUIRK, "PMU version %u: "
+			     "%s faults: the counters do not count here",
+			     p.version, failed);
 		return;
 	}
 	if (pmu_delta(f.before, f.after, p.fixed_width) < PROBE_LOOP) {
-		results_probe(r, PROBE_COUNTERS, PROBE_QUIRK, "CPUID 0AH offers PMU "
-			      "version %u, %u fixed counters, but they do not "
-			      "count here (%llu instructions over a loop of %u)",
-			      p.version, p.fixed_counters,
-			      (unsigned long long)pmu_delta(f.before, f.after,
-							    p.fixed_width),
-			      PROBE_LOOP);
+		record_probe(r, PROBE_COUNTERS, PROBE_QUIRK, "CPUID 0AH offers PMU "
+			     "version %u, %u fixed counters, but they do not "
+			     "count here (%llu instructions over a loop of %u)",
+			     p.version, p.fixed_counters,
+			     (unsigned long long)pmu_delta(f.before, f.after,
+							   p.fixed_width),
+			     PROBE_LOOP);
 		counters_put_back(0);
 		return;
 	}
@@ -185,12 +185,12 @@ static void probe_intel(struct run_result *r)
 	 * 122 characters at most with a two-digit version and a seven-digit
 	 * count (AMD's too). It is also results.json's clock.cycles.counters,
 	 * which the boot tests read. */
-	results_probe(r, PROBE_COUNTERS, PROBE_OK, "PMU version %u, %u fixed "
-		      "counters of %u bits: cycles on fixed 1, instructions on "
-		      "fixed 0 (%llu over a loop of %u)", p.version,
-		      p.fixed_counters, p.fixed_width,
-		      (unsigned long long)pmu_delta(f.before, f.after,
-						    p.fixed_width), PROBE_LOOP);
+	record_probe(r, PROBE_COUNTERS, PROBE_OK, "PMU version %u, %u fixed "
+		     "counters of %u bits: cycles on fixed 1, instructions on "
+		     "fixed 0 (%llu over a loop of %u)", p.version,
+		     p.fixed_counters, p.fixed_width,
+		     (unsigned long long)pmu_delta(f.before, f.after,
+						   p.fixed_width), PROBE_LOOP);
 }
 
 struct counter_reading {
@@ -246,28 +246,28 @@ static void probe_amd(struct run_result *r)
 	if (failed || pmu_delta(c.before, c.after, AMD_COUNTER_WIDTH) <
 			      PROBE_LOOP) {
 		counters_put_back(0);
-		results_probe(r, PROBE_COUNTERS, PROBE_QUIRK, "AMD counters "
-			      "(core extension %s, PerfMonV2 %s): %s%s: the "
-			      "counters do not count here",
-			      p.core_extension ? "yes" : "no",
-			      p.perfmon_v2 ? "yes" : "no",
-			      failed ? failed : "no instructions counted over "
-					       "a loop",
-			      failed ? " faults" : "");
+		record_probe(r, PROBE_COUNTERS, PROBE_QUIRK, "AMD counters "
+			     "(core extension %s, PerfMonV2 %s): %s%s: the "
+			     "counters do not count here",
+			     p.core_extension ? "yes" : "no",
+			     p.perfmon_v2 ? "yes" : "no",
+			     failed ? failed : "no instructions counted over "
+					      "a loop",
+			     failed ? " faults" : "");
 		return;
 	}
 	counted.counting = 1;
 	counted.ecx[COUNTER_CYCLES] = 0;
 	counted.ecx[COUNTER_INSTRUCTIONS] = 1;
 	counted.width = AMD_COUNTER_WIDTH;
-	results_probe(r, PROBE_COUNTERS, PROBE_OK, "core extension %s, "
-		      "PerfMonV2 %s, IRPerfCount %s: cycles on counter 0, "
-		      "instructions on 1 (%llu over a loop of %u)",
-		      p.core_extension ? "yes" : "no",
-		      p.perfmon_v2 ? "yes" : "no", p.irperf ? "yes" : "no",
-		      (unsigned long long)pmu_delta(c.before, c.after,
-						    AMD_COUNTER_WIDTH),
-		      PROBE_LOOP);
+	record_probe(r, PROBE_COUNTERS, PROBE_OK, "core extension %s, "
+		     "PerfMonV2 %s, IRPerfCount %s: cycles on counter 0, "
+		     "instructions on 1 (%llu over a loop of %u)",
+		     p.core_extension ? "yes" : "no",
+		     p.perfmon_v2 ? "yes" : "no", p.irperf ? "yes" : "no",
+		     (unsigned long long)pmu_delta(c.before, c.after,
+						   AMD_COUNTER_WIDTH),
+		     PROBE_LOOP);
 }
 
 /* APERF and MPERF over a loop: both must advance. */
@@ -279,28 +279,28 @@ static void probe_ratio(struct run_result *r)
 	ratio_ok = 0;
 	if (cpuid_max_leaf(0) < 6 ||
 	    !(cpuid(6, 0).ecx & CPUID_06_ECX_APERFMPERF)) {
-		results_probe(r, PROBE_APERF_MPERF, PROBE_ABSENT,
-			      "CPUID.06H:ECX[0] is 0: no APERF/MPERF");
+		record_probe(r, PROBE_APERF_MPERF, PROBE_ABSENT,
+			     "CPUID.06H:ECX[0] is 0: no APERF/MPERF");
 		return;
 	}
 	if (msr_read_guarded(MSR_MPERF, &value) ||
 	    msr_read_guarded(MSR_APERF, &value)) {
-		results_probe(r, PROBE_APERF_MPERF, PROBE_QUIRK,
-			      "reading APERF or MPERF faults");
+		record_probe(r, PROBE_APERF_MPERF, PROBE_QUIRK,
+			     "reading APERF or MPERF faults");
 		return;
 	}
 	counters_read(&a);
 	known_loop();
 	counters_read(&b);
 	if (b.mperf == a.mperf || b.aperf == a.aperf) {
-		results_probe(r, PROBE_APERF_MPERF, PROBE_QUIRK,
-			      "APERF or MPERF does not advance here");
+		record_probe(r, PROBE_APERF_MPERF, PROBE_QUIRK,
+			     "APERF or MPERF does not advance here");
 		return;
 	}
 	ratio_ok = 1;
-	results_probe(r, PROBE_APERF_MPERF, PROBE_OK, "core clock %u/1000 of "
-		      "the TSC's over a loop; each row's batches are measured "
-		      "too", pmu_ratio_milli(b.aperf - a.aperf, b.mperf - a.mperf));
+	record_probe(r, PROBE_APERF_MPERF, PROBE_OK, "core clock %u/1000 of "
+		     "the TSC's over a loop; each row's batches are measured "
+		     "too", pmu_ratio_milli(b.aperf - a.aperf, b.mperf - a.mperf));
 }
 
 void counters_probe(struct run_result *r)
@@ -313,8 +313,8 @@ void counters_probe(struct run_result *r)
 	else if (vendor[0] == 'A' || vendor[0] == 'H')
 		probe_amd(r);
 	else
-		results_probe(r, PROBE_COUNTERS, PROBE_ABSENT, "no counters are "
-			      "known on this vendor's CPUs");
+		record_probe(r, PROBE_COUNTERS, PROBE_ABSENT, "no counters are "
+			     "known on this vendor's CPUs");
 	probe_ratio(r);
 }
 

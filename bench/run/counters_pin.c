@@ -168,8 +168,8 @@ void counters_pin(struct run_result *r)
 	pinned_for = r;
 	plan.path = PLAN_NONE;
 	if (!r->config.pin_frequency) {
-		results_probe(r, PROBE_FREQUENCY_PIN, PROBE_ABSENT,
-			      "not pinned: pin_frequency = 0");
+		record_probe(r, PROBE_FREQUENCY_PIN, PROBE_ABSENT,
+			     "not pinned: pin_frequency = 0");
 		return;
 	}
 	/* Phase A recorded HWP and boost (cpu_clock_controls). */
@@ -182,17 +182,17 @@ void counters_pin(struct run_result *r)
 	if (why) {
 		counters_put_back(before_pin);
 		plan.path = PLAN_NONE;
-		results_probe(r, PROBE_FREQUENCY_PIN, PROBE_ABSENT,
-			      "not pinned: %s", why);
+		record_probe(r, PROBE_FREQUENCY_PIN, PROBE_ABSENT,
+			     "not pinned: %s", why);
 		return;
 	}
 	if (!counters_ratio_available()) {
-		results_probe(r, PROBE_FREQUENCY_PIN, PROBE_OK, "%s; no APERF/MPERF "
-			      "to show the ratio that resulted", what);
+		record_probe(r, PROBE_FREQUENCY_PIN, PROBE_OK, "%s; no APERF/MPERF "
+			     "to show the ratio that resulted", what);
 		return;
 	}
-	results_probe(r, PROBE_FREQUENCY_PIN, PROBE_OK, "%s; core clock then "
-		      "%u/1000 of the TSC's", what, counters_ratio_over_loop());
+	record_probe(r, PROBE_FREQUENCY_PIN, PROBE_OK, "%s; core clock then "
+		     "%u/1000 of the TSC's", what, counters_ratio_over_loop());
 }
 
 /* Each other processor's changes, by its slot in ap_cpus. At most two

@@ -44,23 +44,23 @@ void mitigation_probe(struct run_result *r)
 		 * name the steps left off, and why, from the same bits. */
 		mitigation_linux_steps = linux_every_step(r->machine.cpu_vendor,
 							  b, why_not);
-		results_probe(r, PROBE_MITIGATIONS, PROBE_SIMULATED,
-			      "simulate = linux-every-step: steps 0x%x, where "
-			      "Linux's set here is 0x%x; ARCH_CAPABILITIES %s",
-			      mitigation_linux_steps, choices.steps,
-			      b->arch_capabilities_read ? "read" : "not read");
+		record_probe(r, PROBE_MITIGATIONS, PROBE_SIMULATED,
+			     "simulate = linux-every-step: steps 0x%x, where "
+			     "Linux's set here is 0x%x; ARCH_CAPABILITIES %s",
+			     mitigation_linux_steps, choices.steps,
+			     b->arch_capabilities_read ? "read" : "not read");
 	} else if (b->arch_capabilities_read)
-		results_probe(r, PROBE_MITIGATIONS, PROBE_OK,
-			      "IA32_ARCH_CAPABILITIES 0x%llx; Linux's set here: "
-			      "steps 0x%x",
-			      (unsigned long long)b->arch_capabilities,
-			      choices.steps);
+		record_probe(r, PROBE_MITIGATIONS, PROBE_OK,
+			     "IA32_ARCH_CAPABILITIES 0x%llx; Linux's set here: "
+			     "steps 0x%x",
+			     (unsigned long long)b->arch_capabilities,
+			     choices.steps);
 	else
-		results_probe(r, PROBE_MITIGATIONS, PROBE_ABSENT,
-			      "%s; Linux's set here: steps 0x%x",
-			      cpu_has(X86_FEATURE_ARCH_CAPABILITIES) ?
-				      "reading IA32_ARCH_CAPABILITIES faulted" :
-				      "CPUID.(7,0):EDX[29] (ARCH_CAPABILITIES) "
-				      "is 0",
-			      choices.steps);
+		record_probe(r, PROBE_MITIGATIONS, PROBE_ABSENT,
+			     "%s; Linux's set here: steps 0x%x",
+			     cpu_has(X86_FEATURE_ARCH_CAPABILITIES) ?
+				     "reading IA32_ARCH_CAPABILITIES faulted" :
+				     "CPUID.(7,0):EDX[29] (ARCH_CAPABILITIES) "
+				     "is 0",
+			     choices.steps);
 }

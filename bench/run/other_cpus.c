@@ -213,23 +213,23 @@ void other_cpus_start_and_park(const struct madt_info *m,
 	o->topology = r->machine.topology;
 
 	if (madt_status != ACPI_OK) {
-		results_probe(r, PROBE_OTHER_CPUS, PROBE_ABSENT, "no usable MADT: "
-			      "the other processors are left as they are");
+		record_probe(r, PROBE_OTHER_CPUS, PROBE_ABSENT, "no usable MADT: "
+			     "the other processors are left as they are");
 		missing_why = "no usable MADT";
 		return;
 	}
 	listed = m->cpu_count < MADT_MAX_CPUS ? m->cpu_count : MADT_MAX_CPUS;
 	if (listed <= 1) {
-		results_probe(r, PROBE_OTHER_CPUS, PROBE_ABSENT,
-			      "the MADT lists this processor alone");
+		record_probe(r, PROBE_OTHER_CPUS, PROBE_ABSENT,
+			     "the MADT lists this processor alone");
 		log_status(STATUS_OTHER_CPUS, "listed=%u parked=0", listed);
 		missing_why = "the MADT lists this processor alone";
 		return;
 	}
 	why = lapic_enable(lapic_firmware_mode());
 	if (why) {
-		results_probe(r, PROBE_OTHER_CPUS, PROBE_QUIRK, "not parked: %s",
-			      why);
+		record_probe(r, PROBE_OTHER_CPUS, PROBE_QUIRK, "not parked: %s",
+			     why);
 		missing_why = "the local APIC did not come up";
 		return;
 	}
@@ -270,24 +270,24 @@ void other_cpus_start_and_park(const struct madt_info *m,
 		   m->absent_count, started < 0 ? 0 : started, parked, stuck,
 		   lapic->name, relations);
 	if (started < 0)
-		results_probe(r, PROBE_OTHER_CPUS, stuck ? PROBE_QUIRK : PROBE_OK,
-			      "not started (%s); %u parked with INIT in "
-			      "wait-for-SIPI%s; from this one: %s", not_started,
-			      parked, stuck ? "; INIT not sent to some" : "",
-			      relations);
+		record_probe(r, PROBE_OTHER_CPUS, stuck ? PROBE_QUIRK : PROBE_OK,
+			     "not started (%s); %u parked with INIT in "
+			     "wait-for-SIPI%s; from this one: %s", not_started,
+			     parked, stuck ? "; INIT not sent to some" : "",
+			     relations);
 	else
-		results_probe(r, PROBE_OTHER_CPUS,
-			      stuck || (uint32_t)started < listed - 1 ?
-				      PROBE_QUIRK : PROBE_OK,
-			      "%d of %u started into long mode, then parked with "
-			      "INIT in wait-for-SIPI%s; from this one: %s%s%s%s",
-			      started, listed - 1,
-			      stuck ? "; INIT not sent to some" : "", relations,
-			      o->target >= 0 ? "; the cross-CPU rows' target: "
-					      : "",
-			      o->target >= 0 ? cpu_relation_name(
-				      o->cpu[o->target].relation) : "",
-			      o->target >= 0 ? " CPU" : "");
+		record_probe(r, PROBE_OTHER_CPUS,
+			     stuck || (uint32_t)started < listed - 1 ?
+				     PROBE_QUIRK : PROBE_OK,
+			     "%d of %u started into long mode, then parked with "
+			     "INIT in wait-for-SIPI%s; from this one: %s%s%s%s",
+			     started, listed - 1,
+			     stuck ? "; INIT not sent to some" : "", relations,
+			     o->target >= 0 ? "; the cross-CPU rows' target: "
+					     : "",
+			     o->target >= 0 ? cpu_relation_name(
+				     o->cpu[o->target].relation) : "",
+			     o->target >= 0 ? " CPU" : "");
 	if (m->cpu_count > MADT_MAX_CPUS)
 		log_printf("other CPUs: %u listed, the first %u parked\n",
 			   m->cpu_count, MADT_MAX_CPUS);

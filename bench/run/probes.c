@@ -11,25 +11,25 @@
 static void record_cet(const struct phase_b_found *f, struct run_result *r)
 {
 	if (f->shadow_stack_token)
-		results_probe(r, PROBE_CET, PROBE_SIMULATED,
-			      "CR4.CET %s, IA32_S_CET 0x%llx, SSP 0x%llx as "
-			      "firmware using CET leaves them: cleared before "
-			      "the GDT's far return", f->cet_was_on ? "on" : "off",
-			      (unsigned long long)f->s_cet,
-			      (unsigned long long)(uintptr_t)f->shadow_stack_token);
+		record_probe(r, PROBE_CET, PROBE_SIMULATED,
+			     "CR4.CET %s, IA32_S_CET 0x%llx, SSP 0x%llx as "
+			     "firmware using CET leaves them: cleared before "
+			     "the GDT's far return", f->cet_was_on ? "on" : "off",
+			     (unsigned long long)f->s_cet,
+			     (unsigned long long)(uintptr_t)f->shadow_stack_token);
 	else if (f->shadow_stack_not_made)
-		results_probe(r, PROBE_CET, PROBE_ABSENT,
-			      "simulate = cet-shadow-stack not made up: %s; "
-			      "CR4.CET %s", f->shadow_stack_not_made,
-			      f->cet_was_on ? "on, cleared" : "off");
+		record_probe(r, PROBE_CET, PROBE_ABSENT,
+			     "simulate = cet-shadow-stack not made up: %s; "
+			     "CR4.CET %s", f->shadow_stack_not_made,
+			     f->cet_was_on ? "on, cleared" : "off");
 	else if (f->cet_was_on)
-		results_probe(r, PROBE_CET, PROBE_QUIRK,
-			      "the firmware left CR4.CET on (IA32_S_CET 0x%llx): "
-			      "both cleared for the run, before the GDT's far "
-			      "return", (unsigned long long)f->s_cet);
+		record_probe(r, PROBE_CET, PROBE_QUIRK,
+			     "the firmware left CR4.CET on (IA32_S_CET 0x%llx): "
+			     "both cleared for the run, before the GDT's far "
+			     "return", (unsigned long long)f->s_cet);
 	else
-		results_probe(r, PROBE_CET, PROBE_OK,
-			      "CR4.CET off, as the firmware left it");
+		record_probe(r, PROBE_CET, PROBE_OK,
+			     "CR4.CET off, as the firmware left it");
 }
 
 /* Whose page tables the rows run on; pf-cr2 needs irqlab's own. */
@@ -37,18 +37,18 @@ static void record_page_tables(const struct phase_b_found *f,
 			       struct run_result *r)
 {
 	if (f->own_page_tables)
-		results_probe(r, PROBE_PAGE_TABLES, PROBE_OK,
-			      "%llu MiB write-back, %llu MiB uncached (UC-), %u "
-			      "2 MiB ranges in 4 KiB pages; %llu of %llu pool "
-			      "pages", (unsigned long long)(f->wb_bytes >> 20),
-			      (unsigned long long)(f->uc_bytes >> 20), f->split,
-			      (unsigned long long)f->pool_used,
-			      (unsigned long long)f->pool_pages);
+		record_probe(r, PROBE_PAGE_TABLES, PROBE_OK,
+			     "%llu MiB write-back, %llu MiB uncached (UC-), %u "
+			     "2 MiB ranges in 4 KiB pages; %llu of %llu pool "
+			     "pages", (unsigned long long)(f->wb_bytes >> 20),
+			     (unsigned long long)(f->uc_bytes >> 20), f->split,
+			     (unsigned long long)f->pool_used,
+			     (unsigned long long)f->pool_pages);
 	else
-		results_probe(r, PROBE_PAGE_TABLES, PROBE_QUIRK,
-			      "the pool of %llu pages was too small: the "
-			      "firmware's page tables stay, and pf-cr2 is "
-			      "skipped", (unsigned long long)f->pool_pages);
+		record_probe(r, PROBE_PAGE_TABLES, PROBE_QUIRK,
+			     "the pool of %llu pages was too small: the "
+			     "firmware's page tables stay, and pf-cr2 is "
+			     "skipped", (unsigned long long)f->pool_pages);
 }
 
 /* Whether SMIs can be counted, to discard the batches one lands in. */
@@ -59,8 +59,8 @@ static void probe_smi_count(struct run_result *r)
 	r->smi_count_watched = !why;
 	log_printf("phase B: SMI count %s%s\n", why ? "not watched: " : "watched: ",
 		   why ? why : noise_counter());
-	results_probe(r, PROBE_SMI_COUNT, why ? PROBE_ABSENT : PROBE_OK, "%s",
-		      why ? why : noise_counter());
+	record_probe(r, PROBE_SMI_COUNT, why ? PROBE_ABSENT : PROBE_OK, "%s",
+		     why ? why : noise_counter());
 }
 
 struct source_lines probes_run(const struct phase_b_found *found,

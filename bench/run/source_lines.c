@@ -304,8 +304,8 @@ static struct line_verdict probe_the_pit(struct run_result *r)
 	second = simulated ? first : pit_latch_read();
 	pit_stop();
 	if (!probe_pit(first, second, v.why, sizeof(v.why))) {
-		results_probe(r, PROBE_PIT, PROBE_OK, "channel 0 counts "
-			      "(0x%04x, then 0x%04x 50 us later)", first, second);
+		record_probe(r, PROBE_PIT, PROBE_OK, "channel 0 counts "
+			     "(0x%04x, then 0x%04x 50 us later)", first, second);
 		return (struct line_verdict){ "" };
 	}
 	if (simulated) {
@@ -314,8 +314,8 @@ static struct line_verdict probe_the_pit(struct run_result *r)
 		tb_continue(&tb, v.why, sizeof(v.why));
 		tb_printf(&tb, " (simulated)");
 	}
-	results_probe(r, PROBE_PIT, simulated ? PROBE_SIMULATED : PROBE_QUIRK,
-		      "%s", v.why);
+	record_probe(r, PROBE_PIT, simulated ? PROBE_SIMULATED : PROBE_QUIRK,
+		     "%s", v.why);
 	return v;
 }
 
@@ -333,8 +333,8 @@ static struct line_verdict probe_the_hpet(const struct hpet_info *table,
 		.base = (volatile uint8_t *)(uintptr_t)table->address };
 
 	if (status != ACPI_OK) {
-		results_probe(r, PROBE_HPET, PROBE_ABSENT, "no usable ACPI HPET "
-			      "table (%s)", acpi_status_name(status));
+		record_probe(r, PROBE_HPET, PROBE_ABSENT, "no usable ACPI HPET "
+			     "table (%s)", acpi_status_name(status));
 		return v;
 	}
 	cap = hpet_capabilities(table->address);
@@ -344,13 +344,13 @@ static struct line_verdict probe_the_hpet(const struct hpet_info *table,
 	tsc_pause_us(r->tsc_hz, 50);
 	if (probe_hpet(cap, before, hpet_counter(&counting), v.why,
 		       sizeof(v.why))) {
-		results_probe(r, PROBE_HPET, PROBE_QUIRK, "%s (table at 0x%llx)",
-			      v.why, (unsigned long long)table->address);
+		record_probe(r, PROBE_HPET, PROBE_QUIRK, "%s (table at 0x%llx)",
+			     v.why, (unsigned long long)table->address);
 		return v;
 	}
-	results_probe(r, PROBE_HPET, PROBE_OK, "%u comparators, period %u fs, "
-		      "counting; every comparator's interrupt and FSB delivery "
-		      "off", hpet->timers, hpet->period_fs);
+	record_probe(r, PROBE_HPET, PROBE_OK, "%u comparators, period %u fs, "
+		     "counting; every comparator's interrupt and FSB delivery "
+		     "off", hpet->timers, hpet->period_fs);
 	return (struct line_verdict){ "" };
 }
 
@@ -365,11 +365,11 @@ static struct line_verdict probe_remapping(const struct dmar_info *dmar,
 	uint32_t u;
 
 	if (dmar_status != ACPI_OK) {
-		results_probe(r, PROBE_REMAPPING, PROBE_ABSENT,
-			      "no DMAR table%s%s: no VT-d units to check",
-			      dmar_status == ACPI_TOO_SHORT ? "" : ": ",
-			      dmar_status == ACPI_TOO_SHORT
-				      ? "" : acpi_status_name(dmar_status));
+		record_probe(r, PROBE_REMAPPING, PROBE_ABSENT,
+			     "no DMAR table%s%s: no VT-d units to check",
+			     dmar_status == ACPI_TOO_SHORT ? "" : ": ",
+			     dmar_status == ACPI_TOO_SHORT
+				     ? "" : acpi_status_name(dmar_status));
 		return v;
 	}
 	for (u = 0; u < dmar->units && u < DMAR_MAX_UNITS; u++) {
@@ -383,14 +383,14 @@ static struct line_verdict probe_remapping(const struct dmar_info *dmar,
 				     "need remapping-format handles",
 				     (unsigned long long)dmar->register_base[u],
 				     gsts);
-			results_probe(r, PROBE_REMAPPING, PROBE_QUIRK, "%s",
-				      v.why);
+			record_probe(r, PROBE_REMAPPING, PROBE_QUIRK, "%s",
+				     v.why);
 			return v;
 		}
 	}
-	results_probe(r, PROBE_REMAPPING, PROBE_OK, "%u VT-d unit(s)%s, "
-		      "interrupt remapping off in each", dmar->units,
-		      dmar->flags & DMAR_FLAG_INTR_REMAP ? " able to remap" : "");
+	record_probe(r, PROBE_REMAPPING, PROBE_OK, "%u VT-d unit(s)%s, "
+		     "interrupt remapping off in each", dmar->units,
+		     dmar->flags & DMAR_FLAG_INTR_REMAP ? " able to remap" : "");
 	return v;
 }
 
@@ -404,11 +404,11 @@ static struct line_verdict probe_the_tsc_deadline(struct run_result *r)
 		r->machine.cpu_vendor, r->machine.family, r->machine.model,
 		r->machine.microcode, v.why, sizeof(v.why));
 
-	results_probe(r, PROBE_TSC_DEADLINE,
-		      !there ? PROBE_ABSENT : why ? PROBE_QUIRK : PROBE_OK, "%s",
-		      !there ? "CPUID.1:ECX[24] is 0"
-		      : why  ? why
-			     : "no known errata for this model and microcode");
+	record_probe(r, PROBE_TSC_DEADLINE,
+		     !there ? PROBE_ABSENT : why ? PROBE_QUIRK : PROBE_OK, "%s",
+		     !there ? "CPUID.1:ECX[24] is 0"
+		     : why  ? why
+			    : "no known errata for this model and microcode");
 	if (!why)
 		v.why[0] = 0;
 	return v;
@@ -442,13 +442,13 @@ struct source_lines source_lines_probe(const struct madt_info *madt,
 	l.n_ioapics = i;
 	if (l.n_ioapics) {
 		l.pit_ioapic = ioapic_of(&l, madt_isa_gsi(madt, 0, &flags));
-		results_probe(r, PROBE_IOAPICS, PROBE_OK, "%u IO-APIC(s), every "
-			      "input masked; IRQ 0 on GSI %u%s", l.n_ioapics,
-			      madt_isa_gsi(madt, 0, &flags),
-			      l.pit_ioapic >= 0 ? "" : ", which none of them takes");
+		record_probe(r, PROBE_IOAPICS, PROBE_OK, "%u IO-APIC(s), every "
+			     "input masked; IRQ 0 on GSI %u%s", l.n_ioapics,
+			     madt_isa_gsi(madt, 0, &flags),
+			     l.pit_ioapic >= 0 ? "" : ", which none of them takes");
 	} else {
-		results_probe(r, PROBE_IOAPICS, PROBE_ABSENT, "%s",
-			      source_lines_no_ioapic(&l));
+		record_probe(r, PROBE_IOAPICS, PROBE_ABSENT, "%s",
+			     source_lines_no_ioapic(&l));
 	}
 	l.remapping = probe_remapping(dmar, dmar_status, r);
 	l.tsc_deadline = probe_the_tsc_deadline(r);

@@ -13,7 +13,7 @@
 
 #include "arch/lib/cpuid_bits.h"
 #include "bench/model/axes.h"
-#include "bench/model/config.h"
+#include "bench/model/config_parse.h"
 #include "bench/model/records.h"
 #include "bench/model/serialize.h"
 #include "tests/unit/sample_run.h"

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "bench/model/config.h"
+#include "bench/model/config_parse.h"
 
 static char errors[1024], warnings[1024];
 static struct config_problems problems;
