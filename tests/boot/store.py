@@ -136,8 +136,8 @@ def kill_mid_deletion(tiny):
                                extra_env=keep)
     log = serial(second, 1)
     folders = result_folders(results)
-    check("kill-mid-deletion: the next boot recognises the %d records left "
-          "as a run already on the ESP, deletes them, and measures" % left,
+    check("kill-mid-deletion: the next boot recognises the records left "
+          "as a run already on the ESP, deletes them, and measures",
           rc2 == 0 and left > 0
           and log.count("belongs to a run already on the ESP") == left
           and "%d such record(s) deleted" % left in log
@@ -145,7 +145,8 @@ def kill_mid_deletion(tiny):
           and not any(f.endswith("-discarded") for f in folders)
           and len(folders) == 2
           and varstore.irqlab_records(keep["VARS_FILE"]) == [],
-          "rc %d, folders %s, log %s" % (rc2, folders, log[:1500]))
+          "rc %d, %d records left, folders %s, log %s"
+          % (rc2, left, folders, log[:1500]))
 
 
 def runtime_fault(tiny):
@@ -372,8 +373,8 @@ def corrupt(o):
         os.path.join(o.run_dir, "vars-after-boot1.fd"))]
     named = [n for n in corrupted
              if re.search(r"^  %s +corrupt +CRC mismatch$" % n, summary, re.M)]
-    check("corrupt: the summary names each of the %d records, each with its "
-          "CRC failure" % len(corrupted),
+    check("corrupt: the summary names each of the records, each with its "
+          "CRC failure",
           corrupted and named == corrupted, "%s of %s\n%s"
           % (named, corrupted, summary))
     check("corrupt: corrupt records cleaned up",
