@@ -25,7 +25,7 @@ import os
 import sys
 
 from figures import differences, figures
-from harness import IMAGE, REFERENCE, check, walk
+from harness import IMAGE, REFERENCE, check, closest_to_limits, walk
 from lanes import AFTER, FIRST_LANE, SECOND_LANE
 
 # The names of the checks the suite counts under CI, where every tool is
@@ -77,6 +77,7 @@ def main():
     beside.join()
     for after in () if os.environ.get("BOOT_ONLY") else AFTER:
         check.guarded(after.__name__, after, outcomes)
+    closest_to_limits()
     return check.finish(pinned_names=CHECKS_UNDER_CI)
 
 
