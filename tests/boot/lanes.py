@@ -26,11 +26,11 @@ from row_checks import qemu_has_tcg_x2apic
 from stick import (collect_sources, full_esp, no_display, one_time_boot,
                    progress_screen, rescue, reset_returns, secure_boot,
                    usb_writer)
-from store import (FOREIGN, UNDELETABLE, corrupt, foreign_variable,
-                   kill_mid_deletion, plant_foreign, plant_undeletable,
-                   runtime_fault, setvariable_error, store_cycles, store_fills,
-                   store_full_refused, store_room_reclaimed, store_unreadable,
-                   undeletable_record)
+from store import (FOREIGN, STORE_MATRIX, UNDELETABLE, corrupt,
+                   foreign_variable, kill_mid_deletion, plant_foreign,
+                   plant_undeletable, runtime_fault, setvariable_error,
+                   store_cycles, store_fills, store_full_refused,
+                   store_room_reclaimed, store_unreadable, undeletable_record)
 
 
 # The first core: QEMU's configurations, the icount pair first.
@@ -142,7 +142,7 @@ SECOND_LANE = (
          env={"TPM": "off", "ONE_TIME_BOOT": "1",
               "OTHER_DISK": os.path.join(ROOT, "build", "other-disk.img")}),
     Boot("usb", perform=usb_writer),
-    Boot("store-2m", perform=lambda: store_cycles(TINY + ONE_HANDOFF)),
+    Boot("store-2m", perform=lambda: store_cycles(TINY + STORE_MATRIX)),
     Boot("bochs", perform=lambda: bochs_runs(TINY), needs="bochs"),
     Boot("bochs-counted", perform=lambda: bochs_counted_pass(TINY),
          needs="bochs-exact"),
