@@ -248,7 +248,7 @@ def store_fills(tiny):
     # The 2 MB build's 56 KiB store: a few dozen writes fill it.
     keep = dict(OVMF_2M, VARS_FILE=os.path.join(d, "vars.fd"),
                 DISK_FILE=os.path.join(d, "disk.img"))
-    config = tiny + "schemes = direct\nvariants = none\n"
+    config = tiny + STORE_MATRIX
     rc1, filled, _ = run("store-fills/filled", "", extra_env=keep,
                          config=config + "simulate = store-fills\n")
     markers = [m["state"] for m in statuses(filled, 1, "marker")]
