@@ -27,6 +27,7 @@ import sys
 from figures import differences, figures
 from harness import IMAGE, REFERENCE, check, closest_to_limits, walk
 from lanes import AFTER, FIRST_LANE, SECOND_LANE
+from checks import RECORDING  # tests/, on the path harness set
 
 # The names of the checks the suite counts under CI, where every tool is
 # there (tests/checks.py): a helper that dies loses its checks, and a
@@ -66,7 +67,7 @@ def main():
         return 1
     if sys.argv[1:] == ["--record-reference"]:
         return record_reference()
-    if os.environ.get("BOOT_ONLY") and os.environ.get("RECORD_CHECKS"):
+    if os.environ.get("BOOT_ONLY") and RECORDING:
         print("RECORD_CHECKS records the whole suite's check names: "
               "unset BOOT_ONLY")
         return 1
