@@ -7,7 +7,13 @@ The suites fail closed:
 - under CI (CI=true), whose machine installs every tool, a check that
   cannot run here is a failure, not a skip;
 - under CI a suite may pin how many checks it runs: fewer (checks that
-  vanished with a helper) or more (a count nobody updated) fails."""
+  vanished with a helper) or more (a count nobody updated) fails;
+- or, stricter, pin the names of its checks, sorted, in a file: a check
+  lost while another is added fails too, and the failure names both.
+  RECORD_CHECKS=1 rewrites that file from a run that passed every check
+  and skipped none."""
+
+import collections
 
 import os
 import sys
@@ -15,6 +21,7 @@ import threading
 import traceback
 
 UNDER_CI = os.environ.get("CI") == "true"
+RECORDING = os.environ.get("RECORD_CHECKS") == "1"
 
 
 class Checks:
@@ -22,6 +29,8 @@ class Checks:
         self.suite = suite
         self.passed = 0
         self.failed = 0
+        self.skipped = 0
+        self.names = []   # of every check counted, for a pin of names
         self.lock = threading.Lock()   # boot tests run two QEMUs at once
 
     def __call__(self, name, ok, detail=""):
@@ -29,6 +38,7 @@ class Checks:
             return self.count(name, ok, detail)
 
     def count(self, name, ok, detail):
+        self.names.append(name)
         if ok:
             self.passed += 1
             print("ok    %s" % name)
@@ -47,6 +57,7 @@ class Checks:
             if UNDER_CI:
                 self.count("%s: runs under CI" % name, False, why)
             else:
+                self.skipped += 1
                 print("skip  %s: %s" % (name, why))
                 sys.stdout.flush()
 
@@ -67,9 +78,16 @@ class Checks:
     def total(self):
         return self.passed + self.failed
 
-    def finish(self, expected_under_ci=None):
+    def finish(self, expected_under_ci=None, pinned_names=None):
         """Closes the suite. Under CI with `expected_under_ci`, the
-        number of checks counted must equal it."""
+        number of checks counted must equal it; with `pinned_names`, a
+        file of names, each name must be counted as often as it is
+        listed there, no more, no less. RECORD_CHECKS=1 writes that file
+        from this run instead."""
+        if pinned_names and RECORDING:
+            self.record_names(pinned_names)
+        elif pinned_names and UNDER_CI:
+            self.compare_names(pinned_names)
         if UNDER_CI and expected_under_ci is not None:
             counted = self.total()
             self("%s: the %d checks pinned for CI were each counted, passed "
@@ -81,3 +99,46 @@ class Checks:
         print("%s: %d passed, %d failed" % (self.suite, self.passed,
                                              self.failed))
         return 1 if self.failed else 0
+
+    def record_names(self, path):
+        """Writes the names counted, sorted, one a line, to `path`: only
+        from a run with no failure and no skip, which has every check."""
+        names = sorted(self.names)
+        if not self("%s: the check names are recorded from a run that "
+                    "passed every check and skipped none" % self.suite,
+                    self.failed == 0 and self.skipped == 0
+                    and all("\n" not in n for n in self.names),
+                    "%d failed, %d skipped: %s left as it was"
+                    % (self.failed, self.skipped, path)):
+            return
+        with open(path, "w") as f:
+            f.write("# The names of the checks this suite counts under "
+                    "CI=true, sorted,\n# one a line (tests/checks.py). "
+                    "Recorded by RECORD_CHECKS=1.\n")
+            f.writelines(n + "\n" for n in names)
+        print("pin   %d check names recorded in %s" % (len(names), path))
+
+    def compare_names(self, path):
+        """Every name in `path` counted as often as it is listed there,
+        and no other: each one missing or extra is printed."""
+        try:
+            with open(path) as f:
+                pinned = [l.rstrip("\n") for l in f if not l.startswith("#")]
+        except OSError as e:
+            self("%s: the check names pinned for CI are read" % self.suite,
+                 False, "%s; RECORD_CHECKS=1 records them from a run" % e)
+            return
+        counted = collections.Counter(self.names)
+        want = collections.Counter(pinned)
+        missing = sorted((want - counted).elements())
+        extra = sorted((counted - want).elements())
+        for n in missing:
+            print("pin   missing: %s" % n)
+        for n in extra:
+            print("pin   extra: %s" % n)
+        self("%s: each of the %d check names pinned for CI was counted as "
+             "often as listed, and no other" % (self.suite, len(pinned)),
+             not missing and not extra,
+             "%d missing, %d extra (listed above as pin lines); a lost "
+             "check fails, and a suite whose checks changed records them "
+             "again with RECORD_CHECKS=1" % (len(missing), len(extra)))

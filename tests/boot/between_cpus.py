@@ -338,10 +338,10 @@ def check_other_cpu_clocks(label, o, cpus):
     summary = o.file("summary.txt") if o.folders else ""
     log = serial(o.run_dir, 1) if o.run_dir else ""
     check("%s: each processor that ran rows or sent IPIs (CPU %s) is "
-          "recorded not pinned, with the boot CPU's reason (%s), LFENCE "
+          "recorded not pinned, with the boot CPU's reason, LFENCE "
           "'serialising' or 'in-order', no APERF/MPERF ratio, started and "
           "put back before INIT; summary.txt and the log say so for each"
-          % (label, ", ".join(map(str, cpus)), boot_pin.get("detail")),
+          % (label, ", ".join(map(str, cpus))),
           set(clocks) == set(cpus)
           and boot_pin.get("state") == "absent"
           and boot_pin.get("detail", "").startswith("not pinned: ")
@@ -356,7 +356,8 @@ def check_other_cpu_clocks(label, o, cpus):
           and all("CPU %d: as the boot CPU: not pinned: " % n in summary
                   and "other CPUs: CPU %d: clock not-pinned, LFENCE " % n
                   in log for n in cpus),
-          str(list(clocks.values())))
+          "boot CPU: %s; %s" % (boot_pin.get("detail"),
+                                list(clocks.values())))
 
 
 def matrix_on_cpu1_icount(o):
@@ -448,15 +449,16 @@ def matrix_all_rows(o):
                "delivered"] != e["delivered"]]
     routed = [n for n in rows if n.startswith("ioapic-") and
               n.endswith("@cpu1") and rows[n]["status"] == "ok"]
-    check("matrix-all-rows: each of the boot CPU's %d long-mode rows but "
-          "the 8259's ran again on CPU 1 with the same status and, where "
-          "ok, as many interrupts; IO-APIC rows routed to CPU 1 among them "
-          "in both APIC modes; no 8259 row on CPU 1" % len(boot),
+    check("matrix-all-rows: each of the boot CPU's long-mode rows (at least "
+          "15) but the 8259's ran again on CPU 1 with the same status and, "
+          "where ok, as many interrupts; IO-APIC rows routed to CPU 1 among "
+          "them in both APIC modes; no 8259 row on CPU 1",
           o.rc == 0 and len(boot) >= 15 and not bad
           and any(n.endswith("@x2apic@cpu1") for n in routed)
           and any(not n.endswith("@x2apic@cpu1") for n in routed)
           and not any(n.startswith("pic8259") and "@cpu" in n for n in rows),
-          "rc %s, %s, routed %s" % (o.rc, bad[:6], routed))
+          "rc %s, %d rows, %s, routed %s" % (o.rc, len(boot), bad[:6],
+                                              routed))
 
 
 def cross_cpu_icount(o):

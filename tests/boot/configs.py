@@ -82,11 +82,11 @@ def quick(o):
     the quick counts are used all the same, and the runner says which."""
     doc = o.doc if o.rc == 0 else None
     if not check("quick: both boots completed, one results folder, from a "
-                 "run folder %d bytes deep (a UNIX socket's path may not "
-                 "pass 108): the TPM's socket lives elsewhere"
-                 % len(os.path.abspath(o.run_dir)),
+                 "run folder more than 108 bytes deep (a UNIX socket's path "
+                 "may not pass 108): the TPM's socket lives elsewhere",
                  doc is not None and len(os.path.abspath(o.run_dir)) > 108,
-                 "run.sh exit %d, see %s" % (o.rc, o.run_dir)):
+                 "run.sh exit %d, see %s (%d bytes)"
+                 % (o.rc, o.run_dir, len(os.path.abspath(o.run_dir)))):
         return
     with open(os.path.join(o.run_dir, "run.log")) as f:
         said = f.read()

@@ -26,16 +26,16 @@ def bochs_exact_run(tiny):
     doc, run_dir = joined_parts(parts), parts[0][1]
     with open(os.path.join(run_dir, "serial.log"), "rb") as f:
         plan = re.search(rb"plan: (\d+) rows", f.read())
-    check("bochs-exact: the parts (%d) together measured every row of the "
-          "plan (%s), each once, the last part needing no other"
-          % (len(parts), plan and int(plan.group(1))),
+    check("bochs-exact: the parts together measured every row of the "
+          "plan, each once, the last part needing no other",
           plan and len(doc["experiments"]) + len(doc["gap_method"]["rows"])
           == int(plan.group(1))
           and len({e["name"] for e in doc["experiments"]})
           == len(doc["experiments"])
           and not parts[-1][0]["handoff"].get("unmeasured_from_row"),
-          "%d experiments in %d parts" % (len(doc["experiments"]),
-                                          len(parts)))
+          "%d experiments in %d parts, plan %s" % (
+              len(doc["experiments"]), len(parts),
+              plan and int(plan.group(1))))
     if doc is not None:
         check("bochs-exact: its TSC counts every instruction, and the run "
               "says so: kind emulator, an instruction count",
@@ -174,12 +174,13 @@ def cross_check_emulators(qemu_doc, qemu_log):
     each("primitive", "name", lambda d: d["primitives"]["rows"], ("block",))
     with open(os.path.join(BUILD, "emulators-cross-check.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    check("cross-check: every row both emulators ran ok (%d) has the same "
+    check("cross-check: every row both emulators ran ok has the same "
           "path length under QEMU icount and exact-count Bochs, or the "
           "difference explained_difference states; every other row is one "
-          "only Bochs can run" % compared,
+          "only Bochs can run",
           compared > 0 and not unexplained and not uncompared,
-          "; ".join((unexplained + uncompared)[:8]))
+          "%d compared; %s" % (compared, "; ".join(
+              (unexplained + uncompared)[:8])))
 
 
 def cross_check(outcomes):

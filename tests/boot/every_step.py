@@ -110,10 +110,10 @@ def check_every_step(name, doc, on, skipped, exact=True):
     if exact:
         want = linux_steps_over(sites, on)
         check("%s: the row adds over gs-swapgs exactly its sites and the "
-              "listing's instructions of each step on: %d entry, %d exit"
-              % ((name,) + want),
+              "listing's instructions of each step on" % name,
               (linux.get("entry_median_over"),
-               linux.get("exit_median_over")) == want, str(linux))
+               linux.get("exit_median_over")) == want,
+              "want %d entry, %d exit; %s" % (want + (linux,)))
 
 
 def linux_every_step_icount(o):

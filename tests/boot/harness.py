@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 
@@ -58,6 +59,29 @@ PASSES = 2
 # Seconds each boot of a run may take before image/run.sh kills it as
 # hung, where the entry's env sets no BOOT_TIMEOUT of its own.
 BOOT_LIMIT = "240"
+# Seconds a Bochs run may take before image/bochs.sh kills it as hung.
+BOCHS_LIMIT = "400"
+
+# What each boot of the entry a lane is walking took, with its limit,
+# for the entry's `time` line: one list a lane, as the two lanes run
+# side by side. And every entry's margin, for the suite's last lines.
+lane_boots = threading.local()
+margins = []
+
+
+def note_boots(log_path, limit, said):
+    """Adds to the entry being walked each boot's seconds found in
+    log_path by `said` (a pattern whose one group is the seconds), each
+    with `limit`."""
+    timed = getattr(lane_boots, "timed", None)
+    if timed is None:
+        return
+    try:
+        with open(log_path) as f:
+            seconds = re.findall(said, f.read(), re.M)
+    except OSError:
+        return
+    timed.extend((int(s), int(limit)) for s in seconds)
 
 
 def run(name, icount, after_boot1=None, cpu="max", machine="q35",
@@ -83,6 +107,8 @@ def run(name, icount, after_boot1=None, cpu="max", machine="q35",
         rc = subprocess.run([os.path.join(ROOT, "image", "run.sh"), IMAGE],
                             env=env, stdout=log, stderr=subprocess.STDOUT,
                             stdin=subprocess.DEVNULL).returncode
+    note_boots(os.path.join(run_dir, "run.log"), env["BOOT_TIMEOUT"],
+               r"^boot \d+: (\d+) s")
     return rc, run_dir, results
 
 
@@ -199,10 +225,12 @@ def run_bochs(label, bochs, model, config_text, cpus=1):
             [os.path.join(ROOT, "image", "bochs.sh"), IMAGE],
             env=dict(os.environ, BOCHS=bochs, BOCHS_CPU=model,
                      BOCHS_CPUS=str(cpus),
-                     RUN_DIR=run_dir, CONFIG=config, TIMEOUT="400",
+                     RUN_DIR=run_dir, CONFIG=config, TIMEOUT=BOCHS_LIMIT,
                      RESULTS_DIR=os.path.join(run_dir, "results")),
             stdout=log, stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL).returncode
+    note_boots(os.path.join(run_dir, "run.log"), BOCHS_LIMIT,
+               r"^bochs \(.*\): (\d+) s")
     doc = None
     if rc == 0:
         with open(os.path.join(run_dir, "results.json")) as f:
@@ -359,13 +387,14 @@ def walk(lane, outcomes):
     """Each entry in order: its run, then its checks, each guarded, so
     that one that raises fails by name and the rest still run. A line
     "time" says what each entry took, where the suite's time goes, and
-    the limit each of its boots had (a procedure's boots set their own)."""
+    its margin: its slowest boot against that boot's limit."""
     only = os.environ.get("BOOT_ONLY")
     for entry in lane:
         # BOOT_ONLY=name,name: a developer's subset; never set under CI.
         if only and entry.name not in only.split(","):
             continue
         started = time.monotonic()
+        lane_boots.timed = []
         missing = entry.needs and have(entry.needs)
         if missing:
             check.skip(entry.name, missing)
@@ -379,11 +408,34 @@ def walk(lane, outcomes):
                 for c in entry.checks:
                     check.guarded("%s: %s" % (entry.name, c.__name__), c,
                                   outcome)
-        limit = "its boots' own" if entry.perform else "%s s a boot" % (
-            (entry.env or {}).get("BOOT_TIMEOUT", BOOT_LIMIT))
-        print("time  %s: %.0f s, limit %s" % (
-            entry.name, time.monotonic() - started, limit))
+        print(timing_line(entry.name, time.monotonic() - started,
+                          lane_boots.timed))
         sys.stdout.flush()
+
+
+def timing_line(name, seconds, timed):
+    """The entry's `time` line: what it took, how many boots, and its
+    slowest boot against that boot's limit. A limit of at least twice
+    a boot's usual time leaves a margin of 50% or less."""
+    if not timed:
+        return "time  %s: %.0f s, no boot timed" % (name, seconds)
+    took, limit = max(timed, key=lambda t: t[0] / t[1])
+    margins.append((took / limit, name, took, limit))
+    return ("time  %s: %.0f s, %d boot(s); the slowest %d s of its %d s "
+            "limit (%.0f%%)" % (name, seconds, len(timed), took, limit,
+                                100.0 * took / limit))
+
+
+def closest_to_limits(count=5):
+    """The suite's last lines on time: the entries whose slowest boot
+    came closest to its limit, which a loaded host would kill first."""
+    print("time  closest to their limits (a boot's time over its limit; "
+          "at most 50%% leaves it twice its time): %d entries timed"
+          % len(margins))
+    for margin, name, took, limit in sorted(margins, reverse=True)[:count]:
+        print("time    %s: %d s of %d s (%.0f%%)" % (name, took, limit,
+                                                   100.0 * margin))
+    sys.stdout.flush()
 
 
 # Fewer samples where a run checks behaviour, not figures.

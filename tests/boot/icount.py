@@ -172,11 +172,12 @@ def icount_pair(outcomes):
     path = docs[0].get("path_length", {})
     ok = [e for e in docs[0]["experiments"] if e["status"] == "ok"]
     check("phase C read the stick's icount reference and found every ok row "
-          "(%d) of this build's run at the reference's path length"
-          % len(ok), path.get("state") == "compared"
+          "of this build's run at the reference's path length",
+          path.get("state") == "compared"
           and path.get("reference_build") == docs[0].get("build")
           and path.get("compared") == len(ok) and path.get("equal") == len(ok)
-          and path.get("differences") == [], str(path)[:400])
+          and path.get("differences") == [],
+          "%d ok rows: %s" % (len(ok), str(path)[:400]))
 
 
 def icount_checks(o):

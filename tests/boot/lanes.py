@@ -26,11 +26,11 @@ from row_checks import qemu_has_tcg_x2apic
 from stick import (collect_sources, full_esp, no_display, one_time_boot,
                    progress_screen, rescue, reset_returns, secure_boot,
                    usb_writer)
-from store import (FOREIGN, UNDELETABLE, corrupt, foreign_variable,
-                   kill_mid_deletion, plant_foreign, plant_undeletable,
-                   runtime_fault, setvariable_error, store_cycles, store_fills,
-                   store_full_refused, store_room_reclaimed, store_unreadable,
-                   undeletable_record)
+from store import (FOREIGN, STORE_MATRIX, UNDELETABLE, corrupt,
+                   foreign_variable, kill_mid_deletion, plant_foreign,
+                   plant_undeletable, runtime_fault, setvariable_error,
+                   store_cycles, store_fills, store_full_refused,
+                   store_room_reclaimed, store_unreadable, undeletable_record)
 
 
 # The first core: QEMU's configurations, the icount pair first.
@@ -105,7 +105,7 @@ FIRST_LANE = (
          config=TINY + "schemes = direct\nvariants = none\nsources = int\n"
          "cpus = 0, 2, 3\nsimulate = ap-fault\nmatrix_cpus = 3\n",
          env={"TPM": "off", "SMP": "4,sockets=2,cores=2"}),
-    Boot("foreign-variable", (foreign_variable,), config=SMALL,
+    Boot("foreign-variable", (foreign_variable,), config=SMALL + STORE_MATRIX,
          prepare=plant_foreign, needs="virt-fw-vars",
          before_boot1="virt-fw-vars --set-json %s --inplace" % FOREIGN),
     Boot("secure-boot", (secure_boot,), config=SMALL,
@@ -123,7 +123,7 @@ FIRST_LANE = (
          machine="q35,hpet=off", prepare=hpet_table_to_nowhere,
          env={"TPM": "off", "QEMU_EXTRA": "-acpitable file=" + HPET_NOWHERE}),
     # Every handoff record has a bit flipped between the boots.
-    Boot("corrupt", (corrupt,), config=SMALL,
+    Boot("corrupt", (corrupt,), config=SMALL + STORE_MATRIX,
          after_boot1="%s --corrupt" % os.path.join(HERE, "varstore.py")),
 )
 
@@ -142,7 +142,7 @@ SECOND_LANE = (
          env={"TPM": "off", "ONE_TIME_BOOT": "1",
               "OTHER_DISK": os.path.join(ROOT, "build", "other-disk.img")}),
     Boot("usb", perform=usb_writer),
-    Boot("store-2m", perform=lambda: store_cycles(TINY + ONE_HANDOFF)),
+    Boot("store-2m", perform=lambda: store_cycles(TINY + STORE_MATRIX)),
     Boot("bochs", perform=lambda: bochs_runs(TINY), needs="bochs"),
     Boot("bochs-counted", perform=lambda: bochs_counted_pass(TINY),
          needs="bochs-exact"),
@@ -153,6 +153,8 @@ SECOND_LANE = (
          needs="bochs-smp"),
     Boot("bochs-exact", perform=lambda: bochs_exact_run(TINY),
          needs="bochs-exact"),
+    # A whole matrix: its handoff must span more records than the five
+    # the kill leaves deleted, where the store's other runs take one row.
     Boot("kill-mid-deletion", perform=lambda: kill_mid_deletion(TINY)),
     Boot("runtime-fault", perform=lambda: runtime_fault(TINY)),
     Boot("store-fills", perform=lambda: store_fills(TINY)),
@@ -160,7 +162,8 @@ SECOND_LANE = (
          config=TINY + "schemes = direct\nvariants = none\n"
          "simulate = setvariable-error\n"),
     Boot("other-cpus", perform=lambda: other_cpus(TINY)),
-    Boot("undeletable-record", (undeletable_record,), config=TINY,
+    Boot("undeletable-record", (undeletable_record,),
+         config=TINY + STORE_MATRIX,
          env=TPM_OFF, prepare=plant_undeletable, needs="virt-fw-vars",
          before_boot1="virt-fw-vars --set-json %s --inplace" % UNDELETABLE),
     Boot("esp-full", (full_esp,), config=TINY + ONE_HANDOFF, env=TPM_OFF,
@@ -168,7 +171,8 @@ SECOND_LANE = (
     # A 4 MB store whose end other software's deleted variables filled to
     # 3000 bytes: once phase A warned of it and phase B handed over fine.
     # Now the one rule sees the end as phase B will, after any reclaim.
-    Boot("store-4m-deleted", (store_room_reclaimed,), config=TINY,
+    Boot("store-4m-deleted", (store_room_reclaimed,),
+         config=TINY + STORE_MATRIX,
          env=TPM_OFF, before_boot1="%s --fill 3000 deleted"
          % os.path.join(HERE, "varstore.py")),
     # A store nearly full of other software's live variables: phase A

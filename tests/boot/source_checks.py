@@ -153,15 +153,16 @@ def check_figure_relations(name, doc):
            or e["round_trip_timed"]["min"] - e["round_trip"]["min"]
            != instrument["median"]]
     check("%s: every row's timed round trip exceeds its bare one by exactly "
-          "the instrument (%d rows)" % (name, len(rows)),
-          rows and not bad, str(bad))
+          "the instrument" % name,
+          rows and not bad, "%d rows: %s" % (len(rows), bad))
     bad = [(e["name"], e["round_trip_timed"]["median"],
             e["round_trip"]["median"]) for e in gates
            if e["round_trip_timed"]["median"] - e["round_trip"]["median"]
            != instrument["median"] + GATE_TIMED_SAVES]
     check("%s: every gate row's timed round trip exceeds its bare one by "
-          "the instrument and its %d saves and restores (%d rows)"
-          % (name, GATE_TIMED_SAVES, len(gates)), gates and not bad, str(bad))
+          "the instrument and its %d saves and restores"
+          % (name, GATE_TIMED_SAVES), gates and not bad,
+          "%d rows: %s" % (len(gates), bad))
     bad = [e["name"] for e in rows
            if not e["entry"]["median"] + e["exit"]["median"]
            < e["round_trip"]["median"]]
@@ -224,9 +225,9 @@ def check_figure_relations(name, doc):
         eoi = (median(doc, "ipi-self-xapic-direct", "round_trip") - rt_int
                - WINDOW_ENTRY - WINDOW_EXIT)
         check("%s: gap(direct) = INT n's bare round trip - the INT + the "
-              "EOI path (%d - 1 + %d)" % (name, rt_int, eoi),
+              "EOI path" % name,
               g["cost"]["min"] == g["cost"]["max"] == rt_int - 1 + eoi,
-              str(g["cost"]))
+              "%d - 1 + %d, gap %s" % (rt_int, eoi, g["cost"]))
         check("%s: the periodic timer's bare round trip is the gap plus "
               "its wait window" % name,
               median(doc, "lapic-periodic-direct", "round_trip")
@@ -249,8 +250,8 @@ def check_every_row_ends_well(label, rc, run_dir, results):
     bad = [(r.get("name", r.get("scheme")), r["status"], r.get("reason"))
            for r in rows if r["status"] not in ("ok", "skipped")
            or (r["status"] == "skipped" and not r.get("reason"))]
-    check("%s: every row ok or skipped with a reason (%d rows)"
-          % (label, len(rows)), not bad, str(bad))
+    check("%s: every row ok or skipped with a reason" % label, not bad,
+          "%d rows: %s" % (len(rows), bad))
     return doc
 
 
@@ -281,10 +282,10 @@ def check_skips(label, doc, expected):
     stale = [pattern for pattern, _ in expected
              if not any(re.fullmatch(pattern, name) for name, _ in rows)]
     check("%s: the rows skipped are exactly those its list names, each for "
-          "the reason the list gives (%d skipped)"
-          % (label, sum(r["status"] == "skipped" for _, r in rows)),
+          "the reason the list gives" % label,
           not wrong and not stale,
-          "; ".join(wrong[:8] + ["no row is %s" % p for p in stale]))
+          "%d skipped; " % sum(r["status"] == "skipped" for _, r in rows)
+          + "; ".join(wrong[:8] + ["no row is %s" % p for p in stale]))
 
 # Skips, each a (row pattern, reason pattern) pair for check_skips; the
 # reasons are bench/run's, each naming the CPUID bit it read.

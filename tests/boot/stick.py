@@ -286,8 +286,8 @@ def progress_screen():
                       if pixels[i:i + 3] == PROGRESS_BAR_DONE)
             pages.append((shot, bar, pixels))
     bars = [bar for _, bar, _ in pages]
-    check("progress-screen: the run completed, and %d screendumps show phase "
-          "B's progress page" % len(pages), rc == 0 and len(pages) >= 2,
+    check("progress-screen: the run completed, and at least 2 screendumps "
+          "show phase B's progress page", rc == 0 and len(pages) >= 2,
           "rc %d, %d shots, %d pages" % (rc, n, len(pages)))
     check("progress-screen: the screen changes and the bar advances while "
           "phase B measures", len(pages) >= 2
@@ -314,13 +314,13 @@ def rescue(run_dir, results):
         and open(os.path.join(results, folders[0], f), "rb").read()
         == open(os.path.join(out, folders[0], f), "rb").read()
         for f in ("results.json", "summary.txt", "run-1.bin"))
-    check("rescue: %d stranded records give byte for byte the results.json, "
-          "summary.txt and run-1.bin phase C wrote; kept unless asked"
-          % len(stranded), kept.returncode == 0 and len(stranded) > 1
+    check("rescue: the stranded records give byte for byte the "
+          "results.json, summary.txt and run-1.bin phase C wrote; kept "
+          "unless asked", kept.returncode == 0 and len(stranded) > 1
           and same and os.path.exists(os.path.join(out, folders[0],
                                                    "results.json"))
           and sorted(os.listdir(efivars)) == stranded,
-          kept.stdout + kept.stderr)
+          "%d records: %s%s" % (len(stranded), kept.stdout, kept.stderr))
     from_vars = subprocess.run(
         [tool, "--reference", STICK_REFERENCE, "--vars",
          os.path.join(run_dir, "vars-after-boot1.fd"), out + "-vars"],
@@ -377,9 +377,9 @@ def rescue_parts(results):
             if os.path.exists(os.path.join(work, "joined", folder, f))
             and open(os.path.join(kept, f), "rb").read()
             == open(os.path.join(work, "joined", folder, f), "rb").read()]
-    check("rescue-parts: the last of %d parts, from its records, joined with "
-          "the earlier ones on the stick gives byte for byte the %s phase "
-          "C wrote" % (len(parts), ", ".join(files)),
+    check("rescue-parts: the last part, from its records, joined with the "
+          "earlier ones on the stick gives byte for byte the %s phase C "
+          "wrote" % ", ".join(files),
           joined.returncode == 0 and parts == list(range(1, len(parts) + 1))
           and len(parts) >= 2 and same == files
           and "%d parts joined" % len(parts) in joined.stdout,
