@@ -118,7 +118,7 @@ void topology_decode(const struct topology_leaves *l, struct topology *t)
 		t->llc_shift = t->smt_shift;
 }
 
-static uint32_t field(uint32_t id, uint8_t low, uint8_t high)
+static uint32_t id_bits(uint32_t id, uint8_t low, uint8_t high)
 {
 	uint32_t width = high > low ? high - low : 0;
 
@@ -130,9 +130,9 @@ struct topology_place topology_place_of(const struct topology *t,
 					 uint32_t apic_id)
 {
 	return (struct topology_place){
-		.package = field(apic_id, t->package_shift, 32),
-		.core = field(apic_id, t->smt_shift, t->package_shift),
-		.thread = field(apic_id, 0, t->smt_shift),
+		.package = id_bits(apic_id, t->package_shift, 32),
+		.core = id_bits(apic_id, t->smt_shift, t->package_shift),
+		.thread = id_bits(apic_id, 0, t->smt_shift),
 	};
 }
 

@@ -3,6 +3,7 @@
 #include "apic/lapic.h"
 #include "arch/lib/fmt.h"
 #include "bench/run/apic_mode.h"
+#include "bench/run/plan_select.h"
 
 struct builder {
 	struct plan_row *rows;

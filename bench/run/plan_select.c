@@ -1,6 +1,6 @@
 /* Which rows the config's lists keep (docs/run.md "Choosing what
  * runs"): the plan is built whole, then cut to them. */
-#include "bench/run/plan.h"
+#include "bench/run/plan_select.h"
 
 #include "apic/lapic.h"
 

@@ -15,7 +15,7 @@
 #define PIT_ONESHOT_COUNT 4
 #define HPET_ONESHOT_NS 2000
 
-static const char *verdict(const struct line_verdict *v)
+static const char *line_refusal(const struct line_verdict *v)
 {
 	return v->why[0] ? v->why : 0;
 }
@@ -33,7 +33,7 @@ const char *source_lines_no_ioapic(struct source_lines *l)
 	}
 	if (!l->n_ioapics)
 		return "the MADT lists no IO-APIC";
-	return verdict(&l->remapping);
+	return line_refusal(&l->remapping);
 }
 
 const char *pit_ioapic_unsupported(const struct irq_source *src,
@@ -44,8 +44,8 @@ const char *pit_ioapic_unsupported(const struct irq_source *src,
 	(void)src;
 	if (why)
 		return why;
-	if (verdict(&l->pit))
-		return verdict(&l->pit);
+	if (line_refusal(&l->pit))
+		return line_refusal(&l->pit);
 	return l->pit_ioapic >= 0
 		       ? 0 : "IRQ 0's GSI belongs to no IO-APIC the MADT lists";
 }
@@ -109,7 +109,7 @@ static const char *line_busy(struct source_lines *l)
 	unsigned pin = l->hpet_gsi - io->gsi_base;
 
 	if (l->busy_looked)
-		return verdict(&l->busy);
+		return line_refusal(&l->busy);
 	l->busy_looked = 1;
 	ioapic_set_access(io, IOAPIC_UNCACHED, 1);
 	ioapic_route(io, pin, WATCH_VECTOR, source_own_apic_id(), IOAPIC_LEVEL,
@@ -123,7 +123,7 @@ static const char *line_busy(struct source_lines *l)
 			     l->hpet_timer);
 		ioapic_level_eoi(io, pin, WATCH_VECTOR);
 	}
-	return verdict(&l->busy);
+	return line_refusal(&l->busy);
 }
 
 const char *level_unsupported(const struct irq_source *src,
@@ -141,8 +141,8 @@ const char *level_unsupported(const struct irq_source *src,
 				     : acpi_status_name(l->hpet_status));
 		return l->why;
 	}
-	if (verdict(&l->hpet_found))
-		return verdict(&l->hpet_found);
+	if (line_refusal(&l->hpet_found))
+		return line_refusal(&l->hpet_found);
 	if (!l->have_hpet) {
 		fmt_snprintf(l->why, sizeof(l->why),
 			     "no HPET timer routes to an IO-APIC input that no "
@@ -218,7 +218,7 @@ const char *pic8259_unsupported(const struct irq_source *src,
 	(void)src;
 	if (l->madt_status == ACPI_OK && !(l->madt.flags & 1))
 		return "the MADT says there are no 8259s (PCAT_COMPAT clear)";
-	return verdict(&l->pit);
+	return line_refusal(&l->pit);
 }
 
 void pic8259_start(const struct irq_source *src, struct source_lines *l,
@@ -454,7 +454,7 @@ struct source_lines source_lines_probe(const struct madt_info *madt,
 	l.tsc_deadline = probe_the_tsc_deadline(r);
 	l.pit = probe_the_pit(r);
 	l.hpet_found = probe_the_hpet(hpet, hpet_status, &l.hpet, r);
-	if (l.n_ioapics && !verdict(&l.hpet_found) && hpet_status == ACPI_OK) {
+	if (l.n_ioapics && !line_refusal(&l.hpet_found) && hpet_status == ACPI_OK) {
 		pick_hpet_route(&l);
 		if (l.have_hpet)
 			log_printf("HPET: %u timers, period %u fs; level line on "
