@@ -83,7 +83,14 @@ class Checks:
         number of checks counted must equal it; with `pinned_names`, a
         file of names, each name must be counted as often as it is
         listed there, no more, no less. RECORD_CHECKS=1 writes that file
-        from this run instead."""
+        from this run instead; CHECK_NAMES_SEEN=FILE writes the names
+        this run counted to FILE, whatever its outcome."""
+        seen = os.environ.get("CHECK_NAMES_SEEN")
+        if pinned_names and seen:
+            # The names this run counted, whatever its outcome, for a
+            # look at what a change adds or loses (never the pin itself).
+            with open(seen, "w") as f:
+                f.writelines(n + "\n" for n in sorted(self.names))
         if pinned_names and RECORDING:
             self.record_names(pinned_names)
         elif pinned_names and UNDER_CI:
