@@ -56,7 +56,7 @@ static uint64_t gdt[GDT_ENTRIES] __attribute__((aligned(64))) = {
 static struct tss64 tss __attribute__((aligned(64)));
 /* The TSS of a processor in the boot CPU's place, and the TSS whose IST
  * tops ist_stack_top() gives: that of the processor running rows. */
-static struct tss64 stand_in_tss __attribute__((aligned(64)));
+static struct tss64 boot_place_tss __attribute__((aligned(64)));
 static struct tss64 *rows_tss = &tss;
 static struct idt_gate idt[256] __attribute__((aligned(4096)));
 /* The other processors' IDT (arch/ap.h): their own, so that a scheme
@@ -117,13 +117,13 @@ void desc_take_boot_place(void *ist_stacks)
 {
 	/* LTR marks the descriptor busy (SDM vol. 3 §8.2.4): it is written
 	 * afresh, available, each time a processor takes the place. */
-	stand_in_tss = (struct tss64){ 0 };
-	tss_fill(&stand_in_tss, ist_stacks);
-	set_tss_descriptor(gdt, SEL_TSS_STAND_IN,
-			   (uint64_t)(uintptr_t)&stand_in_tss,
-			   sizeof(stand_in_tss) - 1);
-	rows_tss = &stand_in_tss;
-	gdt_load(SEL_TSS_STAND_IN);
+	boot_place_tss = (struct tss64){ 0 };
+	tss_fill(&boot_place_tss, ist_stacks);
+	set_tss_descriptor(gdt, SEL_TSS_BOOT_PLACE,
+			   (uint64_t)(uintptr_t)&boot_place_tss,
+			   sizeof(boot_place_tss) - 1);
+	rows_tss = &boot_place_tss;
+	gdt_load(SEL_TSS_BOOT_PLACE);
 	idt_install();
 }
 

@@ -43,7 +43,7 @@ void idt_set_gate_selector(uint8_t vector, const void *handler, uint8_t ist,
 
 /* The TSS of a processor that takes the boot CPU's place to run rows
  * (desc_take_boot_place): indices 8 and 9. */
-#define SEL_TSS_STAND_IN 0x40
+#define SEL_TSS_BOOT_PLACE 0x40
 
 /* GDT entries from FIRST_FREE_GDT_INDEX up are free for experiments: the
  * cs-selector scheme puts a 64-bit code descriptor at index = vector. */
@@ -79,7 +79,7 @@ void ap_idt_set_nmi(const void *handler);
 /* On a processor that runs rows in the boot CPU's place, the boot CPU
  * halted meanwhile (docs/cross-cpu.md "The matrix on another
  * processor"): the boot CPU's own GDT and IDT, so that every descriptor
- * and gate a scheme installs is the one it runs, with the stand-in TSS,
+ * and gate a scheme installs is the one it runs, with a TSS of its own (SEL_TSS_BOOT_PLACE),
  * whose IST stacks are `ist_stacks` (IST_COUNT * IST_STACK_BYTES bytes).
  * ist_stack_top() then answers for it, until desc_boot_place_back(),
  * on the boot CPU, gives the boot CPU's stacks back. */

@@ -19,7 +19,7 @@ static int in_place = -1;
 static uint32_t in_place_mode;
 
 /* Its stack for the rows, deeper than an AP's own, and its IST stacks
- * (the stand-in TSS, arch/desc.h). */
+ * (its TSS in the boot CPU's place, arch/desc.h). */
 #define OTHER_CPU_MATRIX_STACK_BYTES (64 * 1024)
 static uint8_t rows_stack[OTHER_CPU_MATRIX_STACK_BYTES]
 	__attribute__((aligned(64)));

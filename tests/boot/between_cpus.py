@@ -326,12 +326,13 @@ def cross_cpu_fault(o):
 MATRIX_CPU_SOURCES = ("int", "ipi-self-xapic", "ipi-self-x2apic-icr")
 
 
-def check_other_cpu_clocks(label, o, cpus):
+def check_other_cpu_clocks(label, o, cpus, starts):
     """Each processor in `cpus` (MADT indexes) that ran rows or sent IPIs
     has its own clock entry: under QEMU's TCG, which has no clock
     controls and no APERF/MPERF, not pinned for the boot CPU's reason,
-    LFENCE as the boot CPU found it, no ratio; started at least once and
-    put back before each INIT; the summary and the log say so for each."""
+    LFENCE as the boot CPU found it, no ratio; started exactly `starts`
+    times (an icount run repeats it) and put back before each INIT; the
+    summary and the log say so for each."""
     doc = o.doc or {}
     clocks = {c["cpu"]: c for c in doc.get("clock", {}).get("other_cpus", [])}
     boot_pin = doc.get("platform", {}).get("frequency-pin", {})
@@ -339,9 +340,9 @@ def check_other_cpu_clocks(label, o, cpus):
     log = serial(o.run_dir, 1) if o.run_dir else ""
     check("%s: each processor that ran rows or sent IPIs (CPU %s) is "
           "recorded not pinned, with the boot CPU's reason, LFENCE "
-          "'serialising' or 'in-order', no APERF/MPERF ratio, started and "
-          "put back before INIT; summary.txt and the log say so for each"
-          % (label, ", ".join(map(str, cpus))),
+          "'serialising' or 'in-order', no APERF/MPERF ratio, started %d "
+          "times and put back before INIT; summary.txt and the log say so "
+          "for each" % (label, ", ".join(map(str, cpus)), starts),
           set(clocks) == set(cpus)
           and boot_pin.get("state") == "absent"
           and boot_pin.get("detail", "").startswith("not pinned: ")
@@ -351,7 +352,7 @@ def check_other_cpu_clocks(label, o, cpus):
                   and c["lfence"] in ("serialising", "in-order")
                   and c["aperf_mperf_milli"] is None
                   and c["aperf_mperf"] == "absent on the boot CPU"
-                  and c["starts"] >= 1 and c["restored"] is True
+                  and c["starts"] == starts and c["restored"] is True
                   for c in clocks.values())
           and all("CPU %d: as the boot CPU: not pinned: " % n in summary
                   and "other CPUs: CPU %d: clock not-pinned, LFENCE " % n
@@ -427,7 +428,7 @@ def matrix_on_cpu1_icount(o):
           and "CPU 1, APIC id 1, takes the boot CPU's place (xapic)" in log
           and "CPU 1, APIC id 1, takes the boot CPU's place (x2apic)" in log,
           str(side[:3]))
-    check_other_cpu_clocks("matrix-on-cpu1-icount", o, [1])
+    check_other_cpu_clocks("matrix-on-cpu1-icount", o, [1], 3)
 
 
 def matrix_all_rows(o):
@@ -449,11 +450,13 @@ def matrix_all_rows(o):
                "delivered"] != e["delivered"]]
     routed = [n for n in rows if n.startswith("ioapic-") and
               n.endswith("@cpu1") and rows[n]["status"] == "ok"]
-    check("matrix-all-rows: each of the boot CPU's long-mode rows (at least "
-          "15) but the 8259's ran again on CPU 1 with the same status and, "
+    check("matrix-all-rows: each of the boot CPU's 19 long-mode rows of "
+          "its config (its schemes, variants and cache states under INT n, "
+          "each source but the 8259 under direct, the timers and IO-APIC "
+          "in both APIC modes) ran again on CPU 1 with the same status and, "
           "where ok, as many interrupts; IO-APIC rows routed to CPU 1 among "
           "them in both APIC modes; no 8259 row on CPU 1",
-          o.rc == 0 and len(boot) >= 15 and not bad
+          o.rc == 0 and len(boot) == 19 and not bad
           and any(n.endswith("@x2apic@cpu1") for n in routed)
           and any(not n.endswith("@x2apic@cpu1") for n in routed)
           and not any(n.startswith("pic8259") and "@cpu" in n for n in rows),
@@ -511,7 +514,7 @@ def cross_cpu_icount(o):
           "%s %s %s" % (x.get("figures"), [(r["sender"], r["target"],
                                           r["status"]) for r in pairs],
                         section))
-    check_other_cpu_clocks("cross-cpu-icount", o, [1])
+    check_other_cpu_clocks("cross-cpu-icount", o, [1], 16)
 
 
 def cross_cpu_alone(o):
