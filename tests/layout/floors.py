@@ -144,13 +144,7 @@ def layout():
         names |= set(re.findall(r'X\(\w+, "([^"]+)"', body.group(1))
                      if body else ())
     spelled = []
-    for f in files + [os.path.join("tools", n) for n in
-                      sorted(os.listdir(os.path.join(ROOT, "tools")))
-                      if n.endswith(".c")]:
-        if f == axes:
-            continue
-        with open(os.path.join(ROOT, f)) as fh:
-            text = re.sub(r"/\*.*?\*/|//[^\n]*", "", fh.read(), flags=re.S)
+    for f, text in code_beside_the_lists(files):
         for name in sorted(names):
             if '"%s"' % name in text:
                 spelled.append("%s: \"%s\"" % (f, name))
@@ -165,6 +159,20 @@ def layout():
                if "`%s/`" % folder not in readme]
     check("README's layout table names every floor's folders", not missing,
           ", ".join(missing))
+
+
+def code_beside_the_lists(files):
+    """Each source file but arch/matrix.h, the lists' own, and the host
+    tools' C, as (path, its code with the comments taken out): where a
+    name spelled again would be a second place to find."""
+    for f in files + [os.path.join("tools", n) for n in
+                      sorted(os.listdir(os.path.join(ROOT, "tools")))
+                      if n.endswith(".c")]:
+        if f == os.path.join("arch", "matrix.h"):
+            continue
+        with open(os.path.join(ROOT, f)) as fh:
+            yield f, re.sub(r"/\*.*?\*/|//[^\n]*", "", fh.read(),
+                            flags=re.S)
 
 
 def list_entries(lists, macro):
@@ -192,15 +200,8 @@ def list_names(files, lists):
                  for p in prims]
     spellings += [('"%s"' % v[1].strip('"'), r"\bVARIANT_%s\b" % v[0])
                   for v in answering]
-    axes = os.path.join("arch", "matrix.h")
     spelled = []
-    for f in files + [os.path.join("tools", n) for n in
-                      sorted(os.listdir(os.path.join(ROOT, "tools")))
-                      if n.endswith(".c")]:
-        if f == axes:
-            continue
-        with open(os.path.join(ROOT, f)) as fh:
-            text = re.sub(r"/\*.*?\*/|//[^\n]*", "", fh.read(), flags=re.S)
+    for f, text in code_beside_the_lists(files):
         for literal, enum in spellings:
             if literal in text:
                 spelled.append("%s: %s" % (f, literal))
