@@ -72,9 +72,7 @@ struct source_lines probes_run(const struct phase_b_found *found,
 
 	record_cet(found, r);
 	record_page_tables(found, r);
-	lines = source_lines_probe(tables->madt, tables->madt_status,
-				   tables->hpet, tables->hpet_status,
-				   tables->dmar, tables->dmar_status, r);
+	lines = source_lines_probe(tables, r);
 	fmt_snprintf(r->fence_note, sizeof(r->fence_note), "%s",
 		     fences_prepare());
 	probe_smi_count(r);

@@ -32,16 +32,6 @@ struct phase_b_found {
 	uint64_t pool_used, pool_pages;
 };
 
-/* The firmware's tables the probes read, as phase A kept them. */
-struct probe_tables {
-	const struct madt_info *madt;
-	enum acpi_status madt_status;
-	const struct hpet_info *hpet;
-	enum acpi_status hpet_status;
-	const struct dmar_info *dmar;
-	enum acpi_status dmar_status;
-};
-
 /* Runs every probe into r, the other processors started and parked in
  * `other_cpus`; returns the interrupt lines the rows use. */
 struct source_lines probes_run(const struct phase_b_found *found,

@@ -414,14 +414,15 @@ static struct line_verdict probe_the_tsc_deadline(struct run_result *r)
 	return v;
 }
 
-struct source_lines source_lines_probe(const struct madt_info *madt,
-				       enum acpi_status madt_status,
-				       const struct hpet_info *hpet,
-				       enum acpi_status hpet_status,
-				       const struct dmar_info *dmar,
-				       enum acpi_status dmar_status,
+struct source_lines source_lines_probe(const struct probe_tables *tables,
 				       struct run_result *r)
 {
+	const struct madt_info *madt = tables->madt;
+	enum acpi_status madt_status = tables->madt_status;
+	const struct hpet_info *hpet = tables->hpet;
+	enum acpi_status hpet_status = tables->hpet_status;
+	const struct dmar_info *dmar = tables->dmar;
+	enum acpi_status dmar_status = tables->dmar_status;
 	struct source_lines l = {
 		.madt = *madt, .madt_status = madt_status,
 		.hpet_table = *hpet, .hpet_status = hpet_status,

@@ -59,18 +59,22 @@ struct source_lines {
 	} other_cpu;
 };
 
+/* The firmware's tables the probes read, as phase A kept them. */
+struct probe_tables {
+	const struct madt_info *madt;
+	enum acpi_status madt_status;
+	const struct hpet_info *hpet;
+	enum acpi_status hpet_status;
+	const struct dmar_info *dmar;
+	enum acpi_status dmar_status;
+};
+
 /* Masks every IO-APIC and runs each probe, recorded in `r`: the PIT
  * counts, the HPET answers and counts, interrupt remapping is off, the
  * TSC-deadline timer has no known errata; then picks the HPET's level
  * line. A source whose line fails one is skipped with what the probe
  * saw. */
-struct dmar_info;
-struct source_lines source_lines_probe(const struct madt_info *madt,
-				       enum acpi_status madt_status,
-				       const struct hpet_info *hpet,
-				       enum acpi_status hpet_status,
-				       const struct dmar_info *dmar,
-				       enum acpi_status dmar_status,
+struct source_lines source_lines_probe(const struct probe_tables *tables,
 				       struct run_result *r);
 
 /* Why no row may use an IO-APIC here, or NULL. */
