@@ -48,14 +48,19 @@ BOCHS_SKIPS = {
 
 
 # The counted pass's matrix (bochs_counted_pass): what each model skips
-# there, and how many of its rows run, every one of them exactly; a row
-# added to the matrix changes the count here.
+# there, and how many of its rows run, every one of them exactly, how
+# many of those QEMU's reference also has (all but wildcat_lake's six
+# under FRED), and its ok gap and counted primitive rows; a row added to
+# the matrix changes the count here.
 COUNTED_SKIPS = {
     "wildcat_lake": SKIP_CALL16 + SKIP_GATE_GAP,
     "ryzen": (SKIP_CALL16 + SKIP_GATE_GAP + SKIP_FRED + SKIP_X2APIC
               + SKIP_LKGS + SKIP_PCID + SKIP_IBRS_IBPB),
 }
-COUNTED_OK_ROWS = {"wildcat_lake": 59, "ryzen": 42}
+COUNTED_ROWS = {
+    "wildcat_lake": {"ok": 59, "compared": 53, "gaps": 10, "primitives": 26},
+    "ryzen": {"ok": 42, "compared": 42, "gaps": 8, "primitives": 22},
+}
 
 
 def bochs_smp_runs(tiny):
@@ -384,8 +389,8 @@ def bochs_counted_pass(tiny):
         check("%s: every row that ran ran the counted pass, %d of them: ok "
               "with 5 passes of warm-up and samples delivered (the TSC's "
               "two, the counted three), core cycles and instructions "
-              "measured" % (label, COUNTED_OK_ROWS[model]),
-              len(ok) == COUNTED_OK_ROWS[model] and not bad,
+              "measured" % (label, COUNTED_ROWS[model]["ok"]),
+              len(ok) == COUNTED_ROWS[model]["ok"] and not bad,
               "%d rows, %d ok: %s" % (len(rows), len(ok), bad[:4]))
         wrong = []
         for e in ok:
@@ -414,16 +419,14 @@ def bochs_counted_pass(tiny):
               "every row both ran" % label,
               path.get("state") == "compared"
               and "performance counters" in path.get("counts_from", "")
-              # every ok row but wildcat_lake's six under FRED, which
-              # QEMU's reference never measured
-              and path["compared"] == (53 if intel else 42)
+              and path["compared"] == COUNTED_ROWS[model]["compared"]
               and path["equal"] == path["compared"], str(path)[:600])
         gaps = [g for g in doc["gap_method"]["rows"] if g["status"] == "ok"]
         check("%s: the gap loop runs again on the cycle counter and finds "
               "each scheme's gaps as the TSC's loop does, every one alike; "
               "its undisturbed iteration 1 longer, for the ECX load of its "
               "counted read" % label,
-              len(gaps) == (10 if intel else 8) and all(
+              len(gaps) == COUNTED_ROWS[model]["gaps"] and all(
                   g.get("cycles") and g["cycles"]["cost"] == g["cost"]
                   and g["cycles"]["loop_iteration"]
                   == g["loop_iteration"] + 1 for g in gaps),
@@ -446,7 +449,7 @@ def bochs_counted_pass(tiny):
                  and p.get("cycles")]
         check("%s: every counted primitive block, net of its floor, is the "
               "TSC's" % label,
-              len(prims) == (26 if intel else 22) and all(
+              len(prims) == COUNTED_ROWS[model]["primitives"] and all(
                   p["cycles"]["block"]["median"] == p["block"]["median"]
                   for p in prims),
               str([(p["name"], p["block"]["median"],
