@@ -3,9 +3,14 @@
 # with FRED, LKGS and the TSC-deadline timer (docs/emulators.md).
 # Bochs runs phases A and B; its reset does not bring OVMF back for
 # phase C, so phase B prints results.json and the handoff's blob on COM1
-# (serial_results = 1). This runner cuts both out of the serial log, and
-# irqlab-rescue --blob writes from the blob the files phase C would,
-# into RESULTS_DIR/<run id>/, then prints the headline.
+# (serial_results = 1). This runner cuts both out of the serial log.
+# A run whose results outgrow one handoff stops at the end of its first
+# part (docs/uefi-variables.md "Parts"), and phase C, which would start
+# the next, never comes: so this runner starts Bochs again at the first
+# row not measured (start_row), each part a run of its own, until the
+# plan is done. irqlab-rescue --blob joins the parts as phase C would
+# and writes the files phase C would, into RESULTS_DIR/<run id>/; then
+# the headline is printed.
 #
 #   BOCHS=PATH       the bochs binary (else the one on PATH); its firmware
 #                    (OVMF-pure-efi.fd, VGABIOS-lgpl-latest.bin) is looked
@@ -14,9 +19,11 @@
 #   BOCHS_CPUS=1     processors: more need a Bochs built with
 #                    --enable-smp (docs/emulators.md).
 #   CONFIG=FILE      an irqlab.cfg for the ESP (serial_results = 1 is added).
-#   RUN_DIR=build/bochs      disk copy, bochsrc, serial log, results.json.
+#   RUN_DIR=build/bochs      disk copy, bochsrc, serial log (every part's,
+#                    in order; serial-part-<p>.log each part's own),
+#                    results.json (the whole run's, parts joined).
 #   RESULTS_DIR=results      where the run's folder is written.
-#   TIMEOUT=600      seconds before the run counts as hung.
+#   TIMEOUT=600      seconds before a part counts as hung.
 # Exit 0 with RUN_DIR/results.json written; 3 when Bochs is not found.
 set -euo pipefail
 
@@ -36,7 +43,8 @@ export MTOOLS_SKIP_CHECK=1
 mkdir -p "$RUN_DIR"
 disk=$RUN_DIR/disk.img
 log=$RUN_DIR/serial.log
-rm -f "$disk.lock" "$RUN_DIR/results.json"
+rm -f "$disk.lock" "$RUN_DIR"/results*.json "$RUN_DIR"/blob*.hex \
+	"$RUN_DIR"/serial-part-*.log
 cp "$image" "$disk"
 config=$RUN_DIR/config-on-esp.cfg
 if [ -n "${CONFIG:-}" ]; then
@@ -44,11 +52,26 @@ if [ -n "${CONFIG:-}" ]; then
 else
 	mcopy -o -i "$disk@@1M" ::/EFI/irqlab/irqlab.cfg "$config"
 fi
-sed -i '/^[[:space:]]*\(serial_results\|finish\)[[:space:]]*=/d' "$config"
+sed -i '/^[[:space:]]*\(serial_results\|finish\|start_row\)[[:space:]]*=/d' \
+	"$config"
 printf 'serial_results = 1\nfinish = shutdown\n' >>"$config"
-mcopy -o -i "$disk@@1M" "$config" ::/EFI/irqlab/irqlab.cfg
+# The row the config starts at, where it names one: the first part's.
+start_row=$( { grep -E '^[[:space:]]*start_row[[:space:]]*=' \
+	"${CONFIG:-/dev/null}" || true; } | tail -n 1 | tr -dc '0-9')
 
-cat >"$RUN_DIR/bochsrc" <<RC
+# One part: Bochs from a fresh boot with start_row = $1 on the ESP, its
+# serial log into serial-part-$2.log; stopped once phase B has said its
+# last, since Bochs' reset does not end it.
+bochs_part() {
+	local from=$1 p=$2 part_log=$RUN_DIR/serial-part-$2.log pid start
+	# A fresh disk: phase A's marker on the ESP (docs/run.md) would
+	# otherwise tell the next part that this one never handed over.
+	cp "$image" "$disk"
+	cp "$config" "$RUN_DIR/config-part-$p.cfg"
+	[ "$from" -gt 0 ] && echo "start_row = $from" >>"$RUN_DIR/config-part-$p.cfg"
+	mcopy -o -i "$disk@@1M" "$RUN_DIR/config-part-$p.cfg" \
+		::/EFI/irqlab/irqlab.cfg
+	cat >"$RUN_DIR/bochsrc" <<RC
 romimage: file=$BOCHS_SHARE/OVMF-pure-efi.fd
 vgaromimage: file=$BOCHS_SHARE/VGABIOS-lgpl-latest.bin
 fw_cfg: enabled=1
@@ -58,59 +81,88 @@ memory: guest=512, host=512
 ata0-master: type=disk, path=$disk, mode=flat
 boot: disk
 clock: sync=none
-com1: enabled=1, mode=file, dev=$log
+com1: enabled=1, mode=file, dev=$part_log
 display_library: nogui
 panic: action=report
 error: action=report
 info: action=ignore
 log: $RUN_DIR/bochs.log
 RC
+	: >"$part_log"
+	start=$SECONDS
+	"$BOCHS" -q -f "$RUN_DIR/bochsrc" </dev/null >"$RUN_DIR/bochs.out" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		if grep -qa 'irqlab-results-blob-end\|irqlab will not measure' \
+			"$part_log" || [ $((SECONDS - start)) -ge "$TIMEOUT" ]; then
+			sleep 1
+			kill "$pid" 2>/dev/null || true
+			break
+		fi
+		sleep 1
+	done
+	wait "$pid" 2>/dev/null || true
+	rm -f "$disk.lock"
+	echo "bochs ($BOCHS_CPU): $((SECONDS - start)) s, serial log $part_log"
+	cat "$part_log" >>"$log"
+	# What phase B printed between the markers $1, into $2.
+	cut_out() {
+		tr -d '\r' <"$part_log" | sed -n "/$1-begin/,/$1-end/p" |
+			sed '1d;$d' >"$2"
+		[ -s "$2" ] || rm -f "$2"
+	}
+	cut_out irqlab-results-json "$RUN_DIR/results-part-$p.json"
+	cut_out irqlab-results-blob "$RUN_DIR/blob-part-$p.hex"
+}
 
 : >"$log"
-start=$SECONDS
-"$BOCHS" -q -f "$RUN_DIR/bochsrc" </dev/null >"$RUN_DIR/bochs.out" 2>&1 &
-pid=$!
-# Bochs' reset does not end it: stop it once phase B has said its last.
-while kill -0 "$pid" 2>/dev/null; do
-	if grep -qa 'irqlab-results-blob-end\|irqlab will not measure' "$log" ||
-	   [ $((SECONDS - start)) -ge "$TIMEOUT" ]; then
-		sleep 1
-		kill "$pid" 2>/dev/null || true
+blobs=()
+p=1
+from=${start_row:-0}
+while :; do
+	bochs_part "$from" "$p"
+	json=$RUN_DIR/results-part-$p.json
+	if [ ! -s "$json" ] || [ ! -s "$RUN_DIR/blob-part-$p.hex" ]; then
+		echo "bochs.sh: part $p left no results or no blob on the serial" \
+		     "log; see $RUN_DIR/serial-part-$p.log" >&2
+		[ "$p" -eq 1 ] && exit 1
 		break
 	fi
-	sleep 1
+	blobs+=(--blob "$RUN_DIR/blob-part-$p.hex")
+	next=$(sed -n 's/.*"unmeasured_from_row": \([0-9][0-9]*\).*/\1/p' \
+		"$json" | head -n 1)
+	# Each part measures at least one row: a part that did not would
+	# repeat itself for ever.
+	if [ -z "$next" ] || [ "$next" -le "$from" ]; then
+		break
+	fi
+	echo "bochs.sh: part $p stopped before plan row $next: part" \
+	     "$((p + 1)) starts Bochs again there"
+	from=$next
+	p=$((p + 1))
 done
-wait "$pid" 2>/dev/null || true
-rm -f "$disk.lock"
-echo "bochs ($BOCHS_CPU): $((SECONDS - start)) s, serial log $log"
-tr -d '\r' <"$log" | sed -n '/irqlab-results-json-begin/,/irqlab-results-json-end/p' |
-	sed '1d;$d' >"$RUN_DIR/results.json"
-if [ ! -s "$RUN_DIR/results.json" ]; then
-	rm -f "$RUN_DIR/results.json"
-	echo "bochs.sh: no results on the serial log; see $log" >&2
-	exit 1
-fi
-echo "bochs.sh: results in $RUN_DIR/results.json"
-# The run's folder, as phase C would write it, from the blob.
+# The files phase C would write, from the parts' blobs, joined.
 here=$(cd "$(dirname "$0")" && pwd)
 build=$here/../build
-tr -d '\r' <"$log" | sed -n '/irqlab-results-blob-begin/,/irqlab-results-blob-end/p' |
-	sed '1d;$d' >"$RUN_DIR/blob.hex"
 results=${RESULTS_DIR:-results}
-if [ ! -s "$RUN_DIR/blob.hex" ]; then
-	echo "bochs.sh: no blob on the serial log: no results folder" >&2
-	exit 1
-fi
-if ! "$build/irqlab-rescue" --blob "$RUN_DIR/blob.hex" \
+if ! "$build/irqlab-rescue" "${blobs[@]}" \
 	--template "$build/report-template.html" \
 	--reference "$build/icount.ref" "$results" >"$RUN_DIR/rescue.log" 2>&1; then
 	cat "$RUN_DIR/rescue.log" >&2
-	echo "bochs.sh: the blob gave no results folder" >&2
+	echo "bochs.sh: the blobs gave no results folder" >&2
 	exit 1
 fi
-folder=$(sed -n 's/.*"run_id": "\([0-9-]*\)".*/\1/p' "$RUN_DIR/results.json" | head -n 1)
+folder=$(sed -n 's/.*"run_id": "\([0-9-]*\)".*/\1/p' \
+	"$RUN_DIR/results-part-1.json" | head -n 1)
+# The whole run's results.json: one part's as it is, parts joined as the
+# folder has them.
+if [ ${#blobs[@]} -eq 2 ]; then
+	cp "$RUN_DIR/results-part-1.json" "$RUN_DIR/results.json"
+else
+	cp "$results/$folder/results.json" "$RUN_DIR/results.json"
+fi
+echo "bochs.sh: results in $RUN_DIR/results.json"
 echo
 cat "$results/$folder/headline.txt"
 echo
-echo "irqlab: the report:   $results/$folder/report.html"
-echo "irqlab: every figure: $results/$folder/summary.txt, results.json"
+"$here/run-end.sh" "$results/$folder"

@@ -322,5 +322,4 @@ cat "$RESULTS_DIR/$folder/headline.txt" 2>/dev/null ||
 	echo "irqlab: no headline.txt in $RESULTS_DIR/$folder"
 config_problems "$RUN_DIR/boot1.log" 2>&1
 echo
-echo "irqlab: the report:   $RESULTS_DIR/$folder/report.html"
-echo "irqlab: every figure: $RESULTS_DIR/$folder/summary.txt, results.json"
+"$here/run-end.sh" "$RESULTS_DIR/$folder"

@@ -47,6 +47,9 @@ static struct found found[HANDOFF_SCAN_RECORDS];
 static struct run_result joined, part;
 static uint8_t part_blob[HANDOFF_MAX_BLOB * RESULTS_MAX_PARTS];
 static uint8_t joined_blob[HANDOFF_MAX_BLOB * RESULTS_MAX_PARTS];
+/* An emulator's parts, one --blob file each (join_blob_files). */
+static uint8_t parts_blob[RESULTS_MAX_PARTS][HANDOFF_MAX_BLOB];
+static size_t parts_blob_len[RESULTS_MAX_PARTS];
 static struct handoff_item items[HANDOFF_SCAN_RECORDS];
 static uint8_t blob[HANDOFF_MAX_BLOB];
 static struct run_result run;
@@ -278,6 +281,31 @@ static int read_part(const char *stick, const char *folder,
 		       0 : -1;
 }
 
+/* The one join of a run measured in parts, whichever way its parts came:
+ * `more`, as part p (from 2), goes on `joined`, parts 1 to p - 1, as
+ * phase C joins them (results_join_part). It must continue them: the
+ * same build, from the plan row where they stopped. A part measured as
+ * a run of its own (an emulator's, started at start_row) calls itself
+ * part 1: it becomes part p here. Returns 0, or -1 with why printed. */
+static int join_next_part(struct run_result *joined,
+			  const struct run_result *more, unsigned p)
+{
+	if (strcmp(joined->build, more->build) || !joined->next_row ||
+	    more->first_row != joined->next_row) {
+		printf("irqlab-rescue: part %u does not continue the parts "
+		       "before it: build %s from plan row %u, where they are "
+		       "build %s and stopped at row %u\n", p, more->build,
+		       more->first_row, joined->build, joined->next_row);
+		return -1;
+	}
+	if (results_join_part(joined, more)) {
+		printf("irqlab-rescue: part %u overflows one run's tables\n", p);
+		return -1;
+	}
+	joined->part = (uint8_t)p;
+	return 0;
+}
+
 /* Joins the earlier parts of run `r` found on the stick with `r`, the
  * last, into `joined`. Returns how many parts are missing; each is
  * named. */
@@ -297,12 +325,42 @@ static unsigned join_parts(const char *stick, const char *folder,
 		}
 		if (p == 1)
 			joined = part;
-		else if (results_join_part(&joined, &part))
+		else if (join_next_part(&joined, &part, p))
 			missing++;
 	}
-	if (!missing && results_join_part(&joined, r))
+	if (!missing && join_next_part(&joined, r, r->part))
 		missing++;
 	return missing;
+}
+
+/* The parts an emulator's runner measured as runs of their own, one
+ * blob file each, in plan order (image/bochs.sh: its reset never reaches
+ * phase C): the first into `run` and its bytes into `blob`, each part's
+ * bytes into parts_blob[] to be kept beside the files, and the rest
+ * joined onto `run`. Returns 0, or -1 with why printed. */
+static int join_blob_files(const char *const *files, unsigned n)
+{
+	unsigned p;
+
+	for (p = 1; p <= n; p++) {
+		struct run_result *into = p == 1 ? &run : &part;
+		enum decode_status ds;
+		size_t len = read_blob_hex(files[p - 1], parts_blob[p - 1],
+					   sizeof(parts_blob[p - 1]));
+
+		parts_blob_len[p - 1] = len;
+		ds = len ? results_decode(parts_blob[p - 1], len, into)
+			 : DECODE_TRUNCATED;
+		if (ds != DECODE_OK) {
+			fprintf(stderr, "irqlab-rescue: %s holds no blob that "
+				"decodes (%s)\n", files[p - 1],
+				decode_status_name(ds));
+			return -1;
+		}
+		if (p > 1 && join_next_part(&run, &part, p))
+			return -1;
+	}
+	return 0;
 }
 
 /* efivarfs files are immutable until their flag is cleared. */
@@ -336,7 +394,8 @@ int main(int argc, char **argv)
 	enum decode_status ds;
 
 	const char *template_path = NULL, *stick = NULL, *reference = NULL;
-	const char *vars = NULL, *blob_file = NULL;
+	const char *vars = NULL, *blob_files[RESULTS_MAX_PARTS];
+	unsigned n_blobs = 0;
 	const uint8_t *run_blob = blob;
 	size_t run_blob_len;
 	int in_parts = 0;
@@ -352,40 +411,38 @@ int main(int argc, char **argv)
 			reference = argv[++arg];
 		else if (!strcmp(argv[arg], "--vars") && arg + 1 < argc)
 			vars = argv[++arg];
-		else if (!strcmp(argv[arg], "--blob") && arg + 1 < argc)
-			blob_file = argv[++arg];
+		else if (!strcmp(argv[arg], "--blob") && arg + 1 < argc &&
+			 n_blobs < RESULTS_MAX_PARTS)
+			blob_files[n_blobs++] = argv[++arg];
 		else
 			break;
 	}
-	if (arg >= argc && !vars && !blob_file) {
+	if (arg >= argc && !vars && !n_blobs) {
 		fprintf(stderr, "usage: irqlab-rescue [--delete] [--stick DIR] "
 			"[--template report-template.html] [--reference "
 			"icount.ref] SOURCE [DEST]\n"
 			"       irqlab-rescue [options] --vars OVMF_VARS.fd "
 			"[DEST]\n"
-			"       irqlab-rescue [options] --blob BLOB.hex [DEST]\n");
+			"       irqlab-rescue [options] --blob BLOB.hex "
+			"[--blob PART2.hex ...] [DEST]\n");
 		return 2;
 	}
-	if ((vars || blob_file) && delete) {
+	if ((vars || n_blobs) && delete) {
 		fprintf(stderr, "irqlab-rescue: --delete needs the records in "
 			"efivarfs; a VARS or blob file is read, never changed\n");
 		return 2;
 	}
-	source = vars ? vars : blob_file ? blob_file : argv[arg++];
+	source = vars ? vars : n_blobs ? blob_files[0] : argv[arg++];
 	if (arg < argc)
 		dest = argv[arg];
-	if (blob_file) {
+	if (n_blobs) {
 		/* The run's blob itself, as an emulator's phase B printed it:
-		 * no records to select from. */
-		blob_len = read_blob_hex(blob_file, blob, sizeof(blob));
-		ds = blob_len ? results_decode(blob, blob_len, &run)
-			      : DECODE_TRUNCATED;
-		if (ds != DECODE_OK) {
-			fprintf(stderr, "irqlab-rescue: %s holds no blob that "
-				"decodes (%s)\n", blob_file,
-				decode_status_name(ds));
+		 * no records to select from; a run in parts, one blob a
+		 * part. */
+		if (join_blob_files(blob_files, n_blobs))
 			return 1;
-		}
+		blob_len = parts_blob_len[0];
+		memcpy(blob, parts_blob[0], blob_len);
 		n = 0;
 		goto decoded;
 	}
@@ -441,25 +498,30 @@ decoded:
 		return 1;
 	}
 	run_blob_len = blob_len;
-	if (run.part > 1) {
+	if (n_blobs > 1) {
+		printf("irqlab-rescue: %u parts joined into one run\n", n_blobs);
+		in_parts = 1;
+	} else if (run.part > 1) {
 		if (join_parts(stick, folder, &run)) {
 			printf("irqlab-rescue: part %u of a run measured in parts: "
 			       "these files hold this part alone\n", run.part);
 		} else {
 			printf("irqlab-rescue: %u parts joined into one run\n",
 			       run.part);
-			/* The files phase C writes: the whole run's blob, and
-			 * this part's own beside it. */
 			in_parts = 1;
 			run = joined;
-			run_blob_len = results_encode(&run, joined_blob,
-						      sizeof(joined_blob));
-			run_blob = joined_blob;
-			if (!run_blob_len) {
-				fprintf(stderr, "irqlab-rescue: the joined run "
-					"does not encode\n");
-				return 1;
-			}
+		}
+	}
+	/* The files phase C writes: the whole run's blob, and each part's
+	 * own beside it. */
+	if (in_parts) {
+		run_blob_len = results_encode(&run, joined_blob,
+					      sizeof(joined_blob));
+		run_blob = joined_blob;
+		if (!run_blob_len) {
+			fprintf(stderr, "irqlab-rescue: the joined run does not "
+				"encode\n");
+			return 1;
 		}
 	}
 	if (run.next_row)
@@ -490,10 +552,16 @@ decoded:
 	snprintf(path, sizeof(path), "%s/run-%u.bin", dir, run.run_index);
 	if (write_verified(path, run_blob, run_blob_len))
 		return 1;
-	snprintf(path, sizeof(path), "%s/run-%u-part-%u.bin", dir, run.run_index,
-		 run.part);
-	if (in_parts && write_verified(path, blob, blob_len))
-		return 1;
+	/* This part's blob; an emulator's run, every part's (the stick
+	 * already holds a stick run's earlier parts). */
+	for (i = n_blobs > 1 ? 1 : run.part; in_parts && i <= run.part; i++) {
+		snprintf(path, sizeof(path), "%s/run-%u-part-%zu.bin", dir,
+			 run.run_index, i);
+		if (n_blobs > 1 ? write_verified(path, parts_blob[i - 1],
+						  parts_blob_len[i - 1])
+				: write_verified(path, blob, blob_len))
+			return 1;
+	}
 	if (!delete) {
 		printf("irqlab-rescue: %zu record(s) left in %s (--delete removes "
 		       "them)\n", n, source);

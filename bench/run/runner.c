@@ -102,8 +102,15 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 		if (mode != LAPIC_NONE && !apic_mode_tried(mode))
 			apic_mode_switch(mode);
 		if (mode != LAPIC_NONE && apic_mode_active() != mode &&
-		    p->without_mode == ROW_OMITTED)
+		    p->without_mode == ROW_OMITTED) {
+			/* Said, so that the log accounts for every plan row:
+			 * the results hold the source's first row, skipped
+			 * with the mode's reason, and not this one. */
+			log_printf("experiment %s: omitted: its APIC mode did not "
+				   "come up (the source's first row says why)\n",
+				   p->name);
 			continue;
+		}
 		if (p->kind == ROW_GAP) {
 			if (r->n_gaps < RESULTS_MAX_GAPS)
 				gap_run(p, r, b);

@@ -4,12 +4,13 @@ instrument of the exact-count build, and CET."""
 import json
 import os
 import re
+import subprocess
 
 from between_cpus import CROSS_CPU_SOURCES
 from every_step import linux_sites_from_listing, linux_steps_over
-from harness import (PASSES, STATUS, TINY_SAMPLES, TINY_WARMUP, bochs_binary,
-                     bochs_smp_binary, check, experiment, handler_kinds,
-                     joined_parts, run_bochs, run_bochs_in_parts)
+from harness import (PASSES, ROOT, STATUS, TINY_SAMPLES, TINY_WARMUP,
+                     bochs_binary, bochs_smp_binary, check, check_every_plan_row,
+                     experiment, handler_kinds, run_bochs)
 from row_checks import check_i386
 from source_checks import (SKIP_CALL16, SKIP_FRED, SKIP_FSGSBASE,
                            SKIP_GATE_GAP, SKIP_IBRS_IBPB, SKIP_LKGS,
@@ -202,13 +203,13 @@ def bochs_runs(tiny):
         label = "bochs-" + model
         # wildcat_lake has FRED: its rows include the fault self-tests,
         # one of them raised under FRED.
-        parts = run_bochs_in_parts(label, bochs, model, tiny + (
+        # The runner runs every part (image/bochs.sh); serial.log holds
+        # every part's lines, in order.
+        doc, run_dir = run_bochs(label, bochs, model, tiny + (
             "selftest_fault = 1\n" if model == "wildcat_lake" else ""))
-        if not parts:
+        if doc is None:
             continue
-        doc = joined_parts(parts)
-        # The serial log of the part that ran the self-tests, the last.
-        run_dir = parts[-1][1]
+        check_every_plan_row(label, doc, run_dir)
         rows = (doc["experiments"] + doc["primitives"]["rows"]
                 + doc["gap_method"]["rows"])
         bad = [(e.get("name") or e.get("scheme"), e["status"], e["reason"])
@@ -616,3 +617,51 @@ def check_fred_under_bochs(label, doc, run_dir):
           and fault["reason"].startswith("#UD vector 6,") and under_fred
           and under_fred[0][0] in fault["reason"].lower(),
           "%s %s" % (fault, dumps))
+
+
+def bochs_shipped_config():
+    """Bochs with the config the image ships (image/irqlab.cfg), as `make
+    run EMULATOR=bochs` runs it: its results outgrow one handoff, and the
+    runner starts Bochs again for each part (image/bochs.sh) until every
+    row of the plan is measured. Then the first part alone, as a run that
+    ended early would leave it: its files and the runner's last lines say
+    so, naming the first row never measured."""
+    label = "bochs-shipped"
+    with open(os.path.join(ROOT, "image", "irqlab.cfg")) as f:
+        shipped = f.read()
+    doc, run_dir = run_bochs(label, bochs_binary(), "wildcat_lake", shipped)
+    if doc is None:
+        return
+    parts = doc["handoff"]["parts"]
+    check("%s: the shipped config's run takes more than one part, each "
+          "a Bochs run of its own, and the folder keeps each part's blob"
+          % label, parts >= 2 and all(os.path.exists(os.path.join(
+              run_dir, "results", doc["run_id"],
+              "run-1-part-%d.bin" % p)) for p in range(1, parts + 1)),
+          "%d part(s)" % parts)
+    check_every_plan_row(label, doc, run_dir)
+    bad = [(e["name"], e["status"], e["reason"]) for e in doc["experiments"]
+           if not (e["status"] == "ok"
+                   or e["status"] == "skipped" and e["reason"])]
+    check("%s: every experiment row ok or skipped with a reason" % label,
+          doc["experiments"] and not bad, str(bad[:5]))
+    # The first part alone: what a run that ended after it leaves.
+    first = os.path.join(run_dir, "first-part-alone")
+    subprocess.run(["rm", "-rf", first], check=True)
+    made = subprocess.run(
+        [os.path.join(ROOT, "build", "irqlab-rescue"), "--blob",
+         os.path.join(run_dir, "blob-part-1.hex"), first],
+        capture_output=True, text=True)
+    with open(os.path.join(run_dir, "results-part-1.json")) as f:
+        stop = json.load(f)["handoff"]["unmeasured_from_row"]
+    folder = os.path.join(first, doc["run_id"])
+    end = subprocess.run([os.path.join(ROOT, "image", "run-end.sh"), folder],
+                         capture_output=True, text=True)
+    check("%s: the first part alone, as a run that ended after it: the "
+          "runner's last line says loudly that the run ended early and "
+          "names the first row never measured" % label,
+          made.returncode == 0 and stop and end.returncode == 0
+          and end.stdout.splitlines()[-2:-1] == [
+              "irqlab: THE RUN ENDED EARLY: plan rows from %d on were "
+              "never measured" % stop],
+          "%s%s%s" % (made.stdout[-300:], made.stderr[-300:], end.stdout))

@@ -5,7 +5,7 @@ import os
 import re
 
 from bochs import check_mitigations_under_bochs
-from harness import BUILD, check, experiment, joined_parts, run_bochs_in_parts
+from harness import BUILD, check, check_every_plan_row, experiment, run_bochs
 
 
 # The exact-count Bochs run (BOCHS_EXACT), filled in beside the main
@@ -17,26 +17,12 @@ def bochs_exact_run(tiny):
     """wildcat_lake under a Bochs built for exact instruction counts
     (image/build-bochs.sh), for the cross-check with QEMU's icount. Its
     table entry needs BOCHS_EXACT (have). With the counted pass its
-    results take more than one handoff: each part is a run of its own
-    (run_bochs_in_parts), and every row of the plan must be measured."""
-    parts = run_bochs_in_parts("bochs-exact", os.environ["BOCHS_EXACT"],
-                               "wildcat_lake", tiny)
-    if not parts:
-        return
-    doc, run_dir = joined_parts(parts), parts[0][1]
-    with open(os.path.join(run_dir, "serial.log"), "rb") as f:
-        plan = re.search(rb"plan: (\d+) rows", f.read())
-    check("bochs-exact: the parts together measured every row of the "
-          "plan, each once, the last part needing no other",
-          plan and len(doc["experiments"]) + len(doc["gap_method"]["rows"])
-          == int(plan.group(1))
-          and len({e["name"] for e in doc["experiments"]})
-          == len(doc["experiments"])
-          and not parts[-1][0]["handoff"].get("unmeasured_from_row"),
-          "%d experiments in %d parts, plan %s" % (
-              len(doc["experiments"]), len(parts),
-              plan and int(plan.group(1))))
+    results take more than one handoff: the runner runs every part
+    (image/bochs.sh), and every row of the plan must be measured."""
+    doc, run_dir = run_bochs("bochs-exact", os.environ["BOCHS_EXACT"],
+                             "wildcat_lake", tiny)
     if doc is not None:
+        check_every_plan_row("bochs-exact", doc, run_dir)
         check("bochs-exact: its TSC counts every instruction, and the run "
               "says so: kind emulator, an instruction count",
               doc["clock"]["kind"] == "emulator"

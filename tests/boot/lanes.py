@@ -10,7 +10,8 @@ from between_cpus import (CROSS_CPU_SOURCES, MATRIX_CPU_SOURCES, cross_cpu,
                           cross_cpu_alone, cross_cpu_fault, cross_cpu_icount,
                           cross_cpu_section, matrix_all_rows,
                           matrix_on_cpu1_icount, other_cpus)
-from bochs import bochs_cet, bochs_counted_pass, bochs_runs, bochs_smp_runs
+from bochs import (bochs_cet, bochs_counted_pass, bochs_runs,
+                   bochs_shipped_config, bochs_smp_runs)
 from configs import bad_config, quick, runs_3, selection, shipped_with_quick
 from emulators import bochs_exact_run, cross_check
 from every_step import (EVERY_STEP_CONFIG, bochs_every_step,
@@ -144,6 +145,7 @@ SECOND_LANE = (
     Boot("usb", perform=usb_writer),
     Boot("store-2m", perform=lambda: store_cycles(TINY + STORE_MATRIX)),
     Boot("bochs", perform=lambda: bochs_runs(TINY), needs="bochs"),
+    Boot("bochs-shipped", perform=bochs_shipped_config, needs="bochs"),
     Boot("bochs-counted", perform=lambda: bochs_counted_pass(TINY),
          needs="bochs-exact"),
     Boot("bochs-cet", perform=lambda: bochs_cet(TINY), needs="bochs"),
