@@ -2,7 +2,11 @@
 # run.sh IMAGE: one irqlab run under QEMU + OVMF, then collect.
 #   boot 1: phase A + B measure and hand the results over in UEFI
 #           variables, then reset (-no-reboot makes QEMU exit there)
-#   boot 2: phase C writes the files on the ESP and powers off
+#   boot 2: phase C writes the files on the ESP and powers off; or, where
+#           the run goes in parts or repeats (runs = N), keeps what was
+#           handed over and goes on to phase A + B again: one more boot
+#           a part, until a boot writes the files (docs/uefi-variables.md
+#           "Parts")
 #   then:   the results folder is copied out with mtools
 #
 # Every default can be overridden from the environment:
@@ -26,7 +30,8 @@
 #   BOOT_TIMEOUT=180 seconds per boot before it counts as hung.
 #   RUN_DIR=build/run   disk, variable store and serial logs of this run.
 #   RESULTS_DIR=results where the result folders are copied.
-#   MAX_BOOTS=12     boots before giving up (runs = N needs N + 1).
+#   MAX_BOOTS=12     boots before giving up: a run takes one a handoff
+#                    (each part of each of its runs) and one more.
 #   BEFORE_BOOT1=CMD run before the first boot with the variable store's
 #                    path as its argument (the boot tests plant variables).
 #   AFTER_BOOT1=CMD  run between the boots with the variable store's path
@@ -97,6 +102,10 @@ fi
 
 export MTOOLS_SKIP_CHECK=1
 mkdir -p "$RUN_DIR" "$RESULTS_DIR"
+# What an earlier run's boots left here (boot<n>.log, the store after a
+# boot): a run in fewer boots would leave them beside its own, and they
+# would be read as this run's.
+rm -f "$RUN_DIR"/boot[0-9]*.log "$RUN_DIR"/vars-after-boot[0-9]*.fd
 disk=$RUN_DIR/disk.img
 vars=$RUN_DIR/vars.fd
 if [ -n "${DISK_FILE:-}" ]; then
@@ -296,8 +305,8 @@ cp "$vars" "$RUN_DIR/vars-after-boot1.fd"
 if [ -n "${AFTER_BOOT1:-}" ]; then
 	$AFTER_BOOT1 "$vars"
 fi
-# With runs = N in the config, each boot but the last measures the next
-# run of the series; the last writes the files.
+# Each boot but the last measures the next part of the run, or the next
+# run of a series (runs = N); the last writes the files.
 n=1
 folder=
 while [ -z "$folder" ]; do

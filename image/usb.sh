@@ -18,10 +18,19 @@ refuse() { echo "irqlab: $device: $*; nothing written" >&2; exit 1; }
 if [ -z "$device" ]; then
 	echo "usage: make usb DEVICE=/dev/sdX" >&2
 	# Only what could be a stick: removable, or on USB (the refusal
-	# below), never the system's own disks.
+	# below), never the system's own disks. Picked from lsblk -P, one
+	# KEY="value" a column, where an empty TRAN cannot shift the next.
+	sticks=$(lsblk -d -n -P -o NAME,RM,TRAN 2>/dev/null |
+		grep -E 'RM="1"|TRAN="usb"' |
+		sed -n 's|^NAME="\([^"]*\)".*|/dev/\1|p' || true)
+	if [ -z "$sticks" ]; then
+		echo "irqlab: no removable or USB disk found: plug the stick" \
+		     "in, then name it with DEVICE=" >&2
+		exit 2
+	fi
 	echo "sticks here (removable or on USB):" >&2
-	lsblk -d -o NAME,RM,TRAN,SIZE,MODEL 2>/dev/null |
-		awk 'NR == 1 || $2 == 1 || $3 == "usb"' >&2 || true
+	# shellcheck disable=SC2086 # one device a word
+	lsblk -d -o NAME,RM,TRAN,SIZE,MODEL $sticks >&2 || true
 	exit 2
 fi
 [ -b "$device" ] || refuse "not a block device"

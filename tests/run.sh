@@ -50,6 +50,9 @@ suite() {
 
 # The house rule: includes point down the floors, no module loops.
 suite layout quiet python3 "$here/layout/floors.py"
+# README says what happens: its figures against the code and tests that
+# hold them, its tables against image/run.sh and make help.
+suite readme all python3 "$here/layout/readme_figures.py"
 # README's "Where a change lands" for a mitigation variant, tried on a
 # copy of the tree: its four files build and pass; each forgotten fails.
 suite throwaway all python3 "$here/layout/throwaway_variant.py"

@@ -562,9 +562,15 @@ decoded:
 				: write_verified(path, blob, blob_len))
 			return 1;
 	}
+	/* A store file or a blob is only ever read (README "On a real
+	 * machine"): no --delete to offer there. */
+	if (vars || n_blobs) {
+		printf("irqlab-rescue: %s was read, never changed\n", source);
+		return 0;
+	}
 	if (!delete) {
 		printf("irqlab-rescue: %zu record(s) left in %s (--delete removes "
-		       "them)\n", n, source);
+		       "them; make rescue DELETE=1)\n", n, source);
 		return 0;
 	}
 	for (i = 0; i < n; i++)

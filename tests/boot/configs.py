@@ -4,7 +4,17 @@ quick config and a selection of rows."""
 import os
 
 import varstore
-from harness import PASSES, ROOT, check, experiment, serial, statuses
+from harness import BUILD, PASSES, ROOT, check, experiment, serial, statuses
+
+# A boot log an earlier run in more boots left in the selection's run
+# folder, which image/run.sh must clear before it boots.
+STALE_BOOT_LOG = os.path.join(BUILD, "selection", "boot9.log")
+
+
+def plant_stale_boot_log():
+    os.makedirs(os.path.dirname(STALE_BOOT_LOG), exist_ok=True)
+    with open(STALE_BOOT_LOG, "w") as f:
+        f.write("an earlier run's boot 9\n")
 
 
 def runs_3(o):
@@ -137,6 +147,12 @@ def selection(o):
           and not doc["gap_method"]["rows"]
           and all(e["status"] == "ok" for e in doc["experiments"]),
           str(names) + str(doc["gap_method"]["rows"][:2]))
+    logs = sorted(f for f in os.listdir(o.run_dir)
+                  if f.startswith("boot") and f.endswith(".log"))
+    check("selection: the run folder holds this run's boot logs alone, "
+          "an earlier run's cleared by the runner",
+          logs == ["boot1.log", "boot2.log"]
+          and not os.path.exists(STALE_BOOT_LOG), str(logs))
     check("selection: the choice is in the results",
           doc["config"]["schemes"] == "direct,push-jmp"
           and doc["config"]["sources"] == "int"

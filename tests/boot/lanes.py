@@ -12,7 +12,8 @@ from between_cpus import (CROSS_CPU_SOURCES, MATRIX_CPU_SOURCES, cross_cpu,
                           matrix_on_cpu1_icount, other_cpus)
 from bochs import (bochs_cet, bochs_counted_pass, bochs_runs,
                    bochs_shipped_config, bochs_smp_runs)
-from configs import bad_config, quick, runs_3, selection, shipped_with_quick
+from configs import (bad_config, plant_stale_boot_log, quick, runs_3,
+                     selection, shipped_with_quick)
 from emulators import bochs_exact_run, cross_check
 from every_step import (EVERY_STEP_CONFIG, bochs_every_step,
                         linux_every_step_icount)
@@ -76,7 +77,7 @@ FIRST_LANE = (
          config=TINY + EVERY_STEP_CONFIG, env=TPM_OFF),
     Boot("selection", (selection,), icount=ICOUNT,
          config=TINY + "schemes = direct, push-jmp\nsources = int\n"
-         "variants = none\n"),
+         "variants = none\n", prepare=plant_stale_boot_log),
     # Four CPUs on two sockets: the cross-CPU rows, both APIC modes.
     Boot("cross-cpu", (cross_cpu, cross_cpu_section),
          config=TINY + "schemes = direct\nvariants = none\nsources = "

@@ -132,6 +132,45 @@ def collect_sources(run_dir):
     collect_from(mnt, "mounted-tree")
 
 
+# What lsblk shows of a machine's disks, for make usb without DEVICE:
+# -P, one KEY="value" a column, for the pick; the table for the disks
+# picked. The system's own disk, and a USB one where `stick` is set.
+FAKE_LSBLK = """#!/bin/sh
+case "$*" in
+*-P*) echo 'NAME="vda" RM="0" TRAN=""'
+      [ -n "$STICK" ] && echo 'NAME="sdb" RM="0" TRAN="usb"' ;;
+*)    echo "NAME RM TRAN SIZE MODEL"
+      for a; do case $a in /dev/*) echo "${a#/dev/} 0 usb 15G Stick" ;;
+      esac; done ;;
+esac
+"""
+
+
+def usb_without_device(usb, folder):
+    """make usb without DEVICE lists the disks that could be the stick,
+    never the system's own, and where there is none says so; either
+    way it writes nothing and fails."""
+    bin_dir = os.path.join(folder, "bin")
+    os.makedirs(bin_dir)
+    with open(os.path.join(bin_dir, "lsblk"), "w") as f:
+        f.write(FAKE_LSBLK)
+    os.chmod(os.path.join(bin_dir, "lsblk"), 0o755)
+    path = bin_dir + os.pathsep + os.environ["PATH"]
+    none = subprocess.run([usb, IMAGE], capture_output=True, text=True,
+                          env=dict(os.environ, PATH=path, STICK=""))
+    check("usb: without DEVICE, on a machine with no removable or USB "
+          "disk, it says so and fails", none.returncode != 0
+          and "no removable or USB disk found" in none.stderr
+          and "vda" not in none.stderr, none.stderr)
+    one = subprocess.run([usb, IMAGE], capture_output=True, text=True,
+                         env=dict(os.environ, PATH=path, STICK="1"))
+    check("usb: without DEVICE, it lists the USB disk, not the system's "
+          "own, and fails", one.returncode != 0
+          and "sdb 0 usb 15G Stick" in one.stderr
+          and "vda" not in one.stderr
+          and "no removable or USB disk" not in one.stderr, one.stderr)
+
+
 def usb_writer():
     """make usb refuses what is not a whole removable or USB disk, and
     leaves the backup GPT header at the end of the device it wrote."""
@@ -139,6 +178,7 @@ def usb_writer():
     stick = os.path.join(BUILD, "usb", "stick.img")
     subprocess.run(["rm", "-rf", os.path.dirname(stick)], check=True)
     os.makedirs(os.path.dirname(stick))
+    usb_without_device(usb, os.path.dirname(stick))
     with open(stick, "wb") as f:
         f.truncate(96 << 20)    # a stick larger than the 64 MiB image
     refused = subprocess.run([usb, IMAGE, stick], input="yes\n",
@@ -333,6 +373,11 @@ def rescue(run_dir, results):
     check("rescue --vars: the OVMF VARS file itself, read through the "
           "store walk phase A uses, gives the same files byte for byte",
           from_vars.returncode == 0 and same_vars,
+          from_vars.stdout[-300:] + from_vars.stderr[-300:])
+    check("rescue --vars: says the store file was read, never changed, "
+          "and offers no --delete", from_vars.returncode == 0
+          and "was read, never changed" in from_vars.stdout
+          and "--delete" not in from_vars.stdout + from_vars.stderr,
           from_vars.stdout[-300:] + from_vars.stderr[-300:])
     again = subprocess.run([tool, "--reference", STICK_REFERENCE, efivars,
                             out], capture_output=True, text=True)
