@@ -134,16 +134,21 @@ function answerTable(page, doc, cpuMode, floorName, id) {
   rows, { id: id }));
 }
 
+/* A chart per source where two schemes or more ran beside direct; where
+ * none did (a config of direct alone), the section says so rather than
+ * stand empty. */
 function overheadCharts(page, doc) {
-  section(page, "Overheads against direct",
-    "Median entry, exit and round trip less direct's, per scheme, for " +
-    "each source that runs every scheme. Unit: " + doc.clock.unit + ".");
   const over = overheads(doc);
-  for (const [source, group] of headlineGroups(doc)) {
-    const rows = group.filter((e) => e.status === "ok" &&
-      e.name !== e.baseline && over.has(e.name));
-    if (rows.length < 2)
-      continue;
+  const charted = headlineGroups(doc).map(([source, group]) => [source,
+    group.filter((e) => e.status === "ok" && e.name !== e.baseline &&
+      over.has(e.name))]).filter(([, rows]) => rows.length >= 2);
+  section(page, "Overheads against direct", charted.length ?
+    "Median entry, exit and round trip less direct's, per scheme, for " +
+    "each source that runs every scheme. Unit: " + doc.clock.unit + "." :
+    "No source ran two schemes or more beside direct (config: schemes = " +
+    ((doc.config || {}).schemes || "all") + "), so there is nothing to chart; " +
+    "the answer above has each figure.");
+  for (const [source, rows] of charted) {
     barChart(page, { title: source + ": over direct", unit: doc.clock.unit,
       axis: unitName(doc.clock.unit) + " over direct" },
     rows.map((e) => e.scheme), METRICS.map(([key, label]) => ({

@@ -5,7 +5,7 @@
 // colour, which only data draws: axes and labels are grey and black; the
 // box of every text it shows, drawn on its canvas or laid out as its
 // title, caption and legend), each figure cell, the one-bucket table of
-// the distributions, each cell of the cross-CPU heatmap, the rows of the
+// the distributions, each section's note, each cell of the cross-CPU heatmap, the rows of the
 // table of rows on other processors, the page's width, its height and
 // its contents' entries, and saves a full-page screenshot.
 // pages_test.py judges it.
@@ -145,6 +145,11 @@ async function main() {
         figures: [...tr.querySelectorAll("span[data-row]")].map((s) =>
           ({ row: s.dataset.row, metric: s.dataset.metric,
             text: s.textContent })) })));
+    // Each section's note, by the section heading's id.
+    out.notes = await page.$$eval("h2[id]", (hs) => Object.fromEntries(
+      hs.map((h) => [h.id, h.nextElementSibling &&
+        h.nextElementSibling.matches("p.note") ?
+        h.nextElementSibling.textContent : ""])));
     out.heat = await page.$$eval("td[data-sender]", (tds) => tds.map((td) =>
       ({ sender: Number(td.dataset.sender), target: Number(td.dataset.target),
         relation: td.dataset.relation, text: td.textContent,
