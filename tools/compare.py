@@ -12,8 +12,10 @@ in the table, never crashed on and never mixed:
 - a run whose schema version differs from the first run's is named in a
   note, and its figures are shown where they could be read;
 - runs whose units differ (instructions, TSC ticks, noise) are in
-  separate unit groups. Each column names its unit, and overheads are
-  drawn per unit group, so no chart sets instructions beside cycles.
+  separate unit groups. Each column names its unit's name under its
+  run's, the note that the units differ comes before the table, and the
+  charts are drawn per unit group, so no chart sets instructions beside
+  cycles.
 
 With --template, compare.html gets the same runs for web/compare.js,
 which draws the charts overlaid per machine."""
@@ -21,6 +23,7 @@ which draws the charts overlaid per machine."""
 import argparse
 import json
 import os
+import re
 import sys
 
 SCHEMA_VERSION_KEY = "schema_version"
@@ -87,6 +90,13 @@ def selected(doc, scheme, source):
             and chosen("sources", source.split("@")[0]))
 
 
+def unit_name(unit):
+    """A unit's name, for a column's header: its words before any bracket
+    or "that" clause ("instructions" of "instructions (QEMU -icount path
+    length, not cycles)"). web/common.js's unitName is the same rule."""
+    return re.split(r" \(| that ", unit, maxsplit=1)[0]
+
+
 def figure(doc, name, scheme="", source=""):
     """'64 (18/17)', 'skipped', 'not selected', 'missing': one cell."""
     for e in doc.get("experiments", []):
@@ -142,11 +152,18 @@ def main():
                                 enumerate(runs) if r["unit"] == u))
                             for u in units)))
 
-    headers = ["source", "scheme"] + ["run %d" % (i + 1)
-                                      for i in range(len(runs))]
+    # Two header lines: each run's column, and under it its unit's name,
+    # so the unit is beside every figure's column, not in a note below.
+    headers = [["source", "scheme"] + ["run %d" % (i + 1)
+                                       for i in range(len(runs))],
+               ["", ""] + [unit_name(r["unit"]) for r in runs]]
     for i, r in enumerate(runs):
         print("run %d: %s\n       unit: %s" % (i + 1, r["label"], r["unit"]))
-    print("each figure: median round trip (entry/exit)")
+    # What cannot be compared, before the table it is about.
+    for p in problems:
+        print("note: " + p)
+    print("each figure: median round trip (entry/exit), in the unit under "
+          "its run's name")
     # Long mode's rows, then the i386 rows of the 32-bit phase, which are
     # measured against i386-direct and never compared with long mode's.
     for mode, title in (("long", None),
@@ -159,11 +176,10 @@ def main():
         if title:
             print("\n" + title)
         widths = [max(len(str(x)) for x in col)
-                  for col in zip(headers, *lines)]
-        for row in [headers] + lines:
-            print("  ".join(str(x).ljust(w) for x, w in zip(row, widths)))
-    for p in problems:
-        print("note: " + p)
+                  for col in zip(*headers, *lines)]
+        for row in headers + lines:
+            print("  ".join(str(x).ljust(w) for x, w in
+                            zip(row, widths)).rstrip())
 
     if args.template:
         # Beside the runs it compares, never in the working directory.

@@ -63,9 +63,72 @@ function withNs(v, clock) {
   return v + " (" + (v * 1e9 / clock.tsc_hz).toFixed(1) + " ns)";
 }
 
-function chartBox(parent, title, points) {
-  const box = el("div", { class: "chart", "data-points": points });
-  box.append(el("div", { class: "title" }, title));
+/* The charts' fonts: the library's own size, set here so that the
+ * room a label needs is measured in the font it is drawn in. */
+const FONT = "12px system-ui, sans-serif";
+const AXIS_TITLE_FONT = "bold " + FONT;
+const BAR_LABEL_FONT = "10px system-ui, sans-serif";
+
+/* Axis steps of 1, 2 and 5 times a power of ten, up to 5e15: the
+ * figures are whole counts, and a list that stops short of them leaves
+ * an axis with no values at all (a cross-CPU row's tens of millions of
+ * host-time ticks outgrew one that ended at a million). */
+const WHOLE_STEPS = [];
+for (let p = 1; p <= 1e15; p *= 10)
+  WHOLE_STEPS.push(p, 2 * p, 5 * p);
+
+const measurer = document.createElement("canvas").getContext("2d");
+
+/* How wide a text is in a font, in CSS pixels, as a canvas draws it. */
+function textWidth(text, font) {
+  measurer.font = font;
+  return measurer.measureText(String(text)).width;
+}
+
+/* A figure as an axis or a bar label prints it: digits grouped. */
+function number(v) {
+  return Number.isInteger(v) ? v.toLocaleString("en-US") : String(v);
+}
+
+/* An axis' values as printed; a split the library filtered out (null)
+ * stays unprinted. */
+function numbers(u, splits) {
+  return splits.map((v) => (v === null || v === undefined ? null :
+    number(v)));
+}
+
+/* A font at the canvas's pixel ratio, for text a hook draws itself. */
+function canvasFont(font) {
+  return font.replace(/(\d+)px/, (m, px) => Math.round(px * uPlot.pxRatio) +
+    "px");
+}
+
+/* The room a horizontal axis keeps between its values: the wider of its
+ * ends' values and a gap, so no two values meet however many digits
+ * they have (the library's fixed 50 px let eight-digit values run into
+ * each other). */
+function valueSpace(u, axisIdx, min, max) {
+  return Math.max(40, 16 + Math.max(textWidth(number(Math.round(min)), FONT),
+    textWidth(number(Math.round(max)), FONT)));
+}
+
+/* A vertical axis' width: its widest value and its ticks (the library
+ * adds its title's line). */
+function verticalAxisSize(u, values) {
+  return Math.ceil(Math.max(24, ...(values || [])
+    .filter((v) => v !== null && v !== undefined)
+    .map((v) => textWidth(v, FONT)))) + 20;
+}
+
+/* A chart's box: its title, then the unit its figures are in, in full
+ * (the axes give its name); data-points says how many data points it was
+ * given and data-kind what it draws, for the browser test. */
+function chartBox(parent, o, points, kind) {
+  const box = el("div", { class: "chart", "data-points": points,
+    "data-kind": kind, style: "width: " + o.width + "px" });
+  box.append(el("div", { class: "title" }, o.title));
+  if (o.unit)
+    box.append(el("div", { class: "caption" }, "Unit: " + o.unit + "."));
   parent.append(box);
   return box;
 }
@@ -79,65 +142,126 @@ function countPoints(series) {
   return n;
 }
 
-/* Grouped bars: one group per category, one bar per series. uPlot takes
- * one x array for every series, so each bar gets its own x slot and the
- * axis names only each group's middle slot. */
-function barChart(parent, title, categories, series, yLabel, width) {
-  const n = series.length, stride = n + 1;
+/* Grouped horizontal bars: a group per category, a bar per series, each
+ * bar's figure beside its end, and where a series has no figure the
+ * reason (its gaps[i]: "skipped", "missing") in the bar's place. The
+ * categories' names run level down the left, the axis as wide as the
+ * longest, so a long name takes room and never another's place.
+ * o: {title, unit (in full, for the caption), axis (the value axis'
+ * title, naming the unit), width}. uPlot takes one x array for every
+ * series, so each bar has its own slot on the (vertical) x scale, and
+ * half a slot is left empty between groups. */
+function barChart(parent, o, categories, series) {
+  o = Object.assign({ width: 540 }, o);
+  const n = series.length, stride = n + 0.5, slot = 13;
+  const slots = categories.length * stride - 0.5;
   const xs = [];
-  for (let i = 0; i < categories.length * stride; i++)
-    xs.push(i);
+  for (let i = 0; i < categories.length; i++)
+    for (let j = 0; j < n; j++)
+      xs.push(i * stride + j);
   const data = [xs];
   series.forEach((s, j) => {
     const ys = xs.map(() => null);
     s.values.forEach((v, i) => {
-      ys[i * stride + j] = v === undefined ? null : v;
+      ys[i * n + j] = v === undefined ? null : v;
     });
     data.push(ys);
   });
-  const box = chartBox(parent, title, countPoints(series));
+  const figures = series.flatMap((s) => s.values)
+    .filter((v) => v !== null && v !== undefined);
+  const gaps = series.flatMap((s) => s.values.map((v, i) =>
+    (v === null || v === undefined) && s.gaps ? s.gaps[i] : null))
+    .filter((g) => g);
+  // Bars stand on zero, or their lengths would lie; beyond the longest
+  // each way, room for its figure, and right of zero for a gap's reason.
+  const lo = Math.min(0, ...figures), hi = Math.max(0, ...figures);
+  const figureRoom = 6 + Math.max(0, ...figures.map((v) =>
+    textWidth(number(v), BAR_LABEL_FONT)));
+  const gapRoom = 6 + Math.max(0, ...gaps.map((g) =>
+    textWidth(g, BAR_LABEL_FONT)));
+  const names = Math.ceil(Math.max(...categories.map((c) =>
+    textWidth(c, FONT)))) + 12;
+  // Right of the plot, room for half the last value under the axis,
+  // centred on the plot's edge at most (a value with as many digits as
+  // any the axis can reach).
+  const right = 8 + Math.ceil(textWidth(number(Math.ceil(hi * 1.5 + 1)),
+    FONT) / 2);
+  const left = lo < 0 ? figureRoom : 0;
+  const rightRoom = Math.max(hi > 0 ? figureRoom : 0, gaps.length ?
+    gapRoom : 0);
+  const plot = Math.max(60, o.width - names - right - left - rightRoom);
+  const perPx = (hi - lo || 1) / plot;
+  const range = [lo - left * perPx, Math.max(hi + rightRoom * perPx,
+    lo + (hi - lo || 1) * 1.02)];
+  const box = chartBox(parent, o, countPoints(series), "bars");
   const middle = (i) => i * stride + (n - 1) / 2;
+  const labels = (u) => {
+    const ctx = u.ctx;
+    ctx.save();
+    ctx.font = canvasFont(BAR_LABEL_FONT);
+    ctx.textBaseline = "middle";
+    series.forEach((s, j) => s.values.forEach((v, i) => {
+      const y = u.valToPos(i * stride + j, "x", true);
+      const gap = v === null || v === undefined;
+      const text = gap ? s.gaps && s.gaps[i] : number(v);
+      if (!text)
+        return;
+      const away = (gap || v >= 0 ? 3 : -3) * uPlot.pxRatio;
+      ctx.textAlign = gap || v >= 0 ? "left" : "right";
+      ctx.fillStyle = gap ? "#8a6d00" : "#333";
+      ctx.fillText(text, u.valToPos(gap ? 0 : v, "y", true) + away, y);
+    }));
+    ctx.restore();
+  };
   new uPlot({
-    width: width || 1100, height: 320,
+    width: o.width, height: Math.round(slots * slot) + 8 + 52,
+    padding: [8, right, 0, 0],
     scales: {
-      x: { time: false, range: [-1, xs.length - 1] },
-      // Bars stand on zero, or their lengths would lie.
-      y: { range: (u, min, max) => [Math.min(0, min), Math.max(0, max) * 1.1 || 1] },
+      x: { time: false, ori: 1, dir: -1, range: [-0.5, slots - 0.5] },
+      y: { ori: 0, range: () => range },
     },
     axes: [
       {
+        side: 3, font: FONT, size: names, gap: 4, ticks: { size: 4 },
+        grid: { show: false },
         splits: () => categories.map((_, i) => middle(i)),
         values: (u, splits) => splits.map((s) =>
           categories[Math.round((s - (n - 1) / 2) / stride)] || ""),
-        rotate: categories.length > 8 ? -30 : 0,
-        // Room for the longest label at that slant, so none is cut.
-        size: categories.length > 8 ? Math.max(90, 24 + 4 *
-          Math.max(...categories.map((c) => String(c).length))) : 40,
       },
-      { label: yLabel, size: 60 },
+      {
+        side: 2, label: o.axis, font: FONT, labelFont: AXIS_TITLE_FONT,
+        size: 30, labelSize: 22, space: valueSpace, incrs: WHOLE_STEPS,
+        values: numbers,
+      },
     ],
     series: [{}].concat(series.map((s, j) => ({
       label: s.label, fill: PALETTE[j % PALETTE.length],
       stroke: PALETTE[j % PALETTE.length],
-      paths: uPlot.paths.bars({ size: [0.9, 60], align: 0 }),
+      paths: uPlot.paths.bars({ size: [0.8, 40], align: 0 }),
       points: { show: false },
     }))),
     legend: { live: false },
+    hooks: { draw: [labels] },
   }, data, box);
   return box;
 }
 
 /* Each series' percentiles (min .. max) as a line: the rows' distributions
- * overlaid, each from the statistics results.json keeps. */
-function percentileChart(parent, title, series, yLabel, width) {
+ * overlaid, each from the statistics results.json keeps. o: {title,
+ * unit, axis, width}. */
+function percentileChart(parent, o, series) {
+  o = Object.assign({ width: 540 }, o);
   const xs = PERCENTILES.map((_, i) => i);
-  const box = chartBox(parent, title, countPoints(series));
+  const box = chartBox(parent, o, countPoints(series), "percentiles");
   new uPlot({
-    width: width || 540, height: 280,
+    width: o.width, height: 280,
     scales: { x: { time: false }, y: { distr: 3 } },
     axes: [
-      { splits: () => xs, values: (u, s) => s.map((i) => PERCENTILES[i] || "") },
-      { label: yLabel, size: 60 },
+      { font: FONT, splits: () => xs,
+        values: (u, s) => s.map((i) => PERCENTILES[i] || "") },
+      { label: o.axis, font: FONT, labelFont: AXIS_TITLE_FONT,
+        size: verticalAxisSize,
+        values: numbers },
     ],
     series: [{}].concat(series.map((s, j) => ({
       label: s.label, stroke: PALETTE[j % PALETTE.length], width: 2,
@@ -153,8 +277,28 @@ function bin(b) {
   return Array.isArray(b) ? { from: b[0], to: b[1], count: b[2] } : b;
 }
 
-/* Log-linear histograms overlaid as steps. */
-function histogramChart(parent, title, series, xLabel, width) {
+/* The values a logarithmic axis prints: 1, 2 and 5 times each power of
+ * ten in range, each only where it clears the last one printed. */
+function logValues(u, splits) {
+  let last = -Infinity;
+  return splits.map((s) => {
+    if (s === null || s === undefined)
+      return null;
+    const text = number(s), w = textWidth(text, FONT);
+    const x = u.valToPos(s, "x");
+    if (x - w / 2 < last + 8)
+      return null;
+    last = x + w / 2;
+    return text;
+  });
+}
+
+/* Log-linear histograms overlaid as steps. Where the figures span more
+ * than a factor of 50 (a cross-CPU row's tail), the x axis is
+ * logarithmic, on which the buckets, about 3% wide, are all one width.
+ * o: {title, unit, axis, width}. */
+function histogramChart(parent, o, series) {
+  o = Object.assign({ width: 1100 }, o);
   series = series.map((s) => ({ label: s.label, bins: s.bins.map(bin) }));
   const edges = new Set();
   for (const s of series)
@@ -173,28 +317,43 @@ function histogramChart(parent, title, series, xLabel, width) {
     }
     data.push(ys);
   }
-  const box = chartBox(parent, title, points);
-  // Integer data: ticks at whole numbers only.
-  const whole = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000,
-    1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6];
+  const log = xs[0] > 0 && xs[xs.length - 1] / xs[0] > 50;
+  const box = chartBox(parent, o, points, "histogram");
   new uPlot({
-    width: width || 1100, height: 300,
-    scales: { x: { time: false } },
-    axes: [{ label: xLabel, incrs: whole },
-      { label: "samples", size: 60, incrs: whole }],
+    // Right of the plot, room for half the last value under the axis: at
+    // most a digit more than the largest edge (a logarithmic scale ends
+    // on the next power of ten).
+    width: o.width, height: 300,
+    padding: [8, 8 + Math.ceil(textWidth(number(xs[xs.length - 1] * 10),
+      FONT) / 2), 0, 0],
+    scales: { x: log ? { time: false, distr: 3 } : { time: false } },
+    axes: [
+      log ? { label: o.axis, font: FONT, labelFont: AXIS_TITLE_FONT,
+        splits: (u, i, min, max) => WHOLE_STEPS.filter((v) => v >= min &&
+          v <= max), values: logValues } :
+        { label: o.axis, font: FONT, labelFont: AXIS_TITLE_FONT,
+          space: valueSpace, incrs: WHOLE_STEPS,
+          values: numbers },
+      { label: "samples", font: FONT, labelFont: AXIS_TITLE_FONT,
+        incrs: WHOLE_STEPS, size: verticalAxisSize,
+        values: numbers },
+    ],
     series: [{}].concat(series.map((s, j) => ({
       label: s.label, stroke: PALETTE[j % PALETTE.length], width: 2,
-      paths: uPlot.paths.stepped({ align: 1 }),
+      paths: uPlot.paths.stepped({ align: 1 }), points: { show: false },
     }))),
     legend: { live: false },
   }, data, box);
   return box;
 }
 
-/* The figures' unit as a word for an axis: "instructions" from
- * "instructions (QEMU -icount path length, not cycles)". */
-function unitWord(clock) {
-  return (clock && clock.unit ? clock.unit : "ticks").split(" (")[0];
+/* A unit's name, for an axis: its words before any bracket or "that"
+ * clause ("instructions" of "instructions (QEMU -icount path length, not
+ * cycles)", "emulator TSC ticks" of "emulator TSC ticks that do not
+ * count each instruction (...)"); the chart's caption gives it in full.
+ * tools/compare.py's unit_name is the same rule. */
+function unitName(unit) {
+  return String(unit || "ticks").split(/ \(| that /)[0];
 }
 
 /* A contents list of the page's sections, put after `before`. */

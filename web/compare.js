@@ -47,8 +47,10 @@ function compareTable(page, data, cpuMode, id) {
     });
     rows.push(row);
   }
+  // Each run's column names its unit: runs in different units are
+  // side by side here, never in one chart.
   page.append(table(["source", "scheme"].concat(runs.map((r, i) =>
-    "run " + (i + 1))), rows, { id }));
+    "run " + (i + 1) + " (" + unitName(r.unit) + ")")), rows, { id }));
 }
 
 /* Headline rows of every run in one CPU mode, in the first run's order. */
@@ -89,18 +91,29 @@ function charts(page, data) {
         continue;
       section(page, "Round trips, per run: " + unit +
         (cpuMode === "long" ? "" : ", the i386 rows"),
-        "Each scheme's median round trip, one bar per run that has it.");
-      for (const [source, schemes] of drawn)
-        barChart(page, source + (cpuMode === "long" ? "" : " (i386)"),
-          schemes, runs.map((r) => ({
-            label: "run " + (r.index + 1),
-            values: schemes.map((s) => {
-              const e = r.doc.experiments.find((x) => x.scheme === s &&
-                x.source + (x.apic_mode === "x2apic" ? "@x2apic" : "") ===
-                source && !x.variant && !x.name.startsWith("selftest-"));
-              return e && e.status === "ok" ? median(e.round_trip) : null;
-            }),
-          })), unit.split(" (")[0]);
+        "Each scheme's median round trip, one bar per run that has it; " +
+        "where a run has none, the bar's place says why (skipped, failed, " +
+        "missing, not selected).");
+      for (const [source, schemes] of drawn) {
+        const rowOf = (r, s) => r.doc.experiments.find((x) =>
+          x.scheme === s && x.source + (x.apic_mode === "x2apic" ?
+            "@x2apic" : "") === source && !x.variant &&
+          !x.name.startsWith("selftest-"));
+        barChart(page, { title: source + (cpuMode === "long" ? "" :
+          " (i386)"), unit: unit, axis: unitName(unit) },
+        schemes, runs.map((r) => ({
+          label: "run " + (r.index + 1),
+          values: schemes.map((s) => {
+            const e = rowOf(r, s);
+            return e && e.status === "ok" ? median(e.round_trip) : null;
+          }),
+          gaps: schemes.map((s) => {
+            const e = rowOf(r, s);
+            return e ? e.status : selected(r.doc, s, source) ? "missing" :
+              "not selected";
+          }),
+        })));
+      }
     }
 }
 

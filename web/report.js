@@ -134,34 +134,44 @@ function answerTable(page, doc, cpuMode, floorName, id) {
   rows, { id: id }));
 }
 
+/* A chart per source where two schemes or more ran beside direct; where
+ * none did (a config of direct alone), the section says so rather than
+ * stand empty. */
 function overheadCharts(page, doc) {
-  section(page, "Overheads against direct",
-    "Median entry, exit and round trip less direct's, per scheme, for " +
-    "each source that runs every scheme. Unit: " + doc.clock.unit + ".");
   const over = overheads(doc);
-  for (const [source, group] of headlineGroups(doc)) {
-    const rows = group.filter((e) => e.status === "ok" &&
-      e.name !== e.baseline && over.has(e.name));
-    if (rows.length < 2)
-      continue;
-    barChart(page, source + ": over direct", rows.map((e) => e.scheme),
-      METRICS.map(([key, label]) => ({
-        label: label,
-        values: rows.map((e) => over.get(e.name)[key + "_median_over"]),
-      })), "more than direct");
+  const charted = headlineGroups(doc).map(([source, group]) => [source,
+    group.filter((e) => e.status === "ok" && e.name !== e.baseline &&
+      over.has(e.name))]).filter(([, rows]) => rows.length >= 2);
+  section(page, "Overheads against direct", charted.length ?
+    "Median entry, exit and round trip less direct's, per scheme, for " +
+    "each source that runs every scheme. Unit: " + doc.clock.unit + "." :
+    "No source ran two schemes or more beside direct (config: schemes = " +
+    ((doc.config || {}).schemes || "all") + "), so there is nothing to chart; " +
+    "the answer above has each figure.");
+  for (const [source, rows] of charted) {
+    barChart(page, { title: source + ": over direct", unit: doc.clock.unit,
+      axis: unitName(doc.clock.unit) + " over direct" },
+    rows.map((e) => e.scheme), METRICS.map(([key, label]) => ({
+      label: label,
+      values: rows.map((e) => over.get(e.name)[key + "_median_over"]),
+    })));
   }
 }
 
 /* Each row's histograms of entry, exit and round trip, the schemes of one
  * source overlaid. A row whose histogram the handoff could not carry
- * (results.json says null) is drawn from its percentiles instead. */
+ * (results.json says null) is drawn from its percentiles instead. Where
+ * every scheme's histogram is one bucket, a table gives each scheme's
+ * median, the figure results.json holds, never the bucket's lower edge
+ * (a bucket [63,64] of samples that were all 64 read 63). */
 function distributionCharts(page, doc) {
+  const unit = doc.clock.unit;
   section(page, "Distributions",
     "Each row's histogram of round trip, entry and exit, with the schemes " +
     "of one source overlaid. Buckets are one tick wide below 64 and about " +
-    "3% wide above. Unit: " + doc.clock.unit + ". Where every scheme's " +
-    "histogram is a single bucket (as under -icount), a table says which, " +
-    "in place of a chart of single bars.");
+    "3% wide above. Unit: " + unit + ". Where every scheme's " +
+    "histogram is a single bucket (as under -icount), a table gives each " +
+    "scheme's median, in place of a chart of single bars.");
   let withoutHistogram = 0;
   const single = [];
   const oneBucket = (e, key) => e.histograms[key].length === 1;
@@ -173,27 +183,43 @@ function distributionCharts(page, doc) {
       const has = rows.filter((e) => e.histograms && e.histograms[key]);
       withoutHistogram += rows.length - has.length;
       if (has.length && has.every((e) => oneBucket(e, key)))
-        single.push([source, label, has.map((e) => e.scheme + " " +
-          bin(e.histograms[key][0]).from).join(", ")]);
+        single.push([source, label, { text: oneBucketFigures(has, key),
+          cls: "l" }]);
       else if (has.length)
-        histogramChart(page, source + ": " + label, has.map((e) => ({
-          label: e.scheme, bins: e.histograms[key] })), unitWord(doc.clock),
-        540);
+        histogramChart(page, { title: source + ": " + label, unit: unit,
+          axis: unitName(unit), width: 540 }, has.map((e) => ({
+          label: e.scheme, bins: e.histograms[key] })));
       else if (rows.length > 1)
-        percentileChart(page, source + ": " + label + " (percentiles)",
-          rows.map((e) => ({ label: e.scheme,
-            values: PERCENTILES.map((p) => Math.max(e[key][p], 1)) })),
-          unitWord(doc.clock));
+        percentileChart(page, { title: source + ": " + label +
+          " (percentiles)", unit: unit, axis: unitName(unit) },
+        rows.map((e) => ({ label: e.scheme,
+          values: PERCENTILES.map((p) => Math.max(e[key][p], 1)) })));
     }
   }
   if (single.length)
-    page.append(table(["source", "figure", "every sample in one bucket: " +
-      "scheme and value"], single, { id: "one-bucket" }));
+    page.append(table(["source", "figure", "each scheme's median (" +
+      unitName(unit) + "); every sample of each in one bucket"], single,
+    { id: "one-bucket" }));
   if (withoutHistogram)
     page.append(el("p", { class: "note", id: "histograms-left-out" },
       withoutHistogram + " row metric(s) have no histogram: the handoff's " +
       "variable budget had no room left for them (the serial log says so); " +
       "their percentiles are in the tables."));
+}
+
+/* The one-bucket table's cell: each scheme and its median, or where
+ * results.json holds no median, its bucket's range, called a bucket. */
+function oneBucketFigures(rows, key) {
+  const cell = el("span");
+  rows.forEach((e, i) => {
+    const b = bin(e.histograms[key][0]), m = median(e[key]);
+    if (i)
+      cell.append(", ");
+    cell.append(el("span", { "data-row": e.name, "data-metric": key },
+      m === null || m === undefined ? e.scheme + ": bucket " + b.from +
+        "-" + b.to : e.scheme + " " + m));
+  });
+  return cell;
 }
 
 function gapSection(page, doc) {
@@ -206,30 +232,94 @@ function gapSection(page, doc) {
     r.cost ? withNs(r.cost.median, doc.clock) : r.reason || "",
     r.cost ? r.cost.p90 : "", r.loop_iteration || ""])));
   if (ok.length)
-    histogramChart(page, "What an interrupt cost the interrupted loop",
-      ok.map((r) => ({ label: r.scheme, bins: r.histogram })),
-      unitWord(doc.clock));
+    histogramChart(page, { title: "What an interrupt cost the " +
+      "interrupted loop", unit: doc.clock.unit,
+    axis: unitName(doc.clock.unit) },
+    ok.map((r) => ({ label: r.scheme, bins: r.histogram })));
 }
 
-/* Entry variants and cache states: each row against its own baseline. */
+/* Entry variants, mitigations, cache states and the i386 variants: each
+ * row against the row it varies, a chart per family, so each chart's
+ * names are few and short. */
 function variantSection(page, doc) {
   section(page, "Against each row's baseline",
-    "Entry variants (seeds 002, 003) and cache states (seed 000), each " +
-    "against the row it varies.");
-  const rows = doc.experiments.filter((e) => e.variant && e.status === "ok");
-  const over = overheads(doc);
-  const shown = rows.filter((e) => over.has(e.name));
-  // Labels without the parts every bar shares: the scheme's name where
-  // all are one scheme's ("int+gs-swapgs" for "int-direct+gs-swapgs").
-  const schemes = new Set(shown.map((e) => e.scheme));
-  const short = (e) => schemes.size === 1 ?
-    e.source + "+" + e.variant : e.name;
-  if (shown.length)
-    barChart(page, "over the row's baseline", shown.map(short),
-      METRICS.map(([key, label]) => ({
-        label: label,
-        values: shown.map((e) => over.get(e.name)[key + "_median_over"]),
-      })), "more than baseline");
+    "Entry variants (seeds 002, 003), the mitigations, cache states (seed " +
+    "000) and the i386 variants, each against the row it varies: a chart " +
+    "per family. Unit: " + doc.clock.unit + ".");
+  const over = overheads(doc), unit = doc.clock.unit;
+  const shown = doc.experiments.filter((e) => e.variant &&
+    e.status === "ok" && over.has(e.name));
+  for (const [family, rows] of variantFamilies(doc, shown)) {
+    const [shared, names] = withoutSharedParts(rows.map((e) => e.name));
+    const series = METRICS.map(([key, label]) => ({ label: label,
+      values: rows.map((e) => over.get(e.name)[key + "_median_over"]) }));
+    // Bars of no length say nothing: a line says so (cache states under
+    // -icount, where a flushed line costs no instruction).
+    if (series.every((s) => s.values.every((v) => v === 0))) {
+      page.append(el("p", { class: "note" }, family + ": each row's " +
+        "entry, exit and round trip equal its baseline's (+0 " +
+        unitName(unit) + "): " + rows.map((e) => e.name).join(", ") + "."));
+      continue;
+    }
+    barChart(page, { title: family + (shared ? " (" + shared + ")" : ""),
+      unit: unit, axis: unitName(unit) + " over its baseline" }, names,
+    series);
+  }
+}
+
+/* The varied rows by family: the entry variants (warm, then cold), the
+ * mitigations the mitigations section names and Linux's set (warm, then
+ * cold), each cache state alone (a row whose variant is its cache
+ * state), and the i386 variants (32-bit protected mode); each family's
+ * rows in the matrix's order. */
+function variantFamilies(doc, rows) {
+  const m = doc.mitigations, mitigation = new Set();
+  for (const r of m ? m.rows.concat(m.linux ? [m.linux] : []) : [])
+    mitigation.add(r.experiment);
+  const families = new Map();
+  const add = (name, e) => {
+    if (!families.has(name))
+      families.set(name, []);
+    families.get(name).push(e);
+  };
+  for (const e of rows) {
+    const cold = e.cache && e.variant !== e.cache;
+    // A cold row's warm one: its name less "+cold".
+    const warm = cold ? e.name.slice(0, -e.cache.length - 1) : e.name;
+    if (e.cpu_mode === "protected-32")
+      add("i386 variants", e);
+    else if (e.cache && e.variant === e.cache)
+      add("cache state: " + e.cache, e);
+    else if (mitigation.has(warm))
+      add(cold ? "mitigations, " + e.cache : "mitigations", e);
+    else
+      add(cold ? "entry variants, " + e.cache : "entry variants", e);
+  }
+  const order = (name) => ["entry variants", "mitigations",
+    "cache state", "i386"].findIndex((f) => name.startsWith(f));
+  return [...families].sort((a, b) => order(a[0]) - order(b[0]));
+}
+
+/* Names less what every one of them shares: a leading part up to a "+"
+ * and a trailing part from one ("int-direct+" of "int-direct+gs-swapgs",
+ * "+thrash" of "int-call+thrash"). Returns [the shared parts, as
+ * "int-direct+...", the names left]. */
+function withoutSharedParts(names) {
+  const parts = names.map((n) => n.split("+"));
+  let head = 0, tail = 0;
+  const min = Math.min(...parts.map((p) => p.length));
+  while (head < min - 1 && parts.every((p) => p[head] === parts[0][head]))
+    head++;
+  while (tail < min - 1 - head && parts.every((p) =>
+    p[p.length - 1 - tail] === parts[0][parts[0].length - 1 - tail]))
+    tail++;
+  if (names.length < 2 || (!head && !tail))
+    return ["", names];
+  const first = parts[0];
+  const shared = first.slice(0, head).concat(["..."],
+    first.slice(first.length - tail)).join("+");
+  return [shared, parts.map((p) => p.slice(head, p.length - tail)
+    .join("+"))];
 }
 
 /* docs/mitigations.md: each sequence over its baseline, warm and cold,
@@ -282,11 +372,12 @@ function mitigationSection(page, doc) {
   const ran = m.rows.filter((r) => r.status === "ok" &&
     r.round_trip_median_over !== undefined);
   if (ran.length)
-    barChart(page, "each mitigation over its baseline",
-      ran.map((r) => r.variant), METRICS.map(([key, label]) => ({
-        label: label,
-        values: ran.map((r) => r[key + "_median_over"]),
-      })), "more than baseline");
+    barChart(page, { title: "each mitigation over its baseline",
+      unit: m.unit, axis: unitName(m.unit) + " over its baseline" },
+    ran.map((r) => r.variant), METRICS.map(([key, label]) => ({
+      label: label,
+      values: ran.map((r) => r[key + "_median_over"]),
+    })));
 }
 
 function primitivesSection(page, doc) {

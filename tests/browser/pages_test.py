@@ -3,11 +3,17 @@
 of two boot-test runs (QEMU -cpu max under icount, and -cpu EPYC), and
 compare.html over both, made as `make compare` makes it. For each page:
 no console errors, no request beyond the page itself, every chart drawn
-with data, and every figure cell equal to results.json. Screenshots go
-to build/boot-test/screenshots/."""
+with data, and every figure cell equal to results.json, the figures of
+the distributions' one-bucket table too. Every chart names its unit, on
+an axis and in full, and no label on it (ticks, axis titles, legend,
+bar labels, title) is cut by its canvas or the page, or overlaps another:
+the boxes measured where the page drew them. Made-up runs cover what the
+boot tests' runs lack: histograms of the rows between CPUs, a compare
+across units. Screenshots go to build/boot-test/screenshots/."""
 
 import glob
 import json
+import math
 import os
 import re
 import subprocess
@@ -72,6 +78,255 @@ def expected_cell(doc, cell):
     return str((e["cycles"] if cycles else e)[metric]["median"])
 
 
+def unit_name(unit):
+    """A unit's name, as a chart's axis gives it: its words before any
+    bracket or "that" clause ("instructions" of "instructions (QEMU
+    -icount path length, not cycles)")."""
+    return re.split(r" \(| that ", unit, maxsplit=1)[0]
+
+
+def corners(text):
+    """A text's four corners in page pixels: a canvas text's measured
+    (maybe rotated) box, or a laid-out text's rectangle."""
+    if "quad" in text:
+        return text["quad"]
+    x0, y0, x1, y1 = text["box"]
+    return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
+
+
+def overlap(p, q, tolerance=0.5):
+    """Whether two convex quadrilaterals share more than `tolerance`
+    pixels along every axis their edges give (separating axes)."""
+    for poly in (p, q):
+        for i in range(4):
+            (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % 4]
+            nx, ny = y2 - y1, x1 - x2
+            norm = math.hypot(nx, ny)
+            if norm == 0:
+                continue
+            a = [(x * nx + y * ny) / norm for x, y in p]
+            b = [(x * nx + y * ny) / norm for x, y in q]
+            if min(max(a), max(b)) - max(min(a), min(b)) <= tolerance:
+                return False
+    return True
+
+
+def inside(quad, box, tolerance=0.5):
+    return all(box[0] - tolerance <= x <= box[2] + tolerance
+               and box[1] - tolerance <= y <= box[3] + tolerance
+               for x, y in quad)
+
+
+def chart_texts(chart):
+    return [t for t in chart["texts"] + chart["dom"] if t["text"].strip()]
+
+
+def cut_labels(chart, page_width):
+    """Each label of the chart that its canvas (a text drawn past the
+    canvas is clipped), its box or the page's width cuts."""
+    cut = []
+    for t in chart_texts(chart):
+        quad = corners(t)
+        within = chart["canvas_box"] if t["where"] == "canvas" \
+            else chart["box"]
+        if not within or not inside(quad, within) or not inside(
+                quad, [0, -1e9, page_width, 1e9]):
+            cut.append("%r at %s" % (t["text"], [[round(x), round(y)]
+                                               for x, y in quad[::2]]))
+    return cut
+
+
+def overlapping_labels(chart):
+    """Each pair of the chart's labels whose boxes overlap."""
+    texts = chart_texts(chart)
+    return ["%r and %r" % (a["text"], b["text"])
+            for i, a in enumerate(texts) for b in texts[i + 1:]
+            if overlap(corners(a), corners(b))]
+
+
+def numeric(text):
+    return re.fullmatch(r"[-+]?[\d,.]+[kMG]?", text.strip()) is not None
+
+
+def check_labels(label, seen):
+    """No chart label cut by its canvas, box or the page, none over
+    another: measured from the boxes the page laid out and drew."""
+    cut, over = [], []
+    for c in seen["charts"]:
+        cut += ["%s: %s" % (c["title"], x) for x in
+                cut_labels(c, seen["page_width"])]
+        over += ["%s: %s" % (c["title"], x) for x in overlapping_labels(c)]
+    check("%s: no chart label (tick, axis title, legend, bar label, title) "
+          "is cut by its canvas, its box or the page's edge" % label,
+          seen["charts"] and not cut, "%d cut: %s" % (len(cut),
+                                                      "; ".join(cut[:6])))
+    check("%s: no chart label overlaps another in the drawn page" % label,
+          seen["charts"] and not over, "%d overlapping: %s" % (
+              len(over), "; ".join(over[:6])))
+
+
+def check_units(label, seen, units_of):
+    """Every chart names its unit: a non-numeric text on its axes holds
+    the unit's name, and its title or caption the unit in full.
+    units_of(chart) gives the unit(s) of the figures it draws."""
+    unnamed = []
+    for c in seen["charts"]:
+        axes = " / ".join(t["text"] for t in c["texts"]
+                          if not numeric(t["text"]))
+        heading = c["title"] + " " + c["caption"]
+        units = units_of(c)
+        if not units:
+            unnamed.append("%s: no unit known for it" % c["title"])
+        for unit in units:
+            if unit_name(unit) not in axes or unit not in heading:
+                unnamed.append("%s: axes %r, title %r" % (c["title"],
+                                                          axes[:120],
+                                                          heading[:160]))
+    check("%s: every chart names its unit, by name on an axis and in full "
+          "in its title" % label, seen["charts"] and not unnamed,
+          "; ".join(unnamed[:4]))
+
+
+def check_histogram_ticks(label, seen):
+    """Every histogram's x axis (the figures' axis) has values on it."""
+    bare = []
+    for c in seen["charts"]:
+        if c["kind"] != "histogram":
+            continue
+        ticks = [t["text"] for t in c["texts"] if numeric(t["text"])
+                 and t["baseline"] == "top" and t["angle"] == 0]
+        if len(ticks) < 2:
+            bare.append("%s: %s" % (c["title"], ticks))
+    histograms = [c for c in seen["charts"] if c["kind"] == "histogram"]
+    check("%s: every histogram has values under its x axis" % label,
+          histograms and not bare, "; ".join(bare[:4]))
+
+
+def legend_runs(chart):
+    """compare.html: the runs (indexes) a chart's legend names."""
+    return [int(n) - 1 for n in re.findall(r"^run (\d+)$",
+                                           "\n".join(chart["legend"]), re.M)]
+
+
+def plain_rows(doc, cpu_mode="long"):
+    """The answer's rows by source, as the pages group them (the source,
+    "@x2apic" in x2APIC mode): no variant, no self-test, one CPU mode."""
+    groups = {}
+    for e in doc["experiments"]:
+        if e["variant"] or e["name"].startswith("selftest-") \
+                or e.get("cpu_mode", "long") != cpu_mode:
+            continue
+        key = e["source"] + ("@x2apic" if e["apic_mode"] == "x2apic" else "")
+        groups.setdefault(key, []).append(e)
+    return groups
+
+
+def check_gap_labels(label, seen, docs, absent=("missing", "not selected")):
+    """compare.html: each chart names every scheme its runs have for its
+    source on its axis, and where a run has no figure for one, the bar's
+    place says why: the status results.json gives its row (skipped,
+    failed), or where the run has no such row, one of `absent`. Each
+    label is taken to the scheme whose name on the axis is nearest it."""
+    wrong, told = [], 0
+    centre = lambda t: sum(y for _, y in t["quad"]) / 4  # noqa: E731
+    for c in seen["charts"]:
+        cpu_mode = "protected-32" if c["title"].endswith(" (i386)") \
+            else "long"
+        source = c["title"].replace(" (i386)", "")
+        rows = [plain_rows(docs[i], cpu_mode).get(source, [])
+                for i in legend_runs(c)]
+        schemes = {e["scheme"] for r in rows for e in r}
+        names = [t for t in c["texts"] if t["align"] == "right"
+                 and not numeric(t["text"])]
+        unnamed = schemes - {n["text"] for n in names}
+        if unnamed or not schemes:
+            wrong.append("%s: schemes not named on its axis: %s"
+                         % (c["title"], sorted(unnamed)))
+            continue
+        by_name = {n["text"]: [] for n in names}
+        for g in [t for t in c["texts"] if t["align"] == "left"
+                  and not numeric(t["text"])]:
+            near = min(names, key=lambda n: abs(centre(n) - centre(g)))
+            by_name[near["text"]].append(g["text"])
+        for scheme in sorted(schemes):
+            want = []
+            for r in rows:
+                e = next((e for e in r if e["scheme"] == scheme), None)
+                if e is None:
+                    want.append("absent")
+                elif e["status"] != "ok":
+                    want.append(e["status"])
+            got = sorted("absent" if g in absent else g
+                         for g in by_name[scheme])
+            told += len(got)
+            if got != sorted(want):
+                wrong.append("%s %s: drawn %s, results.json %s"
+                             % (c["title"], scheme, got, sorted(want)))
+    check("%s: each chart names every scheme its runs have, and each gap, "
+          "a scheme a run has no figure for, is labelled why: its row's "
+          "status (skipped) or %s where the run has no row"
+          % (label, " or ".join(absent)),
+          seen["charts"] and told and not wrong, "; ".join(wrong[:4]))
+
+
+def check_charts(label, seen, docs):
+    """The charts a person reads: labels neither cut nor overlapping,
+    each chart's unit named, values on each histogram's x axis, and on
+    compare.html every gap labelled."""
+    check_labels(label, seen)
+    if len(docs) > 1:
+        # compare.html: a chart draws the runs its legend names.
+        check_units(label, seen, lambda c: {
+            docs[i]["clock"]["unit"] for i in legend_runs(c)})
+        check_gap_labels(label, seen, docs)
+    else:
+        check_units(label, seen, lambda c: [docs[0]["clock"]["unit"]])
+    if any(c["kind"] == "histogram" for c in seen["charts"]):
+        check_histogram_ticks(label, seen)
+
+
+def check_one_bucket(label, doc, seen):
+    """The distributions' one-bucket table: a figure for each row whose
+    source's histograms of that metric are all one bucket, each its
+    median as results.json holds it, or where it holds none the word
+    bucket and the bucket's range; each cell nothing but its figures."""
+    want = set()
+    for rows in plain_rows(doc).values():
+        ok = [e for e in rows if e["status"] == "ok"]
+        for key in ("round_trip", "entry", "exit"):
+            has = [e for e in ok if (e.get("histograms") or {}).get(key)]
+            if has and all(len(e["histograms"][key]) == 1 for e in has):
+                want |= {(e["name"], key) for e in has}
+    rows = {e["name"]: e for e in doc["experiments"]}
+    got, wrong = set(), []
+    for line in seen["one_bucket"]:
+        texts = [f["text"] for f in line["figures"]]
+        if line["cells"][-1] != ", ".join(texts):
+            wrong.append("cell %r holds more than its figures"
+                         % line["cells"][-1])
+        for f in line["figures"]:
+            got.add((f["row"], f["metric"]))
+            e = rows.get(f["row"])
+            median = ((e or {}).get(f["metric"]) or {}).get("median")
+            if e is None:
+                expect = None
+            elif median is not None:
+                expect = "%s %s" % (e["scheme"], median)
+            else:
+                b = e["histograms"][f["metric"]][0]
+                expect = "%s: bucket %d-%d" % (e["scheme"], b[0], b[1])
+            if f["text"] != expect:
+                wrong.append("%s %s: page %r, results.json %r"
+                             % (f["row"], f["metric"], f["text"], expect))
+    check("%s: the distributions' one-bucket table has a figure for each "
+          "row whose source's histograms of it are all one bucket, each its "
+          "median in results.json (or the bucket's range, called a bucket, "
+          "where it has none), and nothing else" % label,
+          got == want and not wrong,
+          "%d figures, %d expected; %s" % (len(got), len(want),
+                                           "; ".join(wrong[:4])))
+
+
 def check_page(label, page, docs, min_charts):
     """docs: the results.json each data-run index (or the one run) is."""
     os.makedirs(SHOTS, exist_ok=True)
@@ -95,6 +350,9 @@ def check_page(label, page, docs, min_charts):
           % (label, len(charts)),
           len(charts) >= min_charts and not empty,
           "%d charts; empty: %s" % (len(charts), empty))
+    check_charts(label, seen, docs)
+    if len(docs) == 1:
+        check_one_bucket(label, docs[0], seen)
     cells = seen["cells"]
     wrong = []
     for c in cells:
@@ -152,7 +410,7 @@ def check_page(label, page, docs, min_charts):
 REPORT_HEIGHT_BOUND = 17000
 
 # How many checks the suite counts under CI (tests/checks.py).
-CHECKS_UNDER_CI = 41
+CHECKS_UNDER_CI = 74
 
 
 def pages():
@@ -229,6 +487,9 @@ def compare_selections():
           and any(c["title"].endswith("(i386)") for c in seen["charts"]),
           "%s %s" % (lost[:5], [(c["title"], c["points"])
                                 for c in seen["charts"]][:8]))
+    # The second run chose fewer schemes: its gaps are "not selected".
+    check_labels("compare-selections", seen)
+    check_gap_labels("compare-selections", seen, docs, ("not selected",))
 
 
 def with_core_cycles(doc):
@@ -304,6 +565,125 @@ def boot_report(run, label):
     return doc, seen
 
 
+def fill_template(name, doc):
+    """A report page made as phase C makes it, from a results.json made
+    up here: the template with the document in its data slot."""
+    with open(os.path.join(BUILD, "report-template.html")) as f:
+        template = f.read()
+    page = os.path.join(RUNS, name + ".html")
+    with open(page, "w") as f:
+        f.write(template.replace("IRQLAB_RESULTS_JSON", json.dumps(doc)
+                                 .replace("<", "\\u003c"), 1))
+    return page
+
+
+def with_histograms(doc):
+    """A run as one that kept histograms would report it: each ok row
+    given, for round trip, entry and exit, a bucket about 3% wide at each
+    of its percentiles (min .. max; the counts made up), so that its
+    charts span what its figures span: under plain TCG a cross-CPU row's
+    run from thousands of ticks to tens of millions."""
+    doc = json.loads(json.dumps(doc))
+    for e in doc["experiments"]:
+        if e["status"] != "ok":
+            continue
+        e["histograms"] = {}
+        for key in ("round_trip", "entry", "exit"):
+            bins = []
+            for i, p in enumerate(("min", "p1", "median", "p90", "p99",
+                                   "p99.9", "max")):
+                v = e[key][p]
+                if not bins or v > bins[-1][1]:
+                    bins.append([v, v + v // 32, 50 if p == "median" else 5])
+            e["histograms"][key] = bins
+    return doc
+
+
+def cross_cpu_histograms_page():
+    """The -smp 4 run's report page (boot test cross-cpu), its rows given
+    histograms as a run that kept them would have: every histogram,
+    the rows between CPUs too, has values on its x axis, and no label
+    is cut or over another."""
+    folder = run_folder("cross-cpu")
+    if not check("cross-cpu-histograms: the cross-cpu boot test left a "
+                 "results folder", folder is not None):
+        return
+    with open(os.path.join(folder, "results.json")) as f:
+        doc = with_histograms(json.load(f))
+    page = fill_template("cross-cpu-histograms", doc)
+    seen, why = inspect(page, os.path.join(SHOTS, "cross-cpu-histograms.png"))
+    if not check("cross-cpu-histograms: opens in headless Chromium",
+                 seen is not None, why):
+        return
+    between = {c["title"] for c in seen["charts"]
+               if c["kind"] == "histogram" and c["title"].startswith("ipi-cpu")}
+    check("cross-cpu-histograms: the rows between CPUs have histograms "
+          "drawn, with no page error",
+          between and not seen["page_errors"] and not seen["console_errors"],
+          "%s %s" % (sorted(between)[:4], seen["page_errors"]))
+    check_charts("cross-cpu-histograms", seen, [doc])
+
+
+# A unit as long as any run's: the coarse Bochs clock's (docs/timing.md),
+# whose whole sentence on an axis was cut.
+LONG_UNIT = ("emulator TSC ticks that do not count each instruction (Bochs "
+             "with handler chaining advances them where a chain of traces "
+             "ends): round trips come near the path length, entry and exit "
+             "do not; never cycles")
+
+
+def compare_units():
+    """make compare of two runs in different units (icount-a's, and
+    cpu-EPYC's given the coarse Bochs clock's long unit): the text table
+    names each run's unit under its column, and says the units differ
+    before the table; the page's charts each name their unit, none cut
+    or overlapping."""
+    runs = [run_folder(n) for n in ("icount-a", "cpu-EPYC")]
+    if not check("compare-units: icount-a and cpu-EPYC left results folders",
+                 all(runs)):
+        return
+    docs = []
+    for folder in runs:
+        with open(os.path.join(folder, "results.json")) as f:
+            docs.append(json.load(f))
+    docs[1]["clock"].update(kind="emulator-coarse", unit=LONG_UNIT,
+                            figures_are_tsc_ticks=False)
+    other = os.path.join(RUNS, "compare-units", "coarse")
+    os.makedirs(other, exist_ok=True)
+    with open(os.path.join(other, "results.json"), "w") as f:
+        json.dump(docs[1], f)
+    out = os.path.join(RUNS, "compare-units.html")
+    p = subprocess.run(["make", "--no-print-directory", "-C", ROOT, "compare",
+                        "RUNS=" + " ".join([runs[0], other]), "OUT=" + out],
+                       capture_output=True, text=True)
+    lines = p.stdout.splitlines()
+    header = next((i for i, l in enumerate(lines)
+                   if l.startswith("source ")), None)
+    units = (re.split(r"\s{2,}", lines[header + 1].strip())
+             if header is not None and header + 1 < len(lines) else [])
+    note = next((i for i, l in enumerate(lines)
+                 if l.startswith("note: ") and "different units" in l), None)
+    check("compare-units: the text table names each run's unit under its "
+          "column, and the note that the units differ comes before it",
+          p.returncode == 0 and units == ["instructions",
+                                          "emulator TSC ticks"]
+          and note is not None and note < header,
+          "units %s, note at %s, table at %s: %s" % (
+              units, note, header, (p.stdout[:600] + p.stderr[-300:])))
+    seen, why = inspect(out, os.path.join(SHOTS, "compare-units.png"))
+    if not check("compare-units: opens in headless Chromium",
+                 seen is not None, why):
+        return
+    drawn = {docs[i]["clock"]["unit"] for c in seen["charts"]
+             for i in legend_runs(c)}
+    check("compare-units: each unit's runs are charted, never together",
+          len(drawn) == 2 and all(len({docs[i]["clock"]["unit"] for i in
+                                       legend_runs(c)}) == 1
+                                  for c in seen["charts"]),
+          str([(c["title"], c["legend"]) for c in seen["charts"]][:6]))
+    check_charts("compare-units", seen, docs)
+
+
 def cross_cpu_page():
     """The report page of the -smp 4 run (boot test cross-cpu): the
     heatmap has a cell per ordered pair of its 4 CPUs, each the pair's
@@ -330,6 +710,13 @@ def cross_cpu_page():
           "%d cells, %d pairs, wrong %s, errors %s" % (
               len(seen["heat"]), len(pairs), wrong[:3],
               seen["page_errors"] + seen["console_errors"]))
+    # Its config ran direct alone: nothing over direct to chart.
+    note = seen["notes"].get("s-overheads-against-direct", "")
+    check("cross-cpu-report: with direct the only scheme, the overheads "
+          "section draws no chart and says there is nothing to chart",
+          "nothing to chart" in note and not any(
+              c["title"].endswith(": over direct") for c in seen["charts"]),
+          repr(note))
 
 
 def other_cpus_page():
@@ -366,6 +753,10 @@ def main():
     check.guarded("the browser tests, the rows on other processors",
                   other_cpus_page)
     check.guarded("the browser tests, core cycles", cycles_page)
+    check.guarded("the browser tests, histograms between CPUs",
+                  cross_cpu_histograms_page)
+    check.guarded("the browser tests, a compare across units",
+                  compare_units)
     check.guarded("the browser tests, a compare of two selections",
                   compare_selections)
     return check.finish(CHECKS_UNDER_CI)
