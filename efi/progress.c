@@ -62,9 +62,15 @@ static void show(const struct bench_progress *p)
 			elapsed / p->done * (p->total - p->done));
 	else
 		fmt_snprintf(left, sizeof(left), "%s", p->done ? "0:00" : "?");
+	/* Steps: the plan's rows, then the primitives
+	 * (bench/model/row_counts.h). */
 	if (p->name[0])
 		fmt_snprintf(text, sizeof(text), "step %u of %u: %s",
 			     p->done + 1, p->total, p->name);
+	else if (p->done < p->total)
+		fmt_snprintf(text, sizeof(text), "%u of %u steps done; the "
+			     "rest in part %u, after a reset", p->done,
+			     p->total, p->part + 1u);
 	else
 		fmt_snprintf(text, sizeof(text), "all %u steps done", p->total);
 	line(ROW_STEP, text, TEXT);
@@ -72,8 +78,12 @@ static void show(const struct bench_progress *p)
 	fmt_snprintf(text, sizeof(text), "elapsed %s, about %s left", gone, left);
 	line(ROW_TIME, text, TEXT);
 	log_printf("%s; ", text);
-	fmt_snprintf(text, sizeof(text), "ok %u   skipped %u   failed %u", p->ok,
-		     p->skipped, p->failed);
+	/* What the counts count (bench/model/row_counts.h): a later part
+	 * has its own rows only, and part 1 took the primitives. */
+	fmt_snprintf(text, sizeof(text), "ok %u   skipped %u   failed %u (%s)",
+		     p->ok, p->skipped, p->failed,
+		     p->part > 1 ? "this part's experiment and gap rows"
+				 : "experiment and gap rows, primitives");
 	line(ROW_COUNTS, text, TEXT);
 	log_printf("%s\n", text);
 	done = p->total ? (unsigned)((uint64_t)bar * p->done / p->total) : 0;

@@ -82,6 +82,7 @@ const struct field blob_run_fields[] = {
 	FIELD_OF(struct run_result, part, WIRE_FIXED, 1, RESULTS_MAX_PARTS + 1),
 	VAR(struct run_result, first_row),
 	VAR(struct run_result, next_row),
+	VAR(struct run_result, plan_rows),
 };
 
 static const struct field experiment_fields[] = {

@@ -51,6 +51,12 @@ uint64_t row_floor(const struct run_result *r,
 	return o ? o->floor.min : r->floor.min;
 }
 
+int row_entry_above_round_trip(const struct experiment_result *e)
+{
+	return e->status == EXP_OK && e->metric[METRIC_ENTRY].median >
+					      e->metric[METRIC_ROUND_TRIP].median;
+}
+
 uint8_t row_core_type(const struct run_result *r,
 		      const struct experiment_result *e)
 {
@@ -165,5 +171,7 @@ int results_join_part(struct run_result *into, const struct run_result *more)
 	}
 	into->part = more->part;
 	into->next_row = more->next_row;
+	if (!into->plan_rows)	/* every part plans the same rows */
+		into->plan_rows = more->plan_rows;
 	return 0;
 }

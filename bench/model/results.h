@@ -339,6 +339,9 @@ struct run_result {
 	uint8_t part;
 	uint16_t first_row;
 	uint16_t next_row;
+	/* The experiment and gap rows the plan had, measured or not, as
+	 * phase B's "plan: N rows" says (bench/model/row_counts.h). */
+	uint16_t plan_rows;
 };
 
 /* Parts one run may take, a reset each. */
@@ -375,6 +378,10 @@ uint64_t row_floor(const struct run_result *r,
  * (0 where it never ran a row). */
 uint8_t row_core_type(const struct run_result *r,
 		      const struct experiment_result *e);
+/* Whether ok row e's entry median is above its round trip's: they come
+ * from separate passes (the timed and the bare handlers), so this says
+ * they are not one interrupt's parts here, and every report flags it. */
+int row_entry_above_round_trip(const struct experiment_result *e);
 /* The experiment of that row, or NULL. */
 const struct experiment_result *results_find(const struct run_result *r,
 					     const struct row_id *row);

@@ -26,8 +26,10 @@
  * 15: the core clock of each other processor rows or IPIs ran on: its
  *     pin, LFENCE, APERF/MPERF ratio, starts and restore (cpu_clock);
  *     a cross-CPU row's wake-ups of its target without an interrupt
- *     (experiment_result's target_wakeups). */
-#define RESULTS_BLOB_VERSION 15
+ *     (experiment_result's target_wakeups).
+ * 16: the plan's rows (run_result's plan_rows), for the one count of
+ *     rows (bench/model/row_counts.h). */
+#define RESULTS_BLOB_VERSION 16
 
 /* Returns the encoded length, or 0 when `cap` is too small. */
 size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap);

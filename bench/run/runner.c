@@ -6,6 +6,7 @@
 #include "arch/lib/log.h"
 #include "arch/primitives.h"
 #include "arch/timing.h"
+#include "bench/model/row_counts.h"
 #include "bench/model/stats.h"
 #include "bench/run/apic_mode.h"
 #include "bench/run/counters.h"
@@ -37,27 +38,35 @@ void bench_measure_floor(struct run_result *r, const struct irqlab_config *c,
 void (*bench_progress_hook)(const struct bench_progress *);
 static struct bench_progress progress;
 
-/* Counts the rows ended so far and tells the hook what runs next. */
+/* Counts the rows ended so far, as every report counts them
+ * (bench/model/row_counts.h): the experiment rows, the gap rows and the
+ * primitives, this part's only in a later part; and tells the hook what
+ * runs next. */
 static void report_progress(const struct run_result *r, const char *next)
 {
-	uint32_t i, counts[EXP_STATUS_COUNT] = { 0 };
+	struct row_counts c;
 
 	if (!bench_progress_hook)
 		return;
-	for (i = 0; i < r->n_experiments; i++)
-		counts[r->exp[i].status < EXP_STATUS_COUNT ? r->exp[i].status
-							    : EXP_FAILED]++;
-	for (i = 0; i < r->n_gaps; i++)
-		counts[r->gap[i].status < EXP_STATUS_COUNT ? r->gap[i].status
-							    : EXP_FAILED]++;
-	for (i = 0; i < r->n_primitives; i++)
-		counts[r->prim[i].status < EXP_STATUS_COUNT ? r->prim[i].status
-							     : EXP_FAILED]++;
+	row_counts_of(r, &c);
 	progress.name = next;
-	progress.ok = counts[EXP_OK];
-	progress.skipped = counts[EXP_SKIPPED];
-	progress.failed = counts[EXP_FAILED] + counts[EXP_TIMEOUT];
+	progress.part = r->part;
+	progress.ok = c.experiments.ok + c.gap_rows.ok + c.primitives.ok;
+	progress.skipped = c.experiments.skipped + c.gap_rows.skipped +
+			   c.primitives.skipped;
+	progress.failed = c.experiments.failed + c.gap_rows.failed +
+			  c.primitives.failed;
 	bench_progress_hook(&progress);
+}
+
+/* The gap method's rows among the plan's first n. */
+static size_t plan_gap_rows(const struct plan_row *plan, size_t n)
+{
+	size_t i, gaps = 0;
+
+	for (i = 0; i < n; i++)
+		gaps += plan[i].kind == ROW_GAP;
+	return gaps;
 }
 
 void bench_run_all(struct run_result *r, const struct irqlab_config *c,
@@ -69,21 +78,28 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 					 plan_build(plan, PLAN_MAX_ROWS, c, lines),
 					 PLAN_MAX_ROWS, c), i;
 
-	/* One bar for the whole run, across its parts: part 1 takes the
+	/* One bar for the whole run, across its parts: the plan's rows,
+	 * then the primitives (bench/model/row_counts.h). Part 1 takes the
 	 * primitives after its rows, so a later part starts past them. */
+	r->plan_rows = (uint16_t)n;
 	progress = (struct bench_progress){
-		.done = (uint32_t)(r->first_row +
-				   (r->part > 1 ? primitive_count : 0)),
-		.total = (uint32_t)(n + primitive_count) };
+		.done = (uint32_t)(r->first_row + (r->part > 1
+				   ? row_counts_primitive_steps() : 0)),
+		.total = (uint32_t)n + row_counts_primitive_steps() };
 
 	if (r->tsc_hz)
 		wait_budget_ticks = r->tsc_hz / 1000 * WAIT_BUDGET_MS;
 	/* The counted pass's bound, in the counter's counts: a core clock
 	 * eight times the TSC's is beyond any CPU's. */
 	wait_budget_counts = wait_budget_ticks * 8;
-	log_printf("plan: %u rows%s; a sample waits at most %u ms for its "
-		   "interrupt\n", (unsigned)n, r->first_row ? ", this part from "
-		   "a later one" : "", WAIT_BUDGET_MS);
+	log_printf("plan: %u rows (%u experiment rows, %u gap rows), then %u "
+		   "primitives: %u steps%s; a sample waits at most %u ms for "
+		   "its interrupt\n", (unsigned)n,
+		   (unsigned)(n - plan_gap_rows(plan, n)),
+		   (unsigned)plan_gap_rows(plan, n),
+		   (unsigned)row_counts_primitive_steps(),
+		   (unsigned)progress.total, r->first_row ? ", this part from "
+		   "a later row" : "", WAIT_BUDGET_MS);
 	for (i = r->first_row; i < n; i++, progress.done++) {
 		const struct plan_row *p = &plan[i];
 		enum lapic_mode mode = (enum lapic_mode)p->mode;
@@ -133,14 +149,17 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 			r->n_hists = n_hists;
 			r->n_counted = n_counted;
 			r->next_row = (uint16_t)i;
-			log_printf("part %u: the results fill the handoff; rows "
-				   "from %u on go to part %u, after a reset\n",
-				   r->part, (unsigned)i, r->part + 1u);
-			other_cpu_matrix_release();
-			return;
+			log_printf("part %u: the results fill the handoff; the "
+				   "plan's rows from %u on go to part %u, after a "
+				   "reset\n", r->part, (unsigned)i, r->part + 1u);
+			break;
 		}
 	}
 	other_cpu_matrix_release();
+	/* A later part takes no primitives: its end is here, the run's
+	 * or the part's. */
+	if (r->part > 1)
+		report_progress(r, "");
 }
 
 struct primitive_run {
@@ -186,6 +205,7 @@ static void count_primitive(const struct primitive *p,
 void bench_run_primitives(struct run_result *r, const struct irqlab_config *c,
 			  struct bench_buffers *b, struct source_lines *lines)
 {
+	uint32_t before;
 	size_t i;
 
 	_Static_assert(PRIMITIVE_REPS == PRIMITIVE_BLOCK_REPS,
@@ -220,8 +240,11 @@ void bench_run_primitives(struct run_result *r, const struct irqlab_config *c,
 		out->status = EXP_OK;
 		count_primitive(p, out, c, b);
 	}
+	before = r->n_primitives;
 	sequences_time(r, b->floor, c->primitive_blocks,
 		       source_lines_sequence_line(lines));
+	/* Seed 004's sequences are steps too, timed in one go. */
+	progress.done += r->n_primitives - before;
 	log_printf("primitives: %u timed\n", r->n_primitives);
 	if (!r->next_row)	/* the run's end, not a part's */
 		progress.done = progress.total;

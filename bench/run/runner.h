@@ -33,8 +33,13 @@ void bench_run_primitives(struct run_result *r, const struct irqlab_config *c,
  * screen in here, since the runner cannot reach up to one. */
 struct bench_progress {
 	const char *name;	/* the row or primitive about to run; "" at the end */
-	uint32_t done, total;	/* steps done, steps planned */
-	uint32_t ok, skipped, failed;	/* rows ended so (timeouts are failures) */
+	/* Steps done and planned: the plan's rows, then the primitives
+	 * (bench/model/row_counts.h). */
+	uint32_t done, total;
+	uint8_t part;	/* the part being measured, from 1 */
+	/* Experiment rows, gap rows and primitives ended so, in this part
+	 * (timeouts are failures). */
+	uint32_t ok, skipped, failed;
 };
 extern void (*bench_progress_hook)(const struct bench_progress *);
 
