@@ -43,6 +43,12 @@
 #define LINUX_STEP_IBPB 4
 #define LINUX_STEP_VERW 5
 #define LINUX_STEPS 6
+/* The linux variant's patch sites (LINUX_ENTRY and LINUX_EXIT,
+ * arch/dispatch/variants.S): five on entry, four on exit, as the boot
+ * tests read them from the listing (tests/boot/every_step.py). The
+ * reports give their cost apart (docs/mitigations.md). */
+#define LINUX_ENTRY_SITES 5
+#define LINUX_EXIT_SITES 4
 
 #ifdef __ASSEMBLER__
 

@@ -227,8 +227,9 @@ static int keep_part(struct pending *pc, struct next_run *next)
 	if (!err && !handoff_delete(pc->found)) {
 		log_printf("phase C: part %u of run %u kept on the ESP: "
 			   "the results did not all fit one handoff, so "
-			   "the rows from %u on are measured next\n",
-			   r->part, r->run_index, r->next_row);
+			   "the plan's rows from %u on are measured next, in "
+			   "part %u\n", r->part, r->run_index, r->next_row,
+			   r->part + 1u);
 		log_status(STATUS_PART_KEPT, "run=%u part=%u next_row=%u",
 			   r->run_index, r->part, r->next_row);
 		*next = (struct next_run){
@@ -240,8 +241,9 @@ static int keep_part(struct pending *pc, struct next_run *next)
 		return 1;
 	}
 	log_printf("phase C: part %u could not be kept (%s); the run "
-		   "ends with the rows it has\n", r->part,
-		   err ? err : "records not deleted");
+		   "ends with the rows it has: the plan's rows from %u on are "
+		   "never measured, and its files say so first\n", r->part,
+		   err ? err : "records not deleted", r->next_row);
 	return 0;
 }
 
@@ -262,7 +264,8 @@ static void join_parts(struct pending *pc)
 	if (missing)
 		log_printf("phase C: the run's earlier parts cannot be "
 			   "joined (%s): its files hold the last part "
-			   "alone\n", missing);
+			   "alone, and say first that the plan's rows before "
+			   "%u are not in them\n", missing, r->first_row);
 	else
 		log_printf("phase C: %u parts joined into one run\n", r->part);
 	pc->blob_len = results_encode(r, pc->blob, RUN_FILE_BYTES);

@@ -63,6 +63,22 @@ const char *clock_kind_unit(unsigned kind)
 	return name_or_unknown(units, CLOCK_KIND_COUNT, kind);
 }
 
+const char *clock_kind_short_unit(unsigned kind)
+{
+	if (kind == CLOCK_EMULATOR)
+		return "an instruction count under Bochs: path length, not "
+		       "cycles";
+	if (kind == CLOCK_EMULATOR_COARSE)
+		return "emulator ticks that skip instructions: round trips "
+		       "near the path length, entry and exit not; never cycles";
+	return clock_kind_unit(kind);
+}
+
+int clock_kind_counts_instructions(unsigned kind)
+{
+	return kind == CLOCK_ICOUNT || kind == CLOCK_EMULATOR;
+}
+
 const char *tsc_method_name(unsigned method)
 {
 	static const char *const names[TSC_METHOD_COUNT] = {

@@ -29,6 +29,12 @@ enum clock_kind clock_kind_decide(const char *hypervisor,
  * the reports say it. */
 const char *clock_kind_name(unsigned kind);
 const char *clock_kind_unit(unsigned kind);
+/* The unit in at most 120 characters, for the end screen's two lines:
+ * clock_kind_unit's own words where they fit, else the same said short. */
+const char *clock_kind_short_unit(unsigned kind);
+/* Whether one tick is one instruction: QEMU -icount, an exact-count
+ * emulator. */
+int clock_kind_counts_instructions(unsigned kind);
 
 /* How the TSC frequency was found (docs/timing.md). */
 enum tsc_method {

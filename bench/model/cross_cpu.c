@@ -158,3 +158,15 @@ const char *cross_figures_meaning(unsigned clock_kind)
 		       "length at best, never cycles";
 	}
 }
+
+int cross_figures_are_latencies(unsigned clock_kind)
+{
+	return clock_kind == CLOCK_TSC_TICKS;
+}
+
+int row_figures_not_latencies(const struct run_result *r,
+			      const struct experiment_result *e)
+{
+	return source_between_cpus(e->id.source) &&
+	       !cross_figures_are_latencies(r->clock_kind);
+}

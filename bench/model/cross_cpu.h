@@ -69,5 +69,13 @@ const char *target_wakeups_past_bound(uint32_t wakeups, uint32_t took,
  * the vCPUs round-robin, so a figure between two of them is where its
  * scheduler switched, not what an IPI costs. */
 const char *cross_figures_meaning(unsigned clock_kind);
+/* Whether they are latencies: only on the TSC's ticks. Under an emulator
+ * the processors take turns, and the figures are its scheduling. */
+int cross_figures_are_latencies(unsigned clock_kind);
+/* Whether row e's figures are not latencies: a row between CPUs (an
+ * ipi-cpu-* source) under an emulator. The answer leaves such rows out,
+ * and every table that shows them says what they are. */
+int row_figures_not_latencies(const struct run_result *r,
+			      const struct experiment_result *e);
 
 #endif

@@ -1,5 +1,6 @@
 #include "bench/report/comparison.h"
 
+#include "bench/model/cross_cpu.h"
 #include "bench/report/baselines.h"
 #include "bench/report/lead_figures.h"
 
@@ -90,12 +91,14 @@ void comparison_json(struct json_writer *w, const struct run_result *r)
 	json_end_array(w);
 }
 
-/* One line per row of that CPU mode that has a baseline to compare. */
+/* One line per row of that CPU mode that has a baseline to compare, but
+ * the rows between CPUs whose figures are no latencies here: they are
+ * named after the table. An entry above its round trip is flagged. */
 static void summary_against_baseline(struct text_buf *tb,
 				     const struct run_result *r,
 				     enum cpu_mode mode)
 {
-	uint32_t i;
+	uint32_t i, left_out = 0;
 
 	for (i = 0; i < r->n_experiments; i++) {
 		const struct experiment_result *e = &r->exp[i];
@@ -104,15 +107,32 @@ static void summary_against_baseline(struct text_buf *tb,
 
 		if (!base || scheme_cpu_mode(e->id.scheme) != mode)
 			continue;
-		tb_printf(tb, "%-39s %-30s %7lld %7lld %7lld  %+7lld %+7lld %+7lld\n",
+		if (row_figures_not_latencies(r, e)) {
+			left_out++;
+			continue;
+		}
+		tb_printf(tb, "%-39s %-30s %7lld %7lld %7lld  %+7lld %+7lld %+7lld%s\n",
 			  e->name, base->name,
 			  (long long)net_of_floor(e->metric[METRIC_ENTRY].median, floor),
 			  (long long)net_of_floor(e->metric[METRIC_EXIT].median, floor),
 			  (long long)net_of_floor(e->metric[METRIC_ROUND_TRIP].median, floor),
 			  (long long)median_over(e, base, METRIC_ENTRY),
 			  (long long)median_over(e, base, METRIC_EXIT),
-			  (long long)median_over(e, base, METRIC_ROUND_TRIP));
+			  (long long)median_over(e, base, METRIC_ROUND_TRIP),
+			  row_entry_above_round_trip(e)
+				  ? "  FLAG: entry above its round trip" : "");
 	}
+	if (!left_out)
+		return;
+	tb_printf(tb, "Left out of this table: ");
+	for (i = 0; i < r->n_experiments; i++)
+		if (comparable_baseline(r, &r->exp[i]) &&
+		    scheme_cpu_mode(r->exp[i].id.scheme) == mode &&
+		    row_figures_not_latencies(r, &r->exp[i]))
+			tb_printf(tb, "%s%s", r->exp[i].name,
+				  --left_out ? ", " : "");
+	tb_printf(tb, " (rows between CPUs): %s; their figures are in the "
+		  "rows above, marked\n", cross_figures_meaning(r->clock_kind));
 }
 
 /* Each long-mode scheme row's distance above the gate's floor on its

@@ -15,6 +15,12 @@ const char *lead_unit(const struct run_result *r)
 					   : clock_kind_unit(r->clock_kind);
 }
 
+const char *lead_short_unit(const struct run_result *r)
+{
+	return report_leads_with_cycles(r) ? "core cycles"
+					   : clock_kind_short_unit(r->clock_kind);
+}
+
 const char *counted_cycles_unit(const struct run_result *r)
 {
 	return r->clock_kind == CLOCK_TSC_TICKS

@@ -14,6 +14,8 @@
 int report_leads_with_cycles(const struct run_result *r);
 /* The unit of the figures it leads with: "core cycles", or the clock's. */
 const char *lead_unit(const struct run_result *r);
+/* ... in at most 120 characters, for the end screen. */
+const char *lead_short_unit(const struct run_result *r);
 /* What the counted pass's cycle counter counts: "core cycles" on a real
  * CPU, the emulator's instruction steps under an emulator. */
 const char *counted_cycles_unit(const struct run_result *r);

@@ -96,6 +96,73 @@ static void linux_steps_text(uint32_t steps, char *out, size_t cap)
 		tb_printf(&tb, "none");
 }
 
+/* docs/mitigations.md "Linux on this CPU": each step of Linux's set is a
+ * site patched on or off, a two-byte jump over the step or a two-byte
+ * NOP, there whether the step is taken or not. Their cost apart from the
+ * steps is known where no step is on (the row over swapgs alone is the
+ * sites, "sites only"), or where a tick is an instruction (one each);
+ * elsewhere it is inside the total. */
+enum sites_cost {
+	SITES_ONLY,	/* measured: every step is off */
+	SITES_COUNTED,	/* one instruction a site */
+	SITES_INSIDE,	/* not measured apart */
+};
+
+struct linux_sites {
+	enum sites_cost cost;
+	int64_t entry, exit, round_trip;	/* but SITES_INSIDE */
+};
+
+static void linux_sites_of(const struct run_result *r, uint32_t steps,
+			   const struct experiment_result *e,
+			   const struct experiment_result *base,
+			   struct linux_sites *out)
+{
+	if (!steps && base)
+		*out = (struct linux_sites){
+			SITES_ONLY, median_over(e, base, METRIC_ENTRY),
+			median_over(e, base, METRIC_EXIT),
+			median_over(e, base, METRIC_ROUND_TRIP) };
+	else if (clock_kind_counts_instructions(r->clock_kind))
+		*out = (struct linux_sites){
+			SITES_COUNTED, LINUX_ENTRY_SITES, LINUX_EXIT_SITES,
+			LINUX_ENTRY_SITES + LINUX_EXIT_SITES };
+	else
+		*out = (struct linux_sites){ SITES_INSIDE, 0, 0, 0 };
+}
+
+/* The sites' line, as summary.txt and results.json give it. */
+static void linux_sites_words(const struct linux_sites *s, char *out,
+			      size_t cap)
+{
+	static const char doc[] = "each a two-byte jump over its step, or a "
+				  "two-byte NOP where the step is on "
+				  "(docs/mitigations.md)";
+	const unsigned all = LINUX_ENTRY_SITES + LINUX_EXIT_SITES;
+
+	if (s->cost == SITES_ONLY)
+		fmt_snprintf(out, cap, "sites only: every decision is off, so "
+			     "this is the cost of the %u patched jump sites "
+			     "alone (%u on entry, %u on exit): %+lld entry, "
+			     "%+lld exit, %+lld round trip; %s", all,
+			     LINUX_ENTRY_SITES, LINUX_EXIT_SITES,
+			     (long long)s->entry, (long long)s->exit,
+			     (long long)s->round_trip, doc);
+	else if (s->cost == SITES_COUNTED)
+		fmt_snprintf(out, cap, "of it, the %u patched jump sites (%u on "
+			     "entry, %u on exit): %+lld entry, %+lld exit, "
+			     "%+lld round trip, one instruction each, taken or "
+			     "not; %s", all, LINUX_ENTRY_SITES,
+			     LINUX_EXIT_SITES, (long long)s->entry,
+			     (long long)s->exit, (long long)s->round_trip, doc);
+	else
+		fmt_snprintf(out, cap, "the %u patched jump sites (%u on entry, "
+			     "%u on exit) are in it, their cost not measured "
+			     "apart: a CPU whose every decision is off gives "
+			     "it; %s", all, LINUX_ENTRY_SITES, LINUX_EXIT_SITES,
+			     doc);
+}
+
 /* A mitigation row (or its cold twin) against its baseline: status,
  * reason, and the three medians over. */
 static void json_mitigation_figures(struct json_writer *w,
@@ -159,6 +226,40 @@ static void json_mitigations_fred(struct json_writer *w,
 	json_end_object(w);
 }
 
+/* The linux row's patched jump sites: whether its figures are theirs
+ * alone ("sites only"), their count, and their cost apart where known. */
+static void json_linux_sites(struct json_writer *w, const struct run_result *r,
+			     uint32_t steps, const struct experiment_result *e)
+{
+	const struct experiment_result *base = comparable_baseline(r, e);
+	struct linux_sites s;
+	char words[320];
+
+	linux_sites_of(r, steps, e, base, &s);
+	linux_sites_words(&s, words, sizeof(words));
+	json_key(w, "sites_only");
+	json_bool(w, s.cost == SITES_ONLY);
+	json_key(w, "sites");
+	json_begin_object(w);
+	json_kv_uint(w, "entry", LINUX_ENTRY_SITES);
+	json_kv_uint(w, "exit", LINUX_EXIT_SITES);
+	json_kv_string(w, "cost_from", s.cost == SITES_ONLY ? "measured"
+				       : s.cost == SITES_COUNTED ? "counted"
+				       : "not measured apart");
+	json_key(w, "cost");
+	if (s.cost == SITES_INSIDE) {
+		json_null(w);
+	} else {
+		json_begin_object(w);
+		json_kv_int(w, "entry", s.entry);
+		json_kv_int(w, "exit", s.exit);
+		json_kv_int(w, "round_trip", s.round_trip);
+		json_end_object(w);
+	}
+	json_kv_string(w, "words", words);
+	json_end_object(w);
+}
+
 /* docs/mitigations.md: each sequence's cost over its baseline, warm and
  * cold, whether this CPU needs it and why, and what Linux's defaults
  * would run here in all. */
@@ -169,12 +270,12 @@ void mitigations_json(struct json_writer *w, const struct run_result *r)
 	int every_step = config_simulates(&r->config,
 					  SIMULATE_LINUX_EVERY_STEP);
 	char steps[96];
-	uint32_t i;
+	uint32_t i, steps_on;
 	unsigned k;
 
 	report_linux_choices(r, &choices);
-	linux_steps_text(report_linux_steps(r, &choices, why_not), steps,
-			 sizeof(steps));
+	steps_on = report_linux_steps(r, &choices, why_not);
+	linux_steps_text(steps_on, steps, sizeof(steps));
 	json_key(w, "mitigations");
 	json_begin_object(w);
 	json_kv_string(w, "rule", linux_rule_source);
@@ -265,6 +366,7 @@ void mitigations_json(struct json_writer *w, const struct run_result *r)
 		}
 		json_end_array(w);
 		json_mitigation_figures(w, r, &r->exp[i]);
+		json_linux_sites(w, r, steps_on, &r->exp[i]);
 		json_end_object(w);
 	}
 	json_mitigations_fred(w, r);
@@ -324,7 +426,7 @@ void mitigations_summary(struct text_buf *tb, const struct run_result *r)
 					  SIMULATE_LINUX_EVERY_STEP);
 	const char *lead = every_step ? "Every step on" : "Linux on this CPU";
 	char steps[96];
-	uint32_t i, n = 0;
+	uint32_t i, n = 0, steps_on;
 	unsigned k;
 
 	report_linux_choices(r, &choices);
@@ -354,23 +456,29 @@ void mitigations_summary(struct text_buf *tb, const struct run_result *r)
 	}
 	if (!n)
 		return;
-	linux_steps_text(report_linux_steps(r, &choices, why_not), steps,
-			 sizeof(steps));
+	steps_on = report_linux_steps(r, &choices, why_not);
+	linux_steps_text(steps_on, steps, sizeof(steps));
 	for (i = 0; i < r->n_experiments; i++) {
 		const struct experiment_result *e = &r->exp[i];
 		const struct experiment_result *base = comparable_baseline(r, e);
+		struct linux_sites sites;
+		char words[320];
 
 		if (e->id.variant != VARIANT_LINUX || e->id.cache != VARIANT_ABSENT)
 			continue;
-		if (base)
-			tb_printf(tb, "%s (%s): %+lld entry, "
+		linux_sites_of(r, steps_on, e, base, &sites);
+		if (base) {
+			linux_sites_words(&sites, words, sizeof(words));
+			tb_printf(tb, "%s (%s%s): %+lld entry, "
 				  "%+lld exit, %+lld round trip over swapgs "
-				  "alone\n", lead, steps,
+				  "alone\n  %s\n", lead, steps,
+				  sites.cost == SITES_ONLY ? ": sites only" : "",
 				  (long long)median_over(e, base, METRIC_ENTRY),
 				  (long long)median_over(e, base, METRIC_EXIT),
 				  (long long)median_over(e, base,
-							 METRIC_ROUND_TRIP));
-		else
+							 METRIC_ROUND_TRIP),
+				  words);
+		} else
 			tb_printf(tb, "%s (%s): %s%s%s\n", lead, steps,
 				  exp_status_name(e->status),
 				  e->reason[0] ? ": " : "", e->reason);

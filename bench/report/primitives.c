@@ -15,6 +15,14 @@ static const struct primitive_entry *primitive_info(
 	return &unknown;
 }
 
+/* A block's median net of its floor, per repetition, in thousandths:
+ * the one figure results.json, report.html and summary.txt all give
+ * (three decimals each). */
+static int64_t per_rep_milli(uint64_t block_median, uint64_t floor)
+{
+	return net_of_floor(block_median, floor) * 1000 / PRIMITIVE_BLOCK_REPS;
+}
+
 void primitives_json(struct json_writer *w, const struct run_result *r,
 		     const struct report_context *ctx)
 {
@@ -41,8 +49,7 @@ void primitives_json(struct json_writer *w, const struct run_result *r,
 			json_key(w, "block");
 			json_figures(w, &p->block, floor);
 			json_key(w, "median_per_rep");
-			json_milli(w, net_of_floor(p->block.median, floor) * 1000 /
-					      PRIMITIVE_BLOCK_REPS);
+			json_milli(w, per_rep_milli(p->block.median, floor));
 			/* The counted pass: core cycles per block, net of
 			 * the cycle floor; null where it did not run. */
 			json_key(w, "cycles");
@@ -54,9 +61,8 @@ void primitives_json(struct json_writer *w, const struct run_result *r,
 				json_figures(w, &p->cycles_block,
 					     r->cycles_floor.min);
 				json_key(w, "median_per_rep");
-				json_milli(w, net_of_floor(p->cycles_block.median,
-							   r->cycles_floor.min) *
-						      1000 / PRIMITIVE_BLOCK_REPS);
+				json_milli(w, per_rep_milli(p->cycles_block.median,
+							    r->cycles_floor.min));
 				json_end_object(w);
 			} else {
 				json_null(w);
@@ -77,8 +83,10 @@ void primitives_summary(struct text_buf *tb, const struct run_result *r,
 	if (!r->n_primitives)
 		return;
 	tb_printf(tb, "\nPrimitives: per block of %u repetitions, net of the "
-		  "floor (seeds 000, 002, 003)\n", PRIMITIVE_BLOCK_REPS);
-	tb_printf(tb, "%-26s %-4s %9s %9s %9s %9s %8s  %s\n", "primitive",
+		  "floor (seeds 000, 002, 003); per rep: the median block over "
+		  "%u, as report.html gives it\n", PRIMITIVE_BLOCK_REPS,
+		  PRIMITIVE_BLOCK_REPS);
+	tb_printf(tb, "%-26s %-4s %9s %9s %9s %9s %9s  %s\n", "primitive",
 		  "seed", "min", "median", "p99", "max", "per rep",
 		  "what it is");
 	for (i = 0; i < r->n_primitives; i++) {
@@ -92,9 +100,8 @@ void primitives_summary(struct text_buf *tb, const struct run_result *r,
 			continue;
 		}
 		summary_milli(per_rep, sizeof(per_rep),
-			      net_of_floor(p->block.median, floor) * 1000 /
-				      PRIMITIVE_BLOCK_REPS, 2);
-		tb_printf(tb, "%-26s %-4s %9lld %9lld %9lld %9lld %8s  %s\n",
+			      per_rep_milli(p->block.median, floor), 3);
+		tb_printf(tb, "%-26s %-4s %9lld %9lld %9lld %9lld %9s  %s\n",
 			  p->name, info->seed,
 			  (long long)net_of_floor(p->block.min, floor),
 			  (long long)net_of_floor(p->block.median, floor),
@@ -104,10 +111,9 @@ void primitives_summary(struct text_buf *tb, const struct run_result *r,
 		if (!p->cycles_block.count)
 			continue;
 		summary_milli(per_rep, sizeof(per_rep),
-			      net_of_floor(p->cycles_block.median,
-					   r->cycles_floor.min) * 1000 /
-				      PRIMITIVE_BLOCK_REPS, 2);
-		tb_printf(tb, "%-26s %-4s %9s %9lld %9s %9s %8s  core cycles%s\n",
+			      per_rep_milli(p->cycles_block.median,
+					    r->cycles_floor.min), 3);
+		tb_printf(tb, "%-26s %-4s %9s %9lld %9s %9s %9s  core cycles%s\n",
 			  "", "", "", (long long)net_of_floor(
 				  p->cycles_block.median, r->cycles_floor.min),
 			  "", "", per_rep,

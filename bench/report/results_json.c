@@ -19,6 +19,7 @@
 #include "bench/report/path_length.h"
 #include "bench/report/primitives.h"
 #include "bench/report/repeat_runs.h"
+#include "bench/report/row_counts.h"
 #include "bench/report/seeds.h"
 #include "bench/report/stats_cells.h"
 
@@ -53,9 +54,14 @@ static void json_experiment(struct json_writer *w, const struct run_result *r,
 						      sizeof(core)));
 	/* A row between processors says what its figures are here: under
 	 * -icount they are QEMU's scheduling, not an IPI's cost. */
-	if (source_between_cpus(e->id.source))
+	if (source_between_cpus(e->id.source)) {
 		json_kv_string(w, "between_cpus",
 			       cross_figures_meaning(r->clock_kind));
+		/* false: the answer leaves the row out (under an emulator
+		 * its figures are the scheduler's). */
+		json_key(w, "latencies");
+		json_bool(w, !row_figures_not_latencies(r, e));
+	}
 	json_status(w, e->status, e->reason);
 	json_kv_uint(w, "delivered", e->delivered);
 	json_kv_uint(w, "extra_interrupts", e->extra);
@@ -86,6 +92,10 @@ static void json_experiment(struct json_writer *w, const struct run_result *r,
 		json_kv_uint(w, "samples", e->metric[METRIC_ROUND_TRIP].count);
 		json_kv_string(w, "unit", clock_kind_unit(r->clock_kind));
 		json_kv_uint(w, "floor", floor);
+		/* Flagged wherever the row is shown: the entry and the round
+		 * trip are not one interrupt's parts here. */
+		json_key(w, "entry_above_round_trip");
+		json_bool(w, row_entry_above_round_trip(e));
 		for (k = 0; k < METRIC_COUNT; k++) {
 			json_key(w, metric_name(k));
 			json_figures(w, &e->metric[k], floor);
@@ -118,6 +128,8 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	run_folder_name(r->run_id, text, sizeof(text));
 	json_kv_string(&w, "run_id", text);
 	json_kv_string(&w, "build", r->build);
+	/* The one count of rows, and what of the plan is missing, first. */
+	row_counts_json(&w, r);
 
 	machine_json(&w, r);
 	method_json(&w, r);

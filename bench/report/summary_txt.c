@@ -17,8 +17,31 @@
 #include "bench/report/path_length.h"
 #include "bench/report/primitives.h"
 #include "bench/report/repeat_runs.h"
+#include "bench/report/row_counts.h"
 #include "bench/report/seeds.h"
 #include "bench/report/stats_cells.h"
+
+/* Below an ok row's figures, what they are not: a row between CPUs whose
+ * figures are an emulator's scheduling, and an entry above its round
+ * trip. */
+static void summary_row_flags(struct text_buf *tb, const struct run_result *r,
+			      const struct experiment_result *e)
+{
+	uint64_t floor = row_floor(r, e);
+
+	if (row_figures_not_latencies(r, e))
+		tb_printf(tb, "%-39s ^ NOT LATENCIES: %s\n", "",
+			  cross_figures_meaning(r->clock_kind));
+	if (row_entry_above_round_trip(e))
+		tb_printf(tb, "%-39s ^ FLAG: entry %lld is above its round trip "
+			  "%lld: the two come from separate passes (timed and "
+			  "bare handlers), and here are not one interrupt's "
+			  "parts\n", "",
+			  (long long)net_of_floor(e->metric[METRIC_ENTRY].median,
+						  floor),
+			  (long long)net_of_floor(
+				  e->metric[METRIC_ROUND_TRIP].median, floor));
+}
 
 /* Every row: its status, or each metric's statistics net of the floor. */
 static void summary_rows(struct text_buf *tb, const struct run_result *r)
@@ -54,6 +77,7 @@ static void summary_rows(struct text_buf *tb, const struct run_result *r)
 					     row_floor(r, e));
 			tb_putc(tb, '\n');
 		}
+		summary_row_flags(tb, r, e);
 	}
 	for (i = 0; i < r->n_experiments; i++)
 		if (r->exp[i].discarded)
@@ -83,7 +107,8 @@ static void summary_rows(struct text_buf *tb, const struct run_result *r)
 int report_summary(struct text_buf *tb, const struct run_result *r,
 		   const struct report_context *ctx)
 {
-	char text[32];
+	char text[32], notice[RESULTS_REASON_LEN * 2];
+	unsigned k;
 
 	run_folder_name(r->run_id, text, sizeof(text));
 	tb_printf(tb, "irqlab results, run %s", text);
@@ -91,6 +116,11 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 		tb_printf(tb, " (figures from run %u of %u)", r->run_index,
 			  r->config.runs);
 	tb_printf(tb, "\n\n");
+	/* What of the plan no file of this run has, before anything. */
+	for (k = 0; k < ROW_NOTICES; k++)
+		if (row_counts_notice(r, k, 0, notice, sizeof(notice)))
+			tb_printf(tb, "NOT ALL MEASURED: %s.\n\n", notice);
+	row_counts_summary(tb, r);
 	/* What the config had that was ignored, first, where it is read. */
 	if (r->config_warnings[0])
 		tb_printf(tb, "CONFIG WARNINGS (the run went on without these "
