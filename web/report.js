@@ -8,17 +8,51 @@
 const METRICS = [["round_trip", "round trip"], ["entry", "entry"],
   ["exit", "exit"]];
 
-function statusCounts(doc) {
-  const rows = doc.experiments.concat(doc.primitives.rows,
-    doc.gap_method.rows);
-  const counts = { ok: 0, skipped: 0, failed: 0 };
-  for (const r of rows)
-    counts[r.status in counts ? r.status : "failed"]++;
-  return counts;
+/* "8 ok, 4 skipped" and ", N failed" where any failed: one kind of row
+ * of results.json's row_counts. */
+function statusWords(s) {
+  return s.ok + " ok, " + s.skipped + " skipped" +
+    (s.failed ? ", " + s.failed + " failed" : "");
+}
+
+/* The one count of rows (results.json's row_counts, README "Reading the
+ * results"): the experiment rows lead, each other kind counted on its
+ * own, each saying what it counts. */
+function rowCounts(doc) {
+  const c = doc.row_counts, e = c.experiments;
+  const others = [];
+  if (c.gap_rows.total)
+    others.push(c.gap_rows.total + " gap rows (" + statusWords(c.gap_rows) +
+      ")");
+  if (c.primitives.total)
+    others.push(c.primitives.total + " primitives (" +
+      statusWords(c.primitives) + ")");
+  if (c.between_cpus.total)
+    others.push(c.between_cpus.total + (c.between_cpus.total === 1 ?
+      " row" : " rows") + " between CPUs (" + statusWords(c.between_cpus) +
+      ")");
+  return el("p", { class: "counts", id: "counts" },
+    el("span", { class: "ok" }, e.ok + " ok"),
+    el("span", { class: "skipped" }, e.skipped + " skipped"),
+    el("span", { class: "failed" }, e.failed + " failed"),
+    "of the " + e.total + " experiment rows" + (c.i386_rows ? ", " +
+      c.i386_rows + " of them i386" : "") + " (a timeout counts as failed).",
+    el("br"),
+    (others.length ? "Counted apart: " + others.join(", ") + ". " : "") +
+    (c.plan_rows ? "The plan had " + c.plan_rows + " rows, its " +
+      "experiment and gap rows, measured or not" + (c.left_out ? " (" +
+      c.left_out + " left no row: their APIC mode did not come up)" : "") +
+      "; with the primitives, " + c.plan_steps + " steps." : "") +
+    (c.parts > 1 ? " Measured in " + c.parts + " parts, a reset apart." :
+      ""));
 }
 
 function header(page, doc) {
   const m = doc.machine, c = doc.clock;
+  // What of the plan no file of this run has: first, in red.
+  if (doc.row_counts.missing.length)
+    page.append(el("div", { class: "alarm", id: "missing-rows" },
+      "Not all measured: " + doc.row_counts.missing.join("; ") + "."));
   page.append(el("h1", {}, "irqlab on " + (m.brand || m.cpu_vendor)));
   page.append(el("p", { class: "sub" },
     m.cpu_vendor + ", family " + m.family + " model " + m.model +
@@ -43,11 +77,7 @@ function header(page, doc) {
     page.append(el("div", { class: "warning", id: "config-warnings" },
       "Config warnings (the run went on without these lines): " +
       doc.config_warnings));
-  const counts = statusCounts(doc);
-  page.append(el("p", { class: "counts", id: "counts" },
-    el("span", { class: "ok" }, counts.ok + " ok"),
-    el("span", { class: "skipped" }, counts.skipped + " skipped"),
-    el("span", { class: "failed" }, counts.failed + " failed")));
+  page.append(rowCounts(doc));
 }
 
 function overheads(doc) {
@@ -92,6 +122,10 @@ function aboveGate(doc) {
 
 function answerTable(page, doc, cpuMode, floorName, id) {
   const over = overheads(doc), above = aboveGate(doc), rows = [];
+  // Rows between CPUs whose figures are an emulator's scheduling, not
+  // latencies (results.json's "latencies"), stay out of the answer, named
+  // below it; an entry above its round trip is flagged where it stands.
+  const leftOut = [], flagged = [];
   // The gate's floor (docs/long-mode.md), where it ran: one column more.
   const gated = cpuMode === "long" && above.size > 0;
   const cycles = leadsWithCycles(doc);
@@ -99,6 +133,10 @@ function answerTable(page, doc, cpuMode, floorName, id) {
   const figures = (e) => (cycles ? e.cycles || {} : e);
   const overKey = (key) => (cycles ? "cycles_" : "") + key + "_median_over";
   for (const [source, group] of headlineGroups(doc, cpuMode)) {
+    if (group.some((e) => e.latencies === false)) {
+      leftOut.push([source, group.find((e) => e.between_cpus)]);
+      continue;
+    }
     for (const e of group) {
       const a = over.get(e.name);
       const row = [source, e.scheme];
@@ -108,9 +146,16 @@ function answerTable(page, doc, cpuMode, floorName, id) {
         rows.push(row);
         continue;
       }
+      const flag = e.entry_above_round_trip;
+      if (flag)
+        flagged.push(e.name + " (entry " + median(figures(e).entry) +
+          ", round trip " + median(figures(e).round_trip) + ")");
       for (const [key] of METRICS)
         row.push({ text: withNs(median(figures(e)[key]), c),
-          attrs: { "data-row": e.name, "data-metric": key } });
+          cls: flag && key === "entry" ? "flagged" : undefined,
+          attrs: { "data-row": e.name, "data-metric": key,
+            title: flag && key === "entry" ? "entry above its round trip"
+              : undefined } });
       for (const [key] of METRICS) {
         const v = a ? a[overKey(key)] : null;
         row.push(e.name === e.baseline ? "" : {
@@ -132,6 +177,16 @@ function answerTable(page, doc, cpuMode, floorName, id) {
     "round trip vs " + floorName, "entry vs " + floorName,
     "exit vs " + floorName].concat(gated ? ["round trip above gate"] : []),
   rows, { id: id }));
+  if (flagged.length)
+    page.append(el("p", { class: "note flagged", id: id + "-flagged" },
+      "Flagged: an entry above its round trip, so the two are not one " +
+      "interrupt's parts here (they come from separate passes, the timed " +
+      "and the bare handlers): " + flagged.join(", ") + "."));
+  if (leftOut.length)
+    page.append(el("p", { class: "note", id: id + "-left-out" },
+      "Left out of this table: " + leftOut.map(([s]) => s).join(", ") +
+      " (rows between CPUs): " + leftOut[0][1].between_cpus + ". They are " +
+      "under Between CPUs and Every row."));
 }
 
 /* A chart per source where two schemes or more ran beside direct; where
@@ -345,15 +400,21 @@ function mitigationSection(page, doc) {
     "cold +entry", "+exit", "+round trip", "this CPU"],
   m.rows.map((r) => [r.variant].concat(figures(r), figures(r.cold),
     [{ text: r.decision + ": " + r.why, cls: "why" }])), { id: "mitigations" }));
+  // Nothing taken: the row is its patched jump sites alone, "sites
+  // only"; their cost stands on a line of its own (docs/mitigations.md).
   if (m.linux)
     page.append(el("p", { class: "note", id: "linux-set" },
-      "Linux on this CPU (" + m.linux.steps + "): " +
+      "Linux on this CPU (" + m.linux.steps +
+      (m.linux.sites_only ? ": sites only" : "") + "): " +
       (m.linux.status === "ok" && m.linux.round_trip_median_over !==
         undefined ? signed(m.linux.entry_median_over) + " entry, " +
         signed(m.linux.exit_median_over) + " exit, " +
         signed(m.linux.round_trip_median_over) + " round trip over " +
         m.linux.baseline : m.linux.status + ": " + (m.linux.reason || "")) +
       "; " + m.linux.label + "."));
+  if (m.linux && m.linux.status === "ok" && m.linux.sites)
+    page.append(el("p", { class: "note", id: "linux-sites" },
+      m.linux.sites.words.replace(/^./, (ch) => ch.toUpperCase()) + "."));
   const f = m.idt_against_fred;
   if (f && f.fred_less_idt !== null && f.fred_less_idt !== undefined)
     page.append(el("p", { class: "note", id: "idt-against-fred" },
