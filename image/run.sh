@@ -264,12 +264,16 @@ config_problems() {
 }
 
 # With quick = 1, the counts it set, from the config as the firmware
-# read it ("config: key=value ...").
+# read it ("config: key=value ..."), wrapped within 80 columns like the
+# runner's other last lines.
 quick_counts() {
-	tr -d '\r' <"$1" | grep -a '^config: .*quick=1' | head -n 1 |
+	local counts
+	counts=$(tr -d '\r' <"$1" | grep -a '^config: .*quick=1' | head -n 1 |
 		grep -oE '(samples|warmup|floor_samples|primitive_blocks|cold_samples|thrash_samples|gap_samples)=[0-9]+' |
-		tr '\n' ' ' | sed 's/^/irqlab: quick = 1: the counts used: /; s/ $/\n/' ||
-		true	# quick = 0: nothing to say
+		tr '\n' ' ') || true
+	[ -n "$counts" ] || return 0	# quick = 0: nothing to say
+	echo "irqlab: quick = 1: the counts used:"
+	echo "$counts" | fold -s -w 76 | sed 's/ *$//; s/^/  /'
 }
 
 # The guest's machine-readable status lines (docs/status-lines.md):
