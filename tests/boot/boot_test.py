@@ -18,7 +18,9 @@ entries share); and one file per family of scenarios: icount.py (the
 icount reference), store.py (the variable store), stick.py (the stick,
 the disk and the boot order), machines.py (CPU models and platforms),
 configs.py, between_cpus.py, every_step.py (the linux variant's steps),
-bochs.py and emulators.py (the exact-count Bochs run against QEMU's)."""
+row_counts.py (one count of rows in headline.txt, summary.txt,
+results.json and the serial log), bochs.py and emulators.py (the
+exact-count Bochs run against QEMU's)."""
 
 import json
 import os

@@ -1,6 +1,7 @@
 """Runs about the config: a series of runs, a bad config, the shipped
 quick config and a selection of rows."""
 
+import itertools
 import os
 
 import varstore
@@ -102,14 +103,22 @@ def quick(o):
         said = f.read()
     c = doc["config"]
     row = experiment(doc, "int-direct")
+    # The runner's lines of the counts used: its own, and those under it.
+    lines = said.splitlines()
+    first = next((i for i, line in enumerate(lines) if line.startswith(
+        "irqlab: quick = 1: the counts used:")), len(lines))
+    used = lines[first:first + 1] + list(itertools.takewhile(
+        lambda line: line.startswith("  "), lines[first + 1:]))
     check("quick: the shipped file's counts give way to the quick ones "
           "(samples 1000 after 100 warm-up, both passes delivered), and the "
-          "runner prints the counts used",
+          "runner prints the counts used, within 80 columns",
           (c["samples"], c["warmup"], c["floor_samples"],
            c["primitive_blocks"], c["gap_samples"]) == (1000, 100, 200, 20, 200)
           and row is not None and row["delivered"] == PASSES * 1100
-          and "irqlab: quick = 1: the counts used: samples=1000 warmup=100"
-          in said, "%s %s %s" % (c, row and row["delivered"], said[-600:]))
+          and "irqlab: quick = 1: the counts used:\n  samples=1000 "
+          "warmup=100" in said and len(used) > 1
+          and all(len(line) <= 80 for line in used),
+          "%s %s %s" % (c, row and row["delivered"], said[-600:]))
     folder = os.path.join(o.results, doc["run_id"])
     ends = said.rstrip().splitlines()[-2:]
     check("quick: the runner ends with the headline, in at most 80 columns, "

@@ -25,6 +25,7 @@ from machines import (CALL16_SELECTION, HPET_NOWHERE, call16_first,
                       hpet_missing, hpet_table_to_nowhere, nmi_in_switch,
                       noise, other_cpu, other_machine, platform_simulated)
 from row_checks import qemu_has_tcg_x2apic
+from row_counts import counts_agree
 from stick import (collect_sources, full_esp, no_display, one_time_boot,
                    progress_screen, rescue, reset_returns, secure_boot,
                    usb_writer)
@@ -38,8 +39,8 @@ from store import (FOREIGN, STORE_MATRIX, UNDELETABLE, corrupt,
 # The first core: QEMU's configurations, the icount pair first.
 FIRST_LANE = (
     # -icount shift=0: the full matrix, twice, figures compared exactly.
-    Boot("icount-a", (icount_checks, cross_cpu_alone), icount=ICOUNT,
-         config=CONFIG),
+    Boot("icount-a", (icount_checks, cross_cpu_alone, counts_agree),
+         icount=ICOUNT, config=CONFIG),
     Boot("icount-b", (icount_checks,), icount=ICOUNT, config=CONFIG),
     # An xAPIC-only CPU; the i440FX machine, plain TCG (its IDE disk makes
     # phase C slow under icount), with percentiles only (plain TCG's
