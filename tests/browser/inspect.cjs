@@ -6,9 +6,9 @@
 // box of every text it shows, drawn on its canvas or laid out as its
 // title, caption and legend), each figure cell, the one-bucket table of
 // the distributions, each section's note, each cell of the cross-CPU heatmap, the rows of the
-// table of rows on other processors, the page's width, its height and
-// its contents' entries, and saves a full-page screenshot.
-// pages_test.py judges it.
+// table of rows on other processors, the text of each paragraph and box
+// with an id, the page's width, its height and its contents' entries, and
+// saves a full-page screenshot. pages_test.py judges it.
 "use strict";
 const path = require("path");
 const puppeteer = require("puppeteer-core");
@@ -156,6 +156,8 @@ async function main() {
         background: getComputedStyle(td).backgroundColor })));
     out.other_cpus = await page.$$eval("#other-cpus tr", (trs) =>
       trs.slice(1).map((tr) => [...tr.children].map((td) => td.textContent)));
+    out.texts = await page.$$eval("p[id], div[id]", (els) =>
+      Object.fromEntries(els.map((e) => [e.id, e.textContent])));
     out.height = await page.evaluate(() =>
       document.documentElement.scrollHeight);
     out.contents = await page.$$eval("#contents a", (as) => as.length);

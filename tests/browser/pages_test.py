@@ -410,7 +410,7 @@ def check_page(label, page, docs, min_charts):
 REPORT_HEIGHT_BOUND = 17000
 
 # How many checks the suite counts under CI (tests/checks.py).
-CHECKS_UNDER_CI = 74
+CHECKS_UNDER_CI = 78
 
 
 def pages():
@@ -747,6 +747,58 @@ def other_cpus_page():
               + seen["console_errors"]))
 
 
+def signed_words(over, keys=("entry", "exit", "round_trip")):
+    """"+5 entry, +4 exit, +9 round trip" of results.json's figures."""
+    return ", ".join("%s %s" % (signed(over[k]), k.replace("_", " "))
+                     for k in keys)
+
+
+def report_counts_and_sites():
+    """icount-a's report page (QEMU's TCG max: Linux takes nothing there):
+    its header gives results.json's row_counts, each count saying what it
+    counts; its mitigations' Linux line says "sites only", its figures
+    results.json's, and the patched jump sites' cost stands on a line of
+    its own (docs/mitigations.md)."""
+    opened = boot_report("icount-a", "icount-a-counts")
+    if not opened:
+        return
+    doc, seen = opened
+    texts = seen.get("texts", {})
+    c = doc["row_counts"]
+    counts = texts.get("counts", "")
+    want = ["%d ok" % c["experiments"]["ok"],
+            "%d skipped" % c["experiments"]["skipped"],
+            "%d failed" % c["experiments"]["failed"],
+            "of the %d experiment rows" % c["experiments"]["total"],
+            "%d gap rows (%d ok" % (c["gap_rows"]["total"],
+                                    c["gap_rows"]["ok"]),
+            "%d primitives (%d ok" % (c["primitives"]["total"],
+                                      c["primitives"]["ok"]),
+            "The plan had %d rows, its experiment and gap rows"
+            % c["plan_rows"]]
+    check("icount-a-counts: the report's header gives results.json's "
+          "row_counts, each count with what it counts, and no notice of "
+          "rows never measured on a whole run",
+          all(w in counts for w in want) and not c["missing"]
+          and "missing-rows" not in texts,
+          "%s; wanted %s" % (counts, [w for w in want if w not in counts]))
+    linux = doc["mitigations"]["linux"] or {}
+    off = not any(d["per_interrupt"] for d in doc["mitigations"]["decisions"])
+    line, sites = texts.get("linux-set", ""), texts.get("linux-sites", "")
+    cost = (linux.get("sites") or {}).get("cost") or {}
+    check("icount-a-counts: every decision off, the mitigations' Linux line "
+          "says 'sites only' with results.json's figures, and the patched "
+          "jump sites' cost stands on a line of its own",
+          off and linux.get("sites_only") is True
+          and line.startswith("Linux on this CPU (none: sites only): "
+                              + signed_words({k: linux.get(k + "_median_over")
+                                              for k in ("entry", "exit",
+                                                        "round_trip")}))
+          and sites.startswith("Sites only: every decision is off")
+          and cost and signed_words(cost) in sites,
+          "decisions off %s; %r; %r; %s" % (off, line, sites, cost))
+
+
 def main():
     check.guarded("the browser tests", pages)
     check.guarded("the browser tests, the cross-CPU heatmap", cross_cpu_page)
@@ -759,6 +811,8 @@ def main():
                   compare_units)
     check.guarded("the browser tests, a compare of two selections",
                   compare_selections)
+    check.guarded("the browser tests, the report's counts and Linux's sites",
+                  report_counts_and_sites)
     return check.finish(CHECKS_UNDER_CI)
 
 
