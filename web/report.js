@@ -577,9 +577,14 @@ function allRows(page, doc) {
     "round trip", "entry", "exit", "p99 round trip", "why"],
   doc.experiments.map((e) => [e.name, { text: e.status, cls: e.status },
     e.vectors_verified, e.register_checks, median(e.round_trip) ?? "",
-    median(e.entry) ?? "", median(e.exit) ?? "",
+    e.entry_above_round_trip
+      ? { text: median(e.entry), cls: "flagged",
+        attrs: { title: "entry above its round trip" } }
+      : median(e.entry) ?? "", median(e.exit) ?? "",
     e.round_trip ? e.round_trip.p99 : "",
-    { text: e.reason || "", cls: "why" }]))));
+    { text: e.entry_above_round_trip ? "entry above its round trip: " +
+      "the figures are not one interrupt's (Between CPUs says why)" +
+      (e.reason ? "; " + e.reason : "") : e.reason || "", cls: "why" }]))));
 }
 
 function details(page, doc) {
