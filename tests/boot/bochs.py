@@ -665,3 +665,27 @@ def bochs_shipped_config():
               "irqlab: THE RUN ENDED EARLY: plan rows from %d on were "
               "never measured" % stop],
           "%s%s%s" % (made.stdout[-300:], made.stderr[-300:], end.stdout))
+    said = {}
+    for name in ("headline.txt", "summary.txt", "results.json"):
+        try:
+            with open(os.path.join(folder, name)) as f:
+                said[name] = f.read()
+        except OSError:
+            said[name] = ""
+    # The headline's short form, and the long form of the others.
+    row, at = "plan rows from %s on" % stop, "plan row %s:" % stop
+    missing = (json.loads(said["results.json"]).get("row_counts", {})
+               .get("missing", []) if said["results.json"] else [])
+    check("%s: the first part alone, as a run that ended after it: the "
+          "headline has a MISSING line naming the first row never "
+          "measured, summary.txt's first lines, under its title, say NOT ALL"
+          " MEASURED naming it, and "
+          "results.json's row_counts.missing (the report's red notice) "
+          "names it" % label,
+          any(line.startswith("MISSING") and row in line
+              for line in said["headline.txt"].splitlines())
+          and any(line.startswith("NOT ALL MEASURED") and at in line
+                  for line in said["summary.txt"].splitlines()[:4])
+          and any(at in m for m in missing),
+          "%s | %s | %s" % (said["headline.txt"][:400],
+                            said["summary.txt"][:200], missing))
