@@ -9,10 +9,14 @@ set -euo pipefail
 folder=$1
 echo "irqlab: the report:   $folder/report.html"
 echo "irqlab: every figure: $folder/summary.txt, results.json"
-from=$(sed -n 's/.*"unmeasured_from_row": \([0-9][0-9]*\).*/\1/p' \
-	"$folder/results.json" 2>/dev/null | head -n 1)
-parts=$(sed -n 's/.*"parts": \([0-9][0-9]*\).*/\1/p' \
-	"$folder/results.json" 2>/dev/null | head -n 1)
+# A folder of discarded records has no results.json: nothing to say.
+from= parts=
+if [ -f "$folder/results.json" ]; then
+	from=$(sed -n 's/.*"unmeasured_from_row": \([0-9][0-9]*\).*/\1/p' \
+		"$folder/results.json" | head -n 1)
+	parts=$(sed -n 's/.*"parts": \([0-9][0-9]*\).*/\1/p' \
+		"$folder/results.json" | head -n 1)
+fi
 if [ -n "$from" ]; then
 	red= plain=
 	if [ -t 1 ]; then
