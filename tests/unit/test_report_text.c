@@ -19,6 +19,18 @@
 
 static char out[512 * 1024];
 
+/* One file of run r written into out by `write`, which must succeed. */
+static void written(int (*write)(struct text_buf *tb,
+				 const struct run_result *r,
+				 const struct report_context *ctx),
+		    const struct run_result *r)
+{
+	struct text_buf tb;
+
+	tb_init(&tb, out, sizeof(out));
+	assert_int_equal(write(&tb, r, NULL), 0);
+}
+
 /* `text` with the end screen's wrapping undone: a line break and the
  * nine blanks of a continued line read as one blank. */
 static const char *unwrapped(const char *text)
@@ -134,7 +146,6 @@ static void the_counts_of_rows_agree_everywhere(void **state)
 {
 	static struct run_result r;
 	struct row_counts c;
-	struct text_buf tb;
 	char steps[64];
 
 	(void)state;
@@ -149,8 +160,7 @@ static void the_counts_of_rows_agree_everywhere(void **state)
 	assert_int_equal(c.left_out, 2);
 	assert_int_equal(c.plan_steps, 24 + row_counts_primitive_steps());
 
-	tb_init(&tb, out, sizeof(out));
-	assert_int_equal(report_json(&tb, &r, NULL), 0);
+	written(report_json, &r);
 	assert_true(json_is_valid(out));
 	assert_non_null(strstr(out, "\"row_counts\": {\n"
 				    "    \"experiments\": {\n"
@@ -171,8 +181,7 @@ static void the_counts_of_rows_agree_everywhere(void **state)
 				    "rows the plan had, measured or not: phase "
 				    "B's serial line \\\"plan: N rows\\\"\""));
 
-	tb_init(&tb, out, sizeof(out));
-	assert_int_equal(report_summary(&tb, &r, NULL), 0);
+	written(report_summary, &r);
 	assert_non_null(strstr(out, "Rows, each kind counted on its own (a "
 				    "timeout counts as failed):\n"
 				    "  experiment rows    20: 15 ok, 5 skipped, 0 failed\n"
@@ -190,8 +199,7 @@ static void the_counts_of_rows_agree_everywhere(void **state)
 	assert_non_null(strstr(out, "  parts               2, a reset apart, "
 				    "joined into these files\n"));
 
-	tb_init(&tb, out, sizeof(out));
-	assert_int_equal(report_headline(&tb, &r, NULL), 0);
+	written(report_headline, &r);
 	assert_page_fits(out);
 	assert_non_null(strstr(unwrapped(out), "\nrows     15 ok, 5 skipped, "
 				    "0 failed of 20 experiment rows; gap rows 1 "
@@ -214,21 +222,17 @@ static void a_run_that_ended_early_says_so_first(void **state)
 		"every later one were never measured (the run's later parts "
 		"never ran), and no file of this run has them.\n\nRows,";
 	static struct run_result r;
-	struct text_buf tb;
 
 	(void)state;
 	counted_run(&r);
 	r.next_row = 18;
-	tb_init(&tb, out, sizeof(out));
-	assert_int_equal(report_summary(&tb, &r, NULL), 0);
+	written(report_summary, &r);
 	assert_true(!strncmp(out, first, strlen(first)));
-	tb_init(&tb, out, sizeof(out));
-	assert_int_equal(report_json(&tb, &r, NULL), 0);
+	written(report_json, &r);
 	assert_non_null(strstr(out, "\"unmeasured_from_row\": 18,"));
 	assert_non_null(strstr(out, "\"missing\": [\n      \"the run stopped "
 				    "at plan row 18: that row"));
-	tb_init(&tb, out, sizeof(out));
-	assert_int_equal(report_headline(&tb, &r, NULL), 0);
+	written(report_headline, &r);
 	assert_page_fits(out);
 	assert_non_null(strstr(out, "done, measured in 2 parts, a reset "
 				    "apart\nMISSING  plan rows from 18 on: never "
@@ -239,22 +243,18 @@ static void a_run_that_ended_early_says_so_first(void **state)
 	r.part = 1;
 	r.first_row = 5;
 	r.config.start_row = 5;
-	tb_init(&tb, out, sizeof(out));
-	assert_int_equal(report_headline(&tb, &r, NULL), 0);
+	written(report_headline, &r);
 	assert_non_null(strstr(out, "\nMISSING  plan rows before 5: not "
 				    "measured (start_row = 5)\n"));
 	assert_null(strstr(out, "parts"));
-	tb_init(&tb, out, sizeof(out));
-	assert_int_equal(report_summary(&tb, &r, NULL), 0);
+	written(report_summary, &r);
 	assert_non_null(strstr(out, "\n\nNOT ALL MEASURED: the plan was begun "
 				    "at row 5 (start_row = 5)"));
 	/* A whole run says nothing of the kind. */
 	counted_run(&r);
-	tb_init(&tb, out, sizeof(out));
-	assert_int_equal(report_summary(&tb, &r, NULL), 0);
+	written(report_summary, &r);
 	assert_null(strstr(out, "NOT ALL MEASURED"));
-	tb_init(&tb, out, sizeof(out));
-	assert_int_equal(report_headline(&tb, &r, NULL), 0);
+	written(report_headline, &r);
 	assert_null(strstr(out, "MISSING"));
 }
 
@@ -279,8 +279,7 @@ static void the_headline_fits_and_cuts_nothing(void **state)
 		r.part = 3;
 		r.next_row = 50;
 		strcpy(r.config_warnings, "line 7: unknown key 'colour' ignored");
-		tb_init(&tb, out, sizeof(out));
-		assert_int_equal(report_headline(&tb, &r, NULL), 0);
+			written(report_headline, &r);
 		assert_page_fits(out);
 		flat = unwrapped(out);
 		snprintf(clock, sizeof(clock), "\nclock    %s: %s\n",
@@ -378,20 +377,17 @@ static void linux_rows(struct run_result *r, const char *vendor,
 static void linux_sites_only_when_nothing_is_taken(void **state)
 {
 	static struct run_result r;
-	struct text_buf tb;
 
 	(void)state;
 	linux_rows(&r, "AuthenticAMD", 6, 6);
-	tb_init(&tb, out, sizeof(out));
-	assert_int_equal(report_summary(&tb, &r, NULL), 0);
+	written(report_summary, &r);
 	assert_non_null(strstr(out, "Linux on this CPU (none: sites only): +5 "
 				    "entry, +4 exit, +9 round trip over swapgs "
 				    "alone\n  sites only: every decision is off, "
 				    "so this is the cost of the 9 patched jump "
 				    "sites alone (5 on entry, 4 on exit): +5 "
 				    "entry, +4 exit, +9 round trip;"));
-	tb_init(&tb, out, sizeof(out));
-	assert_int_equal(report_json(&tb, &r, NULL), 0);
+	written(report_json, &r);
 	assert_true(json_is_valid(out));
 	assert_non_null(strstr(out, "\"steps\": \"none\""));
 	assert_non_null(strstr(out, "\"sites_only\": true,\n"
@@ -407,8 +403,7 @@ static void linux_sites_only_when_nothing_is_taken(void **state)
 	/* PTI and VERW on (QEMU's Skylake-Client): the total is not the
 	 * sites'; on the TSC's ticks their cost is not measured apart. */
 	linux_rows(&r, "GenuineIntel", 6, 0x5e);
-	tb_init(&tb, out, sizeof(out));
-	assert_int_equal(report_summary(&tb, &r, NULL), 0);
+	written(report_summary, &r);
 	assert_null(strstr(out, "sites only"));
 	assert_non_null(strstr(out, "Linux on this CPU (PTI, VERW): +5 entry"));
 	assert_non_null(strstr(out, "\n  the 9 patched jump sites (5 on entry, "
@@ -416,8 +411,7 @@ static void linux_sites_only_when_nothing_is_taken(void **state)
 				    "measured apart"));
 	/* ... under an instruction count, one instruction a site. */
 	r.clock_kind = CLOCK_ICOUNT;
-	tb_init(&tb, out, sizeof(out));
-	assert_int_equal(report_json(&tb, &r, NULL), 0);
+	written(report_json, &r);
 	assert_non_null(strstr(out, "\"sites_only\": false,"));
 	assert_non_null(strstr(out, "\"cost_from\": \"counted\""));
 }
@@ -430,7 +424,6 @@ static void between_cpus_under_an_emulator_are_marked(void **state)
 {
 	static struct run_result r;
 	struct experiment_result *e;
-	struct text_buf tb;
 	const char *table;
 
 	(void)state;
@@ -451,8 +444,7 @@ static void between_cpus_under_an_emulator_are_marked(void **state)
 	e->metric[METRIC_ENTRY].median = 97447;
 	e->metric[METRIC_ROUND_TRIP].median = 48721;
 
-	tb_init(&tb, out, sizeof(out));
-	assert_int_equal(report_summary(&tb, &r, NULL), 0);
+	written(report_summary, &r);
 	assert_non_null(strstr(out, "^ NOT LATENCIES: scheduler artefacts"));
 	assert_non_null(strstr(out, "^ FLAG: entry 97427 is above its round "
 				    "trip 48701"));
@@ -462,8 +454,7 @@ static void between_cpus_under_an_emulator_are_marked(void **state)
 	assert_non_null(strstr(table, "Left out of this table: "
 				      "ipi-cpu-roundtrip-push-jmp (rows between "
 				      "CPUs): scheduler artefacts"));
-	tb_init(&tb, out, sizeof(out));
-	assert_int_equal(report_json(&tb, &r, NULL), 0);
+	written(report_json, &r);
 	assert_true(json_is_valid(out));
 	assert_non_null(strstr(out, "\"latencies\": false,"));
 	assert_non_null(strstr(out, "\"entry_above_round_trip\": true,"));
@@ -472,12 +463,10 @@ static void between_cpus_under_an_emulator_are_marked(void **state)
 	/* On the TSC's ticks they are latencies, in the table, flagged
 	 * there where the entry is above the round trip. */
 	r.clock_kind = CLOCK_TSC_TICKS;
-	tb_init(&tb, out, sizeof(out));
-	assert_int_equal(report_summary(&tb, &r, NULL), 0);
+	written(report_summary, &r);
 	assert_null(strstr(out, "NOT LATENCIES"));
 	assert_non_null(strstr(out, "  FLAG: entry above its round trip\n"));
-	tb_init(&tb, out, sizeof(out));
-	assert_int_equal(report_json(&tb, &r, NULL), 0);
+	written(report_json, &r);
 	assert_non_null(strstr(out, "\"latencies\": true,"));
 }
 
@@ -486,17 +475,14 @@ static void between_cpus_under_an_emulator_are_marked(void **state)
 static void primitives_per_repetition_read_the_same(void **state)
 {
 	static struct run_result r;
-	struct text_buf tb;
 
 	(void)state;
 	sample_run(&r, 1);
 	/* 105475 over the floor of 20: 103.002 a repetition */
 	r.prim[0].block.median = 105475 + 20;
-	tb_init(&tb, out, sizeof(out));
-	assert_int_equal(report_json(&tb, &r, NULL), 0);
+	written(report_json, &r);
 	assert_non_null(strstr(out, "\"median_per_rep\": 103.002"));
-	tb_init(&tb, out, sizeof(out));
-	assert_int_equal(report_summary(&tb, &r, NULL), 0);
+	written(report_summary, &r);
 	assert_non_null(strstr(out, "      1524   103.002  \n"));
 	assert_non_null(strstr(out, "per rep: the median block over 1024"));
 }
