@@ -11,11 +11,7 @@ void handoff_json(struct json_writer *w, const struct run_result *r,
 	/* Resets the run took to hand everything over (r->part), and the
 	 * plan row it stopped at where its parts could not all be kept. */
 	json_kv_uint(w, "parts", r->part ? r->part : 1);
-	json_key(w, "unmeasured_from_row");
-	if (r->next_row)
-		json_uint(w, r->next_row);
-	else
-		json_null(w);
+	json_kv_uint_or_null(w, "unmeasured_from_row", r->next_row);
 	json_kv_uint(w, "row_histograms", r->n_hists);
 	json_key(w, "discarded");
 	json_begin_array(w);

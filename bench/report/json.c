@@ -182,6 +182,15 @@ void json_kv_uint(struct json_writer *w, const char *key, uint64_t v)
 	json_uint(w, v);
 }
 
+void json_kv_uint_or_null(struct json_writer *w, const char *key, uint64_t v)
+{
+	json_key(w, key);
+	if (v)
+		json_uint(w, v);
+	else
+		json_null(w);
+}
+
 void json_kv_int(struct json_writer *w, const char *key, int64_t v)
 {
 	json_key(w, key);

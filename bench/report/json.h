@@ -41,6 +41,8 @@ void json_null(struct json_writer *w);
 void json_kv_string(struct json_writer *w, const char *key, const char *s);
 void json_kv_uint(struct json_writer *w, const char *key, uint64_t v);
 void json_kv_int(struct json_writer *w, const char *key, int64_t v);
+/* "key": v, or "key": null where v is 0, a count's "none". */
+void json_kv_uint_or_null(struct json_writer *w, const char *key, uint64_t v);
 
 /* Writes `s` escaped (without quotes) into tb. */
 void json_escape(struct text_buf *tb, const char *s);

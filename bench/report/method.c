@@ -40,11 +40,7 @@ static void json_clock(struct json_writer *w, const struct run_result *r)
 	json_bool(w, r->clock_kind == CLOCK_TSC_TICKS);
 	json_kv_uint(w, "tsc_hz", r->tsc_hz);
 	json_kv_string(w, "tsc_hz_method", tsc_method_name(r->tsc_method));
-	json_key(w, "tsc_hz_check");
-	if (r->tsc_hz_check)
-		json_uint(w, r->tsc_hz_check);
-	else
-		json_null(w);
+	json_kv_uint_or_null(w, "tsc_hz_check", r->tsc_hz_check);
 	json_kv_string(w, "tsc_hz_check_method",
 		       r->tsc_hz_check ? tsc_method_name(r->tsc_check_method) : "none");
 	json_key(w, "tsc_hz_disagreement_ppm");

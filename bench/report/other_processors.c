@@ -211,11 +211,7 @@ void other_cpu_clocks_json(struct json_writer *w,
 		json_kv_string(w, "pin", cpu_pin_state_name(c->pin));
 		json_kv_string(w, "pin_reason", reason);
 		json_kv_string(w, "lfence", cpu_fence_state_name(c->fence));
-		json_key(w, "aperf_mperf_milli");
-		if (c->ratio_milli)
-			json_uint(w, c->ratio_milli);
-		else
-			json_null(w);
+		json_kv_uint_or_null(w, "aperf_mperf_milli", c->ratio_milli);
 		json_kv_string(w, "aperf_mperf", cpu_clock_ratio_note(r, c));
 		json_kv_uint(w, "starts", c->starts);
 		json_key(w, "restored");

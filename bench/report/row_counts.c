@@ -38,16 +38,6 @@ static void json_status_counts(struct json_writer *w, const char *key,
 	json_end_object(w);
 }
 
-static void json_uint_or_null(struct json_writer *w, const char *key,
-			      uint32_t v)
-{
-	json_key(w, key);
-	if (v)
-		json_uint(w, v);
-	else
-		json_null(w);
-}
-
 int row_counts_notice(const struct run_result *r, unsigned k, int short_form,
 		      char *out, size_t cap)
 {
@@ -103,11 +93,11 @@ void row_counts_json(struct json_writer *w, const struct run_result *r)
 	json_status_counts(w, "primitives", &c.primitives);
 	json_status_counts(w, "between_cpus", &c.between_cpus);
 	json_kv_uint(w, "i386_rows", c.i386_rows);
-	json_uint_or_null(w, "plan_rows", c.plan_rows);
-	json_uint_or_null(w, "plan_steps", c.plan_steps);
+	json_kv_uint_or_null(w, "plan_rows", c.plan_rows);
+	json_kv_uint_or_null(w, "plan_steps", c.plan_steps);
 	json_kv_uint(w, "left_out", c.left_out);
 	json_kv_uint(w, "first_row", c.first_row);
-	json_uint_or_null(w, "unmeasured_from_row", c.unmeasured_from_row);
+	json_kv_uint_or_null(w, "unmeasured_from_row", c.unmeasured_from_row);
 	json_kv_uint(w, "parts", c.parts);
 	/* What of the plan no file of this run has: every file says it
 	 * first (README "Reading the results"). */
