@@ -11,49 +11,33 @@
 
 #include "bench/model/records.h"
 
-/* Linux efi-pstore's reserve: never leave less than this free
- * (arch/x86/platform/efi/quirks.c, after the 2013 Samsung bricking). */
-#define HANDOFF_STORE_RESERVE (5 * 1024)
-/* What one variable costs the store beyond its data: EDK2's authenticated
- * variable header (~60 bytes) plus the UCS-2 name, rounded up. */
-#define HANDOFF_VARIABLE_OVERHEAD 128
-
-/* The one budget rule, phase A's and phase B's: what the store must have
- * free to take a blob of `blob_len` bytes. Phase A asks it for the
- * largest blob there can be, phase B for the one it has. */
-uint64_t handoff_room_needed(size_t blob_len);
-
 /* What phase A found in the store and did to it. */
 struct handoff_room {
 	uint64_t free_boot;	/* QueryVariableInfo before ExitBootServices */
 	uint64_t max_variable;
-	uint64_t needed;	/* handoff_room_needed(HANDOFF_MAX_BLOB) */
+	uint64_t needed;	/* handoff_room_needed(blob_budget) */
 	uint8_t store_seen;	/* the store's bytes could be read */
 	uint8_t reclaimed;	/* probes made the firmware reclaim */
 	uint64_t end_free_before, end_free;	/* at its end: what runtime can use */
 	uint64_t probe_bytes;	/* written and deleted (per round, when blind) */
 	uint32_t rounds;	/* blind rounds */
-	/* The blob one handoff may carry: HANDOFF_MAX_BLOB, or less where
-	 * a store irqlab cannot read has too little room (more parts). */
+	/* The blob one handoff may carry: handoff_records_for the store's
+	 * free space, or the blind path's (more parts where it is less). */
 	uint32_t blob_budget;
 	/* The room is made sure of: always where the store is seen; blind,
 	 * unless the probe was capped. */
 	uint8_t guaranteed;
 };
 
-/* A blind handoff shrinks by 4 records at a time, to 8 at the least:
- * below that a part would be mostly the run's header. */
-#define HANDOFF_MIN_RECORDS 8
-#define HANDOFF_RECORDS_STEP 4
-
 /* Phase A: makes sure phase B will find room for a full-size handoff,
  * reclaiming space deleted variables hold while boot services can
  * (docs/uefi-variables.md). `store_unreadable` takes the blind path as
  * if the store's layout were not edk2's (simulate = store-unreadable).
+ * `most_records`, when not 0, caps the handoff (the handoff_kib key).
  * Returns NULL, or why a run's results could not be kept, in which case
  * phase A must not measure. */
 const char *handoff_make_room(struct handoff_room *room, int store_unreadable,
-			      char *why, size_t cap);
+			      uint32_t most_records, char *why, size_t cap);
 
 /* Phase B (runtime services only). Returns NULL on success or why the
  * results were not persisted; says what the store had free. */
@@ -63,8 +47,6 @@ const char *handoff_store(const uint8_t *blob, size_t len, uint64_t run_id,
  * runtime until the store has less room than a blob of `blob_len`
  * needs. Returns how many. */
 uint32_t handoff_fill_store(size_t blob_len);
-/* Record names run from 00 to 99. */
-#define HANDOFF_NAME_LIMIT 100
 
 /* Phase C (boot services). Foreign names kept for the report. */
 #define HANDOFF_FOREIGN_NAMES 4

@@ -171,14 +171,16 @@ static const char *reclaim_seen(struct handoff_room *room,
 #define BLIND_PROBE_CAP_ROOMS 4
 
 static const char *reclaim_blind(struct handoff_room *room, UINT64 remaining,
-				 UINT64 chunk, char *why, size_t cap)
+				 uint32_t most_records, UINT64 chunk, char *why,
+				 size_t cap)
 {
 	uint32_t records;
 	UINT64 target = 0;
 	unsigned round;
 
-	for (records = HANDOFF_MAX_RECORDS; records >= HANDOFF_MIN_RECORDS;
-	     records -= HANDOFF_RECORDS_STEP) {
+	for (records = most_records && most_records < HANDOFF_BLIND_RECORDS
+			       ? most_records : HANDOFF_BLIND_RECORDS;
+	     records >= HANDOFF_MIN_RECORDS; records -= HANDOFF_RECORDS_STEP) {
 		room->blob_budget = records * RECORD_MAX_PAYLOAD;
 		room->needed = handoff_room_needed(room->blob_budget);
 		target = room->needed + PROBE_SLACK;
@@ -210,14 +212,16 @@ static const char *reclaim_blind(struct handoff_room *room, UINT64 remaining,
 }
 
 const char *handoff_make_room(struct handoff_room *room, int store_unreadable,
-			      char *why, size_t cap)
+			      uint32_t most_records, char *why, size_t cap)
 {
 	struct varstore_usage usage;
 	UINT64 remaining, max_variable, chunk;
 
 	*room = (struct handoff_room){
-		.needed = handoff_room_needed(HANDOFF_MAX_BLOB),
-		.blob_budget = HANDOFF_MAX_BLOB, .guaranteed = 1,
+		.needed = handoff_room_needed(HANDOFF_MIN_RECORDS *
+					      RECORD_MAX_PAYLOAD),
+		.blob_budget = HANDOFF_MIN_RECORDS * RECORD_MAX_PAYLOAD,
+		.guaranteed = 1,
 	};
 	delete_probes();	/* left by a run that stopped mid-probe */
 	if (handoff_query_store(&remaining, &max_variable, why, cap))
@@ -235,14 +239,22 @@ const char *handoff_make_room(struct handoff_room *room, int store_unreadable,
 	if (chunk > PROBE_CHUNK_BYTES)
 		chunk = PROBE_CHUNK_BYTES;
 	if (!store_unreadable && read_store_usage(&usage) == 0) {
+		/* Sized to the store: its share of what is free now, deleted
+		 * variables' space counted, since a reclaim gives it back. */
+		uint32_t records = handoff_records_for(remaining);
+
 		room->store_seen = 1;
+		if (most_records && most_records < records)
+			records = most_records;
+		room->blob_budget = records * RECORD_MAX_PAYLOAD;
+		room->needed = handoff_room_needed(room->blob_budget);
 		if (remaining < room->needed)
 			return handoff_too_little_room(remaining, room->needed,
 					       ", counting what deleted variables "
 					       "hold", why, cap);
 		return reclaim_seen(room, &usage, chunk, why, cap);
 	}
-	return reclaim_blind(room, remaining, chunk, why, cap);
+	return reclaim_blind(room, remaining, most_records, chunk, why, cap);
 }
 
 /* The GUID simulate = store-fills writes under: not irqlab's, so phase

@@ -57,17 +57,6 @@ const char *handoff_query_store(UINT64 *remaining, UINT64 *max_variable,
 	return 0;
 }
 
-uint64_t handoff_room_needed(size_t blob_len)
-{
-	/* The records, and one write of the marker: phase B rewrites it
-	 * when the records cannot be written. */
-	return blob_len +
-	       records_needed(blob_len) *
-		       (uint64_t)(RECORD_HEADER_BYTES + HANDOFF_VARIABLE_OVERHEAD) +
-	       MARKER_MAX_BYTES + HANDOFF_VARIABLE_OVERHEAD +
-	       HANDOFF_STORE_RESERVE;
-}
-
 const char *handoff_too_little_room(UINT64 remaining, UINT64 needed,
 				    const char *view, char *why, size_t cap)
 {

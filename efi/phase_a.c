@@ -398,6 +398,9 @@ EFI_STATUS phase_a(struct run_state *run,
 	/* A run whose results cannot be kept is worse than none. */
 	if (handoff_make_room(&room, config_simulates(&r->config,
 						      SIMULATE_STORE_UNREADABLE),
+			      r->config.handoff_kib &&
+					      r->config.handoff_kib < HANDOFF_MIN_RECORDS
+				      ? HANDOFF_MIN_RECORDS : r->config.handoff_kib,
 			      why, sizeof(why))) {
 		forget_boot_next();
 		log_status(STATUS_STORE, "ok=0 free=%llu end_free=%llu needed=%llu",
@@ -414,6 +417,14 @@ EFI_STATUS phase_a(struct run_state *run,
 			   (unsigned long long)room.needed,
 			   room.reclaimed ? "; a probe write made the firmware "
 					    "reclaim deleted space" : "");
+	if (room.store_seen)
+		log_printf("phase A: a handoff may take %llu record(s), %u bytes "
+			   "of results: %s\n",
+			   (unsigned long long)records_needed(room.blob_budget),
+			   room.blob_budget,
+			   r->config.handoff_kib ? "capped by handoff_kib"
+						 : "at most half the store's free "
+						   "room beyond its 5 KiB reserve");
 	if (room.reclaimed && room.store_seen)
 		log_printf("phase A: variable store: %llu bytes free at its end "
 			   "after the reclaim\n", (unsigned long long)room.end_free);

@@ -42,11 +42,10 @@ static struct run_state *run;
 /* Whether the run so far fits one handoff (bench_run_all's test). */
 static int fits_one_handoff(const struct run_result *r)
 {
-	static uint8_t trial[HANDOFF_MAX_BLOB];
 	size_t cap = run->handoff_budget -
 		     (r->part == 1 ? PRIMITIVES_RESERVE + cross_cpu_handoff_reserve() : 0);
 
-	return results_encode(r, trial, cap) != 0;
+	return results_fit(r, cap);
 }
 
 /* How long the page of results stays up before the machine resets, when

@@ -69,6 +69,30 @@ size_t records_needed(size_t blob_len)
 	return n <= HANDOFF_MAX_RECORDS ? n : 0;
 }
 
+uint64_t handoff_room_needed(size_t blob_len)
+{
+	/* The records, and one write of the marker: phase B rewrites it
+	 * when the records cannot be written. */
+	return blob_len +
+	       records_needed(blob_len) *
+		       (uint64_t)(RECORD_HEADER_BYTES + HANDOFF_VARIABLE_OVERHEAD) +
+	       MARKER_MAX_BYTES + HANDOFF_VARIABLE_OVERHEAD +
+	       HANDOFF_STORE_RESERVE;
+}
+
+uint32_t handoff_records_for(uint64_t free_bytes)
+{
+	uint64_t beyond = free_bytes > HANDOFF_STORE_RESERVE
+				  ? free_bytes - HANDOFF_STORE_RESERVE : 0;
+	uint32_t k = HANDOFF_MAX_RECORDS;
+
+	while (k > HANDOFF_MIN_RECORDS &&
+	       handoff_room_needed(k * RECORD_MAX_PAYLOAD) -
+			       HANDOFF_STORE_RESERVE > beyond / 2)
+		k--;
+	return k;
+}
+
 static uint32_t record_crc(const uint8_t *rec, size_t payload_len)
 {
 	uint32_t crc = crc32_update(0, rec, OFF_CRC);
@@ -147,7 +171,7 @@ static const char *assemble_run(const struct record_view *views,
 				uint8_t *blob, size_t cap, size_t *blob_len)
 {
 	const struct record_view *first = 0;
-	uint32_t have = 0; /* bit per seq */
+	uint8_t have[HANDOFF_MAX_RECORDS] = { 0 };	/* per seq */
 	size_t i, k;
 
 	for (i = 0; i < n; i++) {
@@ -160,14 +184,15 @@ static const char *assemble_run(const struct record_view *views,
 		if (v->total != first->total || v->blob_len != first->blob_len ||
 		    v->blob_crc != first->blob_crc)
 			return "records of one run disagree";
-		if (have & (1u << v->seq))
+		if (have[v->seq])
 			return "duplicate sequence number";
-		have |= 1u << v->seq;
+		have[v->seq] = 1;
 	}
 	if (!first)
 		return "no records";
-	if (have != (1u << first->total) - 1)
-		return "incomplete: records missing";
+	for (k = 0; k < first->total; k++)
+		if (!have[k])
+			return "incomplete: records missing";
 	if (first->blob_len > cap)
 		return "blob larger than buffer";
 	for (i = 0; i < n; i++) {
@@ -187,8 +212,8 @@ static const char *assemble_run(const struct record_view *views,
 int handoff_select(struct handoff_item *items, size_t n, uint8_t *blob,
 		   size_t cap, size_t *blob_len, uint64_t *run_id)
 {
-	struct record_view views[HANDOFF_MAX_RECORDS * 4];
-	uint8_t valid[HANDOFF_MAX_RECORDS * 4];
+	static struct record_view views[HANDOFF_SCAN_RECORDS];
+	static uint8_t valid[HANDOFF_SCAN_RECORDS];
 	uint64_t tried_below = UINT64_MAX;
 	size_t i;
 

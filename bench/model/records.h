@@ -1,6 +1,8 @@
 /* The handoff records: the encoded results split into small, CRC-checked
  * pieces, each stored as one UEFI variable. The limits follow what Linux's
- * efi-pstore learned (docs/uefi-variables.md): records of at most 1 KiB, 16 KiB in all. */
+ * efi-pstore learned (docs/uefi-variables.md): records of at most 1 KiB;
+ * how many a handoff takes is sized to the store's free room by phase A
+ * (efi/handoff_room.c), up to HANDOFF_MAX_BYTES. */
 #ifndef IRQLAB_BENCH_MODEL_RECORDS_H
 #define IRQLAB_BENCH_MODEL_RECORDS_H
 
@@ -11,13 +13,46 @@
 #define RECORD_VERSION 1
 #define RECORD_HEADER_BYTES 36
 #define RECORD_MAX_BYTES 1024
-#define HANDOFF_MAX_BYTES (16 * 1024)
+/* The most one handoff takes of any store: 64 records, a quarter of
+ * OVMF's 4 MB store and under half of what it has free, leaving the
+ * names from 64 to 99 for records a firmware would not delete. */
+#define HANDOFF_MAX_BYTES (64 * 1024)
 #define HANDOFF_MAX_RECORDS (HANDOFF_MAX_BYTES / RECORD_MAX_BYTES)
 #define RECORD_MAX_PAYLOAD (RECORD_MAX_BYTES - RECORD_HEADER_BYTES)
 #define HANDOFF_MAX_BLOB (HANDOFF_MAX_RECORDS * RECORD_MAX_PAYLOAD)
-/* How many variables under irqlab's GUID phase C reads and judges: room
- * for a few stale runs beside the current one. */
-#define HANDOFF_SCAN_RECORDS (HANDOFF_MAX_RECORDS * 4)
+/* Record names run from IrqlabRecord00 to IrqlabRecord99. */
+#define HANDOFF_NAME_LIMIT 100
+/* How many variables under irqlab's GUID phase C reads and judges: one
+ * for every name a record can have. */
+#define HANDOFF_SCAN_RECORDS HANDOFF_NAME_LIMIT
+
+/* Linux efi-pstore's reserve: never leave less than this free
+ * (arch/x86/platform/efi/quirks.c, after the 2013 Samsung bricking). */
+#define HANDOFF_STORE_RESERVE (5 * 1024)
+/* What one variable costs the store beyond its data: EDK2's authenticated
+ * variable header (~60 bytes) plus the UCS-2 name, rounded up. */
+#define HANDOFF_VARIABLE_OVERHEAD 128
+/* A handoff is never less than 8 records: below that a part would be
+ * mostly the run's header. The blind path (efi/handoff_room.c) tries 16
+ * records down to 8, 4 at a time. */
+#define HANDOFF_MIN_RECORDS 8
+#define HANDOFF_BLIND_RECORDS 16
+#define HANDOFF_RECORDS_STEP 4
+
+/* The one budget rule, phase A's and phase B's: what the store must have
+ * free to take a blob of `blob_len` bytes (the records, each with its
+ * header and the store's overhead, one rewrite of the marker, and the
+ * reserve). */
+uint64_t handoff_room_needed(size_t blob_len);
+
+/* How many records a handoff may take of a store with `free_bytes` free
+ * (QueryVariableInfo before ExitBootServices): the most whose room
+ * beyond the reserve is at most half of what is free beyond it, so the
+ * firmware's own writes keep the other half; never more than
+ * HANDOFF_MAX_RECORDS, never fewer than HANDOFF_MIN_RECORDS (phase A
+ * refuses a store without room for those). docs/uefi-variables.md
+ * "The handoff's size". */
+uint32_t handoff_records_for(uint64_t free_bytes);
 
 uint32_t crc32_update(uint32_t crc, const void *data, size_t len);
 uint32_t crc32(const void *data, size_t len);

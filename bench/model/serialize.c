@@ -1,9 +1,12 @@
 #include "bench/model/serialize.h"
 
 #include "bench/model/blob_layout.h"
+#include "bench/model/range_coder.h"
 #include "bench/model/wire.h"
 
-/* The blob: RESULTS_BLOB_VERSION in two bytes; the string table, its
+/* The blob: RESULTS_BLOB_VERSION in two bytes, how the encoding follows
+ * (enum blob_method) in one, the encoding's length in LEB128, then the
+ * encoding, range-coded or as it is. The encoding: the string table, its
  * count in LEB128 and each string as a one-byte length (a field is under
  * 256 bytes) and its bytes; then the run's fields and its lists as
  * bench/model/blob_layout.c lays them out, each list's count in LEB128.
@@ -187,14 +190,16 @@ uint32_t results_fit_histograms(struct run_result *r, uint8_t *scratch,
 {
 	uint32_t dropped = 0;
 
-	while ((*len = results_encode(r, scratch, cap)) == 0 && r->n_hists) {
+	while (!results_fit(r, cap) && r->n_hists) {
 		r->n_hists--;
 		dropped++;
 	}
+	*len = results_encode(r, scratch, cap);
 	return dropped;
 }
 
-size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap)
+/* The encoding, uncompressed, into `out`. Returns its length, or 0. */
+static size_t encode_raw(const struct run_result *r, uint8_t *out, size_t cap)
 {
 	static struct dict dict;
 	struct writer w = { out, cap, 0, 0, &dict, 1 };
@@ -208,7 +213,6 @@ size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap)
 	if (dict.full)
 		return 0;
 	w.collecting = 0;
-	wire_put_uint(&w, RESULTS_BLOB_VERSION, 2);
 	wire_put_var(&w, dict.n);
 	for (i = 0; i < dict.n; i++) {
 		wire_put_uint(&w, dict.len[i], 1);	/* a field is < 256 bytes */
@@ -216,6 +220,71 @@ size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap)
 	}
 	encode_fields(&w, r);	/* pass 2: the fields */
 	return w.overflow || dict.full ? 0 : w.len;
+}
+
+/* The blob's header for an encoding of `raw_len` bytes sent by `method`;
+ * returns its length, or 0 when `cap` is too small. */
+static size_t put_header(uint8_t *out, size_t cap, unsigned method,
+			 size_t raw_len)
+{
+	struct writer w = { out, cap, 0, 0, 0, 0 };
+
+	wire_put_uint(&w, RESULTS_BLOB_VERSION, 2);
+	wire_put_uint(&w, method, 1);
+	wire_put_var(&w, raw_len);
+	return w.overflow ? 0 : w.len;
+}
+
+static uint8_t raw[RESULTS_RAW_MAX];
+
+/* The encoding in `raw` (raw_len bytes), stored as it is. */
+static size_t put_stored(size_t raw_len, uint8_t *out, size_t cap)
+{
+	size_t head = put_header(out, cap, BLOB_STORED, raw_len), i;
+
+	if (head == 0 || raw_len > cap - head)
+		return 0;
+	for (i = 0; i < raw_len; i++)
+		out[head + i] = raw[i];
+	return head + raw_len;
+}
+
+size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap)
+{
+	size_t raw_len = encode_raw(r, raw, sizeof(raw));
+	size_t head, packed;
+
+	if (raw_len == 0)
+		return 0;
+	head = put_header(out, cap, BLOB_RANGE_CODED, raw_len);
+	packed = head ? rc_compress(raw, raw_len, out + head, cap - head) : 0;
+	if (packed && packed < raw_len)
+		return head + packed;
+	return put_stored(raw_len, out, cap);
+}
+
+size_t results_encode_stored(const struct run_result *r, uint8_t *out,
+			     size_t cap)
+{
+	size_t raw_len = encode_raw(r, raw, sizeof(raw));
+
+	return raw_len ? put_stored(raw_len, out, cap) : 0;
+}
+
+int results_fit(const struct run_result *r, size_t cap)
+{
+	size_t raw_len = encode_raw(r, raw, sizeof(raw));
+	uint8_t head[16];
+	size_t head_len;
+
+	if (raw_len == 0)
+		return 0;
+	head_len = put_header(head, sizeof(head), BLOB_STORED, raw_len);
+	if (head_len > cap)
+		return 0;
+	/* as it is, or compressed: results_encode's two choices */
+	return raw_len <= cap - head_len ||
+	       rc_compress(raw, raw_len, NULL, cap - head_len) != 0;
 }
 
 /* --- decoding ----------------------------------------------------------- */
@@ -322,6 +391,7 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 	static struct reader r;
 	enum decode_status status;
 	char *base = (char *)out;
+	uint64_t method, raw_len;
 	size_t l;
 	uint32_t i;
 
@@ -329,6 +399,28 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 	*out = (struct run_result){ 0 };
 	if (wire_get_uint(&r, 2) != RESULTS_BLOB_VERSION)
 		return r.truncated ? DECODE_TRUNCATED : DECODE_BAD_VERSION;
+	method = wire_get_uint(&r, 1);
+	raw_len = wire_get_var(&r);
+	if (r.truncated)
+		return DECODE_TRUNCATED;
+	if (method >= BLOB_METHOD_END || raw_len > RESULTS_RAW_MAX || r.overlong)
+		return DECODE_BAD_VALUE;
+	if (method == BLOB_RANGE_CODED) {
+		int left = rc_decompress(in + r.pos, len - r.pos, raw,
+					 (size_t)raw_len);
+
+		if (left < 0)
+			return DECODE_TRUNCATED;
+		if (left > 0)
+			return DECODE_TRAILING;
+		r = (struct reader){ .p = raw, .len = (size_t)raw_len };
+	} else {
+		if (raw_len > len - r.pos)
+			return DECODE_TRUNCATED;
+		if (raw_len < len - r.pos)
+			return DECODE_TRAILING;
+		r = (struct reader){ .p = in + r.pos, .len = (size_t)raw_len };
+	}
 	if (!wire_get_string_table(&r))
 		return DECODE_BAD_VALUE;
 	status = get_fields(&r, out, blob_run_fields,
@@ -352,7 +444,7 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 				return status;
 		}
 	}
-	return r.pos == len ? DECODE_OK : DECODE_TRAILING;
+	return r.pos == r.len ? DECODE_OK : DECODE_TRAILING;
 }
 
 const char *decode_status_name(enum decode_status s)

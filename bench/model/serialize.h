@@ -28,11 +28,37 @@
  *     a cross-CPU row's wake-ups of its target without an interrupt
  *     (experiment_result's target_wakeups).
  * 16: the plan's rows (run_result's plan_rows), for the one count of
- *     rows (bench/model/row_counts.h). */
-#define RESULTS_BLOB_VERSION 16
+ *     rows (bench/model/row_counts.h).
+ * 17: the encoding compressed (bench/model/range_coder.h): after the
+ *     version, a byte saying how (BLOB_STORED, BLOB_RANGE_CODED) and the
+ *     encoding's length in LEB128; then the encoding, which no longer
+ *     begins with the version. */
+#define RESULTS_BLOB_VERSION 17
+
+/* How the encoding follows the blob's header. */
+enum blob_method {
+	BLOB_STORED = 0,	/* as it is: compressing did not make it smaller */
+	BLOB_RANGE_CODED = 1,
+	BLOB_METHOD_END
+};
+
+/* The largest encoding, before compression, a blob may hold: room for
+ * the worst case a run can fill, every table full (tests/unit/
+ * test_serialize.c asserts it), with a joined run's parts. */
+#define RESULTS_RAW_MAX (256 * 1024)
 
 /* Returns the encoded length, or 0 when `cap` is too small. */
 size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap);
+
+/* The same blob with its encoding stored as it is (BLOB_STORED): for
+ * tests that read or change the encoding's bytes. */
+size_t results_encode_stored(const struct run_result *r, uint8_t *out,
+			     size_t cap);
+
+/* Whether the run encodes within `cap` bytes: results_encode's answer,
+ * found without compressing where the encoding fits as it is (phase B
+ * asks after every row). */
+int results_fit(const struct run_result *r, size_t cap);
 
 /* Leaves out row histograms, the last rows' first, until the blob fits
  * `cap` bytes (`scratch` holds a trial encoding). Returns how many were

@@ -81,7 +81,50 @@ static void records_stay_within_the_pstore_limits(void **state)
 	(void)state;
 	assert_int_equal(records_needed(HANDOFF_MAX_BLOB), HANDOFF_MAX_RECORDS);
 	assert_int_equal(records_needed(HANDOFF_MAX_BLOB + 1), 0);
-	assert_true(HANDOFF_MAX_RECORDS * RECORD_MAX_BYTES <= 16 * 1024);
+	assert_true(RECORD_MAX_BYTES <= 1024);
+	/* the names past the largest handoff stay for records a firmware
+	 * would not delete */
+	assert_true(HANDOFF_MAX_RECORDS < HANDOFF_NAME_LIMIT);
+}
+
+/* The handoff's size follows the store's free room: the most records
+ * whose room beyond the 5 KiB reserve is at most half of what is free
+ * beyond it, between 8 and 64 (docs/uefi-variables.md "The handoff's
+ * size"). */
+static void the_handoff_is_sized_to_the_store(void **state)
+{
+	uint64_t free_bytes;
+
+	(void)state;
+	/* A record's cost: 988 bytes of results, its 36-byte header and the
+	 * store's 128; once, the marker's rewrite (183 + 128). */
+	assert_int_equal(handoff_room_needed(17 * RECORD_MAX_PAYLOAD),
+			 17 * 1152 + 311 + HANDOFF_STORE_RESERVE);
+	/* OVMF's 4 MB store as phase A finds it: the most there is */
+	assert_int_equal(handoff_records_for(245400), HANDOFF_MAX_RECORDS);
+	/* OVMF's 2 MB store: (46000 - 5120) / 2 = 20440 >= 17 * 1152 + 311 */
+	assert_int_equal(handoff_records_for(46000), 17);
+	assert_int_equal(handoff_records_for(2 * (17 * 1152 + 311) + 5120), 17);
+	assert_int_equal(handoff_records_for(2 * (17 * 1152 + 311) + 5119), 16);
+	/* a store with less has the least, which phase A then refuses
+	 * where even that does not fit */
+	assert_int_equal(handoff_records_for(0), HANDOFF_MIN_RECORDS);
+	assert_int_equal(handoff_records_for(12000), HANDOFF_MIN_RECORDS);
+	for (free_bytes = 0; free_bytes < 400000; free_bytes += 97) {
+		uint32_t k = handoff_records_for(free_bytes);
+		uint64_t half = free_bytes > HANDOFF_STORE_RESERVE
+					? (free_bytes - HANDOFF_STORE_RESERVE) / 2 : 0;
+
+		assert_true(k >= HANDOFF_MIN_RECORDS && k <= HANDOFF_MAX_RECORDS);
+		if (k > HANDOFF_MIN_RECORDS)
+			assert_true(handoff_room_needed(k * RECORD_MAX_PAYLOAD) -
+					    HANDOFF_STORE_RESERVE <= half);
+		if (k < HANDOFF_MAX_RECORDS)
+			assert_true(handoff_room_needed((k + 1) *
+							RECORD_MAX_PAYLOAD) -
+					    HANDOFF_STORE_RESERVE > half);
+		assert_true(handoff_records_for(free_bytes + 97) >= k);
+	}
 }
 
 static void out_of_order_records_reassemble(void **state)
@@ -328,6 +371,7 @@ int main(void)
 		cmocka_unit_test(crc32_matches_the_zlib_check_value),
 		cmocka_unit_test(round_trip_at_every_boundary),
 		cmocka_unit_test(records_stay_within_the_pstore_limits),
+		cmocka_unit_test(the_handoff_is_sized_to_the_store),
 		cmocka_unit_test(out_of_order_records_reassemble),
 		cmocka_unit_test(every_single_bit_flip_is_caught),
 		cmocka_unit_test(truncated_records_are_rejected),

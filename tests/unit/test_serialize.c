@@ -14,6 +14,21 @@
 
 static uint8_t buf[HANDOFF_MAX_BLOB];
 
+/* Encodes `in` stored as it is (BLOB_STORED), for the tests that read or
+ * change the encoding's bytes; *at is where the encoding begins, past the
+ * version, the method and the encoding's length. */
+static size_t stored(const struct run_result *in, size_t *at)
+{
+	size_t n = results_encode_stored(in, buf, sizeof(buf));
+
+	assert_true(n > 0);
+	assert_int_equal(buf[2], BLOB_STORED);
+	for (*at = 3; buf[*at] & 0x80; (*at)++)
+		;
+	(*at)++;
+	return n;
+}
+
 static void round_trip_is_exact(void **state)
 {
 	static struct run_result in, out;
@@ -150,14 +165,13 @@ static void row_histograms_round_trip(void **state)
 	assert_null(results_row_histogram(&out, 1, METRIC_ROUND_TRIP));
 }
 
-/* The budget is fixed: the last rows' histograms give way first, the
- * rest of the run travels whole, and the count of those left out is
- * exact. */
+/* Under a budget the last rows' histograms give way first, the rest of
+ * the run travels whole, and the count of those left out is exact. */
 static void histograms_give_way_to_the_budget(void **state)
 {
 	static struct run_result in, out;
 	static uint8_t scratch[HANDOFF_MAX_BLOB];
-	size_t len, plain;
+	size_t len, plain, full, budget;
 	uint32_t dropped, before;
 	unsigned i, m;
 
@@ -168,11 +182,20 @@ static void histograms_give_way_to_the_budget(void **state)
 		for (m = 0; m < ROW_HIST_METRICS; m++)
 			add_row_histogram(&in, i, m, 300 + i, 48);
 	before = in.n_hists;
-	assert_int_equal(results_encode(&in, buf, sizeof(buf)), 0);
-	dropped = results_fit_histograms(&in, scratch, sizeof(scratch), &len);
+	full = results_encode(&in, buf, sizeof(buf));
+	assert_true(full > plain);
+	budget = (plain + full) / 2;
+	assert_int_equal(results_encode(&in, buf, budget), 0);
+	assert_false(results_fit(&in, budget));
+	dropped = results_fit_histograms(&in, scratch, budget, &len);
 	assert_true(dropped > 0 && dropped < before);
 	assert_int_equal(in.n_hists, before - dropped);
-	assert_true(len > plain && len <= sizeof(scratch));
+	assert_true(len > plain && len <= budget);
+	assert_true(results_fit(&in, budget));
+	/* one histogram more would not have fitted */
+	in.n_hists++;
+	assert_false(results_fit(&in, budget));
+	in.n_hists--;
 	assert_int_equal(results_decode(scratch, len, &out), DECODE_OK);
 	assert_non_null(results_row_histogram(&out, 0, METRIC_ENTRY));
 	assert_null(results_row_histogram(&out, 99, METRIC_ROUND_TRIP));
@@ -364,13 +387,13 @@ static void out_of_range_values_are_refused(void **state)
 static void an_index_outside_the_string_table_is_refused(void **state)
 {
 	static struct run_result in, out;
-	size_t n;
+	size_t n, at;
 
 	(void)state;
 	sample_run(&in, 1);
-	n = results_encode(&in, buf, sizeof(buf));
-	assert_true(buf[2] < 0x80);	/* one-byte table size */
-	buf[2]--;	/* drop the last string; its uses now point past */
+	n = stored(&in, &at);
+	assert_true(buf[at] < 0x80);	/* one-byte table size */
+	buf[at]--;	/* drop the last string; its uses now point past */
 	assert_int_not_equal(results_decode(buf, n, &out), DECODE_OK);
 }
 
@@ -378,20 +401,21 @@ static void repeated_strings_are_stored_once(void **state)
 {
 	static struct run_result in;
 	uint8_t one, two, three;
+	size_t at;
 
 	(void)state;
 	sample_run(&in, 1);
-	assert_true(results_encode(&in, buf, sizeof(buf)) > 0);
-	one = buf[2];	/* the string table's size */
+	stored(&in, &at);
+	one = buf[at];	/* the string table's size */
 	sample_run(&in, 3);
-	assert_true(results_encode(&in, buf, sizeof(buf)) > 0);
-	two = buf[2];
+	stored(&in, &at);
+	two = buf[at];
 	/* rows add no string of their own: they travel as ids */
 	assert_int_equal(two, one);
 	strcpy(in.exp[1].reason, "a reason of its own");
 	strcpy(in.exp[2].reason, "a reason of its own");
-	assert_true(results_encode(&in, buf, sizeof(buf)) > 0);
-	three = buf[2];
+	stored(&in, &at);
+	three = buf[at];
 	/* the same reason twice is one more string */
 	assert_int_equal(three, one + 1);
 }
@@ -402,15 +426,14 @@ static void repeated_strings_are_stored_once(void **state)
 static void rows_travel_as_their_ids(void **state)
 {
 	static struct run_result in, out;
-	size_t one_row, nine_rows;
+	size_t nine_rows, at;
 	uint8_t one_row_strings;
 	unsigned i;
 
 	(void)state;
 	sample_run(&in, 1);
-	one_row = results_encode(&in, buf, sizeof(buf));
-	assert_true(one_row > 0);
-	one_row_strings = buf[2];
+	stored(&in, &at);
+	one_row_strings = buf[at];
 	sample_run(&in, 9);
 	for (i = 0; i < 9; i++) {
 		struct experiment_result *e = &in.exp[i];
@@ -427,8 +450,7 @@ static void rows_travel_as_their_ids(void **state)
 	in.exp[8].id.selftest = SELFTEST_IN_FRED;
 	in.exp[8].baseline = in.exp[8].id;
 	row_name(&in.exp[8].id, in.exp[8].name, sizeof(in.exp[8].name));
-	nine_rows = results_encode(&in, buf, sizeof(buf));
-	assert_true(nine_rows > 0);
+	nine_rows = stored(&in, &at);
 	assert_int_equal(results_decode(buf, nine_rows, &out), DECODE_OK);
 	assert_memory_equal(&in, &out, sizeof(in));
 	assert_string_equal(out.exp[1].name, "int-push-jmp+seg-mov32");
@@ -436,7 +458,7 @@ static void rows_travel_as_their_ids(void **state)
 	assert_string_equal(out.exp[8].name, "selftest-fault-in-fred");
 	/* The rows' names are in no string table: the table one row
 	 * needs holds nine. */
-	assert_int_equal(buf[2], (uint8_t)one_row_strings);
+	assert_int_equal(buf[at], (uint8_t)one_row_strings);
 }
 
 /* A row whose ids no list has, or whose baseline is another source's,
@@ -444,7 +466,7 @@ static void rows_travel_as_their_ids(void **state)
 static void rows_the_lists_lack_are_refused(void **state)
 {
 	static struct run_result in, out;
-	size_t n;
+	size_t n, at;
 
 	(void)state;
 	sample_run(&in, 2);
@@ -458,8 +480,7 @@ static void rows_the_lists_lack_are_refused(void **state)
 	sample_run(&in, 2);
 	in.exp[1].id.scheme = SCHEME_CALL16;
 	row_name(&in.exp[1].id, in.exp[1].name, sizeof(in.exp[1].name));
-	n = results_encode(&in, buf, sizeof(buf));
-	assert_true(n > 0);
+	n = stored(&in, &at);
 	assert_int_equal(results_decode(buf, n, &out), DECODE_OK);
 	{
 		static const uint8_t row[6] = { SOURCE_INT, SCHEME_CALL16, 0, 0,
@@ -488,13 +509,13 @@ static void figures_travel_as_steps(void **state)
 	sample_run(&in, 1);
 	for (k = 0; k < METRIC_COUNT; k++)
 		in.exp[0].metric[k] = sample_stats(1000000);
-	near = results_encode(&in, buf, sizeof(buf));
+	near = results_encode_stored(&in, buf, sizeof(buf));
 	for (k = 0; k < METRIC_COUNT; k++) {
 		in.exp[0].metric[k].p1 = 5;
 		in.exp[0].metric[k].median = 3000000;
 		in.exp[0].metric[k].p90 = 7;
 	}
-	far = results_encode(&in, buf, sizeof(buf));
+	far = results_encode_stored(&in, buf, sizeof(buf));
 	assert_true(near > 0 && far > near + METRIC_COUNT * 10);
 	assert_int_equal(results_decode(buf, far, &out), DECODE_OK);
 	assert_memory_equal(&in, &out, sizeof(in));
@@ -520,13 +541,13 @@ static void varints_round_trip_at_their_limits(void **state)
 static void an_overlong_number_is_refused(void **state)
 {
 	static struct run_result in, out;
-	size_t n, i;
+	size_t n, i, at;
 
 	(void)state;
 	sample_run(&in, 1);
 	/* ten bytes: 0xff x9, 0x01 (the mean: figures travel as steps) */
 	in.exp[0].metric[0].mean_milli = UINT64_MAX;
-	n = results_encode(&in, buf, sizeof(buf));
+	n = stored(&in, &at);
 	for (i = 0; i + 10 <= n; i++)
 		if (!memcmp(buf + i, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 10))
 			break;
@@ -538,16 +559,16 @@ static void an_overlong_number_is_refused(void **state)
 static void an_oversized_string_length_is_refused(void **state)
 {
 	static struct run_result in, out;
-	size_t n;
+	size_t n, at;
 
 	(void)state;
 	sample_run(&in, 1);
-	n = results_encode(&in, buf, sizeof(buf));
-	/* After the version (2) and the table size (1): the first string,
-	 * the CPU vendor, as its length and bytes. */
-	assert_int_equal(buf[3], strlen(in.machine.cpu_vendor));
-	assert_memory_equal(buf + 4, in.machine.cpu_vendor, buf[3]);
-	buf[3] = 200;	/* longer than the blob */
+	n = stored(&in, &at);
+	/* After the table size (1): the first string, the CPU vendor, as
+	 * its length and bytes. */
+	assert_int_equal(buf[at + 1], strlen(in.machine.cpu_vendor));
+	assert_memory_equal(buf + at + 2, in.machine.cpu_vendor, buf[at + 1]);
+	buf[at + 1] = 200;	/* longer than the blob */
 	assert_int_not_equal(results_decode(buf, n, &out), DECODE_OK);
 }
 
