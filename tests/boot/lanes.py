@@ -23,13 +23,14 @@ from harness import (Boot, CONFIG, HERE, ICOUNT, ICOUNT_CROSS_SAMPLES,
 from icount import icount_checks, icount_pair
 from machines import (CALL16_SELECTION, HPET_NOWHERE, call16_first,
                       hpet_missing, hpet_table_to_nowhere, nmi_in_switch,
-                      noise, other_cpu, other_machine, platform_simulated)
+                      noise, one_reset, other_cpu, other_machine,
+                      platform_simulated, SHIPPED)
 from row_checks import qemu_has_tcg_x2apic
 from row_counts import counts_agree
 from stick import (collect_sources, full_esp, no_display, one_time_boot,
                    progress_screen, rescue, reset_returns, secure_boot,
                    usb_writer)
-from store import (FOREIGN, STORE_MATRIX, UNDELETABLE, corrupt,
+from store import (FOREIGN, OVMF_2M, STORE_MATRIX, UNDELETABLE, corrupt,
                    foreign_variable, kill_mid_deletion, plant_foreign,
                    plant_undeletable, runtime_fault, setvariable_error,
                    store_cycles, store_fills, store_full_refused,
@@ -57,7 +58,11 @@ FIRST_LANE = (
     Boot("cpu-EPYC", (other_cpu,), icount=ICOUNT, cpu="EPYC", config=TINY),
     # Plain TCG on a busy host, as noisy as a real machine: waits are
     # bounded by time, not polls, and no row may fail or time out.
-    Boot("noise", (noise,), config=SMALL, busy_host=True),
+    Boot("noise", (noise,), config=SMALL + "handoff_kib = 8\n",
+         busy_host=True),
+    # The shipped matrix under plain TCG, as a real PC's figures scatter:
+    # one reset on OVMF's 4 MB store.
+    Boot("one-reset", (one_reset("4m", 1),), config=SHIPPED),
     Boot("runs-3", (runs_3,), icount=ICOUNT,
          config=SMALL + ONE_HANDOFF + "runs = 3\n"),
     Boot("nmi-in-switch", (nmi_in_switch,),
@@ -146,6 +151,9 @@ SECOND_LANE = (
               "OTHER_DISK": os.path.join(ROOT, "build", "other-disk.img")}),
     Boot("usb", perform=usb_writer),
     Boot("store-2m", perform=lambda: store_cycles(TINY + STORE_MATRIX)),
+    # ... and at most two parts on its 2 MB store.
+    Boot("one-reset-2m", (one_reset("2m", 2),), config=SHIPPED,
+         env=OVMF_2M),
     Boot("bochs", perform=lambda: bochs_runs(TINY), needs="bochs"),
     Boot("bochs-shipped", perform=bochs_shipped_config, needs="bochs"),
     Boot("bochs-counted", perform=lambda: bochs_counted_pass(TINY),

@@ -218,6 +218,57 @@ def other_cpu(o):
         check_i386(o.name, doc, exact=False)
 
 
+# The shipped config, as `make run` and a stick run it.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                       "image", "irqlab.cfg")) as _f:
+    SHIPPED = _f.read()
+# The records a handoff may take of OVMF's stores, as phase A sizes it
+# (bench/model/records.c handoff_records_for; tests/unit/test_records.c
+# pins the rule): the 4 MB store's 245 KB free give the most there is,
+# the 2 MB store's 46 KB seventeen.
+HANDOFF_RECORDS = {"4m": 64, "2m": 17}
+RECORD_PAYLOAD = 988
+
+
+def one_reset(store, most_parts):
+    """The shipped matrix under plain TCG, whose figures scatter as a real
+    PC's do: a handoff sized to the store and compressed carries it in
+    `most_parts` part(s) at most, one boot to measure each and one to
+    write."""
+    def checks(o):
+        label = o.name
+        doc = check_every_row_ends_well(label, o.rc, o.run_dir, o.results)
+        if not doc:
+            return
+        boots = sorted(int(m.group(1)) for m in
+                       (re.match(r"boot(\d+)\.log$", f)
+                        for f in os.listdir(o.run_dir)) if m)
+        room = statuses(o.run_dir, 1, "store")
+        handed = [h for b in boots for h in statuses(o.run_dir, b,
+                                                     "handed-over")]
+        parts = doc["handoff"]["parts"]
+        check("%s: phase A sized the handoff to the %s store: %d records "
+              "of %d bytes, what half its free room beyond the 5 KiB "
+              "reserve holds" % (label, store.upper(), HANDOFF_RECORDS[store],
+                                 RECORD_PAYLOAD),
+              room and room[-1]["ok"] == "1" and int(room[-1]["budget"])
+              == HANDOFF_RECORDS[store] * RECORD_PAYLOAD, str(room))
+        check("%s: the shipped matrix, its histograms spread by plain TCG's "
+              "noise, went in %s, one boot measuring each and one writing "
+              "the files, every part within its handoff" % (
+                  label, "one part" if most_parts == 1
+                  else "at most %d parts" % most_parts),
+              1 <= parts <= most_parts and boots == list(range(1, parts + 2))
+              and len(handed) == parts
+              and all(int(h["records"]) <= HANDOFF_RECORDS[store]
+                      for h in handed)
+              and doc["handoff"]["unmeasured_from_row"] is None
+              and doc["handoff"]["row_histograms"] > 0,
+              "parts=%d boots=%s handed=%s %s" % (parts, boots, handed,
+                                                  doc["handoff"]))
+    return checks
+
+
 def noise(o):
     doc = check_every_row_ends_well(o.name, o.rc, o.run_dir, o.results)
     if not doc:
@@ -225,15 +276,17 @@ def noise(o):
     check("noise: figures are labelled TCG noise, never cycles",
           doc["clock"]["kind"] == "tcg-noise"
           and not doc["clock"]["figures_are_cycles"], str(doc["clock"]))
-    # Noisy rows have wide histograms: more than one handoff holds.
-    # The run goes in parts, a reset apart, joined by phase C.
+    # Noisy rows have wide histograms: more than a handoff capped at
+    # 8 KiB (handoff_kib = 8) holds. The run goes in parts, a reset
+    # apart, joined by phase C.
     parts = statuses(o.run_dir, 2, "part-kept")
     folder = os.path.join(o.results, o.folders[0])
     ok_rows = [e for e in doc["experiments"] if e["status"] == "ok"]
     with_hist = [e for e in ok_rows if all(
         e["histograms"][k] for k in ("entry", "exit", "round_trip"))]
-    check("noise: histograms that outgrow one handoff spread the run "
-          "over resets, joined into one folder with every row",
+    check("noise: histograms that outgrow a handoff capped at 8 KiB "
+          "(handoff_kib = 8) spread the run over resets, joined into one "
+          "folder with every row",
           doc["handoff"]["parts"] >= 2 and parts
           and parts[0]["part"] == "1"
           and doc["handoff"]["unmeasured_from_row"] is None

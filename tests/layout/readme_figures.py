@@ -96,8 +96,8 @@ CODE_FIGURES = [
      r"with less than (\d+) KiB free",
      lambda: [define(RECORDS, "RECORD_MAX_BYTES") // 1024,
               define(RECORDS, "HANDOFF_MAX_BYTES") // 1024,
-              define("efi/handoff.h", "HANDOFF_STORE_RESERVE") // 1024]),
-    ("the handoff (HANDOFF_MAX_BYTES)", r"one handoff \((\d+) KiB of",
+              define(RECORDS, "HANDOFF_STORE_RESERVE") // 1024]),
+    ("the handoff (HANDOFF_MAX_BYTES)", r"one handoff \((\d+) KiB of variables at most",
      lambda: [define(RECORDS, "HANDOFF_MAX_BYTES") // 1024]),
     ("push-jmp-ibt's stub (PUSH_JMP_IBT_STRIDE)",
      r"ENDBR64, (\d+)-byte stubs",
@@ -197,7 +197,7 @@ NAMES = [
     r"COM1", r"x86[-_]64", r"i386", r"x2APIC", r"\d\d-bit", r"FAT32",
     r"UTF-8", r"EDK2", r"CR3", r"ENDBR64", r"i440FX", r"F1[12]",
     r"Boot000N", r"PCR 7", r"CPUID 15H/16H", r"8259", r"Core 2",
-    r"Debian 12", r"python3", r"qemu-system-x86", r"call16", r"step \d",
+    r"Debian 12", r"OVMF's [24] MB", r"python3", r"qemu-system-x86", r"call16", r"step \d",
     r"^\s*\d+\. ",   # an ordered list's numbers
 ]
 
