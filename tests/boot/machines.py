@@ -247,9 +247,9 @@ def one_reset(store, most_parts):
         handed = [h for b in boots for h in statuses(o.run_dir, b,
                                                      "handed-over")]
         parts = doc["handoff"]["parts"]
-        check("%s: phase A sized the handoff to the %s store: %d records "
+        check("%s: phase A sized the handoff to OVMF's %s store: %d records "
               "of %d bytes, what half its free room beyond the 5 KiB "
-              "reserve holds" % (label, store.upper(), HANDOFF_RECORDS[store],
+              "reserve holds" % (label, store[0] + " MB", HANDOFF_RECORDS[store],
                                  RECORD_PAYLOAD),
               room and room[-1]["ok"] == "1" and int(room[-1]["budget"])
               == HANDOFF_RECORDS[store] * RECORD_PAYLOAD, str(room))
