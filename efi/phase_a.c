@@ -423,8 +423,9 @@ EFI_STATUS phase_a(struct run_state *run,
 			   (unsigned long long)records_needed(room.blob_budget),
 			   room.blob_budget,
 			   r->config.handoff_kib ? "capped by handoff_kib"
-						 : "at most half the store's free "
-						   "room beyond its 5 KiB reserve");
+						 : "at most two thirds of the "
+						   "store's free room beyond its 5 KiB "
+						   "reserve");
 	if (room.reclaimed && room.store_seen)
 		log_printf("phase A: variable store: %llu bytes free at its end "
 			   "after the reclaim\n", (unsigned long long)room.end_free);

@@ -88,7 +88,7 @@ uint32_t handoff_records_for(uint64_t free_bytes)
 
 	while (k > HANDOFF_MIN_RECORDS &&
 	       handoff_room_needed(k * RECORD_MAX_PAYLOAD) -
-			       HANDOFF_STORE_RESERVE > beyond / 2)
+			       HANDOFF_STORE_RESERVE > beyond * 2 / 3)
 		k--;
 	return k;
 }

@@ -13,9 +13,9 @@
 #define RECORD_VERSION 1
 #define RECORD_HEADER_BYTES 36
 #define RECORD_MAX_BYTES 1024
-/* The most one handoff takes of any store: 64 records, a quarter of
- * OVMF's 4 MB store and under half of what it has free, leaving the
- * names from 64 to 99 for records a firmware would not delete. */
+/* The most one handoff takes of any store: 64 records, under a third
+ * of what OVMF's 4 MB store has free, leaving the names from 64 to 99
+ * for records a firmware would not delete. */
 #define HANDOFF_MAX_BYTES (64 * 1024)
 #define HANDOFF_MAX_RECORDS (HANDOFF_MAX_BYTES / RECORD_MAX_BYTES)
 #define RECORD_MAX_PAYLOAD (RECORD_MAX_BYTES - RECORD_HEADER_BYTES)
@@ -47,8 +47,8 @@ uint64_t handoff_room_needed(size_t blob_len);
 
 /* How many records a handoff may take of a store with `free_bytes` free
  * (QueryVariableInfo before ExitBootServices): the most whose room
- * beyond the reserve is at most half of what is free beyond it, so the
- * firmware's own writes keep the other half; never more than
+ * beyond the reserve is at most two thirds of what is free beyond it,
+ * so the firmware's own writes keep a third and the reserve; never more than
  * HANDOFF_MAX_RECORDS, never fewer than HANDOFF_MIN_RECORDS (phase A
  * refuses a store without room for those). docs/uefi-variables.md
  * "The handoff's size". */

@@ -88,7 +88,7 @@ static void records_stay_within_the_pstore_limits(void **state)
 }
 
 /* The handoff's size follows the store's free room: the most records
- * whose room beyond the 5 KiB reserve is at most half of what is free
+ * whose room beyond the 5 KiB reserve is at most two thirds of what is free
  * beyond it, between 8 and 64 (docs/uefi-variables.md "The handoff's
  * size"). */
 static void the_handoff_is_sized_to_the_store(void **state)
@@ -102,27 +102,29 @@ static void the_handoff_is_sized_to_the_store(void **state)
 			 17 * 1152 + 311 + HANDOFF_STORE_RESERVE);
 	/* OVMF's 4 MB store as phase A finds it: the most there is */
 	assert_int_equal(handoff_records_for(245400), HANDOFF_MAX_RECORDS);
-	/* OVMF's 2 MB store: (46000 - 5120) / 2 = 20440 >= 17 * 1152 + 311 */
-	assert_int_equal(handoff_records_for(46000), 17);
-	assert_int_equal(handoff_records_for(2 * (17 * 1152 + 311) + 5120), 17);
-	assert_int_equal(handoff_records_for(2 * (17 * 1152 + 311) + 5119), 16);
+	/* OVMF's 2 MB store: (46000 - 5120) * 2 / 3 = 27253 >= 23 * 1152 + 311 */
+	assert_int_equal(handoff_records_for(46000), 23);
+	/* the edge: 23 records' room, 26807, is two thirds of 40210.5 */
+	assert_int_equal(handoff_records_for(40211 + 5120), 23);
+	assert_int_equal(handoff_records_for(40210 + 5120), 22);
 	/* a store with less has the least, which phase A then refuses
 	 * where even that does not fit */
 	assert_int_equal(handoff_records_for(0), HANDOFF_MIN_RECORDS);
 	assert_int_equal(handoff_records_for(12000), HANDOFF_MIN_RECORDS);
 	for (free_bytes = 0; free_bytes < 400000; free_bytes += 97) {
 		uint32_t k = handoff_records_for(free_bytes);
-		uint64_t half = free_bytes > HANDOFF_STORE_RESERVE
-					? (free_bytes - HANDOFF_STORE_RESERVE) / 2 : 0;
+		uint64_t share = free_bytes > HANDOFF_STORE_RESERVE
+					 ? (free_bytes - HANDOFF_STORE_RESERVE) * 2 / 3
+					 : 0;
 
 		assert_true(k >= HANDOFF_MIN_RECORDS && k <= HANDOFF_MAX_RECORDS);
 		if (k > HANDOFF_MIN_RECORDS)
 			assert_true(handoff_room_needed(k * RECORD_MAX_PAYLOAD) -
-					    HANDOFF_STORE_RESERVE <= half);
+					    HANDOFF_STORE_RESERVE <= share);
 		if (k < HANDOFF_MAX_RECORDS)
 			assert_true(handoff_room_needed((k + 1) *
 							RECORD_MAX_PAYLOAD) -
-					    HANDOFF_STORE_RESERVE > half);
+					    HANDOFF_STORE_RESERVE > share);
 		assert_true(handoff_records_for(free_bytes + 97) >= k);
 	}
 }
