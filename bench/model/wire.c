@@ -27,7 +27,7 @@ void wire_put_uint(struct writer *w, uint64_t v, unsigned bytes)
 }
 
 /* Counts and figures as unsigned LEB128: most are small, and the whole
- * run must fit the 16 KiB handoff. */
+ * run must fit a handoff sized to the store. */
 void wire_put_var(struct writer *w, uint64_t v)
 {
 	uint8_t b[10];

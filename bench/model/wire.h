@@ -40,7 +40,7 @@ struct reader {
 void wire_put_bytes(struct writer *w, const void *src, size_t n);
 void wire_put_uint(struct writer *w, uint64_t v, unsigned bytes);
 /* Counts and figures as unsigned LEB128: most are small, and the whole
- * run must fit the 16 KiB handoff. */
+ * run must fit a handoff sized to the store. */
 void wire_put_var(struct writer *w, uint64_t v);
 /* A string field: its index in the table, added there on first use. */
 void wire_put_str(struct writer *w, const char *s, size_t field_size);
