@@ -34,6 +34,7 @@ from store import (FOREIGN, OVMF_2M, STORE_MATRIX, UNDELETABLE, corrupt,
                    foreign_variable, kill_mid_deletion, plant_foreign,
                    plant_undeletable, runtime_fault, setvariable_error,
                    store_cycles, store_fills, store_full_refused,
+                   store_nearly_full,
                    store_room_reclaimed, store_unreadable, undeletable_record)
 
 
@@ -187,10 +188,15 @@ SECOND_LANE = (
          config=TINY + STORE_MATRIX,
          env=TPM_OFF, before_boot1="%s --fill 3000 deleted"
          % os.path.join(HERE, "varstore.py")),
-    # A store nearly full of other software's live variables: phase A
-    # refuses, visibly, before measuring anything.
+    # A store nearly full of other software's live variables: the
+    # handoff shrinks to its least, 8 records, and the run is kept ...
+    Boot("store-nearly-full", (store_nearly_full,), config=TINY,
+         env=TPM_OFF, before_boot1="%s --fill 20000 live"
+         % os.path.join(HERE, "varstore.py")),
+    # ... and one without room even for those: phase A refuses, visibly,
+    # before measuring anything.
     Boot("store-full", (store_full_refused,), config=TINY, env=TPM_OFF,
-         before_boot1="%s --fill 20000 live" % os.path.join(HERE,
+         before_boot1="%s --fill 12000 live" % os.path.join(HERE,
                                                          "varstore.py")),
     # INT n and the self-IPIs under every scheme again on CPU 1, in the
     # boot CPU's place, under icount; and on a CPU the MADT lacks.

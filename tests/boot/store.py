@@ -324,6 +324,21 @@ def store_room_reclaimed(o):
         check_store_agrees("store-4m-deleted", o.run_dir)
 
 
+def store_nearly_full(o):
+    """A store with 20,000 bytes free: two thirds of what is free beyond
+    the reserve holds fewer than 8 records, so the handoff takes its
+    least, 8, whose room the store has: the run is kept, in smaller
+    parts where it must be, never refused (docs/uefi-variables.md "The
+    handoff's size")."""
+    room = statuses(o.run_dir, 1, "store")
+    check("store-nearly-full: with 20000 bytes free the handoff shrinks "
+          "to its least, 8 records, and the run is kept",
+          o.rc == 0 and o.doc is not None and room and room[-1]["ok"] == "1"
+          and int(room[-1]["budget"]) == 8 * 988
+          and o.doc["handoff"]["unmeasured_from_row"] is None,
+          "rc %d %s" % (o.rc, room))
+
+
 def store_full_refused(o):
     log = serial(o.run_dir, 1)
     room = statuses(o.run_dir, 1, "store")
