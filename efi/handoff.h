@@ -18,6 +18,7 @@ struct handoff_room {
 	uint64_t needed;	/* handoff_room_needed(blob_budget) */
 	uint8_t store_seen;	/* the store's bytes could be read */
 	uint8_t reclaimed;	/* probes made the firmware reclaim */
+	uint8_t resized;	/* the reclaim gave back less: sized again */
 	uint64_t end_free_before, end_free;	/* at its end: what runtime can use */
 	uint64_t probe_bytes;	/* written and deleted (per round, when blind) */
 	uint32_t rounds;	/* blind rounds */

@@ -84,7 +84,13 @@ static int read_store_usage(struct varstore_usage *u)
 }
 
 /* Writes probe variables of `chunk` bytes until more than `bytes` are
- * written. Returns 0, or the status of a write the firmware refused. */
+ * written, deleting each as soon as it is written: deleted, a probe
+ * still takes the store's end until the firmware reclaims, so the write
+ * that does not fit makes it reclaim all the probes before it, and only
+ * the probes written after that reclaim are left as deleted space (one,
+ * where `bytes` is the end's free space; when all were kept until the
+ * end, every probe the reclaim kept was left so: 15 KB of OVMF's 2 MB
+ * store). Returns 0, or the status of a write the firmware refused. */
 static EFI_STATUS write_probes(UINT64 bytes, UINT64 chunk)
 {
 	static uint8_t zeros[PROBE_CHUNK_BYTES];
@@ -104,6 +110,10 @@ static EFI_STATUS write_probes(UINT64 bytes, UINT64 chunk)
 					  (UINTN)data, zeros);
 		if (EFI_ERROR(st))
 			return st;
+		runtime_set_variable(name, &handoff_guid,
+				     EFI_VARIABLE_NON_VOLATILE |
+					     EFI_VARIABLE_BOOTSERVICE_ACCESS,
+				     0, NULL);
 		written += data;
 	}
 	return EFI_SUCCESS;
@@ -133,9 +143,11 @@ static int probe_round(UINT64 bytes, UINT64 chunk, char *why, size_t cap)
  * firmware reclaim, the probe is deleted, and the store is read again. */
 static const char *reclaim_seen(struct handoff_room *room,
 				const struct varstore_usage *before,
-				UINT64 chunk, char *why, size_t cap)
+				UINT64 chunk, UINT64 max_variable,
+				uint32_t most_records, char *why, size_t cap)
 {
 	struct varstore_usage after;
+	uint32_t records;
 
 	room->end_free_before = varstore_end_free(before);
 	room->end_free = room->end_free_before;
@@ -151,10 +163,22 @@ static const char *reclaim_seen(struct handoff_room *room,
 		return why;
 	}
 	room->end_free = varstore_end_free(&after);
-	if (room->end_free < room->needed)
+	if (room->end_free >= room->needed)
+		return 0;
+	/* The reclaim gave back less than the store's reading promised
+	 * (its last probe is deleted space at the end): the handoff is
+	 * sized again to what the end has, and the run goes in more parts
+	 * rather than none. */
+	records = handoff_records_for(room->end_free, max_variable);
+	if (most_records && most_records < records)
+		records = most_records;
+	if (handoff_room_needed(records * RECORD_MAX_PAYLOAD) > room->end_free)
 		return handoff_too_little_room(room->end_free, room->needed,
 				       " at its end even after a reclaim",
 				       why, cap);
+	room->blob_budget = records * RECORD_MAX_PAYLOAD;
+	room->needed = handoff_room_needed(room->blob_budget);
+	room->resized = 1;
 	return 0;
 }
 
@@ -240,8 +264,16 @@ const char *handoff_make_room(struct handoff_room *room, int store_unreadable,
 		chunk = PROBE_CHUNK_BYTES;
 	if (!store_unreadable && read_store_usage(&usage) == 0) {
 		/* Sized to the store: its share of what is free now, deleted
-		 * variables' space counted, since a reclaim gives it back. */
-		uint32_t records = handoff_records_for(remaining);
+		 * variables' space counted, since a reclaim gives it back;
+		 * the store's own reading where it says less than
+		 * QueryVariableInfo (OVMF's 2 MB store: 40788 bytes at the
+		 * end of a fresh store that QueryVariableInfo says has
+		 * 45780 free). */
+		UINT64 reclaimable = varstore_end_free(&usage) +
+				     (UINT64)usage.deleted_bytes;
+		uint32_t records = handoff_records_for(
+			reclaimable < remaining ? reclaimable : remaining,
+			max_variable);
 
 		room->store_seen = 1;
 		if (most_records && most_records < records)
@@ -252,7 +284,8 @@ const char *handoff_make_room(struct handoff_room *room, int store_unreadable,
 			return handoff_too_little_room(remaining, room->needed,
 					       ", counting what deleted variables "
 					       "hold", why, cap);
-		return reclaim_seen(room, &usage, chunk, why, cap);
+		return reclaim_seen(room, &usage, chunk, max_variable,
+				    most_records, why, cap);
 	}
 	return reclaim_blind(room, remaining, most_records, chunk, why, cap);
 }

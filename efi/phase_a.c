@@ -423,9 +423,10 @@ EFI_STATUS phase_a(struct run_state *run,
 			   (unsigned long long)records_needed(room.blob_budget),
 			   room.blob_budget,
 			   r->config.handoff_kib ? "capped by handoff_kib"
-						 : "at most two thirds of the "
-						   "store's free room beyond its 5 KiB "
-						   "reserve");
+						 : "at most three quarters of "
+						   "the store's free room beyond its "
+						   "5 KiB reserve, leaving its largest "
+						   "variable room");
 	if (room.reclaimed && room.store_seen)
 		log_printf("phase A: variable store: %llu bytes free at its end "
 			   "after the reclaim\n", (unsigned long long)room.end_free);
@@ -439,12 +440,18 @@ EFI_STATUS phase_a(struct run_state *run,
 			   room.blob_budget, (unsigned long long)room.needed,
 			   room.guaranteed ? "" : "; not made sure: phase B "
 			   "checks the room at runtime");
+	if (room.resized)
+		log_printf("phase A: the reclaim left %llu bytes at the store's "
+			   "end, less than its reading promised: the handoff "
+			   "is sized again to %u bytes of results\n",
+			   (unsigned long long)room.end_free, room.blob_budget);
 	log_status(STATUS_STORE, "ok=1 seen=%u end_free=%llu reclaimed=%u "
-		   "end_free_after=%llu needed=%llu budget=%u guaranteed=%u",
+		   "end_free_after=%llu needed=%llu budget=%u guaranteed=%u "
+		   "resized=%u",
 		   room.store_seen, (unsigned long long)room.end_free_before,
 		   room.reclaimed, (unsigned long long)room.end_free,
 		   (unsigned long long)room.needed, room.blob_budget,
-		   room.guaranteed);
+		   room.guaranteed, room.resized);
 	run->handoff_budget = room.blob_budget;
 
 	log_printf("phase A: exiting boot services\n");

@@ -80,17 +80,19 @@ uint64_t handoff_room_needed(size_t blob_len)
 	       HANDOFF_STORE_RESERVE;
 }
 
-uint32_t handoff_records_for(uint64_t free_bytes)
+uint32_t handoff_records_for(uint64_t free_bytes, uint64_t largest_variable)
 {
 	uint64_t beyond = free_bytes > HANDOFF_STORE_RESERVE
 				  ? free_bytes - HANDOFF_STORE_RESERVE : 0;
-	uint32_t k = HANDOFF_MAX_RECORDS;
+	uint64_t share = beyond / 4 * 3, k = HANDOFF_MAX_RECORDS;
 
+	if (beyond - share < largest_variable)
+		share = beyond > largest_variable ? beyond - largest_variable : 0;
 	while (k > HANDOFF_MIN_RECORDS &&
 	       handoff_room_needed(k * RECORD_MAX_PAYLOAD) -
-			       HANDOFF_STORE_RESERVE > beyond * 2 / 3)
+			       HANDOFF_STORE_RESERVE > share)
 		k--;
-	return k;
+	return (uint32_t)k;
 }
 
 static uint32_t record_crc(const uint8_t *rec, size_t payload_len)

@@ -46,13 +46,14 @@
 uint64_t handoff_room_needed(size_t blob_len);
 
 /* How many records a handoff may take of a store with `free_bytes` free
- * (QueryVariableInfo before ExitBootServices): the most whose room
- * beyond the reserve is at most two thirds of what is free beyond it,
- * so the firmware's own writes keep a third and the reserve; never more than
- * HANDOFF_MAX_RECORDS, never fewer than HANDOFF_MIN_RECORDS (phase A
- * refuses a store without room for those). docs/uefi-variables.md
+ * whose largest variable may be `largest_variable` bytes
+ * (QueryVariableInfo's MaximumVariableSize): the most whose room beyond
+ * the reserve is at most three quarters of what is free beyond it, and
+ * leaves the firmware room for its largest variable too; never more
+ * than HANDOFF_MAX_RECORDS, never fewer than HANDOFF_MIN_RECORDS (phase
+ * A refuses a store without room for those). docs/uefi-variables.md
  * "The handoff's size". */
-uint32_t handoff_records_for(uint64_t free_bytes);
+uint32_t handoff_records_for(uint64_t free_bytes, uint64_t largest_variable);
 
 uint32_t crc32_update(uint32_t crc, const void *data, size_t len);
 uint32_t crc32(const void *data, size_t len);

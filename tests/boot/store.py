@@ -325,7 +325,7 @@ def store_room_reclaimed(o):
 
 
 def store_nearly_full(o):
-    """A store with 20,000 bytes free: two thirds of what is free beyond
+    """A store with 20,000 bytes free: three quarters of what is free beyond
     the reserve holds fewer than 8 records, so the handoff takes its
     least, 8, whose room the store has: the run is kept, in smaller
     parts where it must be, never refused (docs/uefi-variables.md "The

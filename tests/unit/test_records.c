@@ -88,9 +88,9 @@ static void records_stay_within_the_pstore_limits(void **state)
 }
 
 /* The handoff's size follows the store's free room: the most records
- * whose room beyond the 5 KiB reserve is at most two thirds of what is free
- * beyond it, between 8 and 64 (docs/uefi-variables.md "The handoff's
- * size"). */
+ * whose room beyond the 5 KiB reserve is at most three quarters of what
+ * is free beyond it, and leaves the store's largest variable room too,
+ * between 8 and 64 (docs/uefi-variables.md "The handoff's size"). */
 static void the_handoff_is_sized_to_the_store(void **state)
 {
 	uint64_t free_bytes;
@@ -100,22 +100,34 @@ static void the_handoff_is_sized_to_the_store(void **state)
 	 * store's 128; once, the marker's rewrite (183 + 128). */
 	assert_int_equal(handoff_room_needed(17 * RECORD_MAX_PAYLOAD),
 			 17 * 1152 + 311 + HANDOFF_STORE_RESERVE);
-	/* OVMF's 4 MB store as phase A finds it: the most there is */
-	assert_int_equal(handoff_records_for(245400), HANDOFF_MAX_RECORDS);
-	/* OVMF's 2 MB store: (46000 - 5120) * 2 / 3 = 27253 >= 23 * 1152 + 311 */
-	assert_int_equal(handoff_records_for(46000), 23);
-	/* the edge: 23 records' room, 26807, is two thirds of 40210.5 */
-	assert_int_equal(handoff_records_for(40211 + 5120), 23);
-	assert_int_equal(handoff_records_for(40210 + 5120), 22);
+	/* OVMF's 4 MB store as phase A finds it (its largest variable
+	 * 0x8400 bytes): the most there is */
+	assert_int_equal(handoff_records_for(245172, 0x8400),
+			 HANDOFF_MAX_RECORDS);
+	/* OVMF's 2 MB store, fresh: 40788 bytes at its end, its largest
+	 * variable 0x2000; (40788 - 5120) / 4 * 3 = 26751 >= 22 * 1152 + 311,
+	 * and the 8917 bytes left hold the largest variable */
+	assert_int_equal(handoff_records_for(40788, 0x2000), 22);
+	/* the edge: 22 records' room, 25655, is three quarters of 34208 */
+	assert_int_equal(handoff_records_for(34208 + 5120, 0x2000), 22);
+	assert_int_equal(handoff_records_for(34207 + 5120, 0x2000), 21);
+	/* where a quarter is less than the largest variable, the firmware
+	 * keeps its largest variable's room: 30000 beyond the reserve and a
+	 * largest variable of 0x2000 leave 21808, 18 records' room */
+	assert_int_equal(handoff_records_for(30000 + 5120, 0x2000), 18);
+	assert_int_equal(handoff_records_for(30000 + 5120, 0), 19);
 	/* a store with less has the least, which phase A then refuses
 	 * where even that does not fit */
-	assert_int_equal(handoff_records_for(0), HANDOFF_MIN_RECORDS);
-	assert_int_equal(handoff_records_for(12000), HANDOFF_MIN_RECORDS);
+	assert_int_equal(handoff_records_for(0, 0x2000), HANDOFF_MIN_RECORDS);
+	assert_int_equal(handoff_records_for(12000, 0x2000), HANDOFF_MIN_RECORDS);
 	for (free_bytes = 0; free_bytes < 400000; free_bytes += 97) {
-		uint32_t k = handoff_records_for(free_bytes);
-		uint64_t share = free_bytes > HANDOFF_STORE_RESERVE
-					 ? (free_bytes - HANDOFF_STORE_RESERVE) * 2 / 3
-					 : 0;
+		uint32_t k = handoff_records_for(free_bytes, 0x2000);
+		uint64_t beyond = free_bytes > HANDOFF_STORE_RESERVE
+					  ? free_bytes - HANDOFF_STORE_RESERVE : 0;
+		uint64_t share = beyond / 4 * 3;
+
+		if (beyond - share < 0x2000)
+			share = beyond > 0x2000 ? beyond - 0x2000 : 0;
 
 		assert_true(k >= HANDOFF_MIN_RECORDS && k <= HANDOFF_MAX_RECORDS);
 		if (k > HANDOFF_MIN_RECORDS)
@@ -125,7 +137,7 @@ static void the_handoff_is_sized_to_the_store(void **state)
 			assert_true(handoff_room_needed((k + 1) *
 							RECORD_MAX_PAYLOAD) -
 					    HANDOFF_STORE_RESERVE > share);
-		assert_true(handoff_records_for(free_bytes + 97) >= k);
+		assert_true(handoff_records_for(free_bytes + 97, 0x2000) >= k);
 	}
 }
 
