@@ -100,9 +100,9 @@ enum finish_action {
 	 * loop after a hang"); rows before it are not measured */         \
 	X(start_row, 0, 0, 65535, NULL, 0)                                  \
 	/* the most KiB of records one handoff may write to the variable   \
-	 * store: 0 sizes it to the store's free room (docs/uefi-          \
-	 * variables.md "The handoff's size"); 8 to 64 cap it, for a        \
-	 * firmware whose flash one would rather spare (more parts) */      \
+	 * store: 0 sizes it to the store's free room                      \
+	 * (docs/uefi-variables.md "The handoff's size"); 8 to 64 cap it,  \
+	 * for a firmware whose flash one would rather spare (more parts) */ \
 	X(handoff_kib, 0, 0, 64, NULL, 0)                                   \
 	/* conditions of a stranger's PC that no emulator has, made up so   \
 	 * their handling can be tested (docs/run.md "Simulated faults"):   \
