@@ -191,7 +191,7 @@ SECOND_LANE = (
     # A store nearly full of other software's live variables: the
     # handoff shrinks to its least, 8 records, and the run is kept ...
     Boot("store-nearly-full", (store_nearly_full,), config=TINY,
-         env=TPM_OFF, before_boot1="%s --fill 20000 live"
+         env=TPM_OFF, before_boot1="%s --fill 30000 live"
          % os.path.join(HERE, "varstore.py")),
     # ... and one without room even for those: phase A refuses, visibly,
     # before measuring anything.

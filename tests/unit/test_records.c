@@ -104,10 +104,13 @@ static void the_handoff_is_sized_to_the_store(void **state)
 	 * 0x8400 bytes): the most there is */
 	assert_int_equal(handoff_records_for(245172, 0x8400),
 			 HANDOFF_MAX_RECORDS);
-	/* OVMF's 2 MB store, fresh: 40788 bytes at its end, its largest
+	/* OVMF's 2 MB store, fresh: 40788 bytes at its end alone, its largest
 	 * variable 0x2000; (40788 - 5120) / 4 * 3 = 26751 >= 22 * 1152 + 311,
 	 * and the 8917 bytes left hold the largest variable */
 	assert_int_equal(handoff_records_for(40788, 0x2000), 22);
+	/* ... and as phase A finds it: 45780 with its deleted variables,
+	 * (45780 - 5120) / 4 * 3 = 30495 >= 26 * 1152 + 311 */
+	assert_int_equal(handoff_records_for(45780, 0x2000), 26);
 	/* the edge: 22 records' room, 25655, is three quarters of 34208 */
 	assert_int_equal(handoff_records_for(34208 + 5120, 0x2000), 22);
 	assert_int_equal(handoff_records_for(34207 + 5120, 0x2000), 21);
