@@ -139,8 +139,57 @@ static int probe_round(UINT64 bytes, UINT64 chunk, char *why, size_t cap)
  * rest compacted. At runtime it never does, and only that end counts; a
  * write-and-delete leaves its own deleted space there (measured on OVMF,
  * docs/uefi-variables.md). So phase A reads where the store ends; if the
- * end is too small, one probe write just larger than it makes the
- * firmware reclaim, the probe is deleted, and the store is read again. */
+ * end is too small, probes make the firmware reclaim
+ * (probe_until_reclaimed), and the store is read again. */
+/* What the end may keep before the probe that makes the firmware
+ * reclaim: that probe, just larger, is the one left as deleted space. */
+#define PROBE_LAST_BYTES 1024
+
+/* Where the store can be read: probes deleted as each is written fill
+ * its end until under PROBE_LAST_BYTES stay, each sized from the store
+ * read again; then one just larger than what stays does not fit, and
+ * the firmware reclaims, dropping every deleted probe. Only that last
+ * one, about a KiB, is left as deleted space: one probe of the end's
+ * size at once left the end's size (a part's second boot on a store
+ * other software had filled found 7500 bytes at its end after the
+ * reclaim, of 18536). Stops early where the end holds `needed` again.
+ * `written` says what the probes wrote. Returns 0, or -1 with `why`. */
+static int probe_until_reclaimed(struct varstore_usage *u, UINT64 needed,
+				 UINT64 chunk, UINT64 *written, char *why,
+				 size_t cap)
+{
+	unsigned step;
+
+	*written = 0;
+	for (step = 0; step < PROBE_MAX_VARIABLES; step++) {
+		UINT64 end = varstore_end_free(u), bytes;
+
+		/* OVMF reclaims by itself once the end falls below its
+		 * largest variable: the deleted probes are gone already. */
+		if (step && end >= needed)
+			return 0;
+		if (end <= PROBE_LAST_BYTES + HANDOFF_VARIABLE_OVERHEAD) {
+			*written += end + 1;
+			return probe_round(end, chunk, why, cap);
+		}
+		bytes = end - PROBE_LAST_BYTES - HANDOFF_VARIABLE_OVERHEAD;
+		if (bytes > chunk)
+			bytes = chunk;
+		*written += bytes;
+		/* one probe of `bytes`, which fits */
+		if (probe_round(bytes - 1, chunk, why, cap))
+			return -1;
+		if (read_store_usage(u)) {
+			fmt_snprintf(why, cap, "the variable store could not be "
+				     "read again while reclaiming it");
+			return -1;
+		}
+	}
+	fmt_snprintf(why, cap, "the variable store's end did not fill with %u "
+		     "probes", PROBE_MAX_VARIABLES);
+	return -1;
+}
+
 static const char *reclaim_seen(struct handoff_room *room,
 				const struct varstore_usage *before,
 				UINT64 chunk, UINT64 max_variable,
@@ -153,8 +202,9 @@ static const char *reclaim_seen(struct handoff_room *room,
 	room->end_free = room->end_free_before;
 	if (room->end_free >= room->needed)
 		return 0;
-	room->probe_bytes = room->end_free + 1;
-	if (probe_round(room->probe_bytes, chunk, why, cap))
+	after = *before;
+	if (probe_until_reclaimed(&after, room->needed, chunk,
+				  &room->probe_bytes, why, cap))
 		return why;
 	room->reclaimed = 1;
 	if (read_store_usage(&after)) {

@@ -330,16 +330,33 @@ def store_nearly_full(o):
     what is free beyond the reserve and the 4 MB store's largest
     variable (0x8400 bytes) holds fewer than 8 records, so the handoff
     takes its least, 8, whose room the store has: the run is kept, in
-    smaller parts where it must be, never refused (docs/uefi-variables.md
-    "The handoff's size")."""
-    room = statuses(o.run_dir, 1, "store")
+    smaller parts, never refused (docs/uefi-variables.md "The handoff's
+    size"). Each later part's phase A finds the last part's deleted
+    records at the store's end and makes the firmware reclaim them,
+    with probes that leave only about a KiB behind ("Making room")."""
+    boots = sorted(int(m.group(1)) for m in
+                   (re.match(r"boot(\d+)\.log$", f)
+                    for f in os.listdir(o.run_dir)) if m)
+    rooms = [r for b in boots for r in statuses(o.run_dir, b, "store")]
     check("store-nearly-full: with 30000 bytes left at the store's end "
           "the handoff shrinks to its least, 8 records, and the run is "
           "kept",
-          o.rc == 0 and o.doc is not None and room and room[-1]["ok"] == "1"
-          and int(room[-1]["budget"]) == 8 * 988
+          o.rc == 0 and o.doc is not None and rooms
+          and rooms[0]["ok"] == "1" and int(rooms[0]["budget"]) == 8 * 988
           and o.doc["handoff"]["unmeasured_from_row"] is None,
-          "rc %d %s" % (o.rc, room))
+          "rc %d %s" % (o.rc, rooms))
+    reclaims = [r for r in rooms[1:] if r.get("reclaimed") == "1"]
+    check("store-nearly-full: each later part's phase A made the firmware "
+          "reclaim the last part's deleted records and kept 8 records' "
+          "room, the probes leaving under 2 KiB of the store behind",
+          o.doc is not None and o.doc["handoff"]["parts"] >= 2
+          and len(rooms) == o.doc["handoff"]["parts"] and reclaims
+          and all(r["ok"] == "1" and int(r["budget"]) == 8 * 988
+                  and int(r["end_free_after"]) >= int(r["needed"])
+                  for r in rooms)
+          and all(int(rooms[0]["end_free"]) - int(r["end_free_after"])
+                  < 2048 for r in reclaims),
+          str(rooms))
 
 
 def store_full_refused(o):
