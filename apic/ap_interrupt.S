@@ -79,6 +79,31 @@ ap_interrupt:
 ap_nmi:
 	ANSWER 0
 
+/* The wake-up IPI (WAKE_VECTOR, bench/run/other_cpus_command.h), which
+ * takes a processor out of HLT to read a new command: its EOI and a
+ * count in the processor's own `wakes`, never an answer nor an ack, so
+ * that `interrupts` and ap_acks count a row's own IPIs alone. */
+	.balign 16
+	.globl ap_wake
+ap_wake:
+	pushq %rax
+	pushq %rcx
+	pushq %rdx
+	incl %gs:AP_CPU_WAKES
+	cmpl $0, ap_reply_x2apic(%rip)
+	jne 1f
+	movq lapic_mmio(%rip), %rax
+	movl $0, APIC_EOI(%rax)
+	jmp 2f
+1:	movl $(MSR_X2APIC_BASE + APIC_EOI / 16), %ecx
+	xorl %eax, %eax
+	xorl %edx, %edx
+	wrmsr
+2:	popq %rdx
+	popq %rcx
+	popq %rax
+	iretq
+
 /* The local APIC's spurious vector: no EOI, no answer (SDM vol. 3A
  * §11.9). */
 	.globl ap_spurious

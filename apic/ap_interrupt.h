@@ -16,5 +16,8 @@ void ap_interrupt(void);
 /* The same for an NMI, which takes no EOI; on the AP's IST1 stack. */
 void ap_nmi(void);
 void ap_spurious(void);
+/* The wake-up IPI's: an EOI and one more `wakes` in the processor's
+ * struct ap_cpu (arch/ap.h), through GS. */
+void ap_wake(void);
 
 #endif

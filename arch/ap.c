@@ -23,6 +23,8 @@ extern const char ap_fault_stubs[];
 #define OFFSET(field) __builtin_offsetof(struct ap_cpu, field)
 _Static_assert(sizeof(struct ap_cpu) == AP_CPU_BYTES, "two lines per AP");
 _Static_assert(OFFSET(command) == AP_CPU_COMMAND &&
+		       OFFSET(seq) == AP_CPU_SEQ &&
+		       OFFSET(wakes) == AP_CPU_WAKES &&
 		       OFFSET(slot) == AP_CPU_SLOT &&
 		       OFFSET(state) == AP_CPU_STATE &&
 		       OFFSET(waiting) == AP_CPU_WAITING &&
@@ -35,6 +37,7 @@ _Static_assert(OFFSET(command) == AP_CPU_COMMAND &&
  * CPU writes the first line; everything the AP or its handler
  * (apic/ap_interrupt.S) writes lies in the second. */
 _Static_assert(AP_CPU_COMMAND / AP_CPU_LINE == 0 &&
+		       OFFSET(seq) / AP_CPU_LINE == 0 &&
 		       OFFSET(work) / AP_CPU_LINE == 0 &&
 		       OFFSET(work_arg) / AP_CPU_LINE == 0 &&
 		       sizeof(void *) + OFFSET(work_arg) <= AP_CPU_LINE,
@@ -49,16 +52,20 @@ _Static_assert(OFFSET(slot) / AP_CPU_LINE == 1 &&
 		       OFFSET(entry_tsc) / AP_CPU_LINE == 1 &&
 		       OFFSET(tsc_adjust) / AP_CPU_LINE == 1 &&
 		       OFFSET(halts) / AP_CPU_LINE == 1 &&
-		       OFFSET(mwaits) / AP_CPU_LINE == 1,
+		       OFFSET(mwaits) / AP_CPU_LINE == 1 &&
+		       OFFSET(taken) / AP_CPU_LINE == 1 &&
+		       OFFSET(wakes) / AP_CPU_LINE == 1,
 	       "what the AP and its handler write is off the monitored line");
 #undef OFFSET
 
 _Static_assert(AP_MAX_CPUS == DESC_OTHER_CPUS, "a GDT and TSS for each AP");
 
-volatile uint32_t ap_alive;
+volatile uint32_t ap_arrivals[AP_MAX_CPUS];
 struct ap_cpu ap_cpus[AP_MAX_CPUS];
-/* The top of each AP's stack, whose lowest AP_NMI_STACK_BYTES are its
- * NMI stack. */
+/* The trampoline's tables (AP_IDS, AP_TOPS): each slot's APIC id, and
+ * the top of its stack, whose lowest AP_NMI_STACK_BYTES are its NMI
+ * stack. */
+static uint32_t apic_id_of[AP_MAX_CPUS];
 static uint64_t stack_top_of[AP_MAX_CPUS];
 void (*ap_on_arrival)(void);
 /* The boot CPU's CR4, which each AP takes once in long mode. */
@@ -88,28 +95,35 @@ const char *ap_start_unsupported(const void *page)
 }
 
 /* A wake-up from HLT or MWAIT is counted when it brought neither an
- * interrupt (the handler counts those) nor a new command (a store to the
- * monitored line): MWAIT may end for other events too (SDM vol. 2B,
- * MWAIT), and a store of the AP's own to the armed line ends it at once. */
-static void count_wakeup(struct ap_cpu *me, uint32_t command,
-			 uint32_t interrupts_before)
+ * interrupt (the handler counts those), nor a wake-up IPI (ap_wake
+ * counts those), nor a new command (a store to the monitored line):
+ * MWAIT may end for other events too (SDM vol. 2B, MWAIT), and a store
+ * of the AP's own to the armed line ends it at once. */
+static void count_wakeup(struct ap_cpu *me, uint32_t seq,
+			 uint32_t interrupts_before, uint32_t wakes_before)
 {
-	if (me->interrupts == interrupts_before && me->command == command)
+	if (me->interrupts == interrupts_before &&
+	    me->wakes == wakes_before && me->seq == seq)
 		me->wakeups_without_interrupt++;
 }
 
 /* Waits as the boot CPU commands (arch/ap.h), until an INIT parks it.
- * Each pass takes the command in `state`. A halted or MWAITing AP
- * wakes for an interrupt, and its handler's IRET returns after HLT or
- * MWAIT, where CLI closes the window again. QUIET spins rather than
- * halts: QEMU's TCG does not wake a halted vCPU for an INIT alone (it
- * counts INIT as no work for a halted CPU). */
+ * Each pass reads `seq` before the command (x86 keeps loads in order,
+ * SDM vol. 3A §9.2.2, and the boot CPU stores the command first), takes
+ * the command in `state` and echoes the seq in `taken`. A halted or
+ * MWAITing AP wakes for an interrupt, and its handler's IRET returns
+ * after HLT or MWAIT, where CLI closes the window again. QUIET spins
+ * rather than halts: QEMU's TCG does not wake a halted vCPU for an INIT
+ * alone (it counts INIT as no work for a halted CPU). */
 static __attribute__((noreturn)) void ap_wait(struct ap_cpu *me)
 {
+	uint32_t ran = 0;
+
 	for (;;) {
-		uint32_t command = me->command, before;
+		uint32_t seq = me->seq, command = me->command, before, wakes;
 
 		me->state = command;
+		me->taken = seq;
 		if (command == AP_SPIN) {
 			__asm__ volatile("sti; pause; cli" ::: "memory");
 		} else if (command == AP_HALT) {
@@ -120,23 +134,24 @@ static __attribute__((noreturn)) void ap_wait(struct ap_cpu *me)
 			 * another address (SDM vol. 3A §9.2.3.4), so both
 			 * could read the old value, and this would halt
 			 * with no IPI coming: the full fence here and in
-			 * other_cpus_command_all
+			 * other_cpus_command_one
 			 * (bench/run/other_cpus_command.c) orders each
 			 * store before its load (§9.2.2), so at least one
 			 * sees the other's. An IPI sent once `waiting` is
 			 * seen stays pending while interrupts are off, and
 			 * STI's shadow delivers it only once HLT waits. */
 			before = me->interrupts;
+			wakes = me->wakes;
 			me->waiting = 1;
 			mfence();
-			if (me->command == command) {
+			if (me->seq == seq) {
 				__asm__ volatile("sti; hlt; cli" ::: "memory");
 				me->halts++;
-				count_wakeup(me, command, before);
+				count_wakeup(me, seq, before, wakes);
 			}
 			me->waiting = 0;
 		} else if (command == AP_MWAIT) {
-			/* The monitor armed first, then the command read
+			/* The monitor armed first, then the seq read
 			 * again: a write between them wakes MWAIT at once
 			 * (SDM vol. 2B, MONITOR). MONITOR is ordered as a
 			 * load (ibid.), so no fence is needed: a command
@@ -146,18 +161,22 @@ static __attribute__((noreturn)) void ap_wait(struct ap_cpu *me)
 			 * one-instruction shadow keeps an interrupt out
 			 * until MWAIT waits. */
 			before = me->interrupts;
+			wakes = me->wakes;
 			__asm__ volatile("monitor" ::"a"(&me->command), "c"(0),
 					 "d"(0));
 			me->waiting = 1;
-			if (me->command == command) {
+			if (me->seq == seq) {
 				__asm__ volatile("sti; mwait; cli" ::"a"(0),
 						 "c"(0)
 						 : "memory");
 				me->mwaits++;
-				count_wakeup(me, command, before);
+				count_wakeup(me, seq, before, wakes);
 			}
 			me->waiting = 0;
-		} else if (command == AP_RUN && !me->done) {
+		} else if (command == AP_RUN && ran != seq) {
+			/* Once per command: `seq` tells a new run from the
+			 * one that just returned. */
+			ran = seq;
 			me->work(me->work_arg);
 			me->done = 1;
 		} else {
@@ -189,9 +208,10 @@ static void ap_main(uint64_t slot)
 	me->tsc_adjust = cpu_has(X86_FEATURE_TSC_ADJUST) ?
 				 rdmsr(MSR_TSC_ADJUST) : 0;
 	me->core_type = cpu_core_type();
+	me->wakes = 0;
 	if (ap_on_arrival)
 		ap_on_arrival();
-	__atomic_add_fetch(&ap_alive, 1, __ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&ap_arrivals[slot], 1, __ATOMIC_SEQ_CST);
 	ap_wait(me);
 }
 
@@ -222,14 +242,36 @@ void ap_trampoline_prepare(void *page)
 	put(p, AP_CR4, boot_cr4 & (CR4_PAE | CR4_PSE | CR4_LA57), 4);
 	put(p, AP_EFER, rdmsr(MSR_EFER) & ~EFER_LMA, 8);
 	put(p, AP_ENTRY, (uint64_t)(uintptr_t)ap_main, 8);
+	put(p, AP_STRAYS, 0, 4);
 }
 
-void ap_trampoline_set_slot(void *page, uint32_t slot, uint64_t stack_top)
+void ap_trampoline_set_cpus(void *page, const uint32_t *ids, uint32_t count,
+			    uint8_t *stacks)
 {
-	put(page, AP_STACK, stack_top, 8);
-	stack_top_of[slot] = stack_top;
-	ap_cpus[slot].slot = slot;
+	uint32_t s;
+
+	for (s = 0; s < count && s < AP_MAX_CPUS; s++) {
+		apic_id_of[s] = ids[s];
+		stack_top_of[s] = (uint64_t)(uintptr_t)stacks +
+				  (uint64_t)(s + 1) * AP_STACK_BYTES;
+		ap_cpus[s].slot = s;
+	}
+	put(page, AP_IDS, (uint64_t)(uintptr_t)apic_id_of, 8);
+	put(page, AP_TOPS, (uint64_t)(uintptr_t)stack_top_of, 8);
+	put(page, AP_COUNT, s, 4);
+}
+
+void ap_slot_ready(uint32_t slot)
+{
 	ap_cpus[slot].command = AP_QUIET;
+	ap_cpus[slot].seq = 0;
 	ap_cpus[slot].state = 0;
-	put(page, AP_SLOT, slot, 8);
+	ap_cpus[slot].taken = ~0u;
+	ap_cpus[slot].done = 0;
+}
+
+uint32_t ap_trampoline_strays(const void *page)
+{
+	return *(const volatile uint32_t *)(const void *)(
+		(const uint8_t *)page + AP_STRAYS);
 }

@@ -12,11 +12,17 @@
 #define AP_CR3 0x218
 #define AP_CR4 0x21c
 #define AP_EFER 0x220		/* 8 bytes */
-#define AP_STACK 0x228		/* 8: the top of the next AP's stack */
-#define AP_ENTRY 0x230		/* 8: ap_main */
-#define AP_SLOT 0x238		/* 8: the next AP's slot in ap_cpus */
-#define AP_GDT 0x240		/* four descriptors */
-#define AP_DATA_END 0x260
+#define AP_ENTRY 0x228		/* 8: ap_main */
+/* Every AP of a start reads the block at once, none writes it but the
+ * count of strays, so all can start together: each finds its slot by
+ * its own APIC ID in a table, as Linux's parallel start-up does
+ * (arch/ap_start.S). */
+#define AP_IDS 0x230		/* 8: the APIC id of each slot (uint32_t) */
+#define AP_TOPS 0x238		/* 8: the top of each slot's stack (uint64_t) */
+#define AP_COUNT 0x240		/* 4: the slots in both tables */
+#define AP_STRAYS 0x244		/* 4: APs whose APIC id no slot has */
+#define AP_GDT 0x248		/* four descriptors */
+#define AP_DATA_END 0x268
 
 #define AP_SEL_CODE32 0x08
 #define AP_SEL_DATA32 0x10
@@ -32,6 +38,9 @@
 #define AP_HALT 3	/* interrupts on, HLT */
 #define AP_MWAIT 4	/* interrupts on, MWAIT on its command word */
 #define AP_RUN 5	/* interrupts off: run `work` once, then say done */
+/* Each command is stored with a new `seq`, which the AP echoes in
+ * `taken` once it took it: the boot CPU then knows the AP has left its
+ * last wait, even where the command is the one it had. */
 
 /* struct ap_cpu's fields as assembly reaches them through GS. Two cache
  * lines: the first holds what the boot CPU writes (the command, which
@@ -40,12 +49,14 @@
  * MONITOR: a store to the armed range wakes it; vol. 3A §9.10.4). */
 #define AP_CPU_LINE 64
 #define AP_CPU_COMMAND 0
+#define AP_CPU_SEQ 4
 #define AP_CPU_SLOT 64
 #define AP_CPU_STATE 68
 #define AP_CPU_WAITING 72
 #define AP_CPU_INTERRUPTS 76
 #define AP_CPU_FAULT 80
 #define AP_CPU_ENTRY_TSC 96
+#define AP_CPU_WAKES 124
 #define AP_CPU_BYTES (2 * AP_CPU_LINE)
 
 /* The other processors' exception stubs, one per vector 0-31. */
@@ -61,10 +72,18 @@
 const char *ap_start_unsupported(const void *page);
 /* Copies the trampoline to `page` and fills in its data block. */
 void ap_trampoline_prepare(void *page);
-/* The slot in ap_cpus the next AP to start takes, and its stack. */
-void ap_trampoline_set_slot(void *page, uint32_t slot, uint64_t stack_top);
-/* APs that reached long mode and ap_main since the count was zeroed. */
-extern volatile uint32_t ap_alive;
+/* The processors a start may wake, by slot in ap_cpus: slot s is APIC
+ * id ids[s], on the stack whose top is stacks + (s + 1) *
+ * AP_STACK_BYTES. Each AP finds its own slot as it arrives. */
+void ap_trampoline_set_cpus(void *page, const uint32_t *ids, uint32_t count,
+			    uint8_t *stacks);
+/* Readies `slot` to be started: its command AP_QUIET. */
+void ap_slot_ready(uint32_t slot);
+/* The APs that arrived since the trampoline was copied whose APIC id
+ * no slot holds: they park themselves in the trampoline. */
+uint32_t ap_trampoline_strays(const void *page);
+/* How many times the AP in each slot reached ap_main. */
+extern volatile uint32_t ap_arrivals[];
 
 /* One AP's data, reached through its GS base; two cache lines each (see
  * AP_CPU_LINE), so that the boot CPU's polling of one does not move
@@ -73,7 +92,7 @@ extern volatile uint32_t ap_alive;
 struct ap_cpu {
 	/* The first line, the monitored one: only the boot CPU writes it. */
 	volatile uint32_t command;	/* AP_*: set by the boot CPU */
-	uint32_t command_pad;
+	volatile uint32_t seq;		/* stored after each command */
 	void (*volatile work)(void *arg);	/* AP_RUN's, and its */
 	void *volatile work_arg;		/* argument */
 	/* The second line: what the AP and its handler write. */
@@ -105,6 +124,11 @@ struct ap_cpu {
 	 * it entered and left again, counted once it left, so that a row
 	 * can tell what the target did from what it was told (`state`). */
 	volatile uint32_t halts, mwaits;
+	/* The `seq` of the command it last took (arch/ap.h, AP_RUN). */
+	volatile uint32_t taken;
+	/* Wake-up IPIs (WAKE_VECTOR) its handler ap_wake took: kept apart
+	 * from `interrupts`, so that a row counts its own IPIs alone. */
+	volatile uint32_t wakes;
 } __attribute__((aligned(AP_CPU_BYTES)));
 
 #define AP_MAX_CPUS 512

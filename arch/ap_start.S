@@ -4,7 +4,14 @@
  * there (arch/ap.c fills in its data block) and takes the AP through
  * protected mode into long mode on irqlab's page tables, then into
  * ap_main on a stack of its own. EBX holds the page's address
- * throughout, for the data block. */
+ * throughout, for the data block.
+ *
+ * Many APs run it at once (bench/run/other_cpus.c starts them all with
+ * one INIT, one wait and one SIPI each): nothing here writes the page
+ * but a locked count, no stack is used before long mode, and each AP
+ * finds its own stack by its APIC ID, as Linux's parallel start-up has
+ * done since 6.5 (arch/x86/kernel/head_64.S, its lookup of the APIC ID
+ * in cpuid_to_apicid). */
 #include "arch/ap.h"
 
 	.section .text.irqlab.ap, "ax"
@@ -49,14 +56,44 @@ ap_protected:
 
 	.code64
 ap_long:
-	movq AP_STACK(%rbx), %rsp
+	movl %ebx, %ebx		/* the page, its upper half cleared */
+	/* Its APIC ID from the local APIC, in the mode it is in (SDM vol.
+	 * 3A §11.4.4: IA32_APIC_BASE bit 10, EXTD): x2APIC's ID register,
+	 * MSR 802H, or bits 31:24 of xAPIC's at offset 20H of the APIC's
+	 * page, which irqlab's page tables map where it lies. */
+	movl $0x1b, %ecx	/* IA32_APIC_BASE */
+	rdmsr
+	testl $(1 << 10), %eax
+	jnz 1f
+	andl $0xfffff000, %eax
+	shlq $32, %rdx
+	orq %rdx, %rax
+	movl 0x20(%rax), %eax
+	shrl $24, %eax
+	jmp 2f
+1:	movl $0x802, %ecx	/* the x2APIC ID */
+	rdmsr
+2:	/* Its slot: where that id stands in the table. */
+	movq AP_IDS(%rbx), %rsi
+	movl AP_COUNT(%rbx), %ecx
+	xorl %edi, %edi
+3:	cmpl %ecx, %edi
+	je 5f
+	cmpl (%rsi,%rdi,4), %eax
+	je 4f
+	incl %edi
+	jmp 3b
+4:	movq AP_TOPS(%rbx), %rsi
+	movq (%rsi,%rdi,8), %rsp
 	movq AP_ENTRY(%rbx), %rax
-	movq AP_SLOT(%rbx), %rdi
 	xorl %ebp, %ebp
 	call *%rax		/* ap_main(slot), which never returns */
-1:	cli
+	jmp 6f
+	/* No slot has its id: counted, and it parks here. */
+5:	lock incl AP_STRAYS(%rbx)
+6:	cli
 	hlt
-	jmp 1b
+	jmp 6b
 
 	.balign 8
 ap_data:

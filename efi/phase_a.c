@@ -130,17 +130,22 @@ static int allocate_run(struct run_state *run)
 }
 
 /* The other processors' trampoline page and stacks, for as many as the
- * MADT lists; without them the processors are only parked. */
+ * MADT lists, the absent ones too: phase B gives each processor it
+ * tries a slot and a stack before it starts them all together
+ * (simulate = ap-absent tries the absent ones). Without them the
+ * processors are only parked. */
 static void allocate_ap_area(struct run_state *run)
 {
 	const struct platform *p = &run->platform;
 	uint32_t cpus = p->madt_status == ACPI_OK ? p->madt.cpu_count : 0;
+	uint32_t absent = p->madt_status == ACPI_OK ? p->madt.absent_count : 0;
 
 	run->other_cpus = (struct other_cpus_area){ 0 };
 	if (cpus > MADT_MAX_CPUS)
 		cpus = MADT_MAX_CPUS;
 	if (cpus <= 1)
 		return;
+	cpus += absent < MADT_MAX_ABSENT ? absent : MADT_MAX_ABSENT;
 	run->other_cpus.page = pages_alloc_below_1m(PAGE_SIZE);
 	run->other_cpus.stacks = pages_alloc((UINTN)cpus * AP_STACK_BYTES);
 	run->other_cpus.stack_count = run->other_cpus.stacks ? cpus : 0;

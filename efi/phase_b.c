@@ -390,5 +390,11 @@ void phase_b(struct run_state *measured)
 	}
 	if (config_simulates(&run->config, SIMULATE_NMI_IN_SWITCH))
 		pm_switch_nmi_status();
+	/* The other processors, parked halted since phase B started them,
+	 * into wait-for-SIPI with their clocks put back, and this boot's
+	 * starts into the results. */
+	other_cpus_park_for_good();
+	other_cpus_starts(&run->result->cpu_start_rounds,
+			  &run->result->cpu_starts_most);
 	persist_and_reset();
 }

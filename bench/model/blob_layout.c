@@ -83,6 +83,9 @@ const struct field blob_run_fields[] = {
 	VAR(struct run_result, first_row),
 	VAR(struct run_result, next_row),
 	VAR(struct run_result, plan_rows),
+	VAR(struct run_result, cpu_start_rounds),
+	VAR(struct run_result, cpu_starts_most),
+	VAR(struct run_result, cross_ticks),
 };
 
 static const struct field experiment_fields[] = {
@@ -100,6 +103,7 @@ static const struct field experiment_fields[] = {
 	VAR(struct experiment_result, clock_ratio_low),
 	VAR(struct experiment_result, clock_ratio_high),
 	VAR(struct experiment_result, target_wakeups),
+	VAR(struct experiment_result, late),
 	STATS(struct experiment_result, metric[METRIC_ENTRY]),
 	STATS(struct experiment_result, metric[METRIC_EXIT]),
 	STATS(struct experiment_result, metric[METRIC_ROUND_TRIP]),
@@ -158,6 +162,7 @@ static const struct field cross_fields[] = {
 	VAR(struct cross_result, sender),
 	VAR(struct cross_result, target),
 	VAR(struct cross_result, targets),
+	VAR(struct cross_result, late),
 	FIXED(struct cross_result, sender_core, 1),
 	FIXED(struct cross_result, target_core, 1),
 	FIXED(struct cross_result, skew_low, 8),

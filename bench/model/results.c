@@ -169,6 +169,10 @@ int results_join_part(struct run_result *into, const struct run_result *more)
 			into->cpu_clock[into->n_cpu_clocks++] = *m;
 		}
 	}
+	/* Each part starts the other processors in its own boot. */
+	into->cpu_start_rounds += more->cpu_start_rounds;
+	if (more->cpu_starts_most > into->cpu_starts_most)
+		into->cpu_starts_most = more->cpu_starts_most;
 	into->part = more->part;
 	into->next_row = more->next_row;
 	if (!into->plan_rows)	/* every part plans the same rows */

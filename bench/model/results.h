@@ -97,6 +97,12 @@ struct experiment_result {
 	 * its wait ended with neither an interrupt nor a new command
 	 * (docs/cross-cpu.md "Wake-ups without an interrupt"). */
 	uint32_t target_wakeups;
+	/* A row between CPUs: samples whose answer came only after the
+	 * sample's own wait (WAIT_BUDGET_MS) ran out, but within
+	 * OTHER_CPU_LATE_MS, its processor waiting for a host core under an
+	 * emulator: measured as they were, counted here
+	 * (docs/cross-cpu.md "Waits for another processor"). */
+	uint32_t late;
 	/* Raw deltas, before the instrument floor is taken off. */
 	struct sample_stats metric[METRIC_COUNT];
 };
@@ -206,6 +212,9 @@ struct cross_result {
 	uint32_t sender;	/* APIC ids; target CROSS_ALL_TARGETS for */
 	uint32_t target;	/* the broadcast rows */
 	uint32_t targets;	/* the acknowledgements each sample waits for */
+	/* Samples whose acknowledgements came past the sample's wait, and
+	 * were measured as they were (experiment_result's `late`). */
+	uint32_t late;
 	/* Hybrid CPUs: each end's core type, CPUID.1AH:EAX[31:24] (20H
 	 * an Atom, efficiency core; 40H a Core, performance core); 0 where
 	 * not hybrid (core_type_name). */
@@ -342,6 +351,14 @@ struct run_result {
 	/* The experiment and gap rows the plan had, measured or not, as
 	 * phase B's "plan: N rows" says (bench/model/row_counts.h). */
 	uint16_t plan_rows;
+	/* The other processors' starts (docs/cross-cpu.md "Starting the
+	 * other processors"): how many times phase B started some at once,
+	 * and the most starts any one of them took, summed and the largest
+	 * over the parts. */
+	uint32_t cpu_start_rounds, cpu_starts_most;
+	/* The section between CPUs, part 1's, from its wake to its last
+	 * park: the machine's time in TSC ticks (0: it did not run). */
+	uint64_t cross_ticks;
 };
 
 /* Parts one run may take, a reset each. */

@@ -29,11 +29,15 @@
  *     (experiment_result's target_wakeups).
  * 16: the plan's rows (run_result's plan_rows), for the one count of
  *     rows (bench/model/row_counts.h).
- * 17: the encoding compressed (bench/model/range_coder.h): after the
+ * 17: the samples between CPUs measured late (experiment_result's and
+ *     cross_result's `late`); the other processors' starts and the
+ *     section's machine time (run_result's cpu_start_rounds,
+ *     cpu_starts_most, cross_ticks).
+ * 18: the encoding compressed (bench/model/range_coder.h): after the
  *     version, a byte saying how (BLOB_STORED, BLOB_RANGE_CODED) and the
  *     encoding's length in LEB128; then the encoding, which no longer
  *     begins with the version. */
-#define RESULTS_BLOB_VERSION 17
+#define RESULTS_BLOB_VERSION 18
 
 /* How the encoding follows the blob's header. */
 enum blob_method {

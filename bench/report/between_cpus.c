@@ -34,6 +34,7 @@ static void json_cross_row(struct json_writer *w, const struct run_result *r,
 	else
 		json_kv_uint(w, "target", c->target);
 	json_kv_uint(w, "targets", c->targets);
+	json_kv_uint(w, "late_samples", c->late);
 	json_kv_string(w, "relation", cpu_relation_name(c->relation));
 	json_kv_string(w, "sender_core",
 		       core_type_name(c->sender_core, core, sizeof(core)));
@@ -127,6 +128,21 @@ void between_cpus_json(struct json_writer *w, const struct run_result *r)
 	json_begin_object(w);
 	json_kv_string(w, "unit", clock_kind_unit(r->clock_kind));
 	json_kv_string(w, "figures", cross_figures_meaning(r->clock_kind));
+	/* The section's time on the machine, from its wake to its last
+	 * park: what a user waits for it (docs/cross-cpu.md). */
+	json_key(w, "machine_time");
+	json_begin_object(w);
+	json_kv_uint(w, "ticks", r->cross_ticks);
+	json_kv_uint(w, "ms", r->tsc_hz ? r->cross_ticks * 1000 / r->tsc_hz
+					: 0);
+	json_end_object(w);
+	/* This run's starts of the other processors: each start sends
+	 * every processor started its INIT, SIPI and SIPI together. */
+	json_key(w, "starts");
+	json_begin_object(w);
+	json_kv_uint(w, "together", r->cpu_start_rounds);
+	json_kv_uint(w, "most_per_processor", r->cpu_starts_most);
+	json_end_object(w);
 	json_key(w, "kinds");
 	json_begin_object(w);
 	for (k = 0; k < CROSS_KIND_COUNT; k++)

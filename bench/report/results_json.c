@@ -61,6 +61,10 @@ static void json_experiment(struct json_writer *w, const struct run_result *r,
 		 * its figures are the scheduler's). */
 		json_key(w, "latencies");
 		json_bool(w, !row_figures_not_latencies(r, e));
+		/* Samples whose answer came past the sample's own wait,
+		 * measured as they were (docs/cross-cpu.md "Waits for
+		 * another processor"). */
+		json_kv_uint(w, "late_samples", e->late);
 	}
 	json_status(w, e->status, e->reason);
 	json_kv_uint(w, "delivered", e->delivered);

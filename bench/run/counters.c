@@ -60,6 +60,13 @@ uint64_t counters_sample_span(uint64_t from, uint64_t to)
 	return sample_counted ? counters_span(to - from) : to - from;
 }
 
+static uint64_t rdpmc(uint32_t counter);
+
+uint64_t counters_sample_now(void)
+{
+	return sample_counted ? rdpmc(pmc_counter) : tsc_close();
+}
+
 /* Every MSR the probe and the pin changed, to be put back before the
  * reset (counters_unpin): the PMU's enables, then the clock's. */
 #define MAX_CHANGED 8

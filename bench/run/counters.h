@@ -40,6 +40,9 @@ uint64_t counters_span(uint64_t difference);
  * the trigger side reads the counter (sample_counted), modulo its
  * width. */
 uint64_t counters_sample_span(uint64_t from, uint64_t to);
+/* The clock a sample reads now, the TSC or the counted pass's counter
+ * (sample_counted): for a sample ended outside the timed asm. */
+uint64_t counters_sample_now(void);
 
 /* Whether APERF and MPERF count here (counters_probe found them so). */
 int counters_ratio_available(void);

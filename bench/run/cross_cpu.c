@@ -54,10 +54,16 @@ struct ack_work {
 	uint32_t expect;		/* acknowledgements per sample */
 	volatile const struct ap_cpu *target;	/* its entry TSC, or NULL */
 	uint32_t warmup, n;
-	uint64_t gap_ticks, budget_ticks;
+	/* A sample's wait, and the longer one a late sample gets. */
+	uint64_t gap_ticks, budget_ticks, late_ticks;
 	uint64_t *acked, *sent, *entered;
-	uint32_t kept;
+	uint32_t kept, late;
 };
+
+/* One more for each sample or round a sender or leader finished: the
+ * boot CPU waits for another processor's run as long as it moves
+ * (other_cpus_finish). */
+static volatile uint32_t progress;
 
 /* Two processors' ping-pong, each field a line of its own. */
 struct skew_work {
@@ -77,14 +83,18 @@ static struct ap_cpu boot_line;
  * is in, as Linux's csd_lock_wait spins, and the TSC again. In xAPIC
  * mode each ICR write first waits until the last one's Delivery Status
  * is idle, as Linux's send path does (apic/lapic.h), so one to each
- * destination pays what Linux pays. A lost acknowledgement ends the
- * samples. */
+ * destination pays what Linux pays. An acknowledgement not in within
+ * the sample's wait is waited for up to OTHER_CPU_LATE_MS more: a
+ * target waiting for a host core under an emulator is late, not lost.
+ * Such a sample is measured as it was and counted late; one not in by
+ * then is lost, and ends the samples. */
 static void ack_samples(void *arg)
 {
 	struct ack_work *w = arg;
 	uint32_t i, k;
 
 	w->kept = 0;
+	w->late = 0;
 	for (i = 0; i < w->warmup + w->n; i++) {
 		uint64_t t0, t1, until;
 
@@ -103,7 +113,14 @@ static void ack_samples(void *arg)
 		}
 		while (ap_acks < w->expect && tsc_open() < until)
 			__asm__ volatile("pause");
+		if (ap_acks < w->expect) {
+			until = t0 + w->late_ticks;
+			while (ap_acks < w->expect && tsc_open() < until)
+				__asm__ volatile("pause");
+			w->late += i >= w->warmup && ap_acks >= w->expect;
+		}
 		t1 = tsc_close();
+		progress++;
 		if (ap_acks < w->expect)
 			return;
 		if (i >= w->warmup) {
@@ -130,6 +147,7 @@ static void skew_leader(void *arg)
 		while (w->pong != r && tsc_open() < until)
 			;
 		t1 = tsc_close();
+		progress++;
 		if (w->pong != r)
 			return;
 		skew_bound_add(&w->bound, t0, w->tb, t1);
@@ -175,12 +193,12 @@ static int run_pair(const struct pick *a, void (*lead)(void *),
 
 		if (takes)
 			__asm__ volatile("sti" ::: "memory");
-		bad |= other_cpus_finish((uint32_t)a->slot);
+		bad |= other_cpus_finish((uint32_t)a->slot, &progress);
 		if (takes)
 			__asm__ volatile("cli" ::: "memory");
 	}
 	if (follow && b->slot >= 0)
-		bad |= other_cpus_finish((uint32_t)b->slot);
+		bad |= other_cpus_finish((uint32_t)b->slot, &progress);
 	return bad ? -1 : 0;
 }
 
@@ -215,13 +233,16 @@ static void row_skipped(struct cross_result *c, uint8_t status,
 }
 
 static void row_figures(struct cross_result *c, uint64_t *samples,
-			uint32_t n, uint32_t want)
+			uint32_t n, uint32_t want, uint32_t late)
 {
 	if (!c)
 		return;
+	c->late = late;
 	if (n < want) {
 		fmt_snprintf(c->reason, sizeof(c->reason), "%u of %u "
-			     "acknowledgements came in time", n, want);
+			     "acknowledgements came in time; the next was "
+			     "lost (none within %u ms)", n, want,
+			     OTHER_CPU_LATE_MS);
 		c->status = EXP_FAILED;
 		return;
 	}
@@ -263,7 +284,7 @@ struct section {
 	int fault_once;		/* simulate = ap-fault, not yet raised */
 	uint32_t samples;
 	int x2apic;
-	uint64_t budget_ticks, gap_ticks;
+	uint64_t budget_ticks, gap_ticks, late_ticks;
 };
 
 static struct ack_work work_for(const struct section *s)
@@ -273,6 +294,7 @@ static struct ack_work work_for(const struct section *s)
 		.icr_low = APIC_ICR_LEVEL_ASSERT | CROSS_VECTOR,
 		.warmup = CROSS_WARMUP, .n = s->samples,
 		.gap_ticks = s->gap_ticks, .budget_ticks = s->budget_ticks,
+		.late_ticks = s->late_ticks,
 		.acked = s->b->metric[METRIC_ENTRY],
 		.sent = s->b->metric[METRIC_EXIT],
 		.entered = s->b->metric[METRIC_ROUND_TRIP],
@@ -308,6 +330,16 @@ static const char *faulted(const struct pick *a, const struct pick *b,
 	return 0;
 }
 
+/* The pair's processors parked, halted, again (one that faulted
+ * stays where it parked itself). */
+static void park_pair(const struct pick *a, const struct pick *b)
+{
+	if (a->slot >= 0 && !other_cpus_fault((uint32_t)a->slot))
+		(void)other_cpus_hold((uint32_t)a->slot, AP_HALT);
+	if (b->slot >= 0 && !other_cpus_fault((uint32_t)b->slot))
+		(void)other_cpus_hold((uint32_t)b->slot, AP_HALT);
+}
+
 /* One ordered pair: the TSC offset, then the acknowledged IPIs, whose
  * arrival at the target also makes the one-way figures. */
 static void measure_pair(struct section *s, const struct pick *a,
@@ -329,7 +361,22 @@ static void measure_pair(struct section *s, const struct pick *a,
 		row_skipped(one, EXP_FAILED, why);
 		return;
 	}
-	skew = (struct skew_work){ .budget_ticks = s->budget_ticks };
+	/* Only the pair runs; the others stay parked, halted, so that an
+	 * emulator's host cores serve these two (and the boot CPU). */
+	if ((a->slot >= 0 && other_cpus_hold((uint32_t)a->slot, AP_SPIN)) ||
+	    (b->slot >= 0 && other_cpus_hold((uint32_t)b->slot, AP_SPIN))) {
+		fmt_snprintf(why, sizeof(why), "APIC id %u did not take the "
+			     "command to run", a->slot >= 0 &&
+			     !other_cpus_up((uint32_t)a->slot) ? a->apic_id
+							       : b->apic_id);
+		row_skipped(ack, EXP_FAILED, why);
+		row_skipped(one, EXP_FAILED, why);
+		park_pair(a, b);
+		return;
+	}
+	/* A round's wait is the late bound: a slow round only widens its
+	 * interval, which the others narrow. */
+	skew = (struct skew_work){ .budget_ticks = s->late_ticks };
 	skew_bound_init(&skew.bound);
 	if (run_pair(a, skew_leader, b, skew_follower, &skew))
 		skew.bound.rounds = 0;
@@ -348,9 +395,11 @@ static void measure_pair(struct section *s, const struct pick *a,
 		row_skipped(ack, EXP_FAILED, why);
 		row_skipped(one, EXP_FAILED, why);
 		s->fault_once = 0;
+		park_pair(a, b);
 		return;
 	}
-	row_figures(ack, w.acked, w.kept, w.n);
+	park_pair(a, b);
+	row_figures(ack, w.acked, w.kept, w.n, w.late);
 	keep_pair_histogram(s->r, ack, w.acked, w.kept);
 	if (!one)
 		return;
@@ -365,7 +414,7 @@ static void measure_pair(struct section *s, const struct pick *a,
 	for (i = 0; i < w.kept; i++)
 		w.acked[i] = one_way_corrected(w.sent[i], w.entered[i],
 					       &skew.bound, &clamped);
-	row_figures(one, w.acked, w.kept, w.n);
+	row_figures(one, w.acked, w.kept, w.n, w.late);
 	if (one->status == EXP_OK &&
 	    (bad = skew_bound_unusable(&skew.bound, one->time.median, why,
 				       sizeof(why))))
@@ -392,32 +441,39 @@ static void broadcast_row(const struct section *s, unsigned kind,
 	ack_samples(&w);
 	if (c)
 		c->targets = started;
-	row_figures(c, w.acked, w.kept, w.n);
+	row_figures(c, w.acked, w.kept, w.n, w.late);
 }
 
-/* The boot CPU to every other that started, at once and one by one. */
-static void measure_broadcasts(const struct section *s, uint32_t started,
+/* The boot CPU to every other that runs, at once and one by one, each
+ * of them spinning for these rows and parked again after. */
+static void measure_broadcasts(const struct section *s,
 			       const struct pick *boot)
 {
 	static uint32_t dest[AP_MAX_CPUS];
 	unsigned farthest = CPU_RELATION_SELF;
-	uint32_t i;
+	uint32_t slot, n = 0;
 
-	for (i = 0; i < started; i++) {
-		unsigned rel = topology_relation(&s->r->machine.topology,
-						 boot->apic_id,
-						 other_cpus_apic_id(i));
+	for (slot = 0; slot < other_cpus_slots(); slot++) {
+		unsigned rel;
 
-		dest[i] = other_cpus_apic_id(i);
+		if (!other_cpus_up(slot) || other_cpus_fault(slot) ||
+		    other_cpus_hold(slot, AP_SPIN))
+			continue;
+		rel = topology_relation(&s->r->machine.topology,
+					boot->apic_id, other_cpus_apic_id(slot));
+		dest[n++] = other_cpus_apic_id(slot);
 		if (rel > farthest)
 			farthest = rel;
 	}
 	/* One IPI with the all-excluding-self shorthand, whose destination
 	 * the ICR ignores; then one to each. */
-	broadcast_row(s, CROSS_BROADCAST_ACK, ICR_ALL_BUT_SELF, dest, 1,
-		      started, boot, farthest);
-	broadcast_row(s, CROSS_UNICAST_ACK_EACH, 0, dest, started, started,
+	broadcast_row(s, CROSS_BROADCAST_ACK, ICR_ALL_BUT_SELF, dest, 1, n,
 		      boot, farthest);
+	broadcast_row(s, CROSS_UNICAST_ACK_EACH, 0, dest, n, n, boot,
+		      farthest);
+	for (slot = 0; slot < other_cpus_slots(); slot++)
+		if (other_cpus_up(slot) && !other_cpus_fault(slot))
+			(void)other_cpus_hold(slot, AP_HALT);
 }
 
 size_t cross_cpu_handoff_reserve(void)
@@ -438,8 +494,8 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 	static struct pick picks[CROSS_MAX_CPUS];
 	struct idt_gate_bytes saved;
 	struct section s = { .r = r, .b = b };
-	uint32_t started = other_cpus_started(), n, i, j;
-	uint64_t gs_base;
+	uint32_t n, i, j, slot;
+	uint64_t gs_base, t0 = tsc_open();
 	const char *why = other_cpus_unavailable();
 
 	/* The boot CPU, then each started processor the cpus key names by
@@ -447,14 +503,16 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 	picks[0] = (struct pick){ other_cpus_own_apic_id(), -1,
 				  (uint8_t)(cpu_core_type() >>
 					    CPUID_1A_EAX_CORE_TYPE_SHIFT) };
-	for (n = 1, i = 0; i < started && n < CROSS_MAX_CPUS; i++) {
-		uint32_t index = other_cpus_index(i);
+	for (n = 1, slot = 0; slot < other_cpus_slots() && n < CROSS_MAX_CPUS;
+	     slot++) {
+		uint32_t index = other_cpus_index(slot);
 
-		if (c->cpus == CONFIG_ALL ||
-		    (index < 32 && (c->cpus >> index) & 1))
+		if (other_cpus_ok(slot) &&
+		    (c->cpus == CONFIG_ALL ||
+		     (index < 32 && (c->cpus >> index) & 1)))
 			picks[n++] = (struct pick){
-				other_cpus_apic_id(i), (int)i,
-				(uint8_t)(ap_cpus[i].core_type >>
+				other_cpus_apic_id(slot), (int)slot,
+				(uint8_t)(ap_cpus[slot].core_type >>
 					    CPUID_1A_EAX_CORE_TYPE_SHIFT) };
 	}
 	if (!why && !lapic)
@@ -462,7 +520,9 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 	if (!why && n == 1)
 		why = "the cpus key chooses no processor that started but the "
 		      "boot CPU";
-	if (!why && (why = other_cpus_wake(AP_SPIN)))
+	/* Every one parked, halted; each pair's two then run while the
+	 * rest stay so. */
+	if (!why && (why = other_cpus_wake_parked()))
 		other_cpus_sleep("cross-cpu");
 	if (why) {
 		row_skipped(add_row(r, CROSS_ACK, &picks[0], &picks[0],
@@ -477,6 +537,7 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 							   : CROSS_MIN_SAMPLES;
 	s.x2apic = lapic->mode == LAPIC_X2APIC;
 	s.budget_ticks = wait_budget_ticks;
+	s.late_ticks = r->tsc_hz / 1000 * OTHER_CPU_LATE_MS;
 	s.gap_ticks = r->tsc_hz / 1000000 * SAMPLE_GAP_US;
 	ap_reply_x2apic = (uint32_t)s.x2apic;
 	ap_reply_ack_only = 1;
@@ -496,7 +557,7 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 			log_printf("cross-CPU rows: APIC id %u: IA32_TSC_ADJUST "
 				   "%lld\n", picks[i].apic_id,
 				   (long long)ap_cpus[picks[i].slot].tsc_adjust);
-	measure_broadcasts(&s, started, &picks[0]);
+	measure_broadcasts(&s, &picks[0]);
 	for (i = 0; i < n; i++)
 		for (j = 0; j < n; j++)
 			if (i != j)
@@ -505,5 +566,8 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 	wrmsr(MSR_GS_BASE, gs_base);
 	idt_gate_swap(CROSS_VECTOR, &saved);
 	other_cpus_sleep("cross-cpu");
-	log_printf("cross-CPU rows: %u\n", r->n_cross);
+	r->cross_ticks = tsc_close() - t0;
+	log_printf("cross-CPU rows: %u, in %llu ms\n", r->n_cross,
+		   (unsigned long long)(r->tsc_hz ? r->cross_ticks * 1000 /
+							    r->tsc_hz : 0));
 }

@@ -25,8 +25,8 @@ static uint8_t rows_stack[OTHER_CPU_MATRIX_STACK_BYTES]
 	__attribute__((aligned(64)));
 static uint8_t ist_stacks[IST_COUNT * IST_STACK_BYTES]
 	__attribute__((aligned(64)));
-/* The boot CPU's line while it halts: ap_interrupt, its handler then,
- * counts the wake-up there through GS. */
+/* The boot CPU's line while it halts: ap_wake, its wake-up's handler
+ * then, counts it there through GS (`wakes`). */
 static struct ap_cpu boot_halts;
 /* Set by the processor in place once its row returned, before it wakes
  * the boot CPU. */
@@ -163,7 +163,10 @@ static const char *take_place(const struct plan_row *p)
 	if (slot == in_place && in_place_mode == lapic->mode)
 		return 0;
 	other_cpu_matrix_release();
-	if (other_cpus_start_one((uint32_t)slot)) {
+	/* It waits in irqlab's loop, in the boot CPU's mode, since phase B
+	 * started it; one that INIT parked since, after rows here, is
+	 * started again alone. */
+	if (other_cpus_take((uint32_t)slot)) {
 		fmt_snprintf(why, sizeof(why), "CPU %u, APIC id %u: did not "
 			     "start again", index, other_cpus_apic_id(slot));
 		return why;
@@ -226,7 +229,8 @@ static struct sample_stats *floor_wanted(const struct plan_row *p,
 
 /* On the processor in place: the boot CPU's tables, control register
  * and bases, the row on the deeper stack, then the boot CPU woken. Its
- * own GDT, TSS and IDT are not put back: INIT parks it after. */
+ * own GDT, TSS and IDT are not put back: INIT parks it after, and the
+ * next row that needs it among the others starts it again. */
 static void in_place_of_boot(void *arg)
 {
 	struct row_call *call = arg;
@@ -252,7 +256,7 @@ void other_cpu_matrix_run(const struct plan_row *p, struct run_result *r,
 				 other_cpus_own_apic_id(), 0 };
 	const struct ap_cpu *ap;
 	struct experiment_result *e;
-	uint32_t acks;
+	uint32_t wakes;
 
 	if (why) {
 		(void)experiment_open(p, r, why);
@@ -269,11 +273,11 @@ void other_cpu_matrix_run(const struct plan_row *p, struct run_result *r,
 	counters_elsewhere(1);
 	ap_idt_install();
 	wrmsr(MSR_GS_BASE, (uint64_t)(uintptr_t)&boot_halts);
-	acks = ap_acks;
+	wakes = boot_halts.wakes;
 	other_cpus_run((uint32_t)in_place, in_place_of_boot, &call);
 	/* Until the row finished and its wake-up was taken here, so that
 	 * none is left pending for the boot CPU's own IDT. */
-	while ((!row_finished || ap_acks == acks) && !ap->fault)
+	while ((!row_finished || boot_halts.wakes == wakes) && !ap->fault)
 		__asm__ volatile("sti; hlt; cli" ::: "memory");
 	/* And until the processor said its work returned (ap_wait's done):
 	 * the next row's command must not meet this row's late `done`. */

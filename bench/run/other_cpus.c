@@ -15,10 +15,18 @@
 #include "bench/run/counters_pin.h"
 #include "bench/run/other_cpus_set.h"
 
-/* After INIT the SDM waits 10 ms before a SIPI; parked processors need
- * no SIPI, but the wait lets an INIT still in flight land before the
- * first row. */
+/* The SDM's start-up (vol. 3A §9.4.4.1, "Typical BSP Initialization
+ * Sequence"; §8.4.4.1 in older editions): INIT, 10 ms, a SIPI, 200 us,
+ * and a second SIPI, which an AP already past wait-for-SIPI ignores
+ * (§9.4.3). irqlab sends each step to every processor it starts before
+ * the next step, so that they start together, as Linux has since 6.5
+ * (its parallel bring-up: the INIT-SIPI-SIPI of every AP sent first,
+ * then each waited for). The wait that follows ends as soon as all
+ * arrived; OTHER_CPU_LATE_MS bounds it for one that never does. The 10
+ * ms also let an INIT that parks processors land before the next
+ * row. */
 #define INIT_SETTLE_US 10000
+#define SIPI_SETTLE_US 200
 
 struct other_cpus started_cpus = { .target = -1 };
 static const char *missing_why = "the other processors were not started";
@@ -60,45 +68,6 @@ static void relate(const struct madt_info *m, uint32_t listed, uint32_t own,
 		tb_printf(&tb, "none");
 }
 
-/* The SDM's start-up (vol. 3A §9.4.4.1): INIT, 10 ms, SIPI, 200 us,
- * and a second SIPI if the processor has not started by then; then up
- * to START_WAIT_US for it to reach ap_main. */
-#define SIPI_SETTLE_US 200
-#define START_WAIT_US 100000
-
-static int ap_reached_main(uint32_t before, uint64_t tsc_hz, uint64_t us)
-{
-	uint64_t end = tsc_open() + tsc_hz / 1000000 * us;
-
-	while (ap_alive == before && tsc_open() < end)
-		__asm__ volatile("pause");
-	return ap_alive != before;
-}
-
-/* One processor, INIT-SIPI-SIPI into long mode on its own stack.
- * Returns whether it reached ap_main. */
-static int start_one(const struct other_cpus_area *area, uint32_t apic_id,
-		     uint32_t slot, uint64_t tsc_hz)
-{
-	uint8_t vector = (uint8_t)((uintptr_t)area->page >> 12);
-	uint32_t before = ap_alive;
-	unsigned sipi;
-
-	ap_trampoline_set_slot(area->page, slot,
-			       (uint64_t)(uintptr_t)area->stacks +
-				       (uint64_t)(slot + 1) * AP_STACK_BYTES);
-	if (lapic_send_init(apic_id))
-		return 0;
-	settle_us(tsc_hz, INIT_SETTLE_US);
-	for (sipi = 0; sipi < 2; sipi++) {
-		if (lapic_send_sipi(apic_id, vector))
-			return 0;
-		if (ap_reached_main(before, tsc_hz, SIPI_SETTLE_US))
-			return 1;
-	}
-	return ap_reached_main(before, tsc_hz, START_WAIT_US);
-}
-
 /* Each AP's local APIC, in the boot CPU's mode, as it arrives. */
 static void local_apic_on_arrival(void)
 {
@@ -106,57 +75,109 @@ static void local_apic_on_arrival(void)
 		(void)lapic_enable((enum lapic_mode)lapic->mode);
 }
 
-/* Starts each listed processor but this one, where the area allows;
- * says which did not start, and keeps those that did in started_cpus.
- * Returns how many did, or -1 with *why set where none was tried. */
-static int start_all(const struct madt_info *m, uint32_t listed, uint32_t own,
-		     const struct other_cpus_area *area, uint64_t tsc_hz,
-		     uint32_t absent_tried, const char **why)
+/* The APIC id of each slot, the trampoline's table; which slots a start
+ * wants, and each one's count of arrivals before it. */
+static uint32_t slot_apic_id[AP_MAX_CPUS];
+static uint8_t wanted[AP_MAX_CPUS];
+static uint32_t arrivals_before[AP_MAX_CPUS];
+/* INITs that could not be sent (xAPIC's Delivery Status never idle). */
+static uint32_t init_unsent;
+
+static int arrived(uint32_t slot)
+{
+	return ap_arrivals[slot] != arrivals_before[slot];
+}
+
+/* Whether every wanted slot arrived, waiting up to `us`. */
+static int all_arrived_within(uint64_t us)
+{
+	const struct other_cpus *o = &started_cpus;
+	uint64_t end = tsc_open() + o->tsc_hz / 1000000 * us;
+	uint32_t s;
+
+	for (s = 0; s < o->count; s++)
+		while (wanted[s] && !arrived(s)) {
+			if (tsc_open() >= end)
+				return 0;
+			__asm__ volatile("pause" ::: "memory");
+		}
+	return 1;
+}
+
+/* Starts the slots marked in `wanted` together (INIT_SETTLE_US above):
+ * INIT to each, one 10 ms wait, a SIPI to each, 200 us, a second SIPI to
+ * each not yet there, then one wait for all. Each that arrived is up.
+ * One that did not is named, and gets an INIT, so that it cannot arrive
+ * unseen later. Returns how many did not arrive. */
+static uint32_t start_wanted(const char *what)
 {
 	struct other_cpus *o = &started_cpus;
-	uint32_t i, slot = 0;
-	int started = 0;
+	uint8_t vector = (uint8_t)((uintptr_t)o->area->page >> 12);
+	uint32_t s, n = 0, missing = 0, came = 0;
+	uint64_t t0;
 
-	*why = ap_start_unsupported(area->page);
-	if (!*why && area->stack_count < listed)
-		*why = "no stacks were set aside for them";
-	if (*why)
-		return -1;
-	ap_on_arrival = local_apic_on_arrival;
-	for (i = FIRST_IRQ_VECTOR; i < 256; i++)
-		ap_idt_set_gate((uint8_t)i, i == APIC_SPURIOUS_VECTOR ?
-						  (const void *)ap_spurious :
-						  (const void *)ap_interrupt);
-	ap_trampoline_prepare(area->page);
-	ap_idt_set_nmi((const void *)ap_nmi);
-	ap_alive = 0;
-	/* The enabled ones, then (simulate = ap-absent) the absent ones,
-	 * numbered on after them. */
-	for (i = 0; i < listed + absent_tried; i++) {
-		uint32_t id = i < listed ? m->cpu_apic_id[i]
-					 : m->absent_apic_id[i - listed];
-
-		if (id == own)
+	ap_trampoline_prepare(o->area->page);
+	ap_trampoline_set_cpus(o->area->page, slot_apic_id, o->count,
+			       o->area->stacks);
+	for (s = 0; s < o->count; s++) {
+		if (!wanted[s])
 			continue;
-		if (start_one(area, id, slot, tsc_hz)) {
-			o->cpu[slot].apic_id = id;
-			o->cpu[slot].index = i;
-			o->cpu[slot].relation = (uint8_t)topology_relation(
-				&o->topology, own, id);
-			slot++;
-			started++;
+		ap_slot_ready(s);
+		arrivals_before[s] = ap_arrivals[s];
+		if (lapic_send_init(o->cpu[s].apic_id)) {
+			wanted[s] = 0;
+			missing++;
+			init_unsent++;
+			log_printf("other CPUs: CPU %u, APIC id %u: the INIT "
+				   "could not be sent\n", o->cpu[s].index,
+				   o->cpu[s].apic_id);
 		} else {
-			log_printf("other CPUs: CPU %u, APIC id %u%s: did not "
-				   "start\n", i, id,
-				   i < listed ? "" : " (listed absent)");
+			n++;
 		}
 	}
-	o->area = area;
-	o->tsc_hz = tsc_hz;
-	o->own = own;
-	o->count = slot;
-	o->running = 1;
-	return started;
+	if (!n)
+		return missing;
+	settle_us(o->tsc_hz, INIT_SETTLE_US);
+	t0 = tsc_open();
+	for (s = 0; s < o->count; s++)
+		if (wanted[s])
+			(void)lapic_send_sipi(o->cpu[s].apic_id, vector);
+	if (!all_arrived_within(SIPI_SETTLE_US))
+		for (s = 0; s < o->count; s++)
+			if (wanted[s] && !arrived(s))
+				(void)lapic_send_sipi(o->cpu[s].apic_id,
+						      vector);
+	(void)all_arrived_within((uint64_t)OTHER_CPU_LATE_MS * 1000);
+	for (s = 0; s < o->count; s++) {
+		if (!wanted[s])
+			continue;
+		wanted[s] = 0;
+		if (arrived(s)) {
+			came++;
+			o->cpu[s].up = 1;
+			if (++o->cpu[s].starts > o->most_starts)
+				o->most_starts = o->cpu[s].starts;
+			continue;
+		}
+		(void)lapic_send_init(o->cpu[s].apic_id);
+		missing++;
+		log_printf("other CPUs: CPU %u, APIC id %u%s: did not %s\n",
+			   o->cpu[s].index, o->cpu[s].apic_id,
+			   o->cpu[s].index < o->listed ? "" : " (listed absent)",
+			   what);
+	}
+	o->rounds++;
+	log_printf("other CPUs: start %u: %u processor%s at once (INIT, 10 ms, "
+		   "SIPI, SIPI), %u arrived, the last %llu us after the first "
+		   "SIPI\n", o->rounds, n, n == 1 ? "" : "s", came,
+		   (unsigned long long)(
+			   (tsc_open() - t0) / (o->tsc_hz / 1000000 ?
+						o->tsc_hz / 1000000 : 1)));
+	if (ap_trampoline_strays(o->area->page))
+		log_printf("other CPUs: %u processor(s) arrived whose APIC id "
+			   "no slot holds; parked in the trampoline\n",
+			   ap_trampoline_strays(o->area->page));
+	return missing;
 }
 
 /* The closest processor that started: the cross-CPU rows' target. */
@@ -167,30 +188,63 @@ static int pick_target(void)
 	uint32_t s;
 
 	for (s = 0; s < o->count; s++)
-		if (best < 0 || o->cpu[s].relation < o->cpu[best].relation)
+		if (o->cpu[s].ok &&
+		    (best < 0 || o->cpu[s].relation < o->cpu[best].relation))
 			best = (int)s;
 	return best;
 }
 
-/* INIT to each processor the MADT lists but this one: wait-for-SIPI.
- * Returns how many INITs could not be sent. */
-static uint32_t init_all(const struct madt_info *m, uint32_t listed,
-			 uint32_t own, uint32_t *parked)
+/* Every listed processor but this one, and (simulate = ap-absent) the
+ * absent ones, numbered on after them, each a slot; all started
+ * together and parked, halted, in ap_wait. Returns how many started, or
+ * -1 with *why set where none was tried. */
+static int start_all(const struct madt_info *m, uint32_t listed, uint32_t own,
+		     const struct other_cpus_area *area, uint32_t absent_tried,
+		     const char **why)
 {
 	struct other_cpus *o = &started_cpus;
-	uint32_t i, stuck = 0;
+	uint32_t i, s, count = 0;
 
-	*parked = 0;
-	for (i = 0; i < listed; i++) {
-		if (m->cpu_apic_id[i] == own)
+	*why = ap_start_unsupported(area->page);
+	if (!*why && area->stack_count < listed)
+		*why = "no stacks were set aside for them";
+	if (*why)
+		return -1;
+	ap_on_arrival = local_apic_on_arrival;
+	for (i = FIRST_IRQ_VECTOR; i < 256; i++)
+		ap_idt_set_gate((uint8_t)i, i == APIC_SPURIOUS_VECTOR ?
+					    (const void *)ap_spurious :
+				    i == WAKE_VECTOR ? (const void *)ap_wake :
+						       (const void *)ap_interrupt);
+	ap_trampoline_prepare(area->page);
+	ap_idt_set_nmi((const void *)ap_nmi);
+	for (i = 0; i < listed + absent_tried && count < area->stack_count &&
+		    count < AP_MAX_CPUS;
+	     i++) {
+		uint32_t id = i < listed ? m->cpu_apic_id[i]
+					 : m->absent_apic_id[i - listed];
+
+		if (id == own)
 			continue;
-		if (lapic_send_init(m->cpu_apic_id[i]))
-			stuck++;
-		else
-			(*parked)++;
+		slot_apic_id[count] = id;
+		o->cpu[count].apic_id = id;
+		o->cpu[count].index = i;
+		o->cpu[count].relation = (uint8_t)topology_relation(
+			&o->topology, own, id);
+		wanted[count] = 1;
+		count++;
 	}
-	settle_us(o->tsc_hz, INIT_SETTLE_US);
-	return stuck;
+	o->area = area;
+	o->own = own;
+	o->count = count;
+	o->mode = lapic->mode;
+	(void)start_wanted("start");
+	o->started = 0;
+	for (s = 0; s < count; s++) {
+		o->cpu[s].ok = o->cpu[s].up;
+		o->started += o->cpu[s].ok;
+	}
+	return (int)o->started;
 }
 
 void other_cpus_start_and_park(const struct madt_info *m,
@@ -204,7 +258,7 @@ void other_cpus_start_and_park(const struct madt_info *m,
 	struct cpuid_topology_words words;
 	struct topology_leaves leaves;
 	char relations[96];
-	uint32_t own, parked, stuck, listed, absent;
+	uint32_t own, parked = 0, stuck, listed, absent, late = 0, s;
 	const char *why;
 
 	cpu_topology_read(&words);
@@ -249,47 +303,54 @@ void other_cpus_start_and_park(const struct madt_info *m,
 			   m->absent_count,
 			   config_simulates(&r->config, SIMULATE_AP_ABSENT)
 				   ? ", but for simulate = ap-absent" : "");
-	started = start_all(m, listed, own, area, r->tsc_hz,
+	started = start_all(m, listed, own, area,
 			    config_simulates(&r->config, SIMULATE_AP_ABSENT) ?
 				    absent : 0, &not_started);
-	if (started < 0)
+	if (started < 0) {
 		log_printf("other CPUs: not started: %s\n", not_started);
-	else
-		(void)other_cpus_command_all(o, AP_QUIET);
-	stuck = init_all(m, listed, own, &parked);
-	o->running = 0;
+	} else {
+		/* Parked until a row needs them: halted, interrupts on, in
+		 * ap_wait, where only the wake-up IPI a command brings
+		 * (other_cpus_command_one) ends the HLT. */
+		late = other_cpus_command_all(o, AP_HALT);
+		for (s = 0; s < o->count; s++)
+			parked += o->cpu[s].up;
+		parked -= late;
+	}
+	stuck = init_unsent + late;
 	o->target = pick_target();
 	if (started <= 0)
 		missing_why = started < 0 ? not_started
 					  : "no other processor started";
-	log_printf("other CPUs: %u of the %u the MADT lists sent INIT, into "
-		   "wait-for-SIPI%s\n", parked, listed - 1,
-		   stuck ? "; some INITs were never sent" : "");
+	log_printf("other CPUs: %u of the %u the MADT lists started at once "
+		   "and parked, halted, in irqlab's loop until a row needs "
+		   "them%s\n", parked, listed - 1,
+		   stuck ? "; some did not take the command" : "");
 	log_status(STATUS_OTHER_CPUS, "listed=%u absent=%u started=%d "
-		   "parked=%u stuck=%u mode=%s relations=%s", listed,
-		   m->absent_count, started < 0 ? 0 : started, parked, stuck,
-		   lapic->name, relations);
+		   "parked=%u stuck=%u mode=%s relations=%s rounds=%u",
+		   listed, m->absent_count, started < 0 ? 0 : started, parked,
+		   stuck, lapic->name, relations, o->rounds);
 	if (started < 0)
-		record_probe(r, PROBE_OTHER_CPUS, stuck ? PROBE_QUIRK : PROBE_OK,
-			     "not started (%s); %u parked with INIT in "
-			     "wait-for-SIPI%s; from this one: %s", not_started,
-			     parked, stuck ? "; INIT not sent to some" : "",
-			     relations);
+		record_probe(r, PROBE_OTHER_CPUS, PROBE_OK,
+			     "not started (%s); from this one: %s",
+			     not_started, relations);
 	else
 		record_probe(r, PROBE_OTHER_CPUS,
 			     stuck || (uint32_t)started < listed - 1 ?
 				     PROBE_QUIRK : PROBE_OK,
-			     "%d of %u started into long mode, then parked with "
-			     "INIT in wait-for-SIPI%s; from this one: %s%s%s%s",
+			     "%d of %u started into long mode at once, then "
+			     "parked halted (HLT) until a row needs them%s; "
+			     "from this one: %s%s%s%s",
 			     started, listed - 1,
-			     stuck ? "; INIT not sent to some" : "", relations,
+			     stuck ? "; some did not take the command" : "",
+			     relations,
 			     o->target >= 0 ? "; the cross-CPU rows' target: "
 					     : "",
 			     o->target >= 0 ? cpu_relation_name(
 				     o->cpu[o->target].relation) : "",
 			     o->target >= 0 ? " CPU" : "");
 	if (m->cpu_count > MADT_MAX_CPUS)
-		log_printf("other CPUs: %u listed, the first %u parked\n",
+		log_printf("other CPUs: %u listed, the first %u started\n",
 			   m->cpu_count, MADT_MAX_CPUS);
 }
 
@@ -305,48 +366,8 @@ uint32_t other_cpus_target_apic_id(void)
 	return o->target < 0 ? 0 : o->cpu[o->target].apic_id;
 }
 
-/* Starts the processors that started in phase B again, each from
- * wait-for-SIPI into the slot it had (the same trampoline and stack). */
-static uint32_t start_again(void)
-{
-	struct other_cpus *o = &started_cpus;
-	uint32_t s, late = 0;
-
-	for (s = 0; s < o->count; s++)
-		if (other_cpus_start_one(s))
-			late++;
-	return late;
-}
-
-const char *other_cpus_wake(uint32_t command)
-{
-	struct other_cpus *o = &started_cpus;
-	static char why[96];
-
-	if (o->target < 0)
-		return missing_why;
-	if (!o->running) {
-		uint32_t late = start_again();
-
-		o->running = 1;
-		if (late) {
-			fmt_snprintf(why, sizeof(why), "%u of the %u other "
-				     "processors did not start again", late,
-				     o->count);
-			return why;
-		}
-	}
-	o->command = command;
-	if (other_cpus_command_all(o, command)) {
-		fmt_snprintf(why, sizeof(why), "an AP did not take the "
-			     "command to wait (%u)", command);
-		return why;
-	}
-	return 0;
-}
-
-/* Its clock pinned as the boot CPU's, once it started: it runs rows or
- * sends IPIs from now on (counters_pin_here). */
+/* Its clock pinned as the boot CPU's, the first time since it started
+ * that it runs anything (counters_pin_here). It then waits quiet. */
 static void pin_started(uint32_t slot)
 {
 	struct other_cpus *o = &started_cpus;
@@ -360,8 +381,7 @@ static void pin_started(uint32_t slot)
 }
 
 /* What the pin changed put back, before INIT parks it: INIT leaves the
- * MSRs as they are. One that faulted parked itself and runs nothing;
- * one that did not start again has nothing to put back. */
+ * MSRs as they are. One that faulted parked itself and runs nothing. */
 static void unpin_before_init(uint32_t slot)
 {
 	struct other_cpus *o = &started_cpus;
@@ -376,41 +396,151 @@ static void unpin_before_init(uint32_t slot)
 	counters_note_parked((uint8_t)(o->cpu[slot].index + 1), restored);
 }
 
+/* The processors that started in phase B but were parked with INIT
+ * since (a row in the boot CPU's place leaves one so), started again
+ * together and parked halted. NULL, or why not all came. */
+static const char *bring_up(void)
+{
+	struct other_cpus *o = &started_cpus;
+	static char why[96];
+	uint32_t s, n = 0, missing;
+
+	for (s = 0; s < o->count; s++) {
+		wanted[s] = o->cpu[s].ok && !o->cpu[s].up;
+		n += wanted[s];
+	}
+	if (!n)
+		return 0;
+	missing = start_wanted("start again");
+	for (s = 0; s < o->count; s++)
+		if (o->cpu[s].ok && o->cpu[s].up &&
+		    ap_cpus[s].command == AP_QUIET)
+			other_cpus_command_one(o, s, AP_HALT);
+	if (!missing)
+		return 0;
+	fmt_snprintf(why, sizeof(why), "%u of the %u other processors did not "
+		     "start again", missing, o->started);
+	return why;
+}
+
+/* The processor in `slot` told `command` (AP_*), pinned first if this
+ * is its first work since it started; 0, or -1 where it did not take
+ * it in time. */
+static int hold(uint32_t slot, uint32_t command)
+{
+	struct other_cpus *o = &started_cpus;
+
+	if (!o->pinned[slot])
+		pin_started(slot);
+	other_cpus_command_one(o, slot, command);
+	return other_cpus_took(o, slot);
+}
+
+/* Each running processor's counts now: what a row reports from here on
+ * is its own. */
+static void take_bases(void)
+{
+	struct other_cpus *o = &started_cpus;
+	uint32_t s;
+
+	for (s = 0; s < o->count; s++) {
+		const struct ap_cpu *a = &ap_cpus[s];
+
+		o->base[s].interrupts = a->interrupts;
+		o->base[s].halts = a->halts;
+		o->base[s].mwaits = a->mwaits;
+		o->base[s].wakeups = a->wakeups_without_interrupt;
+	}
+}
+
+const char *other_cpus_wake(uint32_t command)
+{
+	struct other_cpus *o = &started_cpus;
+	static char why[96];
+	const char *down;
+
+	if (o->target < 0)
+		return missing_why;
+	down = bring_up();
+	if (!o->cpu[o->target].up)
+		return down;
+	o->command = command;
+	if (hold((uint32_t)o->target, command)) {
+		fmt_snprintf(why, sizeof(why), "the target did not take the "
+			     "command to wait (%u)", command);
+		return why;
+	}
+	take_bases();
+	return 0;
+}
+
+const char *other_cpus_wake_parked(void)
+{
+	struct other_cpus *o = &started_cpus;
+	const char *down;
+
+	if (o->target < 0)
+		return missing_why;
+	down = bring_up();
+	o->command = AP_HALT;
+	take_bases();
+	return down;
+}
+
+int other_cpus_hold(uint32_t slot, uint32_t command)
+{
+	return started_cpus.cpu[slot].up ? hold(slot, command) : -1;
+}
+
 /* The status line the cross-CPU rows' checks read: what the target was
- * told to do (`told`), and what it did, counted by itself (arch/ap.h):
- * the HLTs and MWAITs it served, read once it took AP_QUIET, so that
- * every wait it entered has ended and been counted. */
+ * told to do (`told`), and what it did since the wake, counted by
+ * itself (arch/ap.h): the HLTs and MWAITs it served, read once it took
+ * the command that parks it, so that every wait it entered has ended
+ * and been counted; and what every running processor's handler took. */
 void other_cpus_sleep(const char *source)
 {
 	static const char *const told[] = { "?", "quiet", "spin", "halt",
 					    "mwait" };
 	struct other_cpus *o = &started_cpus;
 	const struct ap_cpu *t;
-	uint32_t late, faults, s, took = 0, target_took;
+	uint32_t late = 0, faults, s, took = 0, target_took, ts;
+	uint64_t end;
 
-	if (!o->running || o->target < 0)
+	if (o->target < 0 || !o->cpu[o->target].up)
 		return;
-	t = &ap_cpus[o->target];
-	target_took = t->interrupts;
+	ts = (uint32_t)o->target;
+	t = &ap_cpus[ts];
+	target_took = t->interrupts - o->base[ts].interrupts;
 	o->last_took = target_took;
-	o->last_wakeups = t->wakeups_without_interrupt;
+	o->last_wakeups = t->wakeups_without_interrupt - o->base[ts].wakeups;
 	for (s = 0; s < o->count; s++)
-		took += ap_cpus[s].interrupts;
-	late = other_cpus_command_all(o, AP_QUIET);
+		if (o->cpu[s].up)
+			took += ap_cpus[s].interrupts - o->base[s].interrupts;
+	/* Parked again: the target always, so that its last wait ends and
+	 * is counted; the others where a row set them going. */
+	for (s = 0; s < o->count; s++)
+		if (o->cpu[s].up &&
+		    (s == ts || ap_cpus[s].command != AP_HALT))
+			other_cpus_command_one(o, s, AP_HALT);
+	end = tsc_open() + o->tsc_hz / 1000 * OTHER_CPU_LATE_MS;
+	for (s = 0; s < o->count; s++) {
+		const struct ap_cpu *a = &ap_cpus[s];
+
+		while (o->cpu[s].up && a->taken != a->seq && !a->fault &&
+		       tsc_open() < end)
+			__asm__ volatile("pause" ::: "memory");
+		late += o->cpu[s].up && a->taken != a->seq && !a->fault;
+	}
 	faults = other_cpus_faults_logged(o);
 	log_status(STATUS_CROSS_CPU, "source=%s mode=%s target=%u relation=%s "
 		   "told=%s halts=%u mwaits=%u took=%u target_took=%u "
 		   "wakeups=%u faults=%u late=%u",
-		   source, lapic->name, o->cpu[o->target].apic_id,
-		   cpu_relation_name(o->cpu[o->target].relation),
-		   told[o->command < 5 ? o->command : 0], t->halts, t->mwaits,
-		   took, target_took, o->last_wakeups, faults, late);
-	for (s = 0; s < o->count; s++)
-		unpin_before_init(s);
-	for (s = 0; s < o->count; s++)
-		(void)lapic_send_init(o->cpu[s].apic_id);
-	settle_us(o->tsc_hz, INIT_SETTLE_US);
-	o->running = 0;
+		   source, lapic->name, o->cpu[ts].apic_id,
+		   cpu_relation_name(o->cpu[ts].relation),
+		   told[o->command < 5 ? o->command : 0],
+		   t->halts - o->base[ts].halts,
+		   t->mwaits - o->base[ts].mwaits, took, target_took,
+		   o->last_wakeups, faults, late);
 }
 
 uint32_t other_cpus_target_wakeups(uint32_t *target_took)
@@ -419,9 +549,101 @@ uint32_t other_cpus_target_wakeups(uint32_t *target_took)
 	return started_cpus.last_wakeups;
 }
 
+/* Every running processor told `command` and each one's answer awaited;
+ * how many did not take it. */
+static uint32_t tell_all(uint32_t command)
+{
+	return other_cpus_command_all(&started_cpus, command);
+}
+
+void other_cpus_before_mode_switch(void)
+{
+	/* Out of HLT into a loop with interrupts off, which needs no IPI
+	 * to take its next command: the wake-up IPI would cross APIC
+	 * modes while the switch is under way. */
+	(void)tell_all(AP_QUIET);
+}
+
+/* On a running processor: its local APIC in the boot CPU's mode. */
+static void follow_mode(void *slot)
+{
+	(void)slot;
+	(void)lapic_enable((enum lapic_mode)lapic->mode);
+}
+
+void other_cpus_after_mode_switch(int usable)
+{
+	struct other_cpus *o = &started_cpus;
+	uint32_t s, followed = 0;
+
+	if (!lapic || !usable) {
+		log_printf("other CPUs: the local APIC's mode switch left it "
+			   "unusable: the others stay in their quiet loop\n");
+		return;
+	}
+	if (lapic->mode != o->mode) {
+		for (s = 0; s < o->count; s++)
+			if (o->cpu[s].up &&
+			    other_cpus_run_quietly(s, follow_mode) ==
+				    WORK_RETURNED)
+				followed++;
+		o->mode = lapic->mode;
+		log_printf("other CPUs: %u followed the boot CPU into %s "
+			   "mode, without a new start\n", followed, lapic->name);
+	}
+	(void)tell_all(AP_HALT);
+}
+
+void other_cpus_park_for_good(void)
+{
+	struct other_cpus *o = &started_cpus;
+	uint32_t s, n = 0;
+
+	for (s = 0; s < o->count; s++)
+		n += o->cpu[s].up;
+	if (!n)
+		return;
+	/* QUIET first: QEMU's TCG does not wake a halted vCPU for an INIT
+	 * alone (ap_wait, arch/ap.c). */
+	(void)tell_all(AP_QUIET);
+	for (s = 0; s < o->count; s++)
+		if (o->cpu[s].up)
+			unpin_before_init(s);
+	for (s = 0; s < o->count; s++)
+		if (o->cpu[s].up) {
+			(void)lapic_send_init(o->cpu[s].apic_id);
+			o->cpu[s].up = 0;
+		}
+	settle_us(o->tsc_hz, INIT_SETTLE_US);
+	log_printf("other CPUs: %u parked with INIT in wait-for-SIPI; started "
+		   "%u time(s) at once this boot, %u time(s) at most each\n", n,
+		   o->rounds, o->most_starts);
+}
+
+void other_cpus_starts(uint32_t *rounds, uint32_t *most)
+{
+	*rounds = started_cpus.rounds;
+	*most = started_cpus.most_starts;
+}
+
 uint32_t other_cpus_started(void)
 {
+	return started_cpus.target < 0 ? 0 : started_cpus.started;
+}
+
+uint32_t other_cpus_slots(void)
+{
 	return started_cpus.target < 0 ? 0 : started_cpus.count;
+}
+
+int other_cpus_ok(uint32_t slot)
+{
+	return started_cpus.cpu[slot].ok;
+}
+
+int other_cpus_up(uint32_t slot)
+{
+	return started_cpus.cpu[slot].up;
 }
 
 uint32_t other_cpus_apic_id(uint32_t slot)
@@ -451,21 +673,23 @@ int other_cpus_slot_of(uint32_t index)
 	uint32_t s;
 
 	for (s = 0; o->target >= 0 && s < o->count; s++)
-		if (o->cpu[s].index == index)
+		if (o->cpu[s].index == index && o->cpu[s].ok)
 			return (int)s;
 	return -1;
 }
 
-int other_cpus_start_one(uint32_t slot)
+int other_cpus_take(uint32_t slot)
 {
 	struct other_cpus *o = &started_cpus;
 
-	ap_trampoline_prepare(o->area->page);
-	ap_alive = 0;
-	if (!start_one(o->area, o->cpu[slot].apic_id, slot, o->tsc_hz))
+	if (!o->cpu[slot].ok)
 		return -1;
-	pin_started(slot);
-	return 0;
+	if (!o->cpu[slot].up) {
+		wanted[slot] = 1;
+		if (start_wanted("start again"))
+			return -1;
+	}
+	return hold(slot, AP_QUIET);
 }
 
 void other_cpus_park_one(uint32_t slot)
@@ -474,6 +698,6 @@ void other_cpus_park_one(uint32_t slot)
 
 	unpin_before_init(slot);
 	(void)lapic_send_init(o->cpu[slot].apic_id);
+	o->cpu[slot].up = 0;
 	settle_us(o->tsc_hz, INIT_SETTLE_US);
 }
-

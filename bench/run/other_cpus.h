@@ -1,9 +1,10 @@
 /* The processors other than the one measured, "other CPUs" throughout
  * the runner (docs/controllers.md "The other CPUs"): started once in
- * phase B and parked before any row, so that no firmware loop runs
- * beside the measured CPU, on its SMT sibling or on the memory bus;
- * started again for the rows that use them. Their command channel, once
- * they run, is bench/run/other_cpus_command.h. */
+ * phase B, all together, and parked halted in irqlab's loop (arch/ap.c)
+ * before any row, so that no firmware loop runs beside the measured
+ * CPU, on its SMT sibling or on the memory bus; woken by command for the
+ * rows that use them, and parked with INIT at the end of the boot.
+ * Their command channel is bench/run/other_cpus_command.h. */
 #ifndef IRQLAB_BENCH_RUN_OTHER_CPUS_H
 #define IRQLAB_BENCH_RUN_OTHER_CPUS_H
 
@@ -23,10 +24,9 @@ struct other_cpus_area {
 
 /* Reads the boot CPU's topology (arch/cpu_topology.h, decoded by
  * bench/model/topology.h) into r; starts every other processor the MADT
- * lists as enabled with INIT-SIPI-SIPI into long mode (arch/ap.h), where
- * the area allows, then sends each an INIT, which parks it in
- * wait-for-SIPI (SDM vol. 3A §9.4) for the rows; records what was done
- * in r's probes and a status line. */
+ * lists as enabled into long mode (arch/ap.h), all at once, where the
+ * area allows, and parks each, halted, in irqlab's loop; records what
+ * was done in r's probes and a status line. */
 void other_cpus_start_and_park(const struct madt_info *m,
 			       enum acpi_status madt_status,
 			       const struct other_cpus_area *area,
@@ -37,23 +37,48 @@ void other_cpus_start_and_park(const struct madt_info *m,
  * target, the closest of those. */
 const char *other_cpus_unavailable(void);
 uint32_t other_cpus_target_apic_id(void);
-/* Starts the processors again, their local APICs in the boot CPU's
- * mode, and has each wait as `command` says (AP_SPIN, AP_HALT,
- * AP_MWAIT: arch/ap.h); NULL, or why not. */
+/* Has the target wait as `command` says (AP_SPIN, AP_HALT, AP_MWAIT:
+ * arch/ap.h), the others parked; starts again together any that INIT
+ * parked since; NULL, or why not. */
 const char *other_cpus_wake(uint32_t command);
-/* Puts them back into wait-for-SIPI with INIT, once they stopped
- * waiting, and writes what the target was told and what it did to a
- * status line for `source`. */
+/* The same with every one parked, for the section to set going as it
+ * needs (other_cpus_hold); NULL, or why not every one came. */
+const char *other_cpus_wake_parked(void);
+/* The processor in `slot` told `command`, pinned first where this is
+ * its first work since it started; 0, or -1 where it is not running or
+ * did not take it. */
+int other_cpus_hold(uint32_t slot, uint32_t command);
+/* Parks the target (and any other a row set going) halted again, once
+ * it took that, and writes what the target was told and what it did
+ * since the wake to a status line for `source`. */
 void other_cpus_sleep(const char *source);
 /* The target's wake-ups from HLT or MWAIT that brought neither an
  * interrupt nor a new command, between the last wake and sleep, and in
  * `target_took` the interrupts its handler took then. */
 uint32_t other_cpus_target_wakeups(uint32_t *target_took);
 
+/* Around the boot CPU's switch of its local APIC's mode (the runner's):
+ * the running processors out of HLT into a loop that needs no IPI,
+ * then, where the switch left the boot CPU's APIC `usable`, each
+ * switched to its new mode on itself and parked again. They follow
+ * without a new start. */
+void other_cpus_before_mode_switch(void);
+void other_cpus_after_mode_switch(int usable);
+/* At the end of the boot: each running one's clock put back and INIT
+ * sent, into wait-for-SIPI (SDM vol. 3A §9.4). */
+void other_cpus_park_for_good(void);
+/* This boot's starts: how many times processors were started together,
+ * and the most starts any one took. */
+void other_cpus_starts(uint32_t *rounds, uint32_t *most);
+
 /* The cross-CPU section's (bench/run/cross_cpu.h): how many processors
- * started in phase B; each one's APIC id and MADT index by slot; the
- * boot CPU's APIC id. */
+ * started in phase B; the slots (some may hold one that did not start:
+ * other_cpus_ok); each slot's APIC id and MADT index; whether it is
+ * running now; the boot CPU's APIC id. */
 uint32_t other_cpus_started(void);
+uint32_t other_cpus_slots(void);
+int other_cpus_ok(uint32_t slot);
+int other_cpus_up(uint32_t slot);
 uint32_t other_cpus_apic_id(uint32_t slot);
 uint32_t other_cpus_index(uint32_t slot);
 uint32_t other_cpus_own_apic_id(void);
@@ -61,12 +86,12 @@ uint32_t other_cpus_own_apic_id(void);
 /* The rows on another CPU in the boot CPU's place
  * (bench/run/other_cpu_matrix.h): how many processors the MADT lists, and
  * the boot CPU's index among them; the slot of the one at MADT index
- * `index`, -1 where it did not start in phase B; that one started again
- * from wait-for-SIPI, alone (0, or -1 where it did not reach long
- * mode); parked again with INIT. */
+ * `index`, -1 where it did not start in phase B; that one running and
+ * quiet, started again alone where INIT parked it (0, or -1 where it
+ * did not reach long mode); parked with INIT. */
 uint32_t other_cpus_listed(uint32_t *own_index);
 int other_cpus_slot_of(uint32_t index);
-int other_cpus_start_one(uint32_t slot);
+int other_cpus_take(uint32_t slot);
 void other_cpus_park_one(uint32_t slot);
 
 #endif

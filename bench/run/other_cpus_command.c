@@ -7,15 +7,6 @@
 #include "arch/lib/log.h"
 #include "bench/run/other_cpus_set.h"
 
-/* How long the boot CPU waits for an AP to take a command. */
-#define COMMAND_WAIT_US 100000
-/* A pin's or a restore's run is a few MSR accesses and a known loop:
- * a second is generous. */
-#define QUIET_RUN_SECONDS 1
-/* A cross-CPU run's work is bounded by its own waits; this is their
- * sum's bound, generous. */
-#define RUN_SECONDS 10
-
 /* Every wait here spins with PAUSE, never bare: under QEMU's -icount
  * the vCPUs take turns, and TCG ends a vCPU's turn at a PAUSE (it runs
  * it as "let another CPU run"), so the processor waited on runs at
@@ -26,9 +17,9 @@ static void relax(void)
 	__asm__ volatile("pause" ::: "memory");
 }
 
-static uint64_t ticks_after(uint64_t tsc_hz, uint64_t us)
+static uint64_t ticks_after_ms(uint64_t tsc_hz, uint64_t ms)
 {
-	return tsc_open() + tsc_hz / 1000000 * us;
+	return tsc_open() + tsc_hz / 1000 * ms;
 }
 
 void other_cpus_send(uint32_t apic_id, uint8_t vector)
@@ -40,33 +31,53 @@ void other_cpus_send(uint32_t apic_id, uint8_t vector)
 	lapic_icr_write(x2apic, apic_id, APIC_ICR_LEVEL_ASSERT | vector);
 }
 
+void other_cpus_command_one(const struct other_cpus *o, uint32_t slot,
+			    uint32_t command)
+{
+	struct ap_cpu *ap = &ap_cpus[slot];
+
+	ap_reply_x2apic = lapic->mode == LAPIC_X2APIC;
+	ap->command = command;
+	ap->seq = ap->seq + 1;
+	/* The store before the load of `waiting`: ap_wait (arch/ap.c)
+	 * stores `waiting` and then reads the seq, and without a full
+	 * fence on both sides each could read the other's old value and
+	 * the AP halt with no IPI coming (SDM vol. 3A §9.2.3.4). */
+	mfence();
+	if (ap->waiting && !ap->fault)
+		other_cpus_send(o->cpu[slot].apic_id, WAKE_VECTOR);
+}
+
+/* Until the processor in `slot` took its last command or faulted, up
+ * to `end`; whether it took it. */
+static int took_by(uint32_t slot, uint64_t end)
+{
+	const struct ap_cpu *ap = &ap_cpus[slot];
+
+	while (ap->taken != ap->seq && !ap->fault && tsc_open() < end)
+		relax();
+	return ap->taken == ap->seq;
+}
+
 uint32_t other_cpus_command_all(const struct other_cpus *o, uint32_t command)
 {
 	uint32_t s, late = 0;
 	uint64_t end;
 
-	ap_reply_ack_only = 1;
-	ap_reply_x2apic = lapic->mode == LAPIC_X2APIC;
-	for (s = 0; s < o->count; s++) {
-		ap_cpus[s].command = command;
-		/* The store before the load of `waiting`: ap_wait
-		 * (arch/ap.c) stores `waiting` and then reads the command,
-		 * and without a full fence on both sides each could read
-		 * the other's old value and the AP halt with no IPI coming
-		 * (SDM vol. 3A §9.2.3.4). */
-		mfence();
-		if (ap_cpus[s].waiting && !ap_cpus[s].fault)
-			other_cpus_send(o->cpu[s].apic_id, WAKE_VECTOR);
-	}
-	end = ticks_after(o->tsc_hz, COMMAND_WAIT_US);
-	for (s = 0; s < o->count; s++) {
-		while (ap_cpus[s].state != command && !ap_cpus[s].fault &&
-		       tsc_open() < end)
-			relax();
-		if (ap_cpus[s].state != command)
+	for (s = 0; s < o->count; s++)
+		if (o->cpu[s].up)
+			other_cpus_command_one(o, s, command);
+	end = ticks_after_ms(o->tsc_hz, OTHER_CPU_LATE_MS);
+	for (s = 0; s < o->count; s++)
+		if (o->cpu[s].up && !took_by(s, end))
 			late++;
-	}
 	return late;
+}
+
+int other_cpus_took(const struct other_cpus *o, uint32_t slot)
+{
+	return took_by(slot, ticks_after_ms(o->tsc_hz, OTHER_CPU_LATE_MS)) ?
+		       0 : -1;
 }
 
 uint32_t other_cpus_faults_logged(const struct other_cpus *o)
@@ -74,7 +85,7 @@ uint32_t other_cpus_faults_logged(const struct other_cpus *o)
 	uint32_t s, faults = 0;
 
 	for (s = 0; s < o->count; s++)
-		if (ap_cpus[s].fault) {
+		if (o->cpu[s].up && ap_cpus[s].fault) {
 			faults++;
 			log_printf("other CPUs: CPU %u, APIC id %u: exception "
 				   "%u; it parked itself\n", o->cpu[s].index,
@@ -86,7 +97,7 @@ uint32_t other_cpus_faults_logged(const struct other_cpus *o)
 int other_cpus_target_waiting(void)
 {
 	const struct other_cpus *o = &started_cpus;
-	uint64_t end = ticks_after(o->tsc_hz, COMMAND_WAIT_US);
+	uint64_t end = ticks_after_ms(o->tsc_hz, OTHER_CPU_LATE_MS);
 	const struct ap_cpu *t = &ap_cpus[o->target];
 
 	while (!t->waiting && !t->fault && tsc_open() < end)
@@ -101,34 +112,49 @@ void other_cpus_run(uint32_t slot, void (*work)(void *arg), void *arg)
 	ap->work = work;
 	ap->work_arg = arg;
 	ap->done = 0;
-	ap->command = AP_RUN;
+	other_cpus_command_one(&started_cpus, slot, AP_RUN);
 }
 
-/* Waits up to `seconds` until the run in `slot` returned or faulted,
- * then has the processor wait as `then` says. */
-static enum work_outcome await_run(uint32_t slot, uint64_t seconds,
-				   uint32_t then)
+/* Until the run in `slot` returned or faulted, or `progress` (where
+ * given) stood still for OTHER_CPU_LATE_MS twice over: a run whose own
+ * waits are each bounded by OTHER_CPU_LATE_MS moves it at least that
+ * often, however many samples it takes. Then the processor waits as
+ * `then` says. */
+static enum work_outcome await_run(uint32_t slot, uint32_t then,
+				   const volatile uint32_t *progress)
 {
+	const struct other_cpus *o = &started_cpus;
 	struct ap_cpu *ap = &ap_cpus[slot];
-	uint64_t end = tsc_open() + started_cpus.tsc_hz * seconds;
+	uint64_t stall = o->tsc_hz / 1000 * 2 * OTHER_CPU_LATE_MS;
+	uint64_t end = tsc_open() + stall;
+	uint32_t seen = progress ? *progress : 0;
 
-	while (!ap->done && !ap->fault && tsc_open() < end)
+	while (!ap->done && !ap->fault) {
+		uint64_t now = tsc_open();
+
+		if (progress && *progress != seen) {
+			seen = *progress;
+			end = now + stall;
+		}
+		if (now >= end)
+			break;
 		relax();
-	ap->command = then;
+	}
+	other_cpus_command_one(o, slot, then);
 	return ap->fault ? WORK_FAULTED : ap->done ? WORK_RETURNED
 						  : WORK_TIMED_OUT;
 }
 
-int other_cpus_finish(uint32_t slot)
+int other_cpus_finish(uint32_t slot, const volatile uint32_t *progress)
 {
-	return await_run(slot, RUN_SECONDS, AP_SPIN) == WORK_RETURNED ? 0 : -1;
+	return await_run(slot, AP_SPIN, progress) == WORK_RETURNED ? 0 : -1;
 }
 
 enum work_outcome other_cpus_run_quietly(uint32_t slot,
 					 void (*work)(void *arg))
 {
 	other_cpus_run(slot, work, (void *)(uintptr_t)slot);
-	return await_run(slot, QUIET_RUN_SECONDS, AP_QUIET);
+	return await_run(slot, AP_QUIET, 0);
 }
 
 uint32_t other_cpus_fault(uint32_t slot)

@@ -11,27 +11,43 @@ struct other_cpus;
 
 /* The vector that wakes a halted processor to take a new command (an
  * AP, or the boot CPU while another runs in its place): its handler,
- * ap_interrupt, counts an ack and sends nothing. */
+ * ap_wake, counts it in the processor's own `wakes` and sends nothing. */
 #define WAKE_VECTOR 0xef
 
-/* Commands every processor of `o` (AP_QUIET, AP_SPIN, AP_HALT, AP_MWAIT)
- * and waits until each took it, waking the halted ones; returns how
- * many did not in time. */
+/* How long a wait for another processor runs before it gives up: a
+ * command taken, a run's progress, a sample's answer past the sample's
+ * own wait (WAIT_BUDGET_MS), a start. A processor that is there answers
+ * within microseconds; on a host whose vCPUs outnumber its cores, a
+ * vCPU can wait tens or hundreds of milliseconds for a core, and this
+ * bound is 20 times the sample's. Waits end as soon as they are
+ * answered, so only a processor that is gone costs all of it
+ * (docs/cross-cpu.md "Waits for another processor"). */
+#define OTHER_CPU_LATE_MS 5000
+
+/* Commands the processor in `slot` (AP_*, arch/ap.h): the command, a new
+ * seq, and a wake-up IPI where it waits in HLT or MWAIT. */
+void other_cpus_command_one(const struct other_cpus *o, uint32_t slot,
+			    uint32_t command);
+/* Whether it took its last command (0) or not in time (-1). */
+int other_cpus_took(const struct other_cpus *o, uint32_t slot);
+/* Commands every running processor of `o` and waits until each took
+ * it; returns how many did not in time. */
 uint32_t other_cpus_command_all(const struct other_cpus *o, uint32_t command);
 /* The faults the processors of `o` recorded since they last started,
  * each logged. */
 uint32_t other_cpus_faults_logged(const struct other_cpus *o);
 
-/* Has the woken processor in `slot` run work(arg) once with interrupts
- * off (AP_RUN). other_cpus_finish waits until it returned, sets it
- * spinning again, and says 0, or -1 where it faulted or never
- * returned. */
+/* Has the processor in `slot` run work(arg) once with interrupts off
+ * (AP_RUN), woken where it halts. other_cpus_finish waits until it
+ * returned, or until `progress` (a count the work moves, or NULL) stood
+ * still too long, sets it spinning again, and says 0, or -1 where it
+ * faulted or never returned. */
 void other_cpus_run(uint32_t slot, void (*work)(void *arg), void *arg);
-int other_cpus_finish(uint32_t slot);
+int other_cpus_finish(uint32_t slot, const volatile uint32_t *progress);
 /* How a run ended, for other_cpus_run_quietly. */
 enum work_outcome { WORK_RETURNED, WORK_FAULTED, WORK_TIMED_OUT };
-/* work(slot) on the processor in `slot`, which waits quiet, awaited for
- * a second; it then waits quiet again. */
+/* work(slot) on the processor in `slot`, awaited up to twice
+ * OTHER_CPU_LATE_MS; it then waits quiet. */
 enum work_outcome other_cpus_run_quietly(uint32_t slot,
 					 void (*work)(void *arg));
 /* The exception the processor in `slot` raised since it last started,

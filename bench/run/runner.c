@@ -14,6 +14,7 @@
 #include "bench/run/sequences.h"
 #include "bench/run/sources.h"
 #include "bench/run/other_cpu_matrix.h"
+#include "bench/run/other_cpus.h"
 
 void bench_measure_floor(struct run_result *r, const struct irqlab_config *c,
 			 struct bench_buffers *b)
@@ -57,6 +58,18 @@ static void report_progress(const struct run_result *r, const char *next)
 	progress.failed = c.experiments.failed + c.gap_rows.failed +
 			  c.primitives.failed;
 	bench_progress_hook(&progress);
+}
+
+/* The boot CPU's local APIC into `mode`, and the other processors,
+ * which wait in irqlab's loop since phase B started them, after it
+ * (bench/run/other_cpus.h); one in the boot CPU's place is parked
+ * first, since it holds the boot CPU's tables. */
+static void switch_mode(enum lapic_mode mode)
+{
+	other_cpu_matrix_release();
+	other_cpus_before_mode_switch();
+	apic_mode_switch(mode);
+	other_cpus_after_mode_switch(apic_mode_active() != LAPIC_NONE);
 }
 
 /* The gap method's rows among the plan's first n. */
@@ -114,9 +127,9 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 		/* x2APIC comes only from xAPIC (apic_mode.h), even in a part
 		 * that starts past the xAPIC rows. */
 		if (mode == LAPIC_X2APIC && !apic_mode_tried(LAPIC_XAPIC))
-			apic_mode_switch(LAPIC_XAPIC);
+			switch_mode(LAPIC_XAPIC);
 		if (mode != LAPIC_NONE && !apic_mode_tried(mode))
-			apic_mode_switch(mode);
+			switch_mode(mode);
 		if (mode != LAPIC_NONE && apic_mode_active() != mode &&
 		    p->without_mode == ROW_OMITTED) {
 			/* Said, so that the log accounts for every plan row:

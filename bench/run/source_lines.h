@@ -56,6 +56,9 @@ struct source_lines {
 		uint8_t waits;
 		uint32_t delivery;
 		char verdict[RESULTS_REASON_LEN];
+		/* Samples since the start whose answer came past the
+		 * sample's wait, measured as they were. */
+		uint32_t late;
 	} other_cpu;
 };
 
