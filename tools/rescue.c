@@ -19,8 +19,8 @@
  *
  *   irqlab-rescue [options] --blob SERIAL.log [--blob PART2.log ...] [DEST]
  *     the blob phase B printed on COM1, from the serial log as captured
- *     (or the hex alone): an emulator's whose reset never reaches
- *     phase C, one a part. */
+ *     (or the hex alone): a run handed over on COM1 (handoff = serial),
+ *     or an emulator's whose reset never reaches phase C, one a part. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -50,13 +50,14 @@ struct found {
 static struct found found[HANDOFF_SCAN_RECORDS];
 /* A run in parts: the parts joined so far, and the one being read. */
 /* A whole run's blob: its parts joined, as phase C writes run-<k>.bin
- * (efi/run_store.h RUN_FILE_BYTES). */
+ * (efi/run_store.h RUN_FILE_BYTES), or one run handed over on COM1
+ * whole (handoff = serial). */
 #define RUN_BLOB_BYTES (HANDOFF_MAX_BLOB * RESULTS_MAX_PARTS)
 static struct run_result joined, part;
 static uint8_t part_blob[RUN_BLOB_BYTES];
 static uint8_t joined_blob[RUN_BLOB_BYTES];
-/* An emulator's parts, one --blob file each (join_blob_files), each as
- * large as a whole run's blob. */
+/* An emulator's parts, one --blob file each (join_blob_files); a serial
+ * handoff's one blob is a whole run. */
 static uint8_t parts_blob[RESULTS_MAX_PARTS][RUN_BLOB_BYTES];
 static size_t parts_blob_len[RESULTS_MAX_PARTS];
 static struct handoff_item items[HANDOFF_SCAN_RECORDS];
@@ -257,7 +258,7 @@ static char *read_whole(const char *file, size_t *len)
 }
 
 /* A blob as phase B prints it on COM1 (--blob FILE), under
- * serial_results = 1: a whole serial log, whose last
+ * serial_results = 1 or handoff = serial: a whole serial log, whose last
  * blob between irqlab-results-blob-begin and -end is read; or the hex
  * alone, as image/bochs.sh cuts it out. Other characters between the
  * digits (line ends, a terminal's CRs) are skipped. Returns its length,
@@ -597,6 +598,9 @@ decoded:
 			return 1;
 		}
 	}
+	if (config_hands_over_serial(&run.config))
+		printf("irqlab-rescue: a run handed over on COM1 (handoff = "
+		       "serial): its one blob holds the whole run\n");
 	if (run.next_row)
 		printf("irqlab-rescue: the run stopped at plan row %u: its later "
 		       "parts were never measured\n", run.next_row);

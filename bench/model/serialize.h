@@ -28,8 +28,10 @@
  *     a cross-CPU row's wake-ups of its target without an interrupt
  *     (experiment_result's target_wakeups).
  * 16: the plan's rows (run_result's plan_rows), for the one count of
- *     rows (bench/model/row_counts.h). */
-#define RESULTS_BLOB_VERSION 16
+ *     rows (bench/model/row_counts.h).
+ * 17: the configuration's handoff key (variables or serial), and
+ *     boot_return's not-asked. */
+#define RESULTS_BLOB_VERSION 17
 
 /* Returns the encoded length, or 0 when `cap` is too small. */
 size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap);
