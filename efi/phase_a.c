@@ -91,7 +91,11 @@ static int allocate_run(struct run_state *run)
 	unsigned k;
 
 	run->result = pages_alloc(sizeof(*run->result));
-	run->blob = pages_alloc(HANDOFF_MAX_BLOB);
+	/* A serial handoff carries the whole run in one blob, as large as
+	 * a run's parts joined (docs/run.md "Firmware that cannot keep
+	 * results"). */
+	run->blob = pages_alloc(config_hands_over_serial(c) ? RUN_FILE_BYTES
+							    : HANDOFF_MAX_BLOB);
 	if (!run->text)	/* phase C may have allocated it already */
 		run->text = pages_alloc(REPORT_TEXT_BYTES);
 	run->ist_stacks = pages_alloc(IST_COUNT * IST_STACK_BYTES);
@@ -262,41 +266,62 @@ static EFI_GUID rt_properties_guid = {
 	{ 0x84, 0x2e, 0x93, 0x1d, 0x21, 0xc3, 0x8a, 0xe9 }
 };
 
-/* The runtime services' probe where no table limits them: said in the
- * results, the status line and the log alike. */
-static const char *all_offered(struct run_result *r, const char *table,
-			       const char *said)
-{
-	record_probe(r, PROBE_RUNTIME, PROBE_OK, "%s", said);
-	log_status(STATUS_RUNTIME, "table=%s", table);
-	log_printf("phase A: %s\n", said);
-	return 0;
-}
-
 /* Whether the runtime services phase B needs are offered after
- * ExitBootServices. Returns NULL, or why the run cannot go ahead. */
-static const char *runtime_services_offered(struct run_result *r)
+ * ExitBootServices, as EFI_RT_PROPERTIES_TABLE says (every one where
+ * the firmware publishes none, or one of a version irqlab does not
+ * know); with simulate = setvariable-not-offered, SetVariable taken out
+ * of it. Said in the results, the status line and the log alike; notes
+ * in `run` whether ResetSystem is offered. Returns NULL, or why the run
+ * cannot go ahead. */
+static const char *runtime_services_offered(struct run_state *run,
+					    struct run_result *r)
 {
 	const uint8_t *table = NULL;
-	uint32_t supported;
+	uint32_t supported = RT_SUPPORTED_ALL;
+	int taken = config_simulates(&r->config,
+				     SIMULATE_SETVARIABLE_NOT_OFFERED);
+	const char *kind;
+	char said[200];
+	struct text_buf tb;
 	UINTN i;
 
 	for (i = 0; i < ST->NumberOfTableEntries; i++)
 		if (CompareGuid(&ST->ConfigurationTable[i].VendorGuid,
 				&rt_properties_guid) == 0)
 			table = ST->ConfigurationTable[i].VendorTable;
-	if (!table)
-		return all_offered(r, "0", "no EFI_RT_PROPERTIES_TABLE: every "
-				   "runtime service is offered (UEFI spec "
-				   "section 4.6.2)");
-	if (rt_properties_read(table, 8, &supported))
-		return all_offered(r, "unknown-version", "an "
-				   "EFI_RT_PROPERTIES_TABLE of a version irqlab "
-				   "does not know: going by the services");
-	log_status(STATUS_RUNTIME, "table=1 supported=0x%x", supported);
-	record_probe(r, PROBE_RUNTIME, PROBE_OK, "EFI_RT_PROPERTIES_TABLE: "
-		     "RuntimeServicesSupported 0x%x", supported);
-	return rt_properties_refusal(supported);
+	tb_init(&tb, said, sizeof(said));
+	if (!table) {
+		kind = "0";
+		tb_printf(&tb, "no EFI_RT_PROPERTIES_TABLE: every runtime "
+			  "service is offered (UEFI spec section 4.6.2)");
+	} else if (rt_properties_read(table, 8, &supported)) {
+		kind = "unknown-version";
+		supported = RT_SUPPORTED_ALL;
+		tb_printf(&tb, "an EFI_RT_PROPERTIES_TABLE of a version irqlab "
+			  "does not know: going by the services");
+	} else {
+		kind = "1";
+		tb_printf(&tb, "EFI_RT_PROPERTIES_TABLE: RuntimeServicesSupported "
+			  "0x%x", supported);
+	}
+	if (taken) {
+		supported &= ~RT_SUPPORTED_SET_VARIABLE;
+		tb_printf(&tb, "; simulate = setvariable-not-offered: read as "
+			  "0x%x, without SetVariable", supported);
+		/* The probe's detail is short: what was simulated first. */
+		record_probe(r, PROBE_RUNTIME, PROBE_SIMULATED, "simulate = "
+			     "setvariable-not-offered: read as 0x%x, without "
+			     "SetVariable (the firmware's table: %s)", supported,
+			     table ? kind : "none");
+	} else {
+		record_probe(r, PROBE_RUNTIME, PROBE_OK, "%s", said);
+	}
+	run->reset_offered = (supported & RT_SUPPORTED_RESET_SYSTEM) != 0;
+	log_status(STATUS_RUNTIME, "table=%s supported=0x%x simulated=%u",
+		   kind, supported, taken);
+	log_printf("phase A: %s\n", said);
+	return rt_properties_refusal(supported,
+				     config_hands_over_serial(&r->config));
 }
 
 /* The "measuring" marker: set before phase B, so that a boot after a
@@ -331,6 +356,43 @@ static void identify_platform(struct run_result *r, struct platform *platform)
 		   boost_state_name(r->machine.boost));
 }
 
+/* handoff = serial (docs/run.md "Firmware that cannot keep results"):
+ * nothing is written to the store, no BootNext, no marker, no probe to
+ * make room; the whole run is one part, its blob as large as a run's
+ * parts joined, and phase B prints it on COM1 and powers off. */
+static void hand_over_on_serial(struct run_state *run)
+{
+	run->handoff_budget = RUN_FILE_BYTES;
+	log_printf("phase A: handoff = serial: nothing is written to the "
+		   "variable store (no BootNext, no marker, no room made); the "
+		   "run is one part, its results go to COM1 whole (up to %u "
+		   "bytes of blob) for irqlab-rescue --blob, and the machine "
+		   "powers off%s\n", run->handoff_budget,
+		   run->reset_offered ? "" : " (ResetSystem is not offered: "
+		   "it halts, to be switched off)");
+}
+
+/* ExitBootServices, then phase B, which never returns; what is left of
+ * the handoff phase A prepared is taken back where it fails. */
+static EFI_STATUS take_over(struct run_state *run)
+{
+	EFI_STATUS st;
+
+	log_printf("phase A: exiting boot services\n");
+	st = exit_boot_services(run);
+	if (EFI_ERROR(st)) {
+		/* A serial handoff wrote nothing to take back. */
+		if (!config_hands_over_serial(&run->config))
+			forget_boot_next();
+		log_printf("phase A: ExitBootServices failed (0x%llx)\n",
+			   (unsigned long long)st);
+		stop_visibly("the firmware did not let irqlab take the machine "
+			     "over (ExitBootServices failed)");
+		return st;
+	}
+	phase_b(run);
+}
+
 EFI_STATUS phase_a(struct run_state *run,
 		   const struct config_problems *config_problems,
 		   const struct next_run *next)
@@ -339,7 +401,7 @@ EFI_STATUS phase_a(struct run_state *run,
 	struct platform *platform = &run->platform;
 	struct handoff_room room;
 	char why[200];
-	EFI_STATUS st;
+	int serial = config_hands_over_serial(&run->config);
 
 	if (allocate_run(run)) {
 		stop_visibly("phase A cannot allocate the run's buffers");
@@ -375,7 +437,7 @@ EFI_STATUS phase_a(struct run_state *run,
 		   (unsigned long long)r->tsc_hz, tsc_method_name(r->tsc_method),
 		   clock_kind_unit(r->clock_kind));
 	{
-		const char *refused = runtime_services_offered(r);
+		const char *refused = runtime_services_offered(run, r);
 
 		if (refused) {
 			stop_visibly(refused);
@@ -383,12 +445,17 @@ EFI_STATUS phase_a(struct run_state *run,
 		}
 	}
 	/* BootNext and the marker are written before the store's room is
-	 * measured, so the room is what phase B will find. */
-	come_back_here(r);
-	if (mark_measuring(r, why, sizeof(why))) {
-		forget_boot_next();
-		stop_visibly(why);
-		return EFI_OUT_OF_RESOURCES;
+	 * measured, so the room is what phase B will find. A serial
+	 * handoff writes nothing to the store. */
+	if (serial) {
+		r->boot_return = BOOT_RETURN_NOT_ASKED;
+	} else {
+		come_back_here(r);
+		if (mark_measuring(r, why, sizeof(why))) {
+			forget_boot_next();
+			stop_visibly(why);
+			return EFI_OUT_OF_RESOURCES;
+		}
 	}
 	screen_find(&run->screen);
 	r->progress_on_screen = run->screen.usable;
@@ -400,6 +467,10 @@ EFI_STATUS phase_a(struct run_state *run,
 	else
 		log_printf("phase A: phase B's progress goes to serial only: %s\n",
 			   run->screen.why_not);
+	if (serial) {
+		hand_over_on_serial(run);
+		return take_over(run);
+	}
 	/* A run whose results cannot be kept is worse than none. */
 	if (handoff_make_room(&room, config_simulates(&r->config,
 						      SIMULATE_STORE_UNREADABLE),
@@ -458,16 +529,5 @@ EFI_STATUS phase_a(struct run_state *run,
 		   (unsigned long long)room.needed, room.blob_budget,
 		   room.guaranteed, room.resized);
 	run->handoff_budget = room.blob_budget;
-
-	log_printf("phase A: exiting boot services\n");
-	st = exit_boot_services(run);
-	if (EFI_ERROR(st)) {
-		forget_boot_next();
-		log_printf("phase A: ExitBootServices failed (0x%llx)\n",
-			   (unsigned long long)st);
-		stop_visibly("the firmware did not let irqlab take the machine "
-			     "over (ExitBootServices failed)");
-		return st;
-	}
-	phase_b(run);
+	return take_over(run);
 }

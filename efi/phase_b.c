@@ -49,8 +49,9 @@ static int fits_one_handoff(const struct run_result *r)
 }
 
 /* How long the page of results stays up before the machine resets, when
- * the store refused them: long enough to photograph where someone waits
- * at the machine (finish = wait-key), a moment otherwise. */
+ * the store refused them, or powers off after a serial handoff: long
+ * enough to photograph where someone waits at the machine (finish =
+ * wait-key), a moment otherwise. */
 #define NOT_KEPT_HOLD_SECONDS 120
 #define NOT_KEPT_HOLD_UNATTENDED 5
 
@@ -84,7 +85,8 @@ static __attribute__((noreturn)) void results_not_kept(
 	lines = progress_show_page(tb.data);
 	log_status(STATUS_SHOWN, "lines=%u", lines);
 	progress_hold(r->config.finish == FINISH_WAIT_KEY
-			      ? NOT_KEPT_HOLD_SECONDS : NOT_KEPT_HOLD_UNATTENDED);
+			      ? NOT_KEPT_HOLD_SECONDS : NOT_KEPT_HOLD_UNATTENDED,
+		      "resets");
 	runtime_reset(EfiResetWarm);
 }
 
@@ -110,6 +112,67 @@ static void log_blob(const uint8_t *blob, size_t len)
 		}
 	}
 	log_printf("irqlab-results-blob-end\n");
+}
+
+/* handoff = serial (docs/run.md "Firmware that cannot keep results"):
+ * the whole run's blob on COM1 for irqlab-rescue --blob, nothing written
+ * to the variable store, the headline's page on the screen and on COM1,
+ * and the machine powered off, never reset: with no marker in the store
+ * a reset could start the same run again. */
+static __attribute__((noreturn)) void hand_over_on_serial(
+	struct run_result *r, const struct report_context *ctx)
+{
+	struct text_buf tb;
+	uint32_t dropped;
+	size_t len;
+	unsigned lines;
+
+	/* The blob may be as large as a run's parts joined; only past that
+	 * do the last rows' histograms give way, as in a handoff. */
+	dropped = results_fit_histograms(r, run->blob, run->handoff_budget,
+					 &len);
+	if (dropped)
+		log_printf("handoff: the histograms of %u row(s) do not fit the "
+			   "%u bytes of a serial blob; those rows keep their "
+			   "percentiles only\n", dropped, run->handoff_budget);
+	progress_say("Measured. The results go to COM1 (handoff = serial).");
+	log_printf("phase B: handoff = serial: the results follow on COM1 as "
+		   "one blob, %llu bytes; irqlab-rescue --blob on this serial "
+		   "log writes the files. Nothing was written to the variable "
+		   "store.\n", (unsigned long long)len);
+	log_blob(run->blob, len);
+	log_status(STATUS_SERIAL_HANDOFF, "run=%u bytes=%llu dropped=%u",
+		   r->run_index, (unsigned long long)len, dropped);
+	if (len == 0) {
+		/* Beyond what any blob carries: the summary instead. */
+		log_printf("phase B: the results do not encode within %u "
+			   "bytes; their summary follows\n\n",
+			   run->handoff_budget);
+		tb_init(&tb, run->text, REPORT_TEXT_BYTES);
+		report_summary(&tb, r, ctx);
+		log_write(tb.data);
+	}
+	tb_init(&tb, run->text, REPORT_TEXT_BYTES);
+	report_end_screen(&tb, r, NULL);
+	log_write("\n");
+	log_write(tb.data);
+	lines = progress_show_page(tb.data);
+	log_status(STATUS_SHOWN, "lines=%u", lines);
+	progress_hold(r->config.finish == FINISH_WAIT_KEY
+			      ? NOT_KEPT_HOLD_SECONDS : NOT_KEPT_HOLD_UNATTENDED,
+		      "powers off");
+	runtime_power_off(run->reset_offered);
+	/* Never a reset: nothing in the store says this run measured, and
+	 * the boot after a reset could measure it again. */
+	progress_page_say("The firmware did not power the machine off. The "
+			  "results are on COM1: switch it off now.");
+	log_status(STATUS_RESET, "method=halt type=shutdown");
+	log_printf("irqlab: the results are on COM1: switch the machine off "
+		   "now\n");
+	for (;;) {
+		cli();
+		hlt();
+	}
 }
 
 /* Stores what the run has and resets into phase C. When the store does
@@ -141,6 +204,8 @@ static __attribute__((noreturn)) void persist_and_reset(void)
 			log_printf("\nirqlab-results-json-end\n");
 		}
 	}
+	if (config_hands_over_serial(&r->config))
+		hand_over_on_serial(r, &ctx);
 	/* The store's budget is fixed (docs/uefi-variables.md); the rows'
 	 * histograms are what gives way, and the results say which. */
 	dropped = results_fit_histograms(r, run->blob, run->handoff_budget,
@@ -360,7 +425,8 @@ void phase_b(struct run_state *measured)
 	runtime_guard_on(&run->config, run->result->tsc_hz);
 	log_printf("phase B: own GDT/TSS/IDT loaded\n");
 	take_over_paging(&found);
-	progress_start(&run->screen, run->result->tsc_hz);
+	progress_start(&run->screen, run->result->tsc_hz,
+		       config_hands_over_serial(&run->config));
 	schemes_own_paging = paging_taken_over;
 	pic8259_mask_all();
 	primitives_enable_fsgsbase();
@@ -380,9 +446,11 @@ void phase_b(struct run_state *measured)
 		   (unsigned long long)run->result->floor.min,
 		   (unsigned long long)run->result->floor.median,
 		   clock_kind_name(run->result->clock_kind));
+	/* A serial handoff is one part, whatever the results take. */
 	bench_run_all(run->result, &run->config, &run->buffers, &run->lines,
-		      run->result->part < RESULTS_MAX_PARTS ? fits_one_handoff
-							   : NULL);
+		      run->result->part < RESULTS_MAX_PARTS &&
+				      !config_hands_over_serial(&run->config)
+			      ? fits_one_handoff : NULL);
 	if (run->result->part == 1) {
 		bench_run_primitives(run->result, &run->config, &run->buffers,
 				     &run->lines);

@@ -92,7 +92,7 @@ static void show(const struct bench_progress *p)
 		    BAR_LEFT);
 }
 
-void progress_start(const struct screen *s, uint64_t tsc_hz)
+void progress_start(const struct screen *s, uint64_t tsc_hz, int over_serial)
 {
 	shown.screen = s;
 	shown.tsc_hz = tsc_hz;
@@ -100,8 +100,11 @@ void progress_start(const struct screen *s, uint64_t tsc_hz)
 	screen_fill(s, 0, 0, s->width, s->height, BACKGROUND);
 	line(ROW_TITLE, "irqlab: what an interrupt costs on entry and exit",
 	     TEXT);
-	line(ROW_WARNING, "Measuring. The machine resets by itself; do not "
-			  "power off.", WARNING);
+	line(ROW_WARNING, over_serial
+		 ? "Measuring. The results go to COM1 at the end (handoff = "
+		   "serial); do not power off."
+		 : "Measuring. The machine resets by itself; do not power off.",
+	     WARNING);
 	bench_progress_hook = show;
 }
 
@@ -138,15 +141,20 @@ unsigned progress_show_page(const char *text)
 	return row - ROW_PAGE;
 }
 
-void progress_hold(unsigned seconds)
+void progress_page_say(const char *what)
+{
+	if (shown.screen && shown.screen->usable)
+		line(page_lines + 1, what, WARNING);
+}
+
+void progress_hold(unsigned seconds, const char *then)
 {
 	char text[80];
 
 	for (; seconds > 0; seconds--) {
-		fmt_snprintf(text, sizeof(text), "The machine resets in %u s.",
+		fmt_snprintf(text, sizeof(text), "The machine %s in %u s.", then,
 			     seconds);
-		if (shown.screen && shown.screen->usable)
-			line(page_lines + 1, text, WARNING);
+		progress_page_say(text);
 		tsc_pause_us(shown.tsc_hz, 1000000u);
 	}
 }

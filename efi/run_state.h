@@ -40,6 +40,9 @@ struct run_state {
 	struct platform platform;
 	struct screen screen;	/* the framebuffer phase B shows progress on */
 	uint32_t handoff_budget;	/* the blob one handoff may carry */
+	/* EFI_RT_PROPERTIES_TABLE offers ResetSystem (or there is none):
+	 * a serial handoff's end powers off through it, else halts. */
+	uint8_t reset_offered;
 	/* The interrupt lines phase B's probes found, which the rows use
 	 * (bench/run/source_lines.h). */
 	struct source_lines lines;

@@ -152,3 +152,21 @@ void runtime_reset(EFI_RESET_TYPE type)
 		   "irqlab does\n", rt.lost[0] ? ": " : "", rt.lost);
 	reset_by_ports(rt.tsc_hz);
 }
+
+void runtime_power_off(int offered)
+{
+	struct call c = { .service = "ResetSystem", .reset = EfiResetShutdown };
+
+	if (!offered)
+		log_printf("irqlab: ResetSystem is not offered after "
+			   "ExitBootServices (EFI_RT_PROPERTIES_TABLE)\n");
+	else if (!rt.lost[0] && !simulated(SIMULATE_RESET_RETURNS)) {
+		log_status(STATUS_RESET, "method=firmware type=shutdown");
+		call(call_reset_system, &c);
+	}
+	if (simulated(SIMULATE_RESET_RETURNS))
+		log_printf("phase B: ResetSystem not called (simulate = "
+			   "reset-returns)\n");
+	log_printf("irqlab: the firmware did not power the machine off%s%s\n",
+		   rt.lost[0] ? ": " : "", rt.lost);
+}

@@ -28,6 +28,12 @@ EFI_STATUS runtime_query_variable_info(UINT32 attributes, UINT64 *max_storage,
 /* ResetSystem; should it return, fault or be lost, the ports. */
 __attribute__((noreturn)) void runtime_reset(EFI_RESET_TYPE type);
 
+/* The end of a serial handoff (docs/run.md "Firmware that cannot keep
+ * results"): ResetSystem's shutdown where `offered`. Returns, having said
+ * why, only where the machine is still on: not offered, returned,
+ * faulted or lost. No reset is tried. */
+void runtime_power_off(int offered);
+
 /* What a call returns once runtime services are lost. */
 #define RUNTIME_LOST_STATUS EFI_ABORTED
 

@@ -19,19 +19,27 @@ int rt_properties_read(const uint8_t *table, size_t available,
 	return 0;
 }
 
-const char *rt_properties_refusal(uint32_t supported)
+/* Said after each refusal: the choice that measures anyway. */
+#define MEASURE_ANYWAY " (handoff = serial in irqlab.cfg measures anyway: " \
+		       "the results go to COM1, for irqlab-rescue --blob)"
+
+const char *rt_properties_refusal(uint32_t supported, int over_serial)
 {
+	if (over_serial)
+		return 0;
 	if (!(supported & RT_SUPPORTED_SET_VARIABLE))
 		return "the firmware's EFI_RT_PROPERTIES_TABLE says SetVariable "
 		       "is not offered after ExitBootServices: the results could "
-		       "not be handed over to the next boot";
+		       "not be handed over to the next boot" MEASURE_ANYWAY;
 	if (!(supported & RT_SUPPORTED_QUERY_VARIABLE_INFO))
 		return "the firmware's EFI_RT_PROPERTIES_TABLE says "
 		       "QueryVariableInfo is not offered after ExitBootServices: "
-		       "phase B could not check the store's room before writing";
+		       "phase B could not check the store's room before writing"
+		       MEASURE_ANYWAY;
 	if (!(supported & RT_SUPPORTED_RESET_SYSTEM))
 		return "the firmware's EFI_RT_PROPERTIES_TABLE says ResetSystem "
 		       "is not offered after ExitBootServices: the measured "
-		       "machine could not be brought back to write the files";
+		       "machine could not be brought back to write the files"
+		       MEASURE_ANYWAY;
 	return 0;
 }

@@ -13,6 +13,9 @@
 #define RT_SUPPORTED_SET_VARIABLE 0x0040u
 #define RT_SUPPORTED_RESET_SYSTEM 0x0400u
 #define RT_SUPPORTED_QUERY_VARIABLE_INFO 0x2000u
+/* Every service UEFI 2.8 defines a bit for (bits 0-13): what a firmware
+ * that publishes no table offers. */
+#define RT_SUPPORTED_ALL 0x3fffu
 
 /* The table's bytes: Version (2), Length (2), RuntimeServicesSupported
  * (4). Returns 0 and the mask, or -1 for a table too short or of a
@@ -20,9 +23,14 @@
 int rt_properties_read(const uint8_t *table, size_t available,
 		       uint32_t *supported);
 
-/* Why a run cannot go ahead with these services after ExitBootServices
- * (phase B hands over with SetVariable after QueryVariableInfo, and
- * resets with ResetSystem), or NULL when it can. */
-const char *rt_properties_refusal(uint32_t supported);
+/* Why a run cannot go ahead with these services after ExitBootServices,
+ * or NULL when it can. Handing over in UEFI variables, phase B needs
+ * QueryVariableInfo and SetVariable for the records and ResetSystem to
+ * come back to phase C; each refusal names handoff = serial, which
+ * measures anyway. With `over_serial` (handoff = serial) the results go
+ * to COM1 and none of them is needed: the run powers off through
+ * ResetSystem where it is offered, and halts where it is not
+ * (docs/run.md "Firmware that cannot keep results"). */
+const char *rt_properties_refusal(uint32_t supported, int over_serial);
 
 #endif

@@ -8,6 +8,8 @@
 #           a part, until a boot writes the files (docs/uefi-variables.md
 #           "Parts")
 #   then:   the results folder is copied out with mtools
+#   (handoff = serial: boot 1 prints the whole run on COM1 and powers
+#   off; irqlab-rescue --blob writes the folder from its serial log)
 #
 # Every default can be overridden from the environment:
 #   ACCEL=tcg        KVM is opt-in (ACCEL=kvm): it fails on some hosts.
@@ -295,6 +297,33 @@ fi
 boot 1
 config_problems "$RUN_DIR/boot1.log"
 quick_counts "$RUN_DIR/boot1.log"
+# handoff = serial (docs/run.md "Firmware that cannot keep results"):
+# boot 1 printed the whole run on COM1 and powered off, writing nothing
+# to the store; irqlab-rescue --blob writes the files from its serial
+# log, as phase C would.
+if status "$RUN_DIR/boot1.log" serial-handoff >/dev/null; then
+	cp "$vars" "$RUN_DIR/vars-after-boot1.fd"
+	build=$here/../build
+	if ! "$build/irqlab-rescue" --blob "$RUN_DIR/boot1.log" \
+		--template "$build/report-template.html" \
+		--reference "$build/icount.ref" "$RESULTS_DIR" \
+		>"$RUN_DIR/rescue.log" 2>&1; then
+		cat "$RUN_DIR/rescue.log" >&2
+		echo "irqlab: boot 1's serial log gave no results folder; see" \
+		     "$RUN_DIR/boot1.log" >&2
+		exit 1
+	fi
+	folder=$(sed -n 's|.*wrote and verified .*/\([0-9-]*\)/results\.json .*|\1|p' \
+		"$RUN_DIR/rescue.log" | head -n 1)
+	echo "irqlab: handoff = serial: the results came on COM1" \
+	     "($RUN_DIR/boot1.log); nothing was written to the variable store"
+	echo
+	cat "$RESULTS_DIR/$folder/headline.txt"
+	config_problems "$RUN_DIR/boot1.log" 2>&1
+	echo
+	"$here/run-end.sh" "$RESULTS_DIR/$folder"
+	exit 0
+fi
 if ! status "$RUN_DIR/boot1.log" handed-over >/dev/null; then
 	if tr -d '\r' <"$RUN_DIR/boot1.log" | grep -qa 'has the errors listed above'; then
 		echo "irqlab: nothing measured: fix the lines above in $config_name" >&2

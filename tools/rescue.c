@@ -15,7 +15,12 @@
  *             or copied): a run measured in parts keeps its earlier
  *             parts there (docs/uefi-variables.md "Parts"), and the
  *             records hold only its last; they are joined as phase C
- *             joins them, and any part not found is named. */
+ *             joins them, and any part not found is named.
+ *
+ *   irqlab-rescue [options] --blob SERIAL.log [--blob PART2.log ...] [DEST]
+ *     the blob phase B printed on COM1, from the serial log as captured
+ *     (or the hex alone): a run handed over on COM1 (handoff = serial),
+ *     or an emulator's whose reset never reaches phase C, one a part. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -44,14 +49,19 @@ struct found {
 
 static struct found found[HANDOFF_SCAN_RECORDS];
 /* A run in parts: the parts joined so far, and the one being read. */
+/* A whole run's blob: its parts joined, as phase C writes run-<k>.bin
+ * (efi/run_store.h RUN_FILE_BYTES), or one run handed over on COM1
+ * whole (handoff = serial). */
+#define RUN_BLOB_BYTES (HANDOFF_MAX_BLOB * RESULTS_MAX_PARTS)
 static struct run_result joined, part;
-static uint8_t part_blob[HANDOFF_MAX_BLOB * RESULTS_MAX_PARTS];
-static uint8_t joined_blob[HANDOFF_MAX_BLOB * RESULTS_MAX_PARTS];
-/* An emulator's parts, one --blob file each (join_blob_files). */
-static uint8_t parts_blob[RESULTS_MAX_PARTS][HANDOFF_MAX_BLOB];
+static uint8_t part_blob[RUN_BLOB_BYTES];
+static uint8_t joined_blob[RUN_BLOB_BYTES];
+/* An emulator's parts, one --blob file each (join_blob_files); a serial
+ * handoff's one blob is a whole run. */
+static uint8_t parts_blob[RESULTS_MAX_PARTS][RUN_BLOB_BYTES];
 static size_t parts_blob_len[RESULTS_MAX_PARTS];
 static struct handoff_item items[HANDOFF_SCAN_RECORDS];
-static uint8_t blob[HANDOFF_MAX_BLOB];
+static uint8_t blob[RUN_BLOB_BYTES];
 static struct run_result run;
 static char text[REPORT_TEXT_BYTES], back[REPORT_TEXT_BYTES + 1];
 static char html_template[REPORT_TEMPLATE_BYTES];
@@ -209,20 +219,84 @@ static size_t find_records_in_store(const char *vars)
 	return in_store.n;
 }
 
-/* A blob as phase B prints it on COM1 under serial_results = 1 (--blob
- * FILE): hex, any other characters between the digits skipped. Returns
- * its length, 0 when the file holds none. */
+/* The lines phase B puts around the blob it prints on COM1
+ * (efi/phase_b.c log_blob). */
+#define BLOB_BEGIN "irqlab-results-blob-begin"
+#define BLOB_END "irqlab-results-blob-end"
+
+/* A file read whole, NUL-terminated, into memory of its own (to free);
+ * NULL when it cannot be read. */
+static char *read_whole(const char *file, size_t *len)
+{
+	FILE *f = fopen(file, "rb");
+	size_t cap = 1 << 16, n = 0, got;
+	char *text = malloc(cap), *more;
+
+	if (!f || !text) {
+		if (f)
+			fclose(f);
+		free(text);
+		return NULL;
+	}
+	while ((got = fread(text + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (n + 1 < cap)
+			continue;
+		more = realloc(text, cap * 2);
+		if (!more) {
+			free(text);
+			fclose(f);
+			return NULL;
+		}
+		text = more;
+		cap *= 2;
+	}
+	fclose(f);
+	text[n] = '\0';
+	*len = n;
+	return text;
+}
+
+/* A blob as phase B prints it on COM1 (--blob FILE), under
+ * serial_results = 1 or handoff = serial: a whole serial log, whose last
+ * blob between irqlab-results-blob-begin and -end is read; or the hex
+ * alone, as image/bochs.sh cuts it out. Other characters between the
+ * digits (line ends, a terminal's CRs) are skipped. Returns its length,
+ * 0 when the file holds none. */
 static size_t read_blob_hex(const char *file, uint8_t *out, size_t cap)
 {
-	FILE *f = fopen(file, "r");
-	size_t n = 0;
-	int c, high = -1;
+	size_t len = 0, n = 0, blobs = 0;
+	char *text = read_whole(file, &len);
+	const char *at, *from = text, *end = text + len;
+	int high = -1;
 
-	if (!f)
+	if (!text)
 		return 0;
-	while ((c = fgetc(f)) != EOF && n < cap) {
-		int v = c >= '0' && c <= '9' ? c - '0'
-			: c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+	/* A NUL on the line (a terminal's padding) would end the search. */
+	for (n = 0; n < len; n++)
+		if (!text[n])
+			text[n] = ' ';
+	n = 0;
+	for (at = text; (at = strstr(at, BLOB_BEGIN)); at++) {
+		from = at + strlen(BLOB_BEGIN);
+		blobs++;
+	}
+	if (blobs) {
+		end = strstr(from, BLOB_END);
+		if (!end) {
+			fprintf(stderr, "irqlab-rescue: %s: the blob after its "
+				"last %s has no %s: cut short\n", file,
+				BLOB_BEGIN, BLOB_END);
+			free(text);
+			return 0;
+		}
+		if (blobs > 1)
+			printf("irqlab-rescue: %s holds %zu blobs; reading the "
+			       "last\n", file, blobs);
+	}
+	for (at = from; at < end && n < cap; at++) {
+		int c = *at, v = c >= '0' && c <= '9' ? c - '0'
+				 : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 
 		if (v < 0)
 			continue;
@@ -233,7 +307,7 @@ static size_t read_blob_hex(const char *file, uint8_t *out, size_t cap)
 			high = -1;
 		}
 	}
-	fclose(f);
+	free(text);
 	return n;
 }
 
@@ -423,8 +497,8 @@ int main(int argc, char **argv)
 			"icount.ref] SOURCE [DEST]\n"
 			"       irqlab-rescue [options] --vars OVMF_VARS.fd "
 			"[DEST]\n"
-			"       irqlab-rescue [options] --blob BLOB.hex "
-			"[--blob PART2.hex ...] [DEST]\n");
+			"       irqlab-rescue [options] --blob SERIAL.log "
+			"[--blob PART2.log ...] [DEST]\n");
 		return 2;
 	}
 	if ((vars || n_blobs) && delete) {
@@ -524,6 +598,9 @@ decoded:
 			return 1;
 		}
 	}
+	if (config_hands_over_serial(&run.config))
+		printf("irqlab-rescue: a run handed over on COM1 (handoff = "
+		       "serial): its one blob holds the whole run\n");
 	if (run.next_row)
 		printf("irqlab-rescue: the run stopped at plan row %u: its later "
 		       "parts were never measured\n", run.next_row);

@@ -22,6 +22,7 @@ typedef void (*log_sink)(const char *text);
 #define STATUS_SWITCH_NMIS "switch-nmis"	/* phase B: the INT 2s the switches' self-test took */
 #define STATUS_HANDED_OVER "handed-over"	/* phase B: records written, resetting */
 #define STATUS_SERIAL_ONLY "serial-only"	/* phase B: the store could not take them */
+#define STATUS_SERIAL_HANDOFF "serial-handoff"	/* phase B: handoff = serial, the blob on COM1 */
 #define STATUS_RUN_KEPT "run-kept"	/* phase C: a run of a series kept on the ESP */
 #define STATUS_PART_KEPT "part-kept"	/* phase C: a part of a run kept on the ESP */
 #define STATUS_RESULTS "results"	/* phase C: the files are written and verified */

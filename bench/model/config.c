@@ -1,6 +1,7 @@
 #include "bench/model/config.h"
 
 const char *const config_finish_names[] = { "shutdown", "wait-key" };
+const char *const config_handoff_names[] = { "variables", "serial" };
 const char *const config_simulate_names[] = {
 #define SIMULATE_NAME(id, name) name,
 	SIMULATE_LIST(SIMULATE_NAME)

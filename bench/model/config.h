@@ -25,6 +25,17 @@ enum finish_action {
 	FINISH_WAIT_KEY = 1,	/* leave the summary on screen until a key */
 };
 
+/* How phase B hands the results over (docs/uefi-variables.md, docs/run.md
+ * "When the firmware fails"). */
+enum handoff_route {
+	/* in UEFI variables, for phase C on the next boot */
+	HANDOFF_BY_VARIABLES = 0,
+	/* the whole blob on COM1 for irqlab-rescue --blob, nothing written
+	 * to the variable store, and the machine powers off: for firmware
+	 * that offers no SetVariable after ExitBootServices */
+	HANDOFF_BY_SERIAL = 1,
+};
+
 /* Every name a list key (schemes, sources, variants, apic_modes) may
  * hold: all, or these, and its stored value has bit i set for name i. */
 #define CONFIG_ALL 0xffffffffu
@@ -66,6 +77,10 @@ enum finish_action {
 	/* phase B prints results.json on COM1 too: for emulators whose     \
 	 * reset never reaches phase C (Bochs, docs/emulators.md) */        \
 	X(serial_results, 0, 0, 1, NULL, 0)                                \
+	/* variables (UEFI variables, phase C writes the files) or serial  \
+	 * (the blob on COM1 only, nothing in the store: docs/run.md       \
+	 * "Firmware that cannot keep results") */                          \
+	X(handoff, HANDOFF_BY_VARIABLES, 0, 1, config_handoff_names, 0)     \
 	/* which rows run: lists of names, or all. variants = none runs no \
 	 * entry variant and no cache state */                              \
 	X(schemes, CONFIG_ALL, 1, CONFIG_ALL, config_scheme_names, 1)       \
@@ -150,7 +165,11 @@ enum finish_action {
 	/* phase A reads the clock controls with turbo turned off          \
 	 * (IA32_MISC_ENABLE[38]) where CPUID offers it, as a firmware      \
 	 * setup option leaves it, then turns it back on */                 \
-	X(TURBO_OFF, "turbo-off")
+	X(TURBO_OFF, "turbo-off")                                           \
+	/* phase A reads EFI_RT_PROPERTIES_TABLE as if it left SetVariable  \
+	 * out of the services offered after ExitBootServices (a table of  \
+	 * every other service where the firmware publishes none) */       \
+	X(SETVARIABLE_NOT_OFFERED, "setvariable-not-offered")
 
 #define SIMULATE_ID(id, name) SIMULATE_##id,
 enum simulate_id { SIMULATE_LIST(SIMULATE_ID) SIMULATE_COUNT };
@@ -173,6 +192,7 @@ struct config_key {
 };
 
 extern const char *const config_finish_names[];
+extern const char *const config_handoff_names[];
 extern const char *const config_simulate_names[];
 extern const char *const config_cpu_names[];
 /* "auto", then "0".."30": bit 0 is auto, bit k + 1 MADT index k. */
@@ -201,6 +221,12 @@ static inline int config_simulates(const struct irqlab_config *c,
 				   enum simulate_id what)
 {
 	return (c->simulate >> what) & 1;
+}
+
+/* Whether the results go to COM1 alone (handoff = serial). */
+static inline int config_hands_over_serial(const struct irqlab_config *c)
+{
+	return c->handoff == HANDOFF_BY_SERIAL;
 }
 
 static inline uint32_t config_get(const struct irqlab_config *c,

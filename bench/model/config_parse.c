@@ -193,6 +193,20 @@ static void apply_quick(struct irqlab_config *c)
 					   quick_counts[i].value);
 }
 
+/* handoff = serial writes nothing to the variable store, and a series
+ * (runs > 1) keeps its earlier runs there for the next boot: the two
+ * cannot go together, and the run stops before it measures. */
+static void check_serial_series(const struct irqlab_config *c,
+				struct config_problems *p)
+{
+	if (!config_hands_over_serial(c) || c->runs <= 1)
+		return;
+	tb_printf(&p->errors, "runs = %u with handoff = serial: a series "
+		  "keeps its earlier runs in the variable store, where "
+		  "handoff = serial writes nothing; set runs = 1\n", c->runs);
+	p->n_errors++;
+}
+
 /* A UTF-8 byte order mark, which Notepad writes at a file's start. */
 static const char utf8_bom[] = "\xef\xbb\xbf";
 
@@ -251,6 +265,7 @@ unsigned config_parse(struct irqlab_config *c, const char *text, size_t len,
 		(void)apply(c, text + k0, k1 - k0, text + v0, v1 - v0, line, p);
 	}
 	apply_quick(c);
+	check_serial_series(c, p);
 	return p->n_errors;
 }
 

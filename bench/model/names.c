@@ -88,6 +88,7 @@ const char *boot_return_name(unsigned how)
 		[BOOT_RETURN_BOOT_NEXT] = "boot-next",
 		[BOOT_RETURN_NO_BOOT_CURRENT] = "no-boot-current",
 		[BOOT_RETURN_REFUSED] = "boot-next-refused",
+		[BOOT_RETURN_NOT_ASKED] = "not-asked",
 	};
 	return name_or_unknown(names, BOOT_RETURN_COUNT, how);
 }

@@ -108,6 +108,8 @@ enum boot_return {
 	BOOT_RETURN_NO_BOOT_CURRENT,	/* the firmware did not say: the
 					 * stick must be booted again */
 	BOOT_RETURN_REFUSED,	/* SetVariable refused BootNext */
+	BOOT_RETURN_NOT_ASKED,	/* handoff = serial: no next boot to come
+				 * back to, BootNext not written */
 	BOOT_RETURN_COUNT,
 };
 const char *boot_return_name(unsigned how);

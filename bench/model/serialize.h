@@ -33,11 +33,13 @@
  *     cross_result's `late`); the other processors' starts and the
  *     section's machine time (run_result's cpu_start_rounds,
  *     cpu_starts_most, cross_ticks).
- * 18: the encoding compressed (bench/model/range_coder.h): after the
+ * 18: the configuration's handoff key (variables or serial), and
+ *     boot_return's not-asked.
+ * 19: the encoding compressed (bench/model/range_coder.h): after the
  *     version, a byte saying how (BLOB_STORED, BLOB_RANGE_CODED) and the
  *     encoding's length in LEB128; then the encoding, which no longer
- *     begins with the version. */
-#define RESULTS_BLOB_VERSION 18
+ *     begins with the version; the configuration's handoff_kib. */
+#define RESULTS_BLOB_VERSION 19
 
 /* How the encoding follows the blob's header. */
 enum blob_method {

@@ -153,6 +153,8 @@ static void end_screen_head(struct text_buf *tb, const struct run_result *r)
 	tb_printf(tb, "irqlab: run %s done", name);
 	if (c.parts > 1)
 		tb_printf(tb, ", measured in %u parts, a reset apart", c.parts);
+	if (config_hands_over_serial(&r->config))
+		tb_printf(tb, ", handed over on COM1 (handoff = serial)");
 	tb_putc(tb, '\n');
 	/* Where no one can miss it: what of the plan is in no file. */
 	for (k = 0; k < ROW_NOTICES; k++)
@@ -185,12 +187,16 @@ static void end_screen_head(struct text_buf *tb, const struct run_result *r)
 
 /* The lines below the schemes: those only named, and where the files
  * are. */
-static void end_screen_tail(struct text_buf *tb, const char *folder,
-			    const char *skipped)
+static void end_screen_tail(struct text_buf *tb, const struct run_result *r,
+			    const char *folder, const char *skipped)
 {
 	if (skipped[0])
 		labelled(tb, "skipped", skipped);
-	if (!folder)
+	if (!folder && config_hands_over_serial(&r->config))
+		tb_printf(tb, "results  on COM1 only, as one blob: irqlab-rescue "
+			  "--blob on the serial log\n         writes the files. "
+			  "Nothing was written to the variable store.\n");
+	else if (!folder)
 		tb_printf(tb, "results  NOT kept: the variable store did not "
 			  "take them. This page and\n         the serial port "
 			  "(COM1) are all there is of this run.\n");
@@ -231,7 +237,7 @@ void report_end_screen(struct text_buf *tb, const struct run_result *r,
 	if (skipped_tb.len)
 		tb_printf(&skipped_tb, ": summary.txt says why");
 	tb_init(&tail_tb, tail, sizeof(tail));
-	end_screen_tail(&tail_tb, folder, skipped);
+	end_screen_tail(&tail_tb, r, folder, skipped);
 
 	end_screen_head(tb, r);
 	/* The schemes get the lines the page has left, after a blank line
@@ -270,6 +276,9 @@ int report_headline(struct text_buf *tb, const struct run_result *r,
 	run_folder_name(r->run_id, name, sizeof(name));
 	fmt_snprintf(folder, sizeof(folder), "%s\\%s", REPORT_RESULTS_ROOT,
 		     name);
-	report_end_screen(tb, r, folder);
+	/* A run handed over on COM1 has no folder on the stick: its page
+	 * is phase B's. */
+	report_end_screen(tb, r, config_hands_over_serial(&r->config) ? NULL
+								      : folder);
 	return tb->overflow ? -1 : 0;
 }

@@ -15,12 +15,14 @@
 /* Where the runs' folders are on the stick (efi/run_store.h). */
 #define REPORT_RESULTS_ROOT "\\EFI\\irqlab\\results"
 
-/* Without a folder (NULL), that the results were not kept, for phase B's
- * page when the store refused them. */
+/* Without a folder (NULL), phase B's page: the results were not kept,
+ * the store having refused them, or under handoff = serial they are on
+ * COM1 alone, for irqlab-rescue --blob. */
 void report_end_screen(struct text_buf *tb, const struct run_result *r,
 		       const char *folder);
 /* headline.txt: the end screen's page, naming the run's folder on the
- * stick, for the runners to print first (README "Reading the results").
+ * stick (a serial handoff's: phase B's page, naming COM1), for the
+ * runners to print first (README "Reading the results").
  * 0, or -1 where `tb` was too small. */
 int report_headline(struct text_buf *tb, const struct run_result *r,
 		    const struct report_context *ctx);

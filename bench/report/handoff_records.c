@@ -7,6 +7,12 @@ void handoff_json(struct json_writer *w, const struct run_result *r,
 
 	json_key(w, "handoff");
 	json_begin_object(w);
+	/* "serial": the blob came on COM1, and irqlab-rescue --blob wrote
+	 * the files; nothing went through the variable store. */
+	json_kv_string(w, "route",
+		       config_handoff_names[config_hands_over_serial(&r->config)
+					    ? HANDOFF_BY_SERIAL
+					    : HANDOFF_BY_VARIABLES]);
 	json_kv_uint(w, "records_used", h ? h->records_used : 0);
 	/* Resets the run took to hand everything over (r->part), and the
 	 * plan row it stopped at where its parts could not all be kept. */
@@ -25,6 +31,16 @@ void handoff_json(struct json_writer *w, const struct run_result *r,
 	}
 	json_end_array(w);
 	json_end_object(w);
+}
+
+void handoff_summary(struct text_buf *tb, const struct run_result *r)
+{
+	if (!config_hands_over_serial(&r->config))
+		return;
+	tb_printf(tb, "Handed over on COM1 (handoff = serial): the whole run "
+		  "in one blob on the serial port, from which irqlab-rescue "
+		  "--blob makes these files; nothing was written to the "
+		  "variable store, and no later boot took part.\n\n");
 }
 
 void report_discards(struct text_buf *tb, const struct handoff_report *h)

@@ -95,7 +95,9 @@ static void json_boot_return(struct json_writer *w, const struct run_result *r)
 	json_kv_string(w, "how", boot_return_name(r->boot_return));
 	fmt_snprintf(text, sizeof(text), "Boot%04X", r->boot_current);
 	json_kv_string(w, "boot_current",
-		       r->boot_return == BOOT_RETURN_NO_BOOT_CURRENT ? "" : text);
+		       r->boot_return == BOOT_RETURN_NO_BOOT_CURRENT ||
+				       r->boot_return == BOOT_RETURN_NOT_ASKED
+			       ? "" : text);
 	json_end_object(w);
 }
 
@@ -197,8 +199,11 @@ void machine_summary(struct text_buf *tb, const struct run_result *r)
 		  : r->boot_return == BOOT_RETURN_NO_BOOT_CURRENT
 			  ? "the firmware did not name the boot option "
 			    "(no BootCurrent): the stick was booted again by hand"
-			  : "the firmware refused BootNext: the stick was booted "
-			    "again by hand");
+		  : r->boot_return == BOOT_RETURN_REFUSED
+			  ? "the firmware refused BootNext: the stick was booted "
+			    "again by hand"
+			  : "BootNext was not set: with handoff = serial no "
+			    "later boot writes the files");
 	if (!r->progress_on_screen)
 		tb_printf(tb, "display    progress went to serial only: %s\n",
 			  r->display_note);

@@ -120,6 +120,7 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 	for (k = 0; k < ROW_NOTICES; k++)
 		if (row_counts_notice(r, k, 0, notice, sizeof(notice)))
 			tb_printf(tb, "NOT ALL MEASURED: %s.\n\n", notice);
+	handoff_summary(tb, r);
 	row_counts_summary(tb, r);
 	/* What the config had that was ignored, first, where it is read. */
 	if (r->config_warnings[0])

@@ -33,9 +33,9 @@ from stick import (collect_sources, full_esp, no_display, one_time_boot,
                    usb_writer)
 from store import (FOREIGN, OVMF_2M, STORE_MATRIX, UNDELETABLE, corrupt,
                    foreign_variable, kill_mid_deletion, plant_foreign,
-                   plant_undeletable, runtime_fault, setvariable_error,
-                   store_cycles, store_fills, store_full_refused,
-                   store_nearly_full,
+                   plant_undeletable, runtime_fault, serial_handoff,
+                   setvariable_error, store_cycles, store_fills,
+                   store_full_refused, store_nearly_full,
                    store_room_reclaimed, store_unreadable, undeletable_record)
 
 
@@ -185,6 +185,9 @@ SECOND_LANE = (
     Boot("setvariable-error", (setvariable_error,), env=TPM_OFF,
          config=TINY + "schemes = direct\nvariants = none\n"
          "simulate = setvariable-error\n"),
+    # Firmware that offers no SetVariable at runtime: refused by
+    # default; handoff = serial measures, its results on COM1 alone.
+    Boot("serial-handoff", perform=lambda: serial_handoff(TINY)),
     Boot("other-cpus", perform=lambda: other_cpus(TINY)),
     Boot("undeletable-record", (undeletable_record,),
          config=TINY + STORE_MATRIX,

@@ -10,8 +10,8 @@ import shutil
 import subprocess
 
 import varstore
-from harness import (BUILD, HERE, TPM_OFF, check, result_folders, run, serial,
-                     statuses)
+from harness import (BUILD, HERE, ROOT, STICK_REFERENCE, TPM_OFF, check,
+                     load_results, result_folders, run, serial, statuses)
 
 
 OVMF_2M = {"OVMF_CODE": "/usr/share/OVMF/OVMF_CODE.fd",
@@ -234,6 +234,137 @@ def setvariable_error(o):
           and shown and int(shown[0]["lines"]) >= 10
           and resets == ["firmware"],
           "rc %d, %s, resets %s, shown %s" % (o.rc, gone, resets, shown))
+
+
+# What the firmware would say, made up: SetVariable out of the services
+# offered after ExitBootServices (simulate = setvariable-not-offered).
+NO_SETVARIABLE = "simulate = setvariable-not-offered\n"
+# Every scheme and source with their histograms, under plain TCG: in
+# UEFI variables more than one handoff holds, so a run in parts; on COM1
+# one blob.
+SERIAL_MATRIX = "variants = none\nhistograms = 1\nhandoff = serial\n"
+
+
+def irqlab_writes(store):
+    """What of irqlab's the store holds, live or deleted: every variable
+    under its GUID (records, the marker, phase A's probes) and BootNext.
+    EDK2's store is a log, so a write deleted since is still there."""
+    with open(store, "rb") as f:
+        image = f.read()
+    return ["%s%s" % (v.name, "" if v.live else " (deleted)")
+            for v in varstore.variables(image)
+            if v.guid == varstore.IRQLAB_GUID or (
+                v.guid == varstore.GLOBAL_GUID and v.name == "BootNext")]
+
+
+def blob_lines(log):
+    """The hex between the last blob lines phase B printed, or None."""
+    m = re.findall(r"irqlab-results-blob-begin\n([0-9a-f\n]*)"
+                   r"irqlab-results-blob-end", log)
+    return m[-1].replace("\n", "") if m else None
+
+
+def serial_handoff(tiny):
+    """Firmware that offers no SetVariable after ExitBootServices, as its
+    EFI_RT_PROPERTIES_TABLE would say (simulate = setvariable-not-offered).
+    By default phase A refuses before measuring, saying why and naming
+    handoff = serial. With handoff = serial the run measures in one boot,
+    prints its whole blob on COM1, shows the headline and powers off;
+    irqlab-rescue --blob writes the files from the captured serial log,
+    and the store holds nothing of irqlab's (docs/run.md "Firmware that
+    cannot keep results")."""
+    rc1, refused, _ = run("serial-handoff/refused", "", extra_env=TPM_OFF,
+                          config=tiny + STORE_MATRIX + NO_SETVARIABLE)
+    log = serial(refused, 1)
+    said = statuses(refused, 1, "runtime")
+    left = irqlab_writes(os.path.join(refused, "vars.fd"))
+    check("serial-handoff: by default, with SetVariable not offered, phase A "
+          "refuses before measuring, saying so and naming handoff = serial, "
+          "and writes nothing to the store",
+          rc1 != 0 and said and said[-1].get("simulated") == "1"
+          and not int(said[-1].get("supported", "0"), 16) & 0x40
+          and "irqlab will not measure: the firmware's "
+          "EFI_RT_PROPERTIES_TABLE says SetVariable is not offered" in log
+          and "(handoff = serial in irqlab.cfg measures anyway" in log
+          and "exiting boot services" not in log
+          and not statuses(refused, 1, "store") and not left,
+          "rc %d, runtime %s, left %s, log %s" % (rc1, said, left, log[-700:]))
+
+    rc2, sent, results = run("serial-handoff/serial", "", extra_env=TPM_OFF,
+                             config=tiny + NO_SETVARIABLE + SERIAL_MATRIX)
+    log = serial(sent, 1)
+    handed = statuses(sent, 1, "serial-handoff")
+    hex_text = blob_lines(log)
+    check("serial-handoff: with handoff = serial the run measures in one "
+          "boot and prints its whole blob on COM1 between the blob lines, "
+          "every histogram in it; nothing is handed over in variables",
+          rc2 == 0 and len(handed) == 1 and handed[0]["dropped"] == "0"
+          and hex_text is not None
+          and len(hex_text) == 2 * int(handed[0]["bytes"]) > 0
+          and "exiting boot services" in log
+          and not statuses(sent, 1, "handed-over")
+          and not os.path.exists(os.path.join(sent, "boot2.log")),
+          "rc %d, %s, %s hex digits" % (
+              rc2, handed, hex_text and len(hex_text)))
+    left = irqlab_writes(os.path.join(sent, "vars.fd"))
+    check("serial-handoff: the store holds nothing of irqlab's after the run, "
+          "live or deleted: no record, no marker, no probe, no BootNext",
+          rc2 == 0 and not left and not statuses(sent, 1, "store")
+          and not statuses(sent, 1, "marker"), "left %s" % left)
+
+    tool = os.path.join(ROOT, "build", "irqlab-rescue")
+    out = os.path.join(sent, "rescued")
+    subprocess.run(["rm", "-rf", out], check=True)
+    rescued = subprocess.run([tool, "--reference", STICK_REFERENCE, "--blob",
+                              os.path.join(sent, "boot1.log"), out],
+                             capture_output=True, text=True)
+    folders = result_folders(results)
+    doc = load_results(results)[0] if len(folders) == 1 else None
+    files = ("results.json", "summary.txt", "headline.txt", "run-1.bin")
+    same = [f for f in files if folders
+            and os.path.exists(os.path.join(out, folders[0], f))
+            and open(os.path.join(out, folders[0], f), "rb").read()
+            == open(os.path.join(results, folders[0], f), "rb").read()]
+    check("serial-handoff: irqlab-rescue --blob on the captured serial log "
+          "writes results.json, and the runner's folder is the same files",
+          rescued.returncode == 0 and doc is not None
+          and list(same) == list(files), "%s; same %s\n%s%s" % (
+              folders, same, rescued.stdout[-600:], rescued.stderr[-600:]))
+    summary = ""
+    if folders:
+        with open(os.path.join(results, folders[0], "summary.txt")) as f:
+            summary = f.read()
+    check("serial-handoff: results.json and summary.txt say the results came "
+          "over serial, in one part with the rows' histograms, and that "
+          "BootNext was not asked for",
+          doc is not None and doc["handoff"]["route"] == "serial"
+          and doc["config"]["handoff"] == "serial"
+          and doc["handoff"]["parts"] == 1
+          and doc["handoff"]["records_used"] == 0
+          and doc["handoff"]["unmeasured_from_row"] is None
+          and doc["boot_return"]["how"] == "not-asked"
+          and doc["row_counts"]["experiments"]["ok"] > 0
+          and doc["handoff"]["row_histograms"] > 0
+          and "Handed over on COM1 (handoff = serial)" in summary,
+          "%s %s %s" % (doc and doc["handoff"], doc and doc["boot_return"],
+                        summary[:400]))
+    shown = statuses(sent, 1, "results-shown")
+    headline = ""
+    if folders:
+        with open(os.path.join(results, folders[0], "headline.txt")) as f:
+            headline = f.read()
+    resets = [r.get("method") for r in statuses(sent, 1, "reset")]
+    check("serial-handoff: the end screen shows the headline: its page drawn "
+          "on the framebuffer and sent to COM1, the same page as "
+          "headline.txt, naming COM1; then the firmware powers off",
+          shown and int(shown[0]["lines"]) >= 10
+          and headline and headline in log
+          and "handed over on COM1 (handoff = serial)" in headline
+          and "round trip, median" in headline
+          and "irqlab-rescue --blob" in headline
+          and resets == ["firmware"]
+          and "QEMU exit 0" in open(os.path.join(sent, "run.log")).read(),
+          "shown %s, resets %s, headline %s" % (shown, resets, headline))
 
 
 def store_fills(tiny):

@@ -94,6 +94,8 @@ static size_t read_shipped_file(char *text, size_t cap)
 	assert_non_null(f);
 	n = fread(text, 1, cap - 1, f);
 	fclose(f);
+	/* the whole file, as the firmware reads it whole or refuses it */
+	assert_true(n < cap - 1);
 	text[n] = '\0';
 	return n;
 }
@@ -102,7 +104,7 @@ static size_t read_shipped_file(char *text, size_t cap)
  * anything, it gives the defaults back, and it names each key. */
 static void the_shipped_file_lists_every_key_at_its_default(void **state)
 {
-	static char text[8192];
+	static char text[CONFIG_MAX_BYTES + 1];
 	struct irqlab_config c, d;
 	size_t n, i;
 
@@ -305,7 +307,7 @@ static void quick_sets_every_count(void **state)
 /* A copy of the shipped file, which sets every count, with quick = 1. */
 static void quick_shortens_a_copy_of_the_shipped_file(void **state)
 {
-	static char text[8192];
+	static char text[CONFIG_MAX_BYTES + 1];
 	struct irqlab_config c;
 	char *q;
 
@@ -319,6 +321,29 @@ static void quick_shortens_a_copy_of_the_shipped_file(void **state)
 	assert_int_equal(c.warmup, 100);
 	assert_int_equal(c.floor_samples, 200);
 	assert_int_equal(c.gap_samples, 200);
+}
+
+/* handoff: variables by default, serial by name; serial with a series
+ * is an error, since a series keeps its earlier runs in the store. */
+static void handoff_serial_is_one_run(void **state)
+{
+	struct irqlab_config c;
+
+	(void)state;
+	assert_int_equal(parse(&c, ""), 0);
+	assert_int_equal(c.handoff, HANDOFF_BY_VARIABLES);
+	assert_false(config_hands_over_serial(&c));
+	assert_int_equal(parse(&c, "handoff = serial\n"), 0);
+	assert_int_equal(c.handoff, HANDOFF_BY_SERIAL);
+	assert_true(config_hands_over_serial(&c));
+	assert_int_equal(parse(&c, "handoff = com1\n"), 1);
+	assert_non_null(strstr(errors, "line 1: "));
+	assert_int_equal(c.handoff, HANDOFF_BY_VARIABLES);
+	assert_int_equal(parse(&c, "runs = 3\nhandoff = variables\n"), 0);
+	assert_int_equal(parse(&c, "runs = 3\nhandoff = serial\n"), 1);
+	assert_non_null(strstr(errors, "runs = 3 with handoff = serial"));
+	assert_non_null(strstr(errors, "set runs = 1"));
+	assert_int_equal(parse(&c, "runs = 1\nhandoff = serial\n"), 0);
 }
 
 /* A UTF-8 byte order mark at the start is not part of the first key. */
@@ -353,6 +378,7 @@ int main(void)
 		cmocka_unit_test(matrix_cpus_names_auto_and_indices),
 		cmocka_unit_test(quick_sets_every_count),
 		cmocka_unit_test(a_byte_order_mark_is_taken_as_the_start),
+		cmocka_unit_test(handoff_serial_is_one_run),
 		cmocka_unit_test(quick_shortens_a_copy_of_the_shipped_file),
 	};
 

@@ -1,8 +1,8 @@
 /* What the report writers say besides the figures: the one count of rows
  * in every file, the notice of a run whose plan was not measured whole,
- * the end screen's page within 80 columns, Linux's patched jump sites,
- * the rows between CPUs under an emulator, and the primitives' figure
- * per repetition. */
+ * the end screen's page within 80 columns, a run handed over on COM1
+ * (handoff = serial), Linux's patched jump sites, the rows between CPUs
+ * under an emulator, and the primitives' figure per repetition. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -334,6 +334,59 @@ static void the_headline_fits_and_cuts_nothing(void **state)
 	assert_non_null(strstr(out, "results  NOT kept"));
 }
 
+/* handoff = serial (docs/run.md "Firmware that cannot keep results"):
+ * phase B's page and headline.txt are one page, which names COM1 and
+ * irqlab-rescue --blob and no folder on the stick; summary.txt and
+ * results.json say the results came over serial. A run handed over in
+ * variables says none of it. */
+static void a_serial_handoff_says_so_everywhere(void **state)
+{
+	static struct run_result r;
+	static char page[8192];
+	struct text_buf tb;
+
+	(void)state;
+	every_scheme_run(&r);
+	r.config.handoff = HANDOFF_BY_SERIAL;
+	r.boot_return = BOOT_RETURN_NOT_ASKED;
+	tb_init(&tb, page, sizeof(page));
+	report_end_screen(&tb, &r, NULL);
+	assert_page_fits(page);
+	assert_non_null(strstr(page, " done, handed over on COM1 (handoff = "
+				     "serial)\n"));
+	assert_non_null(strstr(unwrapped(page), "\nresults  on COM1 only, as "
+						"one blob: irqlab-rescue --blob "
+						"on the serial log writes the "
+						"files."));
+	assert_null(strstr(page, "NOT kept"));
+	written(report_headline, &r);
+	assert_string_equal(out, page);
+	assert_null(strstr(out, "\\EFI\\irqlab\\results"));
+	written(report_summary, &r);
+	assert_non_null(strstr(out, "\n\nHanded over on COM1 (handoff = "
+				    "serial): the whole run in one blob"));
+	assert_non_null(strstr(out, "BootNext was not set: with handoff = "
+				    "serial"));
+	written(report_json, &r);
+	assert_true(json_is_valid(out));
+	assert_non_null(strstr(out, "\"route\": \"serial\""));
+	assert_non_null(strstr(out, "\"how\": \"not-asked\""));
+
+	r.config.handoff = HANDOFF_BY_VARIABLES;
+	r.boot_return = BOOT_RETURN_BOOT_NEXT;
+	written(report_headline, &r);
+	assert_null(strstr(out, "COM1"));
+	assert_non_null(strstr(out, "\nresults  \\EFI\\irqlab\\results\\"));
+	written(report_summary, &r);
+	assert_null(strstr(out, "Handed over on COM1"));
+	written(report_json, &r);
+	assert_non_null(strstr(out, "\"route\": \"variables\""));
+	/* The store refused them: phase B's page says so, not COM1 alone. */
+	tb_init(&tb, page, sizeof(page));
+	report_end_screen(&tb, &r, NULL);
+	assert_non_null(strstr(page, "results  NOT kept"));
+}
+
 /* A linux row and its baseline, gs-swapgs, on INT n, the linux row
  * 5 / 4 / 9 over it; and a verw row. */
 static void linux_rows(struct run_result *r, const char *vendor,
@@ -493,6 +546,7 @@ int main(void)
 		cmocka_unit_test(the_counts_of_rows_agree_everywhere),
 		cmocka_unit_test(a_run_that_ended_early_says_so_first),
 		cmocka_unit_test(the_headline_fits_and_cuts_nothing),
+		cmocka_unit_test(a_serial_handoff_says_so_everywhere),
 		cmocka_unit_test(linux_sites_only_when_nothing_is_taken),
 		cmocka_unit_test(between_cpus_under_an_emulator_are_marked),
 		cmocka_unit_test(primitives_per_repetition_read_the_same),

@@ -21,24 +21,66 @@ static void every_service_offered_lets_the_run_go_ahead(void **state)
 	(void)state;
 	assert_int_equal(rt_properties_read(all_services, 8, &supported), 0);
 	assert_int_equal(supported, 0x3fff);
-	assert_null(rt_properties_refusal(supported));
+	assert_int_equal(supported, RT_SUPPORTED_ALL);
+	assert_null(rt_properties_refusal(supported, 0));
+	/* handoff = serial where SetVariable is offered: the user's
+	 * choice, taken as it is. */
+	assert_null(rt_properties_refusal(supported, 1));
 }
 
+/* Handing over in UEFI variables, each service phase B needs is named
+ * when missing, with the choice that measures anyway. */
 static void each_missing_service_is_named(void **state)
 {
+	static const struct {
+		uint32_t missing;
+		const char *service;
+	} needed[] = {
+		{ RT_SUPPORTED_SET_VARIABLE, "says SetVariable is not offered" },
+		{ RT_SUPPORTED_QUERY_VARIABLE_INFO,
+		  "says QueryVariableInfo is not offered" },
+		{ RT_SUPPORTED_RESET_SYSTEM, "says ResetSystem is not offered" },
+	};
+	const char *why;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(needed) / sizeof(needed[0]); i++) {
+		why = rt_properties_refusal(0x3fff & ~needed[i].missing, 0);
+		assert_non_null(why);
+		if (!strstr(why, needed[i].service) ||
+		    !strstr(why, "handoff = serial in irqlab.cfg measures "
+				 "anyway"))
+			fail_msg("the refusal does not name %s and the choice "
+				 "that measures anyway: %s", needed[i].service,
+				 why);
+	}
+	/* Only GetTime and the capsule services gone, as some ARM and
+	 * hardened x86 firmware publish: irqlab needs neither. */
+	assert_null(rt_properties_refusal(0x3fff & ~0x1803u & ~0x3u, 0));
+}
+
+/* handoff = serial: the results go to COM1, so no runtime service is
+ * needed; the default still refuses the same firmware, SetVariable
+ * named first. */
+static void handoff_serial_measures_without_setvariable(void **state)
+{
+	const uint32_t no_set_variable =
+		RT_SUPPORTED_ALL & ~RT_SUPPORTED_SET_VARIABLE;
 	const char *why;
 
 	(void)state;
-	why = rt_properties_refusal(0x3fff & ~RT_SUPPORTED_SET_VARIABLE);
+	why = rt_properties_refusal(no_set_variable, 0);
 	assert_non_null(why);
 	assert_non_null(strstr(why, "SetVariable"));
-	why = rt_properties_refusal(0x3fff & ~RT_SUPPORTED_QUERY_VARIABLE_INFO);
-	assert_non_null(strstr(why, "QueryVariableInfo"));
-	why = rt_properties_refusal(0x3fff & ~RT_SUPPORTED_RESET_SYSTEM);
-	assert_non_null(strstr(why, "ResetSystem"));
-	/* Only GetTime and the capsule services gone, as some ARM and
-	 * hardened x86 firmware publish: irqlab needs neither. */
-	assert_null(rt_properties_refusal(0x3fff & ~0x1803u & ~0x3u));
+	assert_null(rt_properties_refusal(no_set_variable, 1));
+	/* Nor the store's room, nor ResetSystem: a serial run without it
+	 * halts at its end instead of powering off. */
+	why = rt_properties_refusal(no_set_variable &
+				    ~RT_SUPPORTED_QUERY_VARIABLE_INFO &
+				    ~RT_SUPPORTED_RESET_SYSTEM, 0);
+	assert_non_null(strstr(why, "SetVariable"));
+	assert_null(rt_properties_refusal(0, 1));
 }
 
 static void a_short_or_unknown_table_is_not_read(void **state)
@@ -63,6 +105,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_service_offered_lets_the_run_go_ahead),
 		cmocka_unit_test(each_missing_service_is_named),
+		cmocka_unit_test(handoff_serial_measures_without_setvariable),
 		cmocka_unit_test(a_short_or_unknown_table_is_not_read),
 	};
 

@@ -9,9 +9,10 @@
  *   indented deeper; words in parentheses are remarks, not names;
  * - simulate in the paragraph above its line, one "#   <name>  what"
  *   line a name;
- * - the keys set by one name (finish, matrix_cpus_rows) and the numbered
- *   lists (cpus, matrix_cpus) in prose: each name, and the numbers' range
- *   as "0 to <last>", appear in the paragraph above the key's line. */
+ * - the keys set by one name (finish, handoff, matrix_cpus_rows) and the
+ *   numbered lists (cpus, matrix_cpus) in prose: each name, and the
+ *   numbers' range as "0 to <last>", appear in the paragraph above the
+ *   key's line. */
 #include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -286,6 +287,7 @@ static void the_prose_names_every_choice(void **state)
 {
 	(void)state;
 	prose_names_every_choice("finish");
+	prose_names_every_choice("handoff");
 	prose_names_every_choice("matrix_cpus_rows");
 	prose_names_every_choice("cpus");
 	prose_names_every_choice("matrix_cpus");
@@ -296,7 +298,7 @@ static void every_named_key_is_checked(void **state)
 {
 	static const char *const checked[] = {
 		"schemes", "sources", "variants", "apic_modes", "simulate",
-		"finish", "matrix_cpus_rows", "cpus", "matrix_cpus",
+		"finish", "matrix_cpus_rows", "cpus", "matrix_cpus", "handoff",
 	};
 	size_t i, j;
 
