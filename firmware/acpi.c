@@ -184,6 +184,8 @@ static void madt_running_cpu(struct madt_info *m, uint32_t apic_id)
 	if (m->cpu_count < MADT_MAX_CPUS)
 		m->cpu_apic_id[m->cpu_count] = apic_id;
 	m->cpu_count++;
+	if (!apic_id_fits_xapic(apic_id) && !m->beyond_xapic_count++)
+		m->first_beyond_xapic = apic_id;
 }
 
 /* A processor entry with neither flag: listed, never to be started. */

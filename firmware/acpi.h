@@ -38,6 +38,18 @@ enum acpi_status {
 };
 const char *acpi_status_name(enum acpi_status s);
 
+/* xAPIC names a processor by an 8-bit physical destination, and FFH
+ * there is the broadcast to all (SDM vol. 3A §11.6.2.1): it reaches APIC
+ * IDs 0-254 one by one. A processor with a larger ID is reached in
+ * x2APIC mode only (its 32-bit destination, §11.12.9); ACPI lists it in
+ * a local x2APIC entry (ACPI 6.5 §5.2.12.12). The IO-APIC's redirection
+ * entry holds the same 8 bits (82093AA datasheet §3.2.4, bits 63:56). */
+#define XAPIC_LAST_ID 0xfeu
+static inline int apic_id_fits_xapic(uint32_t apic_id)
+{
+	return apic_id <= XAPIC_LAST_ID;
+}
+
 #define MADT_MAX_IOAPICS 8
 #define MADT_MAX_CPUS 512
 #define MADT_MAX_ABSENT 8
@@ -54,6 +66,11 @@ struct madt_info {
 	 * cpu_count may exceed MADT_MAX_CPUS, the IDs are kept up to it. */
 	uint32_t cpu_count;
 	uint32_t cpu_apic_id[MADT_MAX_CPUS];
+	/* Of those, the ones whose APIC IDs xAPIC cannot name (above
+	 * XAPIC_LAST_ID), each once, counted past MADT_MAX_CPUS too; the
+	 * first of them in the table's order (0 where there is none). */
+	uint32_t beyond_xapic_count;
+	uint32_t first_beyond_xapic;
 	/* Processor entries neither enabled nor online-capable: listed, but
 	 * absent (QEMU's -smp 2,maxcpus=4 lists two so). absent_count may
 	 * exceed MADT_MAX_ABSENT; the first IDs are kept. */
