@@ -2,6 +2,7 @@
 
 #include "arch/cpu.h"
 #include "arch/lib/fmt.h"
+#include "firmware/acpi.h"
 
 const struct lapic_ops *lapic;
 volatile uint32_t *lapic_mmio;
@@ -152,11 +153,15 @@ const char *lapic_check_quiet(char *why, unsigned cap)
  * protocol): asserted, then, in xAPIC mode, de-asserted, as older
  * processors want; x2APIC has no de-assert (§11.12.9). Returns 0, or -1
  * when the xAPIC never finished sending it: both waits share one
- * budget. */
+ * budget. In xAPIC mode an ID past XAPIC_LAST_ID is never sent to: its
+ * low 8 bits would name another processor, or all of them
+ * (firmware/acpi.h). */
 int lapic_send_init(uint32_t apic_id)
 {
 	unsigned left;
 
+	if (lapic->mode != LAPIC_X2APIC && !apic_id_fits_xapic(apic_id))
+		return -1;
 	if (lapic->mode == LAPIC_X2APIC) {
 		weak_wrmsr_fence();
 		lapic_icr_write(1, apic_id, ICR_DELIVERY_INIT |
@@ -172,6 +177,8 @@ int lapic_send_init(uint32_t apic_id)
 
 int lapic_send_sipi(uint32_t apic_id, uint8_t vector)
 {
+	if (lapic->mode != LAPIC_X2APIC && !apic_id_fits_xapic(apic_id))
+		return -1;
 	if (lapic->mode == LAPIC_X2APIC) {
 		weak_wrmsr_fence();
 		lapic_icr_write(1, apic_id, ICR_DELIVERY_STARTUP | vector);

@@ -130,11 +130,13 @@ const char *lapic_check_quiet(char *why, unsigned cap);
  * it ended (0 when there is no local APIC). */
 unsigned lapic_settle(void);
 /* INIT to the processor `apic_id`, into wait-for-SIPI. Returns 0, or -1
- * when the xAPIC never finished sending it. */
+ * when the xAPIC never finished sending it, or, in xAPIC mode, where
+ * `apic_id` is past what xAPIC can name (firmware/acpi.h): then nothing
+ * is sent. */
 int lapic_send_init(uint32_t apic_id);
 /* A start-up IPI to `apic_id`: a processor in wait-for-SIPI starts in
  * real mode at page `vector` (SDM vol. 3A §9.4.4.1). Returns 0, or -1
- * when the xAPIC never finished sending it. */
+ * as lapic_send_init. */
 int lapic_send_sipi(uint32_t apic_id, uint8_t vector);
 /* This processor's APIC ID, in the active mode. */
 uint32_t lapic_own_id(void);

@@ -6,6 +6,7 @@
 #include "arch/timing.h"
 #include "arch/cpu.h"
 #include "arch/lib/fmt.h"
+#include "bench/model/apic_reach.h"
 #include "bench/model/axes.h"
 #include "bench/model/probes.h"
 #include "bench/model/results.h"
@@ -14,18 +15,24 @@
 static const char *mode_unavailable[3];
 static uint8_t mode_tried[3];
 static enum lapic_mode mode_active;
-/* The firmware locked the APIC in x2APIC mode (apic_mode_probe). */
-static int xapic_locked;
-static char lock_why[160];
+/* The run stays in x2APIC mode (apic_mode_probe): the firmware locked
+ * it there, or left it there with processors xAPIC cannot name; and
+ * why, the reason of every xAPIC row. */
+static int x2apic_only;
+static char x2apic_only_why[RESULTS_REASON_LEN];
 
 /* MSRs the lock is read from, as Linux reads them (x2apic_hw_locked). */
 #define MSR_ARCH_CAPABILITIES 0x10a
 #define MSR_XAPIC_DISABLE_STATUS 0xbd
 
-void apic_mode_probe(struct run_result *r)
+void apic_mode_probe(struct run_result *r, const struct madt_info *m)
 {
 	int simulated = config_simulates(&r->config, SIMULATE_X2APIC_LOCKED);
 	uint64_t arch = 0, status = 0;
+	int firmware_x2apic = cpu_has(X86_FEATURE_APIC) &&
+			      cpu_has(X86_FEATURE_MSR) &&
+			      cpu_has(X86_FEATURE_X2APIC) &&
+			      lapic_firmware_mode() == LAPIC_X2APIC;
 
 	if (cpu_has(X86_FEATURE_ARCH_CAPABILITIES) &&
 	    !msr_read_guarded(MSR_ARCH_CAPABILITIES, &arch) &&
@@ -36,16 +43,28 @@ void apic_mode_probe(struct run_result *r)
 		arch |= ARCH_CAP_XAPIC_DISABLE;
 		status |= XAPIC_DISABLE_LEGACY;
 	}
-	xapic_locked = probe_x2apic_locked(arch, status);
-	if (xapic_locked) {
-		fmt_snprintf(lock_why, sizeof(lock_why), "the firmware locked "
-			     "x2APIC mode (MSR 0xBD bit 0)%s",
-			     simulated ? " (simulated)" : "");
-		mode_unavailable[LAPIC_XAPIC] = lock_why;
+	x2apic_only = probe_x2apic_locked(arch, status);
+	if (x2apic_only) {
+		fmt_snprintf(x2apic_only_why, sizeof(x2apic_only_why),
+			     "the firmware locked x2APIC mode (MSR 0xBD bit "
+			     "0)%s", simulated ? " (simulated)" : "");
+		mode_unavailable[LAPIC_XAPIC] = x2apic_only_why;
 		record_probe(r, PROBE_X2APIC_LOCK,
 			     simulated ? PROBE_SIMULATED : PROBE_QUIRK,
 			     "%s; seed 004's access rows run in x2APIC",
-			     lock_why);
+			     x2apic_only_why);
+	} else if (apic_reach_keeps_x2apic(m, firmware_x2apic,
+					   x2apic_only_why,
+					   sizeof(x2apic_only_why))) {
+		/* Not locked, but left so, with processors that only x2APIC
+		 * names (docs/controllers.md "Processors beyond APIC ID
+		 * 254"): the run stays, as the lock would keep it. */
+		x2apic_only = 1;
+		mode_unavailable[LAPIC_XAPIC] = x2apic_only_why;
+		record_probe(r, PROBE_X2APIC_LOCK, PROBE_QUIRK, "%s",
+			     x2apic_only_why);
+		log_printf("local APIC: %s; the xAPIC pass is not run\n",
+			   x2apic_only_why);
 	} else {
 		record_probe(r, PROBE_X2APIC_LOCK, PROBE_OK, "%s",
 			     arch & ARCH_CAP_XAPIC_DISABLE
@@ -59,9 +78,9 @@ void apic_mode_probe(struct run_result *r)
 				   : "no LVT CMCI entry (MCG_CAP[10] clear)");
 }
 
-int apic_mode_xapic_locked(void)
+int apic_mode_x2apic_only(void)
 {
-	return xapic_locked;
+	return x2apic_only;
 }
 
 enum lapic_mode apic_mode_active(void)
@@ -82,7 +101,7 @@ static int source_runs_in(const struct irq_source *src, enum lapic_mode mode)
 	case SOURCE_XAPIC_ONLY:
 		return mode == LAPIC_XAPIC;
 	case SOURCE_XAPIC_PREFERRED:
-		return mode == (xapic_locked ? LAPIC_X2APIC : LAPIC_XAPIC);
+		return mode == (x2apic_only ? LAPIC_X2APIC : LAPIC_XAPIC);
 	case SOURCE_X2APIC_ONLY:
 		return mode == LAPIC_X2APIC;
 	default:
@@ -100,7 +119,7 @@ const char *source_mode_reason(const struct irq_source *src)
 	/* The mode a source is waiting for when it cannot run now. */
 	enum lapic_mode wanted =
 		src->modes == SOURCE_X2APIC_ONLY ||
-				(src->modes == SOURCE_XAPIC_PREFERRED && xapic_locked)
+				(src->modes == SOURCE_XAPIC_PREFERRED && x2apic_only)
 			? LAPIC_X2APIC : LAPIC_XAPIC;
 
 	return mode_unavailable[wanted] ? mode_unavailable[wanted] :
@@ -162,9 +181,11 @@ void apic_mode_switch(enum lapic_mode mode)
 	struct fault_info fault;
 
 	mode_tried[mode] = 1;
-	if (mode == LAPIC_XAPIC && xapic_locked) {
-		/* Leaving x2APIC mode would raise #GP: not tried. */
-		log_printf("local APIC: xapic unavailable: %s\n", lock_why);
+	if (mode == LAPIC_XAPIC && x2apic_only) {
+		/* Leaving x2APIC mode would raise #GP, or cut off the
+		 * processors only x2APIC names: not tried. */
+		log_printf("local APIC: xapic unavailable: %s\n",
+			   x2apic_only_why);
 		return;
 	}
 	if (guard_run(enable_mode, &m, &fault)) {

@@ -10,12 +10,15 @@
 #include "bench/run/sources.h"
 
 struct run_result;
+struct madt_info;
 /* Before the plan: whether the firmware locked x2APIC mode (or the
- * config simulates it), and the LVT CMCI entry, into r's probes. Where
- * it is locked the xAPIC pass is not tried, and the sources that prefer
- * xAPIC run in x2APIC mode. */
-void apic_mode_probe(struct run_result *r);
-int apic_mode_xapic_locked(void);
+ * config simulates it), or left it on with processors xAPIC cannot name
+ * in the MADT `m` (NULL: none usable), and the LVT CMCI entry, into r's
+ * probes. Where either holds, the run stays in x2APIC mode: the xAPIC
+ * pass is not tried, and the sources that prefer xAPIC run in x2APIC
+ * mode. */
+void apic_mode_probe(struct run_result *r, const struct madt_info *m);
+int apic_mode_x2apic_only(void);
 
 enum lapic_mode apic_mode_active(void);
 

@@ -9,6 +9,7 @@
 #include "arch/lib/log.h"
 #include "arch/primitives.h"
 #include "arch/timing.h"
+#include "bench/model/apic_reach.h"
 #include "bench/run/counters.h"
 #include "bench/run/experiment.h"
 #include "bench/run/other_cpus.h"
@@ -156,10 +157,21 @@ static const char *take_place(const struct plan_row *p)
 		return why;
 	}
 	if (slot < 0) {
-		fmt_snprintf(why, sizeof(why), "CPU %u did not start in phase B",
-			     index);
+		char untried[RESULTS_REASON_LEN];
+
+		if (other_cpus_untried_why(index, untried, sizeof(untried)))
+			fmt_snprintf(why, sizeof(why), "CPU %u, not started in "
+				     "phase B's xAPIC mode: %s", index, untried);
+		else
+			fmt_snprintf(why, sizeof(why), "CPU %u did not start in "
+				     "phase B", index);
 		return why;
 	}
+	/* Its start and the boot CPU's wake-up name it in the ICR: 8 bits
+	 * in xAPIC mode (bench/model/apic_reach.h). */
+	if (apic_reach_ipi_why(other_cpus_apic_id((uint32_t)slot),
+			       lapic->mode == LAPIC_X2APIC, why, sizeof(why)))
+		return why;
 	if (slot == in_place && in_place_mode == lapic->mode)
 		return 0;
 	other_cpu_matrix_release();

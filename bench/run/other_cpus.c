@@ -9,6 +9,7 @@
 #include "arch/vectors.h"
 #include "arch/lib/fmt.h"
 #include "arch/lib/log.h"
+#include "bench/model/apic_reach.h"
 #include "bench/model/results.h"
 #include "bench/model/topology.h"
 #include "bench/run/counters.h"
@@ -30,6 +31,10 @@
 
 struct other_cpus started_cpus = { .target = -1 };
 static const char *missing_why = "the other processors were not started";
+/* Why the last processor xAPIC mode cannot name was not started; and
+ * each such one's APIC id + 1, by MADT index (0: it was tried). */
+static char beyond_why[RESULTS_REASON_LEN];
+static uint32_t untried_id[MADT_MAX_CPUS];
 
 /* Waits `us` on the TSC, a PAUSE a turn: under -icount the vCPUs take
  * turns, and TCG hands the turn on at a PAUSE (bench/run/
@@ -226,6 +231,17 @@ static int start_all(const struct madt_info *m, uint32_t listed, uint32_t own,
 
 		if (id == own)
 			continue;
+		/* xAPIC mode, the firmware's, cannot name it: a start would
+		 * reach another processor (docs/controllers.md "Processors
+		 * beyond APIC ID 254"). */
+		if (apic_reach_ipi_why(id, lapic->mode == LAPIC_X2APIC,
+				       beyond_why, sizeof(beyond_why))) {
+			log_printf("other CPUs: CPU %u: not started: %s\n", i,
+				   beyond_why);
+			if (i < listed)
+				untried_id[i] = id + 1;
+			continue;
+		}
 		slot_apic_id[count] = id;
 		o->cpu[count].apic_id = id;
 		o->cpu[count].index = i;
@@ -326,10 +342,21 @@ void other_cpus_start_and_park(const struct madt_info *m,
 		   "and parked, halted, in irqlab's loop until a row needs "
 		   "them%s\n", parked, listed - 1,
 		   stuck ? "; some did not take the command" : "");
+	if (m->beyond_xapic_count)
+		log_printf("other CPUs: %u of the %u the MADT lists have APIC ids "
+			   "past xAPIC's %u (the first %u)%s\n",
+			   m->beyond_xapic_count, listed, XAPIC_LAST_ID,
+			   m->first_beyond_xapic,
+			   lapic->mode == LAPIC_X2APIC
+				   ? "; in x2APIC mode, the firmware's, each is "
+				     "reached"
+				   : "; in xAPIC mode, the firmware's, none is "
+				     "started");
 	log_status(STATUS_OTHER_CPUS, "listed=%u absent=%u started=%d "
-		   "parked=%u stuck=%u mode=%s relations=%s rounds=%u",
-		   listed, m->absent_count, started < 0 ? 0 : started, parked,
-		   stuck, lapic->name, relations, o->rounds);
+		   "parked=%u stuck=%u mode=%s beyond_xapic=%u relations=%s "
+		   "rounds=%u", listed, m->absent_count,
+		   started < 0 ? 0 : started, parked, stuck, lapic->name,
+		   m->beyond_xapic_count, relations, o->rounds);
 	if (started < 0)
 		record_probe(r, PROBE_OTHER_CPUS, PROBE_OK,
 			     "not started (%s); from this one: %s",
@@ -665,6 +692,13 @@ uint32_t other_cpus_listed(uint32_t *own_index)
 {
 	*own_index = started_cpus.own_index;
 	return started_cpus.listed;
+}
+
+const char *other_cpus_untried_why(uint32_t index, char *buf, size_t cap)
+{
+	if (index >= MADT_MAX_CPUS || !untried_id[index])
+		return 0;
+	return apic_reach_ipi_why(untried_id[index] - 1, 0, buf, cap);
 }
 
 int other_cpus_slot_of(uint32_t index)

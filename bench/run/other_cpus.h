@@ -91,6 +91,10 @@ uint32_t other_cpus_own_apic_id(void);
  * did not reach long mode); parked with INIT. */
 uint32_t other_cpus_listed(uint32_t *own_index);
 int other_cpus_slot_of(uint32_t index);
+/* Why phase B did not try to start the processor at MADT index `index`,
+ * written into `buf`: its APIC id is past what xAPIC, the firmware's
+ * mode, can name (bench/model/apic_reach.h); NULL where it was tried. */
+const char *other_cpus_untried_why(uint32_t index, char *buf, size_t cap);
 int other_cpus_take(uint32_t slot);
 void other_cpus_park_one(uint32_t slot);
 

@@ -119,12 +119,12 @@ static void add_sources(struct builder *b, enum lapic_mode mode)
 		if (mode == LAPIC_XAPIC && (src->modes == SOURCE_EITHER_APIC ||
 					    src->modes == SOURCE_XAPIC_ONLY ||
 					    (src->modes == SOURCE_XAPIC_PREFERRED &&
-					     !apic_mode_xapic_locked())))
+					     !apic_mode_x2apic_only())))
 			add_source(b, src, LAPIC_XAPIC, 0);
 		if (mode == LAPIC_X2APIC && (src->modes == SOURCE_EITHER_APIC ||
 					     src->modes == SOURCE_X2APIC_ONLY ||
 					     (src->modes == SOURCE_XAPIC_PREFERRED &&
-					      apic_mode_xapic_locked())))
+					      apic_mode_x2apic_only())))
 			add_source(b, src, LAPIC_X2APIC,
 				   src->modes == SOURCE_EITHER_APIC);
 	}

@@ -78,7 +78,7 @@ struct source_lines probes_run(const struct phase_b_found *found,
 	probe_smi_count(r);
 	other_cpus_start_and_park(tables->madt, tables->madt_status,
 				  other_cpus, r);
-	apic_mode_probe(r);
+	apic_mode_probe(r, tables->madt_status == ACPI_OK ? tables->madt : 0);
 	mitigation_probe(r);
 	counters_probe(r);
 	return lines;

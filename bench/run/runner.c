@@ -66,6 +66,11 @@ static void report_progress(const struct run_result *r, const char *next)
  * first, since it holds the boot CPU's tables. */
 static void switch_mode(enum lapic_mode mode)
 {
+	/* Not tried, the APIC left as it is: nothing for them to follow. */
+	if (mode == LAPIC_XAPIC && apic_mode_x2apic_only()) {
+		apic_mode_switch(mode);
+		return;
+	}
 	other_cpu_matrix_release();
 	other_cpus_before_mode_switch();
 	apic_mode_switch(mode);

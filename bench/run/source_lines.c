@@ -7,6 +7,7 @@
 #include "arch/lib/fmt.h"
 #include "arch/lib/log.h"
 #include "arch/timing.h"
+#include "bench/model/apic_reach.h"
 #include "bench/model/probes.h"
 #include "bench/run/source.h"
 
@@ -18,6 +19,19 @@
 static const char *line_refusal(const struct line_verdict *v)
 {
 	return v->why[0] ? v->why : 0;
+}
+
+/* An IO-APIC line is routed to the processor that runs the row
+ * (source_own_apic_id): the boot CPU, or one in its place. Its
+ * redirection entry names it in 8 bits, in either local APIC mode
+ * (bench/model/apic_reach.h); NULL where they name it. */
+static const char *destination_unreachable(void)
+{
+	static char why[RESULTS_REASON_LEN];
+
+	return lapic ? apic_reach_ioapic_why(source_own_apic_id(), why,
+					     sizeof(why))
+		     : 0;
 }
 
 /* --- PIT through the IO-APIC (edge) ---------------------------------- */
@@ -42,7 +56,7 @@ const char *pit_ioapic_unsupported(const struct irq_source *src,
 	const char *why = source_lines_no_ioapic(l);
 
 	(void)src;
-	if (why)
+	if (why || (why = destination_unreachable()))
 		return why;
 	if (line_refusal(&l->pit))
 		return line_refusal(&l->pit);
@@ -132,7 +146,7 @@ const char *level_unsupported(const struct irq_source *src,
 	const char *why = source_lines_no_ioapic(l);
 
 	(void)src;
-	if (why)
+	if (why || (why = destination_unreachable()))
 		return why;
 	if (l->hpet_status != ACPI_OK) {
 		fmt_snprintf(l->why, sizeof(l->why), "ACPI HPET table: %s",

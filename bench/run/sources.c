@@ -8,6 +8,7 @@
 #include "arch/lib/fmt.h"
 #include "arch/protected.h"
 #include "arch/timing.h"
+#include "bench/model/apic_reach.h"
 #include "bench/model/cross_cpu.h"
 #include "bench/model/results.h"
 #include "bench/run/counters.h"
@@ -69,6 +70,7 @@ static void fire_ipi_x2apic_self(struct source_lines *l, uint8_t vector,
 static const char *other_cpu_unsupported(const struct irq_source *src,
 					  struct source_lines *l)
 {
+	static char beyond[RESULTS_REASON_LEN];
 	const char *why = other_cpus_unavailable();
 
 	if (why) {
@@ -76,6 +78,12 @@ static const char *other_cpu_unsupported(const struct irq_source *src,
 			     "no other processor to send to: %s", why);
 		return l->other_cpu.why_buf;
 	}
+	/* The ICR names the target in 8 bits in xAPIC mode
+	 * (bench/model/apic_reach.h). */
+	if (lapic && (why = apic_reach_ipi_why(other_cpus_target_apic_id(),
+					       lapic->mode == LAPIC_X2APIC,
+					       beyond, sizeof(beyond))))
+		return why;
 	if (src->target_waits == AP_MWAIT &&
 	    !cpu_has(X86_FEATURE_MONITOR))
 		return "CPUID.1:ECX[3] (MONITOR/MWAIT) is 0";
