@@ -178,7 +178,7 @@ static const struct field other_cpu_fields[] = {
 };
 
 static const struct field cpu_clock_fields[] = {
-	FIXED(struct cpu_clock, cpu, 1),
+	VAR(struct cpu_clock, cpu),
 	ENUM(struct cpu_clock, pin, CPU_PIN_STATE_COUNT),
 	ENUM(struct cpu_clock, fence, CPU_FENCE_STATE_COUNT),
 	FIELD_OF(struct cpu_clock, restored, WIRE_FIXED, 1, 2),

@@ -248,7 +248,9 @@ struct other_cpu {
  * once pinned. The boot CPU's own are its probes. */
 #define RESULTS_MAX_CPU_CLOCKS 16
 struct cpu_clock {
-	uint8_t cpu;		/* MADT index + 1, as struct other_cpu's */
+	/* MADT index + 1, as struct other_cpu's, but any started processor
+	 * may have one: past 254 where the MADT lists that many. */
+	uint16_t cpu;
 	uint8_t pin;		/* enum cpu_pin_state, as it was last pinned */
 	uint8_t fence;		/* enum cpu_fence_state */
 	/* 1 where what the pin changed was put back on it before each INIT

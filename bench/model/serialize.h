@@ -38,8 +38,10 @@
  * 19: the encoding compressed (bench/model/range_coder.h): after the
  *     version, a byte saying how (BLOB_STORED, BLOB_RANGE_CODED) and the
  *     encoding's length in LEB128; then the encoding, which no longer
- *     begins with the version; the configuration's handoff_kib. */
-#define RESULTS_BLOB_VERSION 19
+ *     begins with the version; the configuration's handoff_kib.
+ * 20: a processor's clock (cpu_clock) names it by MADT index + 1 in
+ *     LEB128, not one byte: a MADT may list more than 255. */
+#define RESULTS_BLOB_VERSION 20
 
 /* How the encoding follows the blob's header. */
 enum blob_method {

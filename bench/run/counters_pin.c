@@ -296,7 +296,7 @@ void counters_unpin_here(void *slot_of)
 /* The entry of processor `cpu` in the results; where it has none and
  * `add`, a new one where there is room. NULL before counters_pin or
  * past RESULTS_MAX_CPU_CLOCKS. */
-static struct cpu_clock *clock_entry(uint8_t cpu, int add)
+static struct cpu_clock *clock_entry(uint16_t cpu, int add)
 {
 	struct run_result *r = pinned_for;
 	uint32_t i;
@@ -313,7 +313,7 @@ static struct cpu_clock *clock_entry(uint8_t cpu, int add)
 	return &r->cpu_clock[r->n_cpu_clocks++];
 }
 
-void counters_note_started(uint32_t slot, uint8_t cpu,
+void counters_note_started(uint32_t slot, uint16_t cpu,
 			   enum work_outcome outcome)
 {
 	const struct cpu_clock_here *h = &here[slot];
@@ -344,7 +344,7 @@ void counters_note_started(uint32_t slot, uint8_t cpu,
 				   : "no APERF/MPERF");
 }
 
-void counters_note_parked(uint8_t cpu, int restored)
+void counters_note_parked(uint16_t cpu, int restored)
 {
 	struct cpu_clock *c = clock_entry(cpu, 0);
 

@@ -29,8 +29,8 @@ void counters_unpin_here(void *slot);
 /* On the boot CPU after each: records what the processor in `slot`,
  * struct cpu_clock's `cpu`, found, given how its run ended, and whether
  * its changes were put back, in the results counters_pin had. */
-void counters_note_started(uint32_t slot, uint8_t cpu,
+void counters_note_started(uint32_t slot, uint16_t cpu,
 			   enum work_outcome outcome);
-void counters_note_parked(uint8_t cpu, int restored);
+void counters_note_parked(uint16_t cpu, int restored);
 
 #endif

@@ -403,7 +403,7 @@ static void pin_started(uint32_t slot)
 
 	/* One still pinning is never put back: the restore could race it. */
 	o->pinned[slot] = outcome != WORK_TIMED_OUT;
-	counters_note_started(slot, (uint8_t)(o->cpu[slot].index + 1),
+	counters_note_started(slot, (uint16_t)(o->cpu[slot].index + 1),
 			      outcome);
 }
 
@@ -420,7 +420,7 @@ static void unpin_before_init(uint32_t slot)
 	restored = !ap_cpus[slot].fault &&
 		   other_cpus_run_quietly(slot, counters_unpin_here) ==
 			   WORK_RETURNED;
-	counters_note_parked((uint8_t)(o->cpu[slot].index + 1), restored);
+	counters_note_parked((uint16_t)(o->cpu[slot].index + 1), restored);
 }
 
 /* The processors that started in phase B but were parked with INIT

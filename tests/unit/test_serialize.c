@@ -429,6 +429,31 @@ static void counted_rows_round_trip_and_join(void **state)
 	assert_null(results_counted(&second, 0));
 }
 
+/* A MADT may list more than 255 processors, and any that started may
+ * have its clock recorded: the one at MADT index 299 travels as itself,
+ * not as index 43 (300 in one byte). */
+static void a_clock_past_index_254_round_trips(void **state)
+{
+	static struct run_result in, out;
+	size_t n;
+
+	(void)state;
+	sample_run(&in, 2);
+	in.n_cpu_clocks = 2;
+	in.cpu_clock[0] = (struct cpu_clock){
+		.cpu = 44, .pin = CPU_PIN_PINNED, .restored = 1, .starts = 1 };
+	in.cpu_clock[1] = (struct cpu_clock){
+		.cpu = 300, .pin = CPU_PIN_AS_BOOT, .restored = 1,
+		.starts = 2 };
+	n = results_encode(&in, buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_int_equal(results_decode(buf, n, &out), DECODE_OK);
+	assert_int_equal(out.n_cpu_clocks, 2);
+	assert_int_equal(out.cpu_clock[0].cpu, 44);
+	assert_int_equal(out.cpu_clock[1].cpu, 300);
+	assert_memory_equal(&in, &out, sizeof(in));
+}
+
 static void too_small_a_buffer_encodes_nothing(void **state)
 {
 	static struct run_result in;
@@ -697,6 +722,7 @@ int main(void)
 		cmocka_unit_test(the_worst_case_at_the_store_sized_handoff),
 		cmocka_unit_test(parts_join_into_one_run),
 		cmocka_unit_test(counted_rows_round_trip_and_join),
+		cmocka_unit_test(a_clock_past_index_254_round_trips),
 		cmocka_unit_test(too_small_a_buffer_encodes_nothing),
 		cmocka_unit_test(every_truncation_is_caught),
 		cmocka_unit_test(trailing_bytes_are_caught),
