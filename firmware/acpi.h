@@ -43,7 +43,7 @@ const char *acpi_status_name(enum acpi_status s);
  * IDs 0-254 one by one. A processor with a larger ID is reached in
  * x2APIC mode only (its 32-bit destination, §11.12.9); ACPI lists it in
  * a local x2APIC entry (ACPI 6.5 §5.2.12.12). The IO-APIC's redirection
- * entry holds the same 8 bits (82093AA datasheet §3.2.4, bits 63:56). */
+ * entry holds the same 8 bits (82093AA datasheet, IOREDTBL bits 63:56). */
 #define XAPIC_LAST_ID 0xfeu
 static inline int apic_id_fits_xapic(uint32_t apic_id)
 {

@@ -6,6 +6,7 @@ once, one a core, since their runs share no files."""
 
 import os
 
+from apic_ids import APIC_ID_256_CONFIG, APIC_ID_256_ENV, apic_id_256
 from between_cpus import (CROSS_CPU_SOURCES, MATRIX_CPU_SOURCES, cross_cpu,
                           cross_cpu_alone, cross_cpu_fault, cross_cpu_icount,
                           cross_cpu_section, cross_cpu_sixteen,
@@ -125,6 +126,10 @@ FIRST_LANE = (
          config=TINY + "schemes = direct\nvariants = none\nsources = int\n"
          "cpus = 0, 2, 3\nsimulate = ap-fault\nmatrix_cpus = 3\n",
          env={"TPM": "off", "SMP": "4,sockets=2,cores=2"}),
+    # A processor with APIC ID 256, which only x2APIC mode names: OVMF
+    # hands over in x2APIC mode, and the run stays there.
+    Boot("apic-id-256", (apic_id_256,), config=TINY + APIC_ID_256_CONFIG,
+         env=APIC_ID_256_ENV),
     Boot("foreign-variable", (foreign_variable,), config=SMALL + STORE_MATRIX,
          prepare=plant_foreign, needs="virt-fw-vars",
          before_boot1="virt-fw-vars --set-json %s --inplace" % FOREIGN),

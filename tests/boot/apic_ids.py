@@ -1,0 +1,131 @@
+"""Processors beyond APIC ID 254 (docs/controllers.md "Processors beyond
+APIC ID 254"): a q35 machine whose second processor has APIC ID 256,
+which only x2APIC mode can name. QEMU takes more than 255 IDs only with
+an IOMMU that remaps interrupts in x2APIC mode (eim); OVMF then hands
+over in x2APIC mode, and irqlab stays there."""
+
+from harness import TINY_SAMPLES, TINY_WARMUP, check, serial, statuses
+
+# -smp 1 on two sockets of 256 cores, and one processor more on socket
+# 1: its APIC ID is socket 1's first, 256 (QEMU packs the ID's fields,
+# core in bits 7:0, socket above), listed in a type 9 MADT entry. Two
+# vCPUs boot as fast as -smp 2; the 510 possible others are listed
+# absent.
+APIC_ID_256_ENV = {
+    "TPM": "off",
+    "SMP": "1,sockets=2,cores=256,threads=1,maxcpus=512",
+    "QEMU_EXTRA": "-device intel-iommu,intremap=on,eim=on "
+                  "-device max-x86_64-cpu,socket-id=1,core-id=0,thread-id=0",
+}
+APIC_ID_256_SOURCES = ("int", "ipi-self-xapic", "ipi-self-x2apic-selfipi",
+                       "ioapic-edge", "ioapic-level", "ipi-cpu-roundtrip")
+APIC_ID_256_CONFIG = ("schemes = direct\nvariants = none\nsources = %s\n"
+                      "cpus = all\nmatrix_cpus = 1\nmatrix_cpus_rows = all\n"
+                      % ", ".join(APIC_ID_256_SOURCES))
+KEPT = ("the firmware left x2APIC on, and 1 processor has an APIC id past "
+        "xAPIC's 254 (256): x2APIC kept")
+
+
+def apic_id_256(o):
+    """Phase B starts APIC ID 256 in x2APIC mode, the firmware's; the run
+    stays there: every xAPIC row, on the boot CPU and on CPU 1, is
+    skipped with the reason; in x2APIC mode APIC ID 256 answers the
+    cross-CPU row, takes part in the section and runs rows in the boot
+    CPU's place; its IO-APIC rows are skipped, the redirection entry's
+    destination being 8 bits."""
+    doc = o.doc or {}
+    rows = {e["name"]: e for e in doc.get("experiments", [])}
+    log = serial(o.run_dir, 1) if o.run_dir else ""
+    parked = statuses(o.run_dir, 1, "other-cpus") if o.run_dir else []
+    line = parked[0] if len(parked) == 1 else {}
+    check("apic-id-256: phase B, in x2APIC mode as OVMF left it, starts "
+          "the processor with APIC ID 256 (MADT type 9, other package) and "
+          "says 1 of the 2 listed is past xAPIC's 254",
+          o.rc == 0 and line.get("listed") == "2"
+          and line.get("started") == "1" and line.get("mode") == "x2apic"
+          and line.get("beyond_xapic") == "1"
+          and line.get("relations") == "other-package:1"
+          and "1 of the 2 the MADT lists have APIC ids past xAPIC's 254 "
+          "(the first 256); in x2APIC mode, the firmware's, each is "
+          "reached" in log,
+          "rc %s, %s" % (o.rc, parked))
+    xapic = [n for n in rows if rows[n]["cpu_mode"] == "long"
+             and rows[n]["source"] != "int" and "@x2apic" not in n
+             and rows[n]["apic_mode"] != "x2apic"]
+    want = {"%s-direct%s" % (s, cpu) for s in APIC_ID_256_SOURCES
+            if s not in ("int", "ipi-self-x2apic-selfipi")
+            for cpu in ("", "@cpu1") if not (s.startswith("ipi-cpu") and cpu)}
+    platform = doc.get("platform", {}).get("x2apic-lock", {})
+    check("apic-id-256: the run stays in x2APIC mode: each of the %d xAPIC "
+          "rows (the boot CPU's and CPU 1's) is skipped saying the firmware "
+          "left x2APIC on with APIC ID 256 past xAPIC's 254, the probe says "
+          "so, and the local APIC never leaves x2APIC" % len(want),
+          set(xapic) == want
+          and all(rows[n]["status"] == "skipped"
+                  and rows[n]["reason"] == KEPT for n in xapic)
+          and platform.get("state") == "quirk"
+          and platform.get("detail") == KEPT
+          and "local APIC: xapic enabled" not in log
+          and "local APIC: %s; the xAPIC pass is not run" % KEPT in log,
+          "%s; %s; %s" % (sorted(xapic), [(n, rows[n]["status"],
+                                           rows[n].get("reason"))
+                                          for n in xapic][:3], platform))
+    per_row = (TINY_SAMPLES + TINY_WARMUP) * 2
+    row = rows.get("ipi-cpu-roundtrip-direct@x2apic", {})
+    last = [l for l in statuses(o.run_dir, 1, "cross-cpu")
+            if l.get("source") == "ipi-cpu-roundtrip"][-1:] \
+        if o.run_dir else []
+    check("apic-id-256: in x2APIC mode the cross-CPU row sends to APIC ID "
+          "256 in the other package: ok, its %d IPIs all answered, the "
+          "target's handler took as many" % per_row,
+          row.get("status") == "ok" and row.get("delivered") == per_row
+          and last and last[0].get("target") == "256"
+          and last[0].get("relation") == "other-package"
+          and last[0].get("mode") == "x2apic"
+          and last[0].get("target_took") == str(per_row)
+          and last[0].get("faults") == "0",
+          "%s %s" % ((row.get("status"), row.get("reason"),
+                      row.get("delivered")), last))
+    section = doc.get("cross_cpu", {}).get("rows", [])
+    pairs = {(r["sender"], r["target"]): r for r in section
+             if r["kind"] == "ipi-ack"}
+    broadcasts = [r for r in section if r["target"] == "all"]
+    check("apic-id-256: the section between CPUs runs in x2APIC mode: both "
+          "ordered pairs of APIC IDs 0 and 256 are ok, other-package, and "
+          "the broadcast and per-target loop each waited for 256's ack",
+          set(pairs) == {(0, 256), (256, 0)}
+          and all(r["status"] == "ok" and r["apic_mode"] == "x2apic"
+                  and r["relation"] == "other-package"
+                  for r in pairs.values())
+          and len(broadcasts) == 2
+          and all(r["status"] == "ok" and r["targets"] == 1
+                  and r["apic_mode"] == "x2apic" for r in broadcasts),
+          str([(r["kind"], r["sender"], r["target"], r["status"],
+                r["apic_mode"], r.get("reason")) for r in section]))
+    there = {n: rows[n] for n in ("int-direct@cpu1",
+                                  "ipi-self-x2apic-selfipi-direct@cpu1")
+             if n in rows}
+    ioapic = {n: e for n, e in rows.items()
+              if n.startswith("ioapic-") and "@x2apic" in n}
+    check("apic-id-256: CPU 1, APIC ID 256, takes the boot CPU's place in "
+          "x2APIC mode: INT n and the x2APIC self-IPI ok there with as many "
+          "interrupts as on the boot CPU; its IO-APIC rows are skipped, the "
+          "redirection entry's destination being 8 bits, while the boot "
+          "CPU's, routed to APIC ID 0, are ok",
+          len(there) == 2
+          and all(e["status"] == "ok" and e["on_cpu"] == 1
+                  and e["delivered"] == per_row for e in there.values())
+          and "CPU 1, APIC id 256, takes the boot CPU's place (x2apic)" in log
+          and set(ioapic) == {"ioapic-edge-direct@x2apic",
+                              "ioapic-level-direct@x2apic",
+                              "ioapic-edge-direct@x2apic@cpu1",
+                              "ioapic-level-direct@x2apic@cpu1"}
+          and all(e["status"] == "ok" if e["on_cpu"] is None else
+                  e["status"] == "skipped" and e["reason"].startswith(
+                      "APIC id 256 is past the IO-APIC's 8-bit "
+                      "destinations (0-254)")
+                  for e in ioapic.values()),
+          "%s; %s" % ([(n, e["status"], e.get("reason"), e["delivered"])
+                       for n, e in there.items()],
+                      [(n, e["status"], e.get("reason"))
+                       for n, e in ioapic.items()]))
