@@ -129,3 +129,66 @@ def apic_id_256(o):
                        for n, e in there.items()],
                       [(n, e["status"], e.get("reason"))
                        for n, e in ioapic.items()]))
+
+
+# 288 processors, as many as OVMF and QEMU's TCG start here in seconds:
+# IDs 0-287, the 33 from 255 on in type 9 entries. The section takes
+# CPUs 0 and 1 (its pairs); its broadcasts reach all 287 others.
+APIC_IDS_288_ENV = {
+    "TPM": "off", "SMP": "288", "MEMORY": "2G", "BOOT_TIMEOUT": "600",
+    "QEMU_EXTRA": "-device intel-iommu,intremap=on,eim=on",
+}
+APIC_IDS_288_CONFIG = ("samples = 80\nschemes = direct\nvariants = none\n"
+                       "sources = int, ipi-self-xapic, "
+                       "ipi-self-x2apic-selfipi\ncpus = 0, 1\n"
+                       "matrix_cpus = none\n")
+# Samples a pair or broadcast takes: a quarter of 80, at least 20
+# (bench/run/cross_cpu.c), after 10 warm-up ones.
+APIC_IDS_288_IPIS = 20 + 10
+KEPT_288 = ("the firmware left x2APIC on, and 33 processors have APIC ids "
+            "past xAPIC's 254 (the first 255): x2APIC kept")
+
+
+def apic_ids_288(o):
+    """-smp 288: phase B starts the 287 others at once in x2APIC mode,
+    the 33 past APIC ID 254 among them; the run stays in x2APIC mode, its
+    xAPIC rows skipped with the reason; the section's broadcast and
+    per-target loop wait for all 287 in every sample, and every
+    processor's handler took exactly the IPIs sent to it."""
+    doc = o.doc or {}
+    rows = {e["name"]: e for e in doc.get("experiments", [])}
+    parked = statuses(o.run_dir, 1, "other-cpus") if o.run_dir else []
+    line = parked[0] if len(parked) == 1 else {}
+    check("apic-ids-288: phase B, in x2APIC mode as OVMF left it, starts "
+          "the 287 other processors, the 33 with APIC IDs past 254 among "
+          "them",
+          o.rc == 0 and line.get("listed") == "288"
+          and line.get("started") == "287" and line.get("mode") == "x2apic"
+          and line.get("beyond_xapic") == "33",
+          "rc %s, %s" % (o.rc, parked))
+    xapic = rows.get("ipi-self-xapic-direct", {})
+    x2apic = rows.get("ipi-self-x2apic-selfipi-direct", {})
+    check("apic-ids-288: the run stays in x2APIC mode: the xAPIC self-IPI "
+          "row is skipped saying 33 processors are past xAPIC's 254, the "
+          "x2APIC one is ok",
+          xapic.get("status") == "skipped" and xapic.get("reason") == KEPT_288
+          and x2apic.get("status") == "ok",
+          "%s %s" % ((xapic.get("status"), xapic.get("reason")),
+                     x2apic.get("status")))
+    section = doc.get("cross_cpu", {}).get("rows", [])
+    broadcasts = [r for r in section if r["target"] == "all"]
+    took = [l for l in statuses(o.run_dir, 1, "cross-cpu")
+            if l.get("source") == "cross-cpu"] if o.run_dir else []
+    # Each of the 287 takes both broadcast rows' IPIs; CPU 1 its pair's.
+    want = 287 * 2 * APIC_IDS_288_IPIS + APIC_IDS_288_IPIS
+    check("apic-ids-288: in x2APIC mode the broadcast and the per-target "
+          "loop each waited for all 287 acks in every sample, and the other "
+          "processors' handlers took exactly the %d IPIs the section sent "
+          "them, none faulted" % want,
+          len(broadcasts) == 2
+          and all(r["status"] == "ok" and r["targets"] == 287
+                  and r["apic_mode"] == "x2apic" for r in broadcasts)
+          and len(took) == 1 and took[0].get("took") == str(want)
+          and took[0].get("faults") == "0",
+          "%s %s" % ([(r["kind"], r["status"], r["targets"], r.get("reason"))
+                      for r in broadcasts], took))

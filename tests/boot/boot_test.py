@@ -7,7 +7,8 @@ The runs are a table (FIRST_LANE and SECOND_LANE, in lanes.py): each
 entry is one run, its emulator, machine, CPU, config and store set-up,
 the tool it needs, and the checks that apply to it. One runner
 (harness.py) walks each lane, the two lanes side by side, one a core;
-checks across runs (AFTER) come last. Adding a QEMU configuration is one
+then the entries that need the whole host (ALONE), one by one; checks
+across runs (AFTER) come last. Adding a QEMU configuration is one
 entry. Prints one line per check and ends with "boot: N passed, N
 failed".
 
@@ -28,7 +29,7 @@ import sys
 
 from figures import differences, figures
 from harness import IMAGE, REFERENCE, check, closest_to_limits, walk
-from lanes import AFTER, FIRST_LANE, SECOND_LANE
+from lanes import AFTER, ALONE, FIRST_LANE, SECOND_LANE
 from checks import RECORDING  # tests/, on the path harness set
 
 # The names of the checks the suite counts under CI, where every tool is
@@ -78,6 +79,7 @@ def main():
     beside.start()
     check.guarded("the first lane", walk, FIRST_LANE, outcomes)
     beside.join()
+    check.guarded("the entries run alone", walk, ALONE, outcomes)
     for after in () if os.environ.get("BOOT_ONLY") else AFTER:
         check.guarded(after.__name__, after, outcomes)
     closest_to_limits()
