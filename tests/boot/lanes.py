@@ -218,7 +218,7 @@ SECOND_LANE = (
     # ... and one without room even for those: phase A refuses, visibly,
     # before measuring anything.
     Boot("store-full", (store_full_refused,), config=TINY, env=TPM_OFF,
-         before_boot1="%s --fill 12000 live" % os.path.join(HERE,
+         before_boot1="%s --fill 20000 live" % os.path.join(HERE,
                                                          "varstore.py")),
     # INT n and the self-IPIs under every scheme again on CPU 1, in the
     # boot CPU's place, under icount; and on a CPU the MADT lacks.
