@@ -142,7 +142,7 @@ static __attribute__((noreturn)) void ap_wait(struct ap_cpu *me)
 			 * STI's shadow delivers it only once HLT waits. */
 			before = me->interrupts;
 			wakes = me->wakes;
-			me->waiting = 1;
+			me->waiting = ap_waiting_token(before);
 			mfence();
 			if (me->seq == seq) {
 				__asm__ volatile("sti; hlt; cli" ::: "memory");
@@ -164,7 +164,7 @@ static __attribute__((noreturn)) void ap_wait(struct ap_cpu *me)
 			wakes = me->wakes;
 			__asm__ volatile("monitor" ::"a"(&me->command), "c"(0),
 					 "d"(0));
-			me->waiting = 1;
+			me->waiting = ap_waiting_token(before);
 			if (me->seq == seq) {
 				__asm__ volatile("sti; mwait; cli" ::"a"(0),
 						 "c"(0)

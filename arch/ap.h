@@ -98,8 +98,11 @@ struct ap_cpu {
 	/* The second line: what the AP and its handler write. */
 	uint32_t slot __attribute__((aligned(AP_CPU_LINE)));
 	volatile uint32_t state;	/* the command it last took */
-	/* Set just before HLT or MWAIT, cleared once woken: the boot CPU
-	 * fires at a waiting target only. */
+	/* Set just before HLT or MWAIT, to ap_waiting_token of its
+	 * `interrupts` then; cleared once woken, after its CLI. The boot
+	 * CPU fires at a waiting target only, and the token tells a wait
+	 * begun after the target took its last interrupt from the wait
+	 * that interrupt ended (ap_waits_afresh). */
 	volatile uint32_t waiting;
 	volatile uint32_t interrupts;	/* interrupts its handler took */
 	/* An exception on it: its vector + 1; it then parks itself with
@@ -130,6 +133,29 @@ struct ap_cpu {
 	 * from `interrupts`, so that a row counts its own IPIs alone. */
 	volatile uint32_t wakes;
 } __attribute__((aligned(AP_CPU_BYTES)));
+
+/* `waiting`'s value for a wait begun with `interrupts` taken: never
+ * 0, which says the AP does not wait. */
+static inline uint32_t ap_waiting_token(uint32_t interrupts)
+{
+	return 1 + (interrupts & 0x7fffffffu);
+}
+
+/* Whether the AP waits in a wait begun after it took its last
+ * interrupt. Its handler counts the interrupt before it answers
+ * (apic/ap_interrupt.S), and `waiting` keeps the ended wait's token
+ * until the AP's CLI, so an IPI fired on the answer alone could arrive
+ * between its IRET and that CLI and be taken without a HLT. x86 keeps
+ * the two loads in order (SDM vol. 3A §9.2.2). In x2APIC mode the
+ * answer's WRMSR is not ordered after the count's store (§11.12.3);
+ * the handler does not fence, to keep its path the one timed, and an
+ * IPI's delivery outlasts a store's draining. */
+static inline int ap_waits_afresh(const volatile struct ap_cpu *ap)
+{
+	uint32_t waiting = ap->waiting;
+
+	return waiting && waiting == ap_waiting_token(ap->interrupts);
+}
 
 #define AP_MAX_CPUS 512
 extern struct ap_cpu ap_cpus[AP_MAX_CPUS];

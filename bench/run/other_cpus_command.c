@@ -100,9 +100,9 @@ int other_cpus_target_waiting(void)
 	uint64_t end = ticks_after_ms(o->tsc_hz, OTHER_CPU_LATE_MS);
 	const struct ap_cpu *t = &ap_cpus[o->target];
 
-	while (!t->waiting && !t->fault && tsc_open() < end)
+	while (!ap_waits_afresh(t) && !t->fault && tsc_open() < end)
 		relax();
-	return t->waiting;
+	return ap_waits_afresh(t);
 }
 
 void other_cpus_run(uint32_t slot, void (*work)(void *arg), void *arg)

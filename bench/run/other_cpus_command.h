@@ -54,7 +54,8 @@ enum work_outcome other_cpus_run_quietly(uint32_t slot,
  * as its vector + 1; 0: none. */
 uint32_t other_cpus_fault(uint32_t slot);
 
-/* Whether the cross-CPU rows' target waits in HLT or MWAIT, up to a
+/* Whether the cross-CPU rows' target waits in HLT or MWAIT, in a wait
+ * begun after it took its last interrupt (ap_waits_afresh), up to a
  * bound, to be fired at. */
 int other_cpus_target_waiting(void);
 /* A fixed IPI, untimed. */
