@@ -23,6 +23,7 @@ extern const char ap_fault_stubs[];
 #define OFFSET(field) __builtin_offsetof(struct ap_cpu, field)
 _Static_assert(sizeof(struct ap_cpu) == AP_CPU_BYTES, "two lines per AP");
 _Static_assert(OFFSET(command) == AP_CPU_COMMAND &&
+		       OFFSET(command_and_seq) == AP_CPU_COMMAND &&
 		       OFFSET(seq) == AP_CPU_SEQ &&
 		       OFFSET(wakes) == AP_CPU_WAKES &&
 		       OFFSET(slot) == AP_CPU_SLOT &&
@@ -108,8 +109,7 @@ static void count_wakeup(struct ap_cpu *me, uint32_t seq,
 }
 
 /* Waits as the boot CPU commands (arch/ap.h), until an INIT parks it.
- * Each pass reads `seq` before the command (x86 keeps loads in order,
- * SDM vol. 3A §9.2.2, and the boot CPU stores the command first), takes
+ * Each pass reads the command and its seq in one load, takes
  * the command in `state` and echoes the seq in `taken`. A halted or
  * MWAITing AP wakes for an interrupt, and its handler's IRET returns
  * after HLT or MWAIT, where CLI closes the window again. QUIET spins
@@ -120,7 +120,9 @@ static __attribute__((noreturn)) void ap_wait(struct ap_cpu *me)
 	uint32_t ran = 0;
 
 	for (;;) {
-		uint32_t seq = me->seq, command = me->command, before, wakes;
+		uint64_t given = me->command_and_seq;
+		uint32_t seq = (uint32_t)(given >> 32);
+		uint32_t command = (uint32_t)given, before, wakes;
 
 		me->state = command;
 		me->taken = seq;
@@ -263,8 +265,7 @@ void ap_trampoline_set_cpus(void *page, const uint32_t *ids, uint32_t count,
 
 void ap_slot_ready(uint32_t slot)
 {
-	ap_cpus[slot].command = AP_QUIET;
-	ap_cpus[slot].seq = 0;
+	ap_cpus[slot].command_and_seq = AP_QUIET;	/* seq 0 */
 	ap_cpus[slot].state = 0;
 	ap_cpus[slot].taken = ~0u;
 	ap_cpus[slot].done = 0;

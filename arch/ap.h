@@ -90,9 +90,19 @@ extern volatile uint32_t ap_arrivals[];
  * another's, and an AP waiting in MWAIT on its command word wakes only
  * for the boot CPU's store to it or for an interrupt. */
 struct ap_cpu {
-	/* The first line, the monitored one: only the boot CPU writes it. */
-	volatile uint32_t command;	/* AP_*: set by the boot CPU */
-	volatile uint32_t seq;		/* stored after each command */
+	/* The first line, the monitored one: only the boot CPU writes it.
+	 * The command (AP_*) and its seq are stored and read as one
+	 * aligned quadword, which x86 does atomically (SDM vol. 3A
+	 * §9.1.1): read as two words, an AP could pair a new command with
+	 * the old seq, take it, and take it again with the new one,
+	 * running an AP_RUN's work twice (ap_command_give). */
+	union {
+		struct {
+			volatile uint32_t command;
+			volatile uint32_t seq;
+		};
+		volatile uint64_t command_and_seq;
+	};
 	void (*volatile work)(void *arg);	/* AP_RUN's, and its */
 	void *volatile work_arg;		/* argument */
 	/* The second line: what the AP and its handler write. */
@@ -133,6 +143,12 @@ struct ap_cpu {
 	 * from `interrupts`, so that a row counts its own IPIs alone. */
 	volatile uint32_t wakes;
 } __attribute__((aligned(AP_CPU_BYTES)));
+
+/* Gives the AP `command` with the next seq, in one store. */
+static inline void ap_command_give(struct ap_cpu *ap, uint32_t command)
+{
+	ap->command_and_seq = (uint64_t)(ap->seq + 1) << 32 | command;
+}
 
 /* `waiting`'s value for a wait begun with `interrupts` taken: never
  * 0, which says the AP does not wait. */

@@ -37,8 +37,7 @@ void other_cpus_command_one(const struct other_cpus *o, uint32_t slot,
 	struct ap_cpu *ap = &ap_cpus[slot];
 
 	ap_reply_x2apic = lapic->mode == LAPIC_X2APIC;
-	ap->command = command;
-	ap->seq = ap->seq + 1;
+	ap_command_give(ap, command);
 	/* The store before the load of `waiting`: ap_wait (arch/ap.c)
 	 * stores `waiting` and then reads the seq, and without a full
 	 * fence on both sides each could read the other's old value and
