@@ -39,13 +39,18 @@ static struct run_state *run;
  * give way last (persist_and_reset). */
 #define PRIMITIVES_RESERVE 2048
 
-/* Whether the run so far fits one handoff (bench_run_all's test). */
+/* Whether the run so far fits one handoff (bench_run_all's test). Part
+ * 1 keeps room for the primitives and the section between CPUs, but at
+ * most half the handoff: a matrix larger than that keeps its first
+ * senders' cells, the last ones giving way whole and counted
+ * (results_fit_histograms), and part 1 still measures rows. */
 static int fits_one_handoff(const struct run_result *r)
 {
-	size_t cap = run->handoff_budget -
-		     (r->part == 1 ? PRIMITIVES_RESERVE + cross_cpu_handoff_reserve() : 0);
+	size_t keep = PRIMITIVES_RESERVE + cross_cpu_handoff_reserve();
 
-	return results_fit(r, cap);
+	if (keep > run->handoff_budget / 2)
+		keep = run->handoff_budget / 2;
+	return results_fit(r, run->handoff_budget - (r->part == 1 ? keep : 0));
 }
 
 /* How long the page of results stays up before the machine resets, when
@@ -215,6 +220,11 @@ static __attribute__((noreturn)) void persist_and_reset(void)
 			   "%u bytes the variable store may take; those rows "
 			   "keep their percentiles only\n", dropped,
 			   run->handoff_budget);
+	if (r->cells_dropped)
+		log_printf("handoff: %u pair(s) of the matrix between CPUs, "
+			   "its last senders', do not fit either; they are "
+			   "left out, and the reports say so\n",
+			   r->cells_dropped);
 	if (r->config.serial_results)
 		log_blob(run->blob, len);
 	if (len == 0) {

@@ -475,36 +475,52 @@ function crossCpuSection(page, doc) {
   }
   for (const [why, n] of reasons)
     page.append(el("p", { class: "note" }, why + " (" + n + " row(s))"));
-  const acks = x.rows.filter((r) => r.kind === "ipi-ack" &&
-    r.target !== "all");
-  const ids = [...new Set(acks.flatMap((r) => [r.sender, r.target]))]
-    .sort((a, b) => a - b);
-  if (ids.length < 2)
+  const m = x.matrix;
+  if (!m || m.cpus.length < 2)
     return;
-  const medians = acks.filter((r) => r.status === "ok")
-    .map((r) => r.time.median);
+  const ack = m.columns.indexOf("ipi-ack");
+  const cells = new Map(m.cells.map((c) => [c[0] + ">" + c[1], c]));
+  const medians = m.cells.map((c) => c[ack])
+    .filter((v) => typeof v === "number");
   const lo = Math.min(...medians), hi = Math.max(...medians);
-  const heat = el("table", { id: "cross-heatmap" });
+  /* Past 16 processors the figures go into each cell's title, and the
+   * cells shrink to squares: 64 x 64 stays within the page. */
+  const small = m.cpus.length > 16;
+  const heat = el("table", { id: "cross-heatmap",
+    class: small ? "heat-small" : "heat" });
   heat.append(el("tr", {}, el("th", {}, "sender \\ target"),
-    ...ids.map((id) => el("th", {}, id))));
-  for (const s of ids) {
-    const tr = el("tr", {}, el("th", {}, s));
-    for (const t of ids) {
-      const r = acks.find((a) => a.sender === s && a.target === t);
-      if (!r || r.status !== "ok") {
-        tr.append(el("td", {}, s === t ? "-" : "?"));
-        continue;
+    ...m.cpus.map((c, k) => el("th", { title: "APIC id " + c.apic_id },
+      small && k % 8 ? "" : String(c.apic_id)))));
+  m.cpus.forEach((s, i) => {
+    const tr = el("tr", {}, el("th", {}, String(s.apic_id)));
+    m.cpus.forEach((t, j) => {
+      const c = cells.get(s.apic_id + ">" + t.apic_id);
+      if (!c || typeof c[ack] !== "number") {
+        tr.append(el("td", { title: c ? c[ack] : "" },
+          i === j ? "-" : "?"));
+        return;
       }
-      const f = hi > lo ? (r.time.median - lo) / (hi - lo) : 0;
-      tr.append(el("td", { "data-sender": s, "data-target": t,
-        "data-relation": r.relation, title: r.relation,
+      const f = hi > lo ? (c[ack] - lo) / (hi - lo) : 0;
+      /* a package's or a last-level cache's edge, drawn */
+      const edge = j > 0 && (t.package !== m.cpus[j - 1].package ||
+        t.llc !== m.cpus[j - 1].llc) ? " edge" : "";
+      tr.append(el("td", { "data-sender": s.apic_id,
+        "data-target": t.apic_id, "data-relation": c[2],
+        class: edge.trim(),
+        title: s.apic_id + " -> " + t.apic_id + ": " + c[ack] + " (" +
+          c[2] + ")",
         style: "background: hsl(" + Math.round(120 * (1 - f)) +
-          ", 70%, 80%)" }, r.time.median));
-    }
+          ", 70%, 80%)" }, small ? "" : String(c[ack])));
+    });
     heat.append(tr);
-  }
+  });
   page.append(el("h3", {}, "ipi-ack medians, sender (row) to target " +
-    "(column), by APIC id"), heat);
+    "(column), in topology order (ascending APIC id: package, last-level " +
+    "cache, core), " + m.samples_per_pair + " samples a pair"), heat);
+  if (small)
+    page.append(el("p", { class: "note" }, "Green is the fastest pair (" +
+      lo + "), red the slowest (" + hi + "); each cell's title gives " +
+      "its figure and relation."));
 }
 
 /* The rows run again on other processors, each in the boot CPU's place

@@ -86,6 +86,9 @@ const struct field blob_run_fields[] = {
 	VAR(struct run_result, cpu_start_rounds),
 	VAR(struct run_result, cpu_starts_most),
 	VAR(struct run_result, cross_ticks),
+	VAR(struct run_result, matrix_left_out),
+	VAR(struct run_result, matrix_samples),
+	VAR(struct run_result, cells_dropped),
 };
 
 static const struct field experiment_fields[] = {
@@ -171,6 +174,29 @@ static const struct field cross_fields[] = {
 	STATS(struct cross_result, time),
 };
 
+static const struct field matrix_cpu_fields[] = {
+	VAR(struct matrix_cpu, apic_id),
+	FIXED(struct matrix_cpu, core, 1),
+};
+
+/* A cell's indices are below n_matrix_cpus (serialize.c checks it),
+ * and every cell is one pair of them. */
+static const struct field cell_fields[] = {
+	FIELD_OF(struct matrix_cell, sender, WIRE_VAR, 0,
+		 RESULTS_MAX_MATRIX_CPUS),
+	FIELD_OF(struct matrix_cell, target, WIRE_VAR, 0,
+		 RESULTS_MAX_MATRIX_CPUS),
+	ENUM(struct matrix_cell, relation, CPU_RELATION_COUNT),
+	ENUM(struct matrix_cell, ack_status, EXP_STATUS_COUNT),
+	ENUM(struct matrix_cell, one_way_status, EXP_STATUS_COUNT),
+	ENUM(struct matrix_cell, ack_why, CELL_WHY_COUNT),
+	ENUM(struct matrix_cell, one_way_why, CELL_WHY_COUNT),
+	VAR(struct matrix_cell, late),
+	VAR(struct matrix_cell, ack),
+	VAR(struct matrix_cell, one_way),
+	VAR(struct matrix_cell, offset_plus_minus),
+};
+
 static const struct field other_cpu_fields[] = {
 	FIXED(struct other_cpu, cpu, 1),
 	FIXED(struct other_cpu, core_type, 1),
@@ -223,6 +249,12 @@ const struct blob_list blob_lists[] = {
 	{ offsetof(struct run_result, n_cross_hists),
 	  offsetof(struct run_result, cross_hist), sizeof(struct row_histogram),
 	  RESULTS_MAX_CROSS_HISTS, FIELDS(row_histogram_fields) },
+	{ offsetof(struct run_result, n_matrix_cpus),
+	  offsetof(struct run_result, matrix_cpu), sizeof(struct matrix_cpu),
+	  RESULTS_MAX_MATRIX_CPUS, FIELDS(matrix_cpu_fields) },
+	{ offsetof(struct run_result, n_cells),
+	  offsetof(struct run_result, cell), sizeof(struct matrix_cell),
+	  RESULTS_MAX_CELLS, FIELDS(cell_fields) },
 	{ offsetof(struct run_result, n_other_cpus),
 	  offsetof(struct run_result, other_cpu), sizeof(struct other_cpu),
 	  RESULTS_MAX_OTHER_CPUS, FIELDS(other_cpu_fields) },

@@ -90,7 +90,7 @@ enum handoff_route {
 	/* the processors the cross-CPU section takes, by their order in   \
 	 * the MADT (0-31), the boot CPU always: all, or numbers; the       \
 	 * section's matrix takes 8 at most (docs/cross-cpu.md) */          \
-	X(cpus, 0xff, 1, CONFIG_ALL, config_cpu_names, 1)                   \
+	X(cpus, CONFIG_ALL, 1, CONFIG_ALL, config_cpu_names, 1)             \
 	/* the processors the single-CPU rows run on again, each in the    \
 	 * boot CPU's place (docs/cross-cpu.md "The matrix on another      \
 	 * processor"): auto (on a hybrid CPU, one of each core type the    \

@@ -21,31 +21,41 @@ void skew_bound_add(struct skew_bound *b, uint64_t t0, uint64_t tb,
 	b->rounds++;
 }
 
+enum cell_why skew_bound_why(const struct skew_bound *b, uint64_t median)
+{
+	if (!b->rounds)
+		return CELL_WHY_OFFSET_UNMEASURED;
+	if (b->high < b->low)
+		return CELL_WHY_OFFSET_APART;
+	if ((uint64_t)(b->high - b->low) / 2 * 1000 >
+	    median * ONE_WAY_MAX_HALF_WIDTH_PERMILLE)
+		return CELL_WHY_OFFSET_WIDE;
+	return CELL_WHY_NONE;
+}
+
 const char *skew_bound_unusable(const struct skew_bound *b, uint64_t median,
 				char *why, unsigned cap)
 {
-	uint64_t width;
-
-	if (!b->rounds) {
-		fmt_snprintf(why, cap, "the TSC offset was not measured");
-		return why;
-	}
-	if (b->high < b->low) {
+	switch (skew_bound_why(b, median)) {
+	case CELL_WHY_NONE:
+		return 0;
+	case CELL_WHY_OFFSET_APART:
 		fmt_snprintf(why, cap, "the two TSCs moved apart while their "
 			     "offset was measured (%lld above %lld)",
 			     (long long)b->low, (long long)b->high);
 		return why;
-	}
-	width = (uint64_t)(b->high - b->low);
-	if (width / 2 * 1000 > median * ONE_WAY_MAX_HALF_WIDTH_PERMILLE) {
+	case CELL_WHY_OFFSET_WIDE:
 		fmt_snprintf(why, cap, "the TSC offset is known to +-%llu "
 			     "ticks, over %u/1000 of the one-way median %llu",
-			     (unsigned long long)(width / 2),
+			     (unsigned long long)(b->high - b->low) / 2,
 			     ONE_WAY_MAX_HALF_WIDTH_PERMILLE,
 			     (unsigned long long)median);
 		return why;
+	default:
+		fmt_snprintf(why, cap, "%s",
+			     cell_why_text(CELL_WHY_OFFSET_UNMEASURED));
+		return why;
 	}
-	return 0;
 }
 
 const char *target_wakeups_past_bound(uint32_t wakeups, uint32_t took,
@@ -74,41 +84,134 @@ uint64_t one_way_corrected(uint64_t sent, uint64_t entered,
 	return (uint64_t)delta;
 }
 
-/* A row cross_median takes: of the kind, ok, and matching every field
- * asked for (-1: any). */
+/* What cross_median takes: figures of the kind, ok, matching every
+ * field asked for (-1: any). */
 struct cross_filter {
 	unsigned kind;
 	int relation, sender_core, target_core;
 };
 
-static int cross_matches(const struct cross_result *c,
-			 const struct cross_filter *f)
+static int cross_matches(const struct cross_filter *f, unsigned status,
+			 unsigned relation, unsigned sender_core,
+			 unsigned target_core)
 {
-	return c->kind == f->kind && c->status == EXP_OK &&
-	       (f->relation < 0 || c->relation == f->relation) &&
-	       (f->sender_core < 0 || c->sender_core == f->sender_core) &&
-	       (f->target_core < 0 || c->target_core == f->target_core);
+	return status == EXP_OK &&
+	       (f->relation < 0 || relation == (unsigned)f->relation) &&
+	       (f->sender_core < 0 || sender_core == (unsigned)f->sender_core) &&
+	       (f->target_core < 0 || target_core == (unsigned)f->target_core);
+}
+
+uint32_t cross_samples_per_pair(uint32_t row_samples, uint32_t pairs)
+{
+	uint32_t n = row_samples / CROSS_SAMPLES_DIVISOR;
+
+	if (pairs && n > CROSS_SECTION_SAMPLES / pairs)
+		n = CROSS_SECTION_SAMPLES / pairs;
+	if (n < CROSS_MIN_SAMPLES)
+		n = row_samples < CROSS_MIN_SAMPLES ? row_samples
+						    : CROSS_MIN_SAMPLES;
+	return n;
+}
+
+size_t cross_handoff_reserve(uint32_t cpus)
+{
+	size_t n = cpus > RESULTS_MAX_MATRIX_CPUS ? RESULTS_MAX_MATRIX_CPUS
+						  : cpus;
+
+	if (n < 2)
+		return 64;
+	return 64 + n * (n - 1) * CROSS_CELL_BYTES +
+	       RESULTS_MAX_CROSS * CROSS_ROW_BYTES +
+	       RESULTS_MAX_CROSS_HISTS * (ROW_HIST_BYTES + 8);
+}
+
+int cross_row_is_kept_pair(const struct cross_result *c)
+{
+	return (c->kind == CROSS_ACK || c->kind == CROSS_ONE_WAY) &&
+	       c->target != CROSS_ALL_TARGETS && c->sender != c->target;
+}
+
+/* Whether a kind's figures are the matrix's, one per pair, rather than
+ * the broadcast rows'. */
+static int kind_in_matrix(unsigned kind)
+{
+	return kind == CROSS_ACK || kind == CROSS_ONE_WAY;
+}
+
+/* The ok figures the filter takes, in m[] unsorted: the matrix's cells
+ * for a pair's kinds, the rows for the broadcasts. */
+static uint32_t cross_figures(const struct run_result *r,
+			      const struct cross_filter *f, uint64_t *m)
+{
+	uint32_t i, n = 0;
+
+	if (kind_in_matrix(f->kind)) {
+		for (i = 0; i < r->n_cells && i < RESULTS_MAX_CELLS; i++) {
+			const struct matrix_cell *c = &r->cell[i];
+			int ack = f->kind == CROSS_ACK;
+
+			if (c->sender < RESULTS_MAX_MATRIX_CPUS &&
+			    c->target < RESULTS_MAX_MATRIX_CPUS &&
+			    cross_matches(f, ack ? c->ack_status
+						 : c->one_way_status,
+					  c->relation,
+					  r->matrix_cpu[c->sender].core,
+					  r->matrix_cpu[c->target].core))
+				m[n++] = ack ? c->ack : c->one_way;
+		}
+		return n;
+	}
+	for (i = 0; i < r->n_cross && i < RESULTS_MAX_CROSS; i++) {
+		const struct cross_result *c = &r->cross[i];
+
+		if (c->kind == f->kind &&
+		    cross_matches(f, c->status, c->relation, c->sender_core,
+				  c->target_core))
+			m[n++] = c->time.median;
+	}
+	return n;
+}
+
+/* The lower median of m[0..n), n > 0, which it reorders: Wirth's
+ * selection (Algorithms + Data Structures = Programs, §2.3.4), whose
+ * partitions keep a[k] in the part that is searched on. */
+static uint64_t lower_median(uint64_t *a, uint32_t n)
+{
+	int32_t l = 0, r = (int32_t)n - 1, k = ((int32_t)n - 1) / 2;
+
+	while (l < r) {
+		uint64_t x = a[k], t;
+		int32_t i = l, j = r;
+
+		do {
+			while (a[i] < x)
+				i++;
+			while (x < a[j])
+				j--;
+			if (i <= j) {
+				t = a[i];
+				a[i] = a[j];
+				a[j] = t;
+				i++;
+				j--;
+			}
+		} while (i <= j);
+		if (j < k)
+			l = i;
+		if (k < i)
+			r = j;
+	}
+	return a[k];
 }
 
 static uint64_t cross_median(const struct run_result *r,
 			     const struct cross_filter *f, uint32_t *pairs)
 {
-	uint64_t m[RESULTS_MAX_CROSS];
-	uint32_t i, j, n = 0;
+	static uint64_t m[RESULTS_MAX_CELLS];
+	uint32_t n = cross_figures(r, f, m);
 
-	for (i = 0; i < r->n_cross && i < RESULTS_MAX_CROSS; i++) {
-		const struct cross_result *c = &r->cross[i];
-
-		if (!cross_matches(c, f))
-			continue;
-		/* insertion: the matrix is small */
-		for (j = n; j > 0 && m[j - 1] > c->time.median; j--)
-			m[j] = m[j - 1];
-		m[j] = c->time.median;
-		n++;
-	}
 	*pairs = n;
-	return n ? m[(n - 1) / 2] : 0;
+	return n ? lower_median(m, n) : 0;
 }
 
 uint64_t cross_relation_median(const struct run_result *r, unsigned kind,
@@ -133,6 +236,9 @@ int cross_hybrid(const struct run_result *r)
 {
 	uint32_t i;
 
+	for (i = 0; i < r->n_matrix_cpus && i < RESULTS_MAX_MATRIX_CPUS; i++)
+		if (r->matrix_cpu[i].core)
+			return 1;
 	for (i = 0; i < r->n_cross && i < RESULTS_MAX_CROSS; i++)
 		if (r->cross[i].sender_core || r->cross[i].target_core)
 			return 1;

@@ -5,6 +5,7 @@
 #ifndef IRQLAB_BENCH_MODEL_CROSS_CPU_H
 #define IRQLAB_BENCH_MODEL_CROSS_CPU_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bench/model/results.h"
@@ -27,8 +28,11 @@ void skew_bound_add(struct skew_bound *b, uint64_t t0, uint64_t tb,
  * median: beyond it the figure says more about the bound than the IPI. */
 #define ONE_WAY_MAX_HALF_WIDTH_PERMILLE 250
 
-/* Why a one-way row with this bound and corrected median cannot be shown,
- * written into why; NULL where it can. */
+/* Why a one-way figure with this bound and corrected median cannot be
+ * shown (CELL_WHY_NONE: it can), as a matrix cell keeps it. */
+enum cell_why skew_bound_why(const struct skew_bound *b, uint64_t median);
+/* The same as a row's sentence, with the bound's figures, written into
+ * why; NULL where it can be shown. */
 const char *skew_bound_unusable(const struct skew_bound *b, uint64_t median,
 				char *why, unsigned cap);
 
@@ -38,8 +42,16 @@ const char *skew_bound_unusable(const struct skew_bound *b, uint64_t median,
 uint64_t one_way_corrected(uint64_t sent, uint64_t entered,
 			   const struct skew_bound *b, uint32_t *clamped);
 
-/* The median of the pair medians of `kind`'s ok rows whose relation is
- * `relation`; *pairs says how many rows went into it (0: none). */
+/* Whether a row of cross[] is a pair of the matrix kept in full (one of
+ * its ipi-ack and ipi-oneway, with its distribution), whose medians its
+ * cell has too; else it is a broadcast, or the one row that says why
+ * the section did not run (sender and target the boot CPU). */
+int cross_row_is_kept_pair(const struct cross_result *c);
+
+/* The median of the pair medians of `kind`'s ok figures whose relation
+ * is `relation`: the matrix's cells for ipi-ack and ipi-oneway, the
+ * rows for the broadcasts; *pairs says how many went into it (0:
+ * none). */
 uint64_t cross_relation_median(const struct run_result *r, unsigned kind,
 			       unsigned relation, uint32_t *pairs);
 /* The same over the rows from a core of type `sender_core` to one of
@@ -49,6 +61,31 @@ uint64_t cross_core_median(const struct run_result *r, unsigned kind,
 			   uint32_t *pairs);
 /* Whether any row names a core type: the CPU is hybrid. */
 int cross_hybrid(const struct run_result *r);
+
+/* The samples each pair of the matrix (and each broadcast row) takes:
+ * a quarter of a row's, at least CROSS_MIN_SAMPLES (a row's own where
+ * it has fewer), and at most CROSS_SECTION_SAMPLES over all the pairs.
+ * That is what 8 processors' 56 pairs took at a row's default 10,000,
+ * so more processors take fewer each and the section's time stays
+ * bounded: up to 64 processors (4,032 pairs, 34 each) it times at most
+ * 140,000 acknowledged samples, besides each pair's 10 warm-ups and
+ * 256 rounds of ping-pong (docs/cross-cpu.md "The matrix"). */
+#define CROSS_SECTION_SAMPLES 140000
+#define CROSS_SAMPLES_DIVISOR 4
+#define CROSS_MIN_SAMPLES 20
+uint32_t cross_samples_per_pair(uint32_t row_samples, uint32_t pairs);
+
+/* What the section takes in the handoff at most: a row kept in full
+ * encoded, and a cell compressed as a 64-processor matrix compresses
+ * whose medians spread evenly over a factor of ten, as plain TCG's
+ * noise spreads them: 7.9 bytes a cell (tests/unit/test_serialize.c
+ * holds both to it). */
+#define CROSS_ROW_BYTES 48
+#define CROSS_CELL_BYTES 9
+/* The room part 1 keeps for a section of `cpus` processors (the matrix
+ * takes at most RESULTS_MAX_MATRIX_CPUS): its cells, its rows kept in
+ * full and their distributions. */
+size_t cross_handoff_reserve(uint32_t cpus);
 
 /* A halted or MWAITing target may wake without an interrupt or a new
  * command at most once per TARGET_WAKEUPS_PER_INTERRUPTS interrupts it

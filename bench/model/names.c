@@ -113,6 +113,26 @@ const char *cross_kind_what(unsigned kind)
 #undef CROSS_KIND_NAME
 #undef CROSS_KIND_WHAT
 
+const char *cell_why_name(unsigned why)
+{
+#define CELL_WHY_NAME(id, name, why) name,
+	static const char *const names[CELL_WHY_COUNT] = {
+		CELL_WHY_LIST(CELL_WHY_NAME)
+	};
+#undef CELL_WHY_NAME
+	return name_or_unknown(names, CELL_WHY_COUNT, why);
+}
+
+const char *cell_why_text(unsigned why)
+{
+#define CELL_WHY_TEXT(id, name, why) why,
+	static const char *const texts[CELL_WHY_COUNT] = {
+		CELL_WHY_LIST(CELL_WHY_TEXT)
+	};
+#undef CELL_WHY_TEXT
+	return name_or_unknown(texts, CELL_WHY_COUNT, why);
+}
+
 const char *cpu_pin_state_name(unsigned state)
 {
 	static const char *const names[CPU_PIN_STATE_COUNT] = {

@@ -135,6 +135,39 @@ const char *cross_kind_name(unsigned kind);
 /* The list's sentence of what a kind times, for the reports. */
 const char *cross_kind_what(unsigned kind);
 
+/* Why a pair of the matrix between CPUs has no figure of a kind
+ * (struct matrix_cell, docs/cross-cpu.md "The matrix"): a reason a
+ * cell keeps in one byte, as a row keeps its sentence. X(ID, "why"). */
+#define CELL_WHY_LIST(X)                                                    \
+	X(NONE, "", "")                                                     \
+	X(FAULTED, "faulted", "a processor of the pair raised an "          \
+	  "exception and parked itself")                                    \
+	X(UNREACHABLE, "unreachable", "an APIC ID of the pair is past "     \
+	  "254, which xAPIC mode's 8-bit destination cannot name")          \
+	X(NO_COMMAND, "no-command", "a processor of the pair did not take " \
+	  "the command to run")                                             \
+	X(UNFINISHED, "unfinished", "the sender did not finish its "        \
+	  "samples")                                                        \
+	X(LOST, "lost", "an acknowledgement was lost, none within the "     \
+	  "late bound")                                                     \
+	X(NOT_INVARIANT, "not-invariant", "CPUID.80000007H:EDX[8] "         \
+	  "(invariant TSC) is 0: the two TSCs need not tick together")      \
+	X(OFFSET_UNMEASURED, "offset-unmeasured", "the TSC offset was not " \
+	  "measured")                                                       \
+	X(OFFSET_APART, "offset-apart", "the two TSCs moved apart while "   \
+	  "their offset was measured")                                      \
+	X(OFFSET_WIDE, "offset-wide", "the TSC offset is known to over "    \
+	  "250/1000 of the one-way median")                                 \
+	X(CLAMPED, "clamped", "the offset's correction took some arrivals " \
+	  "before their sending")
+#define CELL_WHY_ID(id, name, why) CELL_WHY_##id,
+enum cell_why { CELL_WHY_LIST(CELL_WHY_ID) CELL_WHY_COUNT };
+#undef CELL_WHY_ID
+
+/* A reason's short name (results.json's cells) and its sentence. */
+const char *cell_why_name(unsigned why);
+const char *cell_why_text(unsigned why);
+
 /* How a processor's clock pin went (struct cpu_clock's pin). */
 enum cpu_pin_state {
 	CPU_PIN_NOT_RUN = 0,

@@ -196,10 +196,43 @@ struct probe_result {
 /* A broadcast row's target. */
 #define CROSS_ALL_TARGETS 0xffffffffu
 
-/* The matrix of 8 CPUs (56 ordered pairs), each one way and acked, and
- * the two broadcast rows. */
-#define RESULTS_MAX_CROSS 128
+/* The section's rows in full: the two broadcast rows, and for each
+ * relation the first pair whose ipi-ack ran ok, both its kinds, kept
+ * with its distribution; or the one row that says why the section did
+ * not run. Every pair's medians are in the matrix (struct matrix_cell). */
+#define RESULTS_MAX_CROSS (2 + 2 * CPU_RELATION_COUNT)
 #define RESULTS_MAX_CROSS_HISTS CPU_RELATION_COUNT
+
+/* The matrix between CPUs (docs/cross-cpu.md "The matrix"): the boot
+ * CPU and up to 63 other processors, in topology order, and every
+ * ordered pair of them as its two medians: 4,032 cells at most. */
+#define RESULTS_MAX_MATRIX_CPUS 64
+#define RESULTS_MAX_CELLS                                                   \
+	(RESULTS_MAX_MATRIX_CPUS * (RESULTS_MAX_MATRIX_CPUS - 1))
+
+/* A processor of the matrix: its APIC ID, and its core type on a hybrid
+ * CPU (CPUID.1AH:EAX[31:24]; 0 elsewhere). */
+struct matrix_cpu {
+	uint32_t apic_id;
+	uint8_t core;
+};
+
+/* One ordered pair of the matrix: the ipi-ack and ipi-oneway medians
+ * (CROSS_ACK, CROSS_ONE_WAY), each with its status and, where not ok,
+ * its reason (enum cell_why). */
+struct matrix_cell {
+	uint16_t sender, target;	/* indices into matrix_cpu[] */
+	uint8_t relation;		/* enum cpu_relation */
+	uint8_t ack_status, one_way_status;	/* enum exp_status */
+	uint8_t ack_why, one_way_why;		/* enum cell_why */
+	/* Samples measured as they were, past the sample's wait. */
+	uint16_t late;
+	/* TSC ticks; 0 where not ok. */
+	uint32_t ack, one_way;
+	/* The one-way figures' offset bound: half its width, in ticks
+	 * (struct cross_result's skew_low .. skew_high). */
+	uint32_t offset_plus_minus;
+};
 
 /* One row of the cross-CPU section (docs/cross-cpu.md), of a kind in
  * CROSS_KIND_LIST. */
@@ -246,7 +279,7 @@ struct other_cpu {
  * "Pinning the frequency"): pinned as the boot CPU was, or not and why,
  * whether LFENCE serialises there, and APERF/MPERF over a known loop
  * once pinned. The boot CPU's own are its probes. */
-#define RESULTS_MAX_CPU_CLOCKS 16
+#define RESULTS_MAX_CPU_CLOCKS (RESULTS_MAX_MATRIX_CPUS + RESULTS_MAX_OTHER_CPUS)
 struct cpu_clock {
 	/* MADT index + 1, as struct other_cpu's, but any started processor
 	 * may have one: past 254 where the MADT lists that many. */
@@ -343,6 +376,18 @@ struct run_result {
 	 * cross[], `metric` is 0. */
 	uint32_t n_cross_hists;
 	struct row_histogram cross_hist[RESULTS_MAX_CROSS_HISTS];
+	/* The matrix between CPUs: its processors, the started ones the
+	 * cpus key chose but the matrix did not take (past its 64), the
+	 * samples each pair took, its cells, sender by sender, and the
+	 * cells a handoff too small for them all left out, the last
+	 * senders' first (results_fit_histograms). */
+	uint32_t n_matrix_cpus;
+	struct matrix_cpu matrix_cpu[RESULTS_MAX_MATRIX_CPUS];
+	uint32_t matrix_left_out;
+	uint32_t matrix_samples;
+	uint32_t n_cells;
+	struct matrix_cell cell[RESULTS_MAX_CELLS];
+	uint32_t cells_dropped;
 	/* A run whose rows and histograms outgrow one handoff is measured in
 	 * parts, a reset apart (docs/uefi-variables.md "Parts"): part `part`
 	 * (from 1) took the plan's rows from first_row up to next_row, 0

@@ -1,6 +1,7 @@
 #include "bench/model/row_counts.h"
 
 #include "bench/model/catalog.h"
+#include "bench/model/cross_cpu.h"
 
 void status_counts_add(struct status_counts *s, unsigned status)
 {
@@ -43,8 +44,17 @@ void row_counts_of(const struct run_result *r, struct row_counts *out)
 		status_counts_add(&out->gap_rows, r->gap[i].status);
 	for (i = 0; i < r->n_primitives; i++)
 		status_counts_add(&out->primitives, r->prim[i].status);
+	/* Each pair of the matrix is two rows, its ipi-ack and its
+	 * ipi-oneway; a pair kept in full in cross[] is one of them. */
 	for (i = 0; i < r->n_cross; i++)
-		status_counts_add(&out->between_cpus, r->cross[i].status);
+		if (!cross_row_is_kept_pair(&r->cross[i]))
+			status_counts_add(&out->between_cpus,
+					  r->cross[i].status);
+	for (i = 0; i < r->n_cells; i++) {
+		status_counts_add(&out->between_cpus, r->cell[i].ack_status);
+		status_counts_add(&out->between_cpus,
+				  r->cell[i].one_way_status);
+	}
 	if (!r->plan_rows)
 		return;
 	out->plan_steps = r->plan_rows + row_counts_primitive_steps();

@@ -155,6 +155,20 @@ static void encode_fields(struct writer *w, const struct run_result *r)
 	}
 }
 
+/* Whether each cell of the matrix is a pair of two of its processors,
+ * which the decoder holds every blob to. */
+static int cells_name_their_cpus(const struct run_result *r)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->n_cells && i < RESULTS_MAX_CELLS; i++)
+		if (r->cell[i].sender >= r->n_matrix_cpus ||
+		    r->cell[i].target >= r->n_matrix_cpus ||
+		    r->cell[i].sender == r->cell[i].target)
+			return 0;
+	return 1;
+}
+
 /* Whether every count and length fits what the decoder will accept. */
 static int encodable(const struct run_result *r)
 {
@@ -182,7 +196,8 @@ static int encodable(const struct run_result *r)
 	for (i = 0; i < r->n_hists; i++)
 		if (r->hist[i].len > ROW_HIST_BYTES)
 			return 0;
-	return 1;
+	return r->n_matrix_cpus <= RESULTS_MAX_MATRIX_CPUS &&
+	       r->n_cells <= RESULTS_MAX_CELLS && cells_name_their_cpus(r);
 }
 
 uint32_t results_fit_histograms(struct run_result *r, uint8_t *scratch,
@@ -193,6 +208,16 @@ uint32_t results_fit_histograms(struct run_result *r, uint8_t *scratch,
 	while (!results_fit(r, cap) && r->n_hists) {
 		r->n_hists--;
 		dropped++;
+	}
+	/* Then the matrix's cells, a whole sender at a time, the last
+	 * sender's first: the heatmap keeps whole rows. */
+	while (!results_fit(r, cap) && r->n_cells) {
+		uint16_t sender = r->cell[r->n_cells - 1].sender;
+
+		while (r->n_cells && r->cell[r->n_cells - 1].sender == sender) {
+			r->n_cells--;
+			r->cells_dropped++;
+		}
 	}
 	*len = results_encode(r, scratch, cap);
 	return dropped;
@@ -444,7 +469,9 @@ enum decode_status results_decode(const uint8_t *in, size_t len,
 				return status;
 		}
 	}
-	return r.pos == r.len ? DECODE_OK : DECODE_TRAILING;
+	if (r.pos != r.len)
+		return DECODE_TRAILING;
+	return cells_name_their_cpus(out) ? DECODE_OK : DECODE_BAD_VALUE;
 }
 
 const char *decode_status_name(enum decode_status s)

@@ -40,8 +40,12 @@
  *     encoding's length in LEB128; then the encoding, which no longer
  *     begins with the version; the configuration's handoff_kib.
  * 20: a processor's clock (cpu_clock) names it by MADT index + 1 in
- *     LEB128, not one byte: a MADT may list more than 255. */
-#define RESULTS_BLOB_VERSION 20
+ *     LEB128, not one byte: a MADT may list more than 255.
+ * 21: the matrix between CPUs (run_result's matrix_cpu, cell and their
+ *     counts, matrix_left_out, matrix_samples, cells_dropped): every
+ *     pair's medians, up to 64 processors; cross_result's rows keep only
+ *     the broadcasts and each relation's first pair in full. */
+#define RESULTS_BLOB_VERSION 21
 
 /* How the encoding follows the blob's header. */
 enum blob_method {
@@ -69,9 +73,11 @@ size_t results_encode_stored(const struct run_result *r, uint8_t *out,
 int results_fit(const struct run_result *r, size_t cap);
 
 /* Leaves out row histograms, the last rows' first, until the blob fits
- * `cap` bytes (`scratch` holds a trial encoding). Returns how many were
- * left out, and sets *len to the blob's length (0: it does not fit even
- * without them). */
+ * `cap` bytes (`scratch` holds a trial encoding); then, where it still
+ * does not, the matrix's cells, a sender's at a time from the last,
+ * counted in cells_dropped. Returns how many histograms were left out,
+ * and sets *len to the blob's length (0: it does not fit even without
+ * them). */
 uint32_t results_fit_histograms(struct run_result *r, uint8_t *scratch,
 				size_t cap, size_t *len);
 

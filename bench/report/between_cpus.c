@@ -117,8 +117,99 @@ static void json_cross_by_core_type(struct json_writer *w,
 	json_end_object(w);
 }
 
-/* The cross-CPU section (docs/cross-cpu.md): each row by sender, target
- * and relation, then each kind's median over the pairs of a relation. */
+/* A cell's figure of one kind: its median where ok, else its status
+ * and the short name of its reason ("skipped: not-invariant"). */
+static void json_cell_figure(struct json_writer *w, unsigned status,
+			     unsigned why, uint32_t median)
+{
+	char said[48];
+
+	if (status == EXP_OK) {
+		json_uint(w, median);
+		return;
+	}
+	fmt_snprintf(said, sizeof(said), "%s: %s", exp_status_name(status),
+		     cell_why_name(why));
+	json_string(w, said);
+}
+
+/* The matrix (docs/cross-cpu.md "The matrix"): its processors in
+ * topology order, with where each sits; then a cell a line, each an
+ * array under "columns", sender and target by APIC ID; and each
+ * reason's sentence once, under its short name. */
+static void json_matrix(struct json_writer *w, const struct run_result *r)
+{
+	const struct topology *t = &r->machine.topology;
+	uint8_t used[CELL_WHY_COUNT] = { 0 };
+	uint32_t i;
+	unsigned k;
+	char core[8];
+
+	json_key(w, "matrix");
+	json_begin_object(w);
+	json_kv_uint(w, "samples_per_pair", r->matrix_samples);
+	json_kv_uint(w, "left_out", r->matrix_left_out);
+	json_kv_uint(w, "cells_dropped", r->cells_dropped);
+	json_key(w, "cpus");
+	json_begin_array(w);
+	for (i = 0; i < r->n_matrix_cpus && i < RESULTS_MAX_MATRIX_CPUS; i++) {
+		uint32_t id = r->matrix_cpu[i].apic_id;
+		struct topology_place at = topology_place_of(t, id);
+
+		json_begin_object(w);
+		json_kv_uint(w, "apic_id", id);
+		json_kv_string(w, "core_type",
+			       core_type_name(r->matrix_cpu[i].core, core,
+					      sizeof(core)));
+		if (t->known) {
+			json_kv_uint(w, "package", at.package);
+			json_kv_uint(w, "llc", id >> t->llc_shift);
+			json_kv_uint(w, "core", at.core);
+		}
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_key(w, "columns");
+	json_begin_inline_array(w);
+	json_string(w, "sender");
+	json_string(w, "target");
+	json_string(w, "relation");
+	json_string(w, cross_kind_name(CROSS_ACK));
+	json_string(w, cross_kind_name(CROSS_ONE_WAY));
+	json_string(w, "late_samples");
+	json_string(w, "offset_plus_minus");
+	json_end_array(w);
+	json_key(w, "cells");
+	json_begin_array(w);
+	for (i = 0; i < r->n_cells && i < RESULTS_MAX_CELLS; i++) {
+		const struct matrix_cell *c = &r->cell[i];
+
+		json_begin_inline_array(w);
+		json_uint(w, r->matrix_cpu[c->sender].apic_id);
+		json_uint(w, r->matrix_cpu[c->target].apic_id);
+		json_string(w, cpu_relation_name(c->relation));
+		json_cell_figure(w, c->ack_status, c->ack_why, c->ack);
+		json_cell_figure(w, c->one_way_status, c->one_way_why,
+				 c->one_way);
+		json_uint(w, c->late);
+		json_uint(w, c->offset_plus_minus);
+		json_end_array(w);
+		used[c->ack_why < CELL_WHY_COUNT ? c->ack_why : 0] = 1;
+		used[c->one_way_why < CELL_WHY_COUNT ? c->one_way_why : 0] = 1;
+	}
+	json_end_array(w);
+	json_key(w, "why");
+	json_begin_object(w);
+	for (k = 1; k < CELL_WHY_COUNT; k++)
+		if (used[k])
+			json_kv_string(w, cell_why_name(k), cell_why_text(k));
+	json_end_object(w);
+	json_end_object(w);
+}
+
+/* The cross-CPU section (docs/cross-cpu.md): the rows kept in full by
+ * sender, target and relation, the matrix, then each kind's median over
+ * the pairs of a relation. */
 void between_cpus_json(struct json_writer *w, const struct run_result *r)
 {
 	uint32_t i;
@@ -153,6 +244,7 @@ void between_cpus_json(struct json_writer *w, const struct run_result *r)
 	for (i = 0; i < r->n_cross; i++)
 		json_cross_row(w, r, i);
 	json_end_array(w);
+	json_matrix(w, r);
 	json_cross_by_relation(w, r);
 	json_cross_by_core_type(w, r);
 	json_end_object(w);
@@ -209,54 +301,132 @@ static void summary_cross_cores(struct text_buf *tb, const struct run_result *r)
 		}
 }
 
-/* The matrix of acknowledged IPIs, sender (row) to target (column), by
- * APIC id, where two processors or more sent or took them. */
+/* Up to this many processors the summary prints the matrix's figures;
+ * past it a character a pair, so that 64 stay within a screen's width
+ * (docs/cross-cpu.md "The matrix"). */
+#define SUMMARY_MATRIX_FIGURES_UP_TO 16
+
+/* grid[s][t]: the cell from matrix processor s to t, or NO_CELL. */
+#define NO_CELL 0xffffu
+static void cell_grid(const struct run_result *r,
+		      uint16_t grid[RESULTS_MAX_MATRIX_CPUS]
+				   [RESULTS_MAX_MATRIX_CPUS])
+{
+	uint32_t i;
+
+	__builtin_memset(grid, 0xff, sizeof(uint16_t) *
+					     RESULTS_MAX_MATRIX_CPUS *
+					     RESULTS_MAX_MATRIX_CPUS);
+	for (i = 0; i < r->n_cells && i < RESULTS_MAX_CELLS; i++)
+		if (r->cell[i].sender < RESULTS_MAX_MATRIX_CPUS &&
+		    r->cell[i].target < RESULTS_MAX_MATRIX_CPUS)
+			grid[r->cell[i].sender][r->cell[i].target] =
+				(uint16_t)i;
+}
+
+/* Pair s -> t's ipi-ack median as the summary shows it: its figure, or
+ * its tenth of lo .. hi (0 the fastest), "-" for a processor and itself,
+ * "?" where it has none. */
+static void summary_matrix_cell(struct text_buf *tb, const struct run_result *r,
+				uint16_t at, int same, uint32_t lo, uint32_t hi,
+				int figures)
+{
+	const struct matrix_cell *c = at == NO_CELL ? 0 : &r->cell[at];
+	const char *none = same ? "-" : "?";
+
+	if (!figures) {
+		tb_printf(tb, "%s", !c || c->ack_status != EXP_OK ? none : "");
+		if (c && c->ack_status == EXP_OK)
+			tb_printf(tb, "%u", hi > lo ? (unsigned)((uint64_t)
+						(c->ack - lo) * 10 /
+						(hi - lo + 1)) : 0);
+		return;
+	}
+	if (c && c->ack_status == EXP_OK)
+		tb_printf(tb, " %7u", c->ack);
+	else
+		tb_printf(tb, " %7s", none);
+}
+
+/* The matrix of acknowledged IPIs, sender (row) to target (column), in
+ * topology order (ascending APIC ID): figures up to
+ * SUMMARY_MATRIX_FIGURES_UP_TO processors, a tenth of the range each
+ * past it. */
 static void summary_ack_matrix(struct text_buf *tb,
 			       const struct run_result *r)
 {
-	uint32_t i, j, n_cpus = 0;
-	uint32_t cpus[16];
+	static uint16_t grid[RESULTS_MAX_MATRIX_CPUS][RESULTS_MAX_MATRIX_CPUS];
+	uint32_t n = r->n_matrix_cpus, i, j, lo = UINT32_MAX, hi = 0;
+	int figures = n <= SUMMARY_MATRIX_FIGURES_UP_TO;
 
-	for (i = 0; i < r->n_cross; i++) {
-		const struct cross_result *c = &r->cross[i];
-		uint32_t ids[2] = { c->sender, c->target };
-		unsigned e;
-
-		if (c->kind != CROSS_ACK || c->target == CROSS_ALL_TARGETS)
-			continue;
-		for (e = 0; e < 2; e++) {
-			for (j = 0; j < n_cpus && cpus[j] != ids[e]; j++)
-				;
-			if (j == n_cpus && n_cpus < 16)
-				cpus[n_cpus++] = ids[e];
-		}
-	}
-	if (n_cpus < 2)
+	if (n < 2 || n > RESULTS_MAX_MATRIX_CPUS)
 		return;
-	tb_printf(tb, "  ipi-ack medians, sender (row) to target (column), "
-		  "by APIC id:\n  %6s", "");
-	for (j = 0; j < n_cpus; j++)
-		tb_printf(tb, " %7u", cpus[j]);
-	tb_printf(tb, "\n");
-	for (i = 0; i < n_cpus; i++) {
-		tb_printf(tb, "  %6u", cpus[i]);
-		for (j = 0; j < n_cpus; j++) {
-			const struct cross_result *hit = 0;
-			uint32_t x;
-
-			for (x = 0; x < r->n_cross; x++)
-				if (r->cross[x].kind == CROSS_ACK &&
-				    r->cross[x].sender == cpus[i] &&
-				    r->cross[x].target == cpus[j])
-					hit = &r->cross[x];
-			if (hit && hit->status == EXP_OK)
-				tb_printf(tb, " %7llu",
-					  (unsigned long long)hit->time.median);
-			else
-				tb_printf(tb, " %7s", i == j ? "-" : "?");
+	cell_grid(r, grid);
+	for (i = 0; i < r->n_cells && i < RESULTS_MAX_CELLS; i++)
+		if (r->cell[i].ack_status == EXP_OK) {
+			if (r->cell[i].ack < lo)
+				lo = r->cell[i].ack;
+			if (r->cell[i].ack > hi)
+				hi = r->cell[i].ack;
 		}
+	if (figures) {
+		tb_printf(tb, "  ipi-ack medians, sender (row) to target "
+			  "(column), by APIC id:\n  %6s", "");
+		for (j = 0; j < n; j++)
+			tb_printf(tb, " %7u", r->matrix_cpu[j].apic_id);
+	} else {
+		tb_printf(tb, "  ipi-ack medians, sender (row) to target "
+			  "(column), by APIC id in topology order, a digit a "
+			  "pair: its tenth of %u .. %u, 0 the fastest; - "
+			  "itself, ? none. Column k is row k's processor; the "
+			  "heading gives k's last digit.\n  %6s ",
+			  lo == UINT32_MAX ? 0 : lo, hi, "");
+		for (j = 0; j < n; j++)
+			tb_printf(tb, "%u", j % 10);
+	}
+	tb_printf(tb, "\n");
+	for (i = 0; i < n; i++) {
+		tb_printf(tb, "  %6u%s", r->matrix_cpu[i].apic_id,
+			  figures ? "" : " ");
+		for (j = 0; j < n; j++)
+			summary_matrix_cell(tb, r, grid[i][j], i == j, lo, hi,
+					    figures);
 		tb_printf(tb, "\n");
 	}
+}
+
+/* Why pairs of the matrix have no figure of a kind: each reason once,
+ * with how many pairs it covers. */
+static void summary_cell_reasons(struct text_buf *tb,
+				 const struct run_result *r)
+{
+	static uint32_t count[2][EXP_STATUS_COUNT][CELL_WHY_COUNT];
+	uint32_t i;
+	unsigned k, st, why;
+
+	__builtin_memset(count, 0, sizeof(count));
+	for (i = 0; i < r->n_cells && i < RESULTS_MAX_CELLS; i++) {
+		const struct matrix_cell *c = &r->cell[i];
+
+		if (c->ack_status != EXP_OK && c->ack_status < EXP_STATUS_COUNT &&
+		    c->ack_why < CELL_WHY_COUNT)
+			count[0][c->ack_status][c->ack_why]++;
+		if (c->one_way_status != EXP_OK &&
+		    c->one_way_status < EXP_STATUS_COUNT &&
+		    c->one_way_why < CELL_WHY_COUNT)
+			count[1][c->one_way_status][c->one_way_why]++;
+	}
+	for (k = 0; k < 2; k++)
+		for (st = 0; st < EXP_STATUS_COUNT; st++)
+			for (why = 0; why < CELL_WHY_COUNT; why++)
+				if (count[k][st][why])
+					tb_printf(tb, "  %s: %s (%u pair(s)): "
+						  "%s\n",
+						  cross_kind_name(k ? CROSS_ONE_WAY
+								    : CROSS_ACK),
+						  exp_status_name(st),
+						  count[k][st][why],
+						  cell_why_text(why));
 }
 
 /* The cross-CPU section: each kind's median per relation, the
@@ -306,12 +476,24 @@ void between_cpus_summary(struct text_buf *tb, const struct run_result *r)
 				  (unsigned long long)c->time.median,
 				  (unsigned long long)(c->skew_high -
 						       c->skew_low) / 2);
-		else if (c->status != EXP_OK &&
+		else if (c->status != EXP_OK && !cross_row_is_kept_pair(c) &&
 			 !same_reason_before(r, i))
 			tb_printf(tb, "  %s: %s (%u row(s)): %s\n",
 				  cross_kind_name(c->kind),
 				  exp_status_name(c->status),
 				  rows_with_reason(r, i), c->reason);
 	}
+	summary_cell_reasons(tb, r);
+	if (r->matrix_left_out)
+		tb_printf(tb, "  %u more processor(s) chosen are left out of "
+			  "the matrix, which takes %u\n", r->matrix_left_out,
+			  RESULTS_MAX_MATRIX_CPUS);
+	if (r->cells_dropped)
+		tb_printf(tb, "  %u pair(s) of the last senders were measured "
+			  "but did not fit the handoff: NOT IN THE MATRIX\n",
+			  r->cells_dropped);
+	if (r->n_cells)
+		tb_printf(tb, "  %u pairs, %u samples each\n", r->n_cells,
+			  r->matrix_samples);
 	summary_ack_matrix(tb, r);
 }

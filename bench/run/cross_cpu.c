@@ -20,15 +20,8 @@
  * boot CPU is a target. */
 #define CROSS_VECTOR 0x41
 /* The matrix takes the boot CPU and the first CROSS_MAX_CPUS - 1 others
- * that started: 56 ordered pairs at most. */
-#define CROSS_MAX_CPUS 8
-/* What a row takes in the handoff, encoded, at most (a unit test holds
- * tests/unit/test_serialize.c to it). */
-#define CROSS_ROW_BYTES 48
-/* Samples per pair and per broadcast row: fewer than a row's, since
- * the matrix has many pairs. */
-#define CROSS_SAMPLES_DIVISOR 4
-#define CROSS_MIN_SAMPLES 20
+ * the cpus key chose, in topology order: 4,032 ordered pairs at most. */
+#define CROSS_MAX_CPUS RESULTS_MAX_MATRIX_CPUS
 #define CROSS_WARMUP 10
 /* Ping-pong rounds that bound a pair's TSC offset. */
 #define SKEW_ROUNDS 256
@@ -182,15 +175,21 @@ static int run_pair(const struct pick *a, void (*lead)(void *),
 
 	if (follow && b->slot >= 0)
 		other_cpus_run((uint32_t)b->slot, follow, arg);
-	if (a->slot >= 0)
+	if (a->slot >= 0 && b->slot >= 0)
+		other_cpus_run_waking((uint32_t)a->slot, lead, arg,
+				      other_cpus_own_apic_id());
+	else if (a->slot >= 0)
 		other_cpus_run((uint32_t)a->slot, lead, arg);
 	if (a->slot < 0)
 		lead(arg);
 	else if (b->slot < 0 && follow)
 		follow(arg);
-	if (a->slot >= 0) {
+	if (a->slot >= 0 && b->slot >= 0) {
+		/* Neither is the boot CPU: it halts until they are done. */
+		bad |= other_cpus_finish_halted((uint32_t)a->slot, &progress);
+	} else if (a->slot >= 0) {
 		/* The boot CPU as the target takes the IPIs while it waits. */
-		int takes = b->slot < 0 && !follow;
+		int takes = !follow;
 
 		if (takes)
 			__asm__ volatile("sti" ::: "memory");
@@ -286,7 +285,14 @@ struct section {
 	uint32_t samples;
 	int x2apic;
 	uint64_t budget_ticks, gap_ticks, late_ticks;
+	/* The relations whose first ok pair has its rows in full. */
+	uint8_t kept_relation[CPU_RELATION_COUNT];
 };
+
+static uint32_t clamp32(uint64_t v)
+{
+	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
 
 static struct ack_work work_for(const struct section *s)
 {
@@ -342,61 +348,123 @@ static const char *unreachable(const struct section *s, const struct pick *a,
 	return bad ? bad : apic_reach_ipi_why(a->apic_id, s->x2apic, why, cap);
 }
 
-/* The pair's processors parked, halted, again (one that faulted
- * stays where it parked itself). */
-static void park_pair(const struct pick *a, const struct pick *b)
+/* A processor parked, halted, again (one that faulted stays where it
+ * parked itself). */
+static void park(const struct pick *p)
 {
-	if (a->slot >= 0 && !other_cpus_fault((uint32_t)a->slot))
-		(void)other_cpus_hold((uint32_t)a->slot, AP_HALT);
-	if (b->slot >= 0 && !other_cpus_fault((uint32_t)b->slot))
-		(void)other_cpus_hold((uint32_t)b->slot, AP_HALT);
+	if (p->slot >= 0 && !other_cpus_fault((uint32_t)p->slot))
+		(void)other_cpus_hold((uint32_t)p->slot, AP_HALT);
 }
 
-/* One ordered pair: the TSC offset, then the acknowledged IPIs, whose
- * arrival at the target also makes the one-way figures. */
-static void measure_pair(struct section *s, const struct pick *a,
-			 const struct pick *b)
+/* A pair's two figures as measured, before they go to its cell and,
+ * for the first ok pair of its relation, to rows kept in full. */
+struct pair_outcome {
+	uint8_t ack_status, one_way_status;
+	uint8_t ack_why, one_way_why;	/* enum cell_why */
+	char reason[RESULTS_REASON_LEN];	/* the ack's, in full */
+	char one_way_reason[RESULTS_REASON_LEN];
+	struct skew_bound skew;
+	uint32_t kept, late;
+	uint32_t clamped;
+};
+
+static void pair_fails(struct pair_outcome *o, uint8_t status,
+		       enum cell_why why, const char *reason)
+{
+	o->ack_status = o->one_way_status = status;
+	o->ack_why = o->one_way_why = (uint8_t)why;
+	fmt_snprintf(o->reason, sizeof(o->reason), "%s", reason);
+	fmt_snprintf(o->one_way_reason, sizeof(o->one_way_reason), "%s",
+		     reason);
+}
+
+/* The samples of ipi-ack in w->acked, then, where the TSC allows, the
+ * one-way figures corrected in place of them. */
+static void pair_figures(struct pair_outcome *o, struct ack_work *w,
+			 struct sample_stats *ack, struct sample_stats *one)
+{
+	uint32_t i;
+	const char *bad;
+
+	o->kept = w->kept;
+	o->late = w->late;
+	if (w->kept < w->n) {
+		char why[RESULTS_REASON_LEN];
+
+		fmt_snprintf(why, sizeof(why), "%u of %u acknowledgements "
+			     "came in time; the next was lost (none within %u "
+			     "ms)", w->kept, w->n, OTHER_CPU_LATE_MS);
+		pair_fails(o, EXP_FAILED, CELL_WHY_LOST, why);
+		return;
+	}
+	stats_compute(w->acked, w->kept, ack);
+	o->ack_status = EXP_OK;
+	if (!cpu_has(X86_FEATURE_INVARIANT_TSC)) {
+		o->one_way_status = EXP_SKIPPED;
+		o->one_way_why = CELL_WHY_NOT_INVARIANT;
+		fmt_snprintf(o->one_way_reason, sizeof(o->one_way_reason),
+			     "%s", cell_why_text(CELL_WHY_NOT_INVARIANT));
+		return;
+	}
+	for (i = 0; i < w->kept; i++)
+		w->sent[i] = one_way_corrected(w->sent[i], w->entered[i],
+					       &o->skew, &o->clamped);
+	stats_compute(w->sent, w->kept, one);
+	o->one_way_status = EXP_OK;
+	if ((bad = skew_bound_unusable(&o->skew, one->median,
+				       o->one_way_reason,
+				       sizeof(o->one_way_reason)))) {
+		o->one_way_status = EXP_SKIPPED;
+		o->one_way_why = (uint8_t)skew_bound_why(&o->skew, one->median);
+	} else if (o->clamped) {
+		o->one_way_status = EXP_SKIPPED;
+		o->one_way_why = CELL_WHY_CLAMPED;
+		fmt_snprintf(o->one_way_reason, sizeof(o->one_way_reason),
+			     "%s", cell_why_text(CELL_WHY_CLAMPED));
+	}
+}
+
+/* Measures one ordered pair into *o: the TSC offset, then the
+ * acknowledged IPIs, whose arrival at the target also makes the one-way
+ * figures. */
+static void run_one_pair(struct section *s, const struct pick *a,
+			 const struct pick *b, struct pair_outcome *o,
+			 struct sample_stats *ack, struct sample_stats *one)
 {
 	static struct skew_work skew;
 	struct ack_work w = work_for(s);
-	unsigned relation = topology_relation(&s->r->machine.topology,
-					      a->apic_id, b->apic_id);
-	struct cross_result *ack, *one;
 	char why[RESULTS_REASON_LEN];
-	uint32_t i, clamped = 0;
-	const char *bad;
 
-	ack = add_row(s->r, CROSS_ACK, a, b, relation);
-	one = add_row(s->r, CROSS_ONE_WAY, a, b, relation);
 	if (faulted(a, b, why, sizeof(why))) {
-		row_skipped(ack, EXP_FAILED, why);
-		row_skipped(one, EXP_FAILED, why);
+		pair_fails(o, EXP_FAILED, CELL_WHY_FAULTED, why);
 		return;
 	}
 	if (unreachable(s, a, b, why, sizeof(why))) {
-		row_skipped(ack, EXP_SKIPPED, why);
-		row_skipped(one, EXP_SKIPPED, why);
+		pair_fails(o, EXP_SKIPPED, CELL_WHY_UNREACHABLE, why);
 		return;
 	}
 	/* Only the pair runs; the others stay parked, halted, so that an
-	 * emulator's host cores serve these two (and the boot CPU). */
+	 * emulator's host cores serve these two. The sender spins through
+	 * its whole row, parked after it. */
 	if ((a->slot >= 0 && other_cpus_hold((uint32_t)a->slot, AP_SPIN)) ||
 	    (b->slot >= 0 && other_cpus_hold((uint32_t)b->slot, AP_SPIN))) {
 		fmt_snprintf(why, sizeof(why), "APIC id %u did not take the "
 			     "command to run", a->slot >= 0 &&
 			     !other_cpus_up((uint32_t)a->slot) ? a->apic_id
 							       : b->apic_id);
-		row_skipped(ack, EXP_FAILED, why);
-		row_skipped(one, EXP_FAILED, why);
-		park_pair(a, b);
+		pair_fails(o, EXP_FAILED, CELL_WHY_NO_COMMAND, why);
+		park(b);
 		return;
 	}
 	/* A round's wait is the late bound: a slow round only widens its
-	 * interval, which the others narrow. */
+	 * interval, which the others narrow. Without an invariant TSC the
+	 * one-way figures are not made, and neither is their bound. */
 	skew = (struct skew_work){ .budget_ticks = s->late_ticks };
 	skew_bound_init(&skew.bound);
-	if (run_pair(a, skew_leader, b, skew_follower, &skew))
+	if (cpu_has(X86_FEATURE_INVARIANT_TSC) &&
+	    run_pair(a, skew_leader, b, skew_follower, &skew))
 		skew.bound.rounds = 0;
+	o->skew = skew.bound;
 
 	w.dest = &b->apic_id;
 	w.n_dest = 1;
@@ -409,36 +477,82 @@ static void measure_pair(struct section *s, const struct pick *a,
 			fmt_snprintf(why, sizeof(why), "the sender, APIC id "
 				     "%u, did not finish its samples",
 				     a->apic_id);
-		row_skipped(ack, EXP_FAILED, why);
-		row_skipped(one, EXP_FAILED, why);
+		pair_fails(o, EXP_FAILED, s->fault_once ? CELL_WHY_FAULTED
+							: CELL_WHY_UNFINISHED,
+			   why);
 		s->fault_once = 0;
-		park_pair(a, b);
+		park(b);
 		return;
 	}
-	park_pair(a, b);
-	row_figures(ack, w.acked, w.kept, w.n, w.late);
-	keep_pair_histogram(s->r, ack, w.acked, w.kept);
-	if (!one)
-		return;
-	one->skew_low = skew.bound.low;
-	one->skew_high = skew.bound.high;
-	if (!cpu_has(X86_FEATURE_INVARIANT_TSC)) {
-		row_skipped(one, EXP_SKIPPED, "CPUID.80000007H:EDX[8] "
-			    "(invariant TSC) is 0: the two TSCs need not "
-			    "tick together");
-		return;
+	park(b);
+	pair_figures(o, &w, ack, one);
+}
+
+/* The pair's cell; and, where it is the first of its relation whose
+ * ipi-ack ran ok, both its rows in full, the ack's with its
+ * distribution (docs/cross-cpu.md "In the handoff"). */
+static void measure_pair(struct section *s, const struct pick *a,
+			 uint16_t ai, const struct pick *b, uint16_t bi)
+{
+	static struct pair_outcome o;
+	struct sample_stats ack = { 0 }, one = { 0 };
+	unsigned relation = topology_relation(&s->r->machine.topology,
+					      a->apic_id, b->apic_id);
+	struct matrix_cell *c;
+	struct cross_result *row;
+
+	o = (struct pair_outcome){ 0 };
+	skew_bound_init(&o.skew);
+	run_one_pair(s, a, b, &o, &ack, &one);
+	if (s->r->n_cells < RESULTS_MAX_CELLS) {
+		c = &s->r->cell[s->r->n_cells++];
+		*c = (struct matrix_cell){
+			.sender = ai, .target = bi,
+			.relation = (uint8_t)relation,
+			.ack_status = o.ack_status,
+			.one_way_status = o.one_way_status,
+			.ack_why = o.ack_why, .one_way_why = o.one_way_why,
+			.late = (uint16_t)(o.late > UINT16_MAX ? UINT16_MAX
+							       : o.late),
+			.ack = o.ack_status == EXP_OK ? clamp32(ack.median) : 0,
+			.one_way = o.one_way_status == EXP_OK ?
+					   clamp32(one.median) : 0,
+			/* Only where the one-way figures were made: a
+			 * bound that corrected nothing costs the handoff
+			 * bytes and tells the reader nothing. */
+			.offset_plus_minus =
+				o.one_way_why != CELL_WHY_NOT_INVARIANT &&
+						o.ack_status == EXP_OK &&
+						o.skew.rounds &&
+						o.skew.low <= o.skew.high ?
+					clamp32((uint64_t)(o.skew.high -
+							   o.skew.low) / 2) :
+					0,
+		};
 	}
-	for (i = 0; i < w.kept; i++)
-		w.acked[i] = one_way_corrected(w.sent[i], w.entered[i],
-					       &skew.bound, &clamped);
-	row_figures(one, w.acked, w.kept, w.n, w.late);
-	if (one->status == EXP_OK &&
-	    (bad = skew_bound_unusable(&skew.bound, one->time.median, why,
-				       sizeof(why))))
-		row_skipped(one, EXP_SKIPPED, bad);
-	else if (one->status == EXP_OK && clamped)
-		row_skipped(one, EXP_SKIPPED, "the offset's correction took "
-			    "some arrivals before their sending");
+	if (o.ack_status != EXP_OK || s->kept_relation[relation])
+		return;
+	s->kept_relation[relation] = 1;
+	row = add_row(s->r, CROSS_ACK, a, b, relation);
+	if (row) {
+		row->status = EXP_OK;
+		row->late = o.late;
+		row->time = ack;
+		keep_pair_histogram(s->r, row, s->b->metric[METRIC_ENTRY],
+				    o.kept);
+	}
+	row = add_row(s->r, CROSS_ONE_WAY, a, b, relation);
+	if (row) {
+		row->late = o.late;
+		row->skew_low = o.skew.low;
+		row->skew_high = o.skew.high;
+		row->status = o.one_way_status;
+		if (o.one_way_status == EXP_OK)
+			row->time = one;
+		else
+			fmt_snprintf(row->reason, sizeof(row->reason), "%s",
+				     o.one_way_reason);
+	}
 }
 
 /* A row from the boot CPU that waits for `started` acks a sample,
@@ -509,43 +623,71 @@ static void measure_broadcasts(const struct section *s,
 
 size_t cross_cpu_handoff_reserve(void)
 {
-	size_t n = other_cpus_started() + 1;
+	return cross_handoff_reserve(other_cpus_started() + 1);
+}
 
-	if (n > CROSS_MAX_CPUS)
-		n = CROSS_MAX_CPUS;
-	return 64 + (n > 1 ? (2 * n * (n - 1) + 2) * CROSS_ROW_BYTES +
-				     RESULTS_MAX_CROSS_HISTS *
-					     (ROW_HIST_BYTES + 8)
-			   : 0);
+/* Ascending APIC ID, which is topology order: an ID's package bits lie
+ * above its last-level cache's, its cache's above its core's, and its
+ * core's above its thread's (SDM vol. 3A §9.9.1). */
+static void sort_by_apic_id(struct pick *p, uint32_t n)
+{
+	uint32_t i, j;
+
+	for (i = 1; i < n; i++) {
+		struct pick t = p[i];
+
+		for (j = i; j > 0 && p[j - 1].apic_id > t.apic_id; j--)
+			p[j] = p[j - 1];
+		p[j] = t;
+	}
+}
+
+/* The processors the matrix takes, in topology order: the boot CPU and
+ * each started one the cpus key names by its MADT index, up to
+ * CROSS_MAX_CPUS; those chosen past that are counted in
+ * r->matrix_left_out. Returns how many it took. */
+static uint32_t choose_cpus(struct run_result *r,
+			    const struct irqlab_config *c, struct pick *picks,
+			    struct pick *boot)
+{
+	static struct pick chosen[AP_MAX_CPUS + 1];
+	uint32_t n = 0, slot, i, taken;
+
+	*boot = (struct pick){ other_cpus_own_apic_id(), -1,
+			       (uint8_t)(cpu_core_type() >>
+					 CPUID_1A_EAX_CORE_TYPE_SHIFT) };
+	for (slot = 0; slot < other_cpus_slots() && n < AP_MAX_CPUS; slot++) {
+		uint32_t index = other_cpus_index(slot);
+
+		if (other_cpus_ok(slot) &&
+		    (c->cpus == CONFIG_ALL ||
+		     (index < 32 && (c->cpus >> index) & 1)))
+			chosen[n++] = (struct pick){
+				other_cpus_apic_id(slot), (int)slot,
+				(uint8_t)(ap_cpus[slot].core_type >>
+					  CPUID_1A_EAX_CORE_TYPE_SHIFT) };
+	}
+	sort_by_apic_id(chosen, n);
+	picks[0] = *boot;
+	for (i = 0, taken = 1; i < n && taken < CROSS_MAX_CPUS; i++)
+		picks[taken++] = chosen[i];
+	r->matrix_left_out = n + 1 - taken;
+	sort_by_apic_id(picks, taken);
+	return taken;
 }
 
 void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 			 struct bench_buffers *b)
 {
 	static struct pick picks[CROSS_MAX_CPUS];
-	struct idt_gate_bytes saved;
+	struct pick boot;
+	struct idt_gate_bytes saved, saved_wake;
 	struct section s = { .r = r, .b = b };
-	uint32_t n, i, j, slot;
+	uint32_t n, i, j;
 	uint64_t gs_base, t0 = tsc_open();
 	const char *why = other_cpus_unavailable();
 
-	/* The boot CPU, then each started processor the cpus key names by
-	 * its MADT index, up to the matrix's bound. */
-	picks[0] = (struct pick){ other_cpus_own_apic_id(), -1,
-				  (uint8_t)(cpu_core_type() >>
-					    CPUID_1A_EAX_CORE_TYPE_SHIFT) };
-	for (n = 1, slot = 0; slot < other_cpus_slots() && n < CROSS_MAX_CPUS;
-	     slot++) {
-		uint32_t index = other_cpus_index(slot);
-
-		if (other_cpus_ok(slot) &&
-		    (c->cpus == CONFIG_ALL ||
-		     (index < 32 && (c->cpus >> index) & 1)))
-			picks[n++] = (struct pick){
-				other_cpus_apic_id(slot), (int)slot,
-				(uint8_t)(ap_cpus[slot].core_type >>
-					    CPUID_1A_EAX_CORE_TYPE_SHIFT) };
-	}
+	n = choose_cpus(r, c, picks, &boot);
 	if (!why && !lapic)
 		why = "the local APIC is not enabled";
 	if (!why && n == 1)
@@ -556,49 +698,72 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 	if (!why && (why = other_cpus_wake_parked()))
 		other_cpus_sleep("cross-cpu");
 	if (why) {
-		row_skipped(add_row(r, CROSS_ACK, &picks[0], &picks[0],
+		row_skipped(add_row(r, CROSS_ACK, &boot, &boot,
 				    CPU_RELATION_UNKNOWN), EXP_SKIPPED, why);
 		log_printf("cross-CPU rows: skipped: %s\n", why);
 		return;
 	}
 	s.fault_once = config_simulates(c, SIMULATE_AP_FAULT);
-	s.samples = c->samples / CROSS_SAMPLES_DIVISOR;
-	if (s.samples < CROSS_MIN_SAMPLES)
-		s.samples = c->samples < CROSS_MIN_SAMPLES ? c->samples
-							   : CROSS_MIN_SAMPLES;
+	s.samples = cross_samples_per_pair(c->samples, n * (n - 1));
 	s.x2apic = lapic->mode == LAPIC_X2APIC;
 	s.budget_ticks = wait_budget_ticks;
 	s.late_ticks = r->tsc_hz / 1000 * OTHER_CPU_LATE_MS;
 	s.gap_ticks = r->tsc_hz / 1000000 * SAMPLE_GAP_US;
 	ap_reply_x2apic = (uint32_t)s.x2apic;
 	ap_reply_ack_only = 1;
+	r->matrix_samples = s.samples;
+	r->n_matrix_cpus = n;
+	for (i = 0; i < n; i++)
+		r->matrix_cpu[i] = (struct matrix_cpu){ picks[i].apic_id,
+							picks[i].core };
 
 	/* The boot CPU as a target: its gate and GS for the handler the
 	 * others run. */
 	__builtin_memcpy(&saved, idt_gate_entry(CROSS_VECTOR), sizeof(saved));
 	idt_set_gate(CROSS_VECTOR, (const void *)ap_interrupt, 0);
+	/* And its wake-ups while two others run (other_cpus_finish_halted). */
+	__builtin_memcpy(&saved_wake, idt_gate_entry(WAKE_VECTOR),
+			 sizeof(saved_wake));
+	idt_set_gate(WAKE_VECTOR, (const void *)ap_wake, 0);
 	gs_base = rdmsr(MSR_GS_BASE);
 	wrmsr(MSR_GS_BASE, (uint64_t)(uintptr_t)&boot_line);
 
 	log_printf("cross-CPU rows: %u processors, %u ordered pairs, %u "
 		   "samples each, %s\n", n, n * (n - 1), s.samples,
 		   s.x2apic ? "x2apic" : "xapic");
+	if (r->matrix_left_out)
+		log_printf("cross-CPU rows: %u more processor(s) chosen, past "
+			   "the matrix's %u, are left out of it\n",
+			   r->matrix_left_out, CROSS_MAX_CPUS);
 	if (cpu_has(X86_FEATURE_TSC_ADJUST))
-		for (i = 1; i < n; i++)
-			log_printf("cross-CPU rows: APIC id %u: IA32_TSC_ADJUST "
-				   "%lld\n", picks[i].apic_id,
-				   (long long)ap_cpus[picks[i].slot].tsc_adjust);
-	measure_broadcasts(&s, &picks[0]);
-	for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++)
+			if (picks[i].slot >= 0)
+				log_printf("cross-CPU rows: APIC id %u: "
+					   "IA32_TSC_ADJUST %lld\n",
+					   picks[i].apic_id,
+					   (long long)ap_cpus[picks[i].slot]
+						   .tsc_adjust);
+	measure_broadcasts(&s, &boot);
+	for (i = 0; i < n; i++) {
 		for (j = 0; j < n; j++)
 			if (i != j)
-				measure_pair(&s, &picks[i], &picks[j]);
+				measure_pair(&s, &picks[i], (uint16_t)i,
+					     &picks[j], (uint16_t)j);
+		park(&picks[i]);
+		log_printf("cross-CPU rows: sender %u of %u, APIC id %u, done "
+			   "after %llu ms\n", i + 1, n, picks[i].apic_id,
+			   (unsigned long long)(r->tsc_hz ? (tsc_close() - t0) *
+							    1000 / r->tsc_hz
+							  : 0));
+	}
 
 	wrmsr(MSR_GS_BASE, gs_base);
 	idt_gate_swap(CROSS_VECTOR, &saved);
+	idt_gate_swap(WAKE_VECTOR, &saved_wake);
 	other_cpus_sleep("cross-cpu");
 	r->cross_ticks = tsc_close() - t0;
-	log_printf("cross-CPU rows: %u, in %llu ms\n", r->n_cross,
+	log_printf("cross-CPU rows: %u pairs and %u rows in full, in %llu "
+		   "ms\n", r->n_cells, r->n_cross,
 		   (unsigned long long)(r->tsc_hz ? r->cross_ticks * 1000 /
 							    r->tsc_hz : 0));
 }

@@ -149,6 +149,79 @@ int other_cpus_finish(uint32_t slot, const volatile uint32_t *progress)
 	return await_run(slot, AP_SPIN, progress) == WORK_RETURNED ? 0 : -1;
 }
 
+/* The timer's count between the halted boot CPU's looks at `progress`:
+ * 1 ms with a 1 GHz timer, as QEMU's is, 10 ms with a 100 MHz bus. */
+#define HALTED_TICK_COUNT 1000000u
+/* How long the boot CPU then takes interrupts, to drain what is
+ * pending. */
+#define HALTED_DRAIN_US 20
+
+/* The run other_cpus_run_waking started: its work, then `returned`,
+ * then the wake-up, all on the other processor. */
+static struct {
+	void (*work)(void *arg);
+	volatile uint32_t returned;
+	uint32_t boot_apic_id;
+} waking;
+
+static void work_then_wake(void *arg)
+{
+	waking.work(arg);
+	waking.returned = 1;
+	other_cpus_send(waking.boot_apic_id, WAKE_VECTOR);
+}
+
+void other_cpus_run_waking(uint32_t slot, void (*work)(void *arg), void *arg,
+			   uint32_t boot_apic_id)
+{
+	waking.work = work;
+	waking.returned = 0;
+	waking.boot_apic_id = boot_apic_id;
+	other_cpus_run(slot, work_then_wake, arg);
+}
+
+int other_cpus_finish_halted(uint32_t slot, const volatile uint32_t *progress)
+{
+	const struct other_cpus *o = &started_cpus;
+	const struct ap_cpu *ap = &ap_cpus[slot];
+	uint64_t stall = o->tsc_hz / 1000 * 2 * OTHER_CPU_LATE_MS;
+	uint64_t end = tsc_open() + stall;
+	uint32_t seen = *progress;
+	int bad;
+
+	lapic->write(APIC_TDCR, APIC_TDCR_DIVIDE_BY_1);
+	lapic->write(APIC_LVT_TIMER, WAKE_VECTOR | APIC_LVT_TIMER_PERIODIC);
+	lapic->write(APIC_TMICT, HALTED_TICK_COUNT);
+	/* The wake-up or a tick that comes between the test and the STI
+	 * stays pending, and STI's shadow delivers it only once HLT
+	 * waits (SDM vol. 2B, STI). */
+	while (!waking.returned && !ap->fault) {
+		uint64_t now = tsc_open();
+
+		if (*progress != seen) {
+			seen = *progress;
+			end = now + stall;
+		}
+		if (now >= end)
+			break;
+		__asm__ volatile("sti; hlt; cli" ::: "memory");
+	}
+	lapic->write(APIC_LVT_TIMER, APIC_LVT_MASKED);
+	lapic->write(APIC_TMICT, 0);
+	/* `done` follows `returned` by a few instructions. */
+	bad = other_cpus_finish(slot, progress);
+	/* A tick fired before the mask, or the wake-up of a run seen to
+	 * return before its IPI came, is taken here, where ap_wake is its
+	 * handler: the IPI was sent before `done`, and arrives within
+	 * a microsecond. */
+	end = tsc_open() + o->tsc_hz / 1000000 * HALTED_DRAIN_US;
+	__asm__ volatile("sti" ::: "memory");
+	while (tsc_open() < end)
+		relax();
+	__asm__ volatile("cli" ::: "memory");
+	return bad;
+}
+
 enum work_outcome other_cpus_run_quietly(uint32_t slot,
 					 void (*work)(void *arg))
 {

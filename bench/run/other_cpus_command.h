@@ -44,6 +44,17 @@ uint32_t other_cpus_faults_logged(const struct other_cpus *o);
  * faulted or never returned. */
 void other_cpus_run(uint32_t slot, void (*work)(void *arg), void *arg);
 int other_cpus_finish(uint32_t slot, const volatile uint32_t *progress);
+/* The same, with the boot CPU halted while it waits: the work, once it
+ * returned, wakes it (WAKE_VECTOR to `boot_apic_id`), and the local
+ * APIC timer, periodic on WAKE_VECTOR, wakes it meanwhile to see that
+ * `progress` still moves. The caller has ap_wake at WAKE_VECTOR in the
+ * boot CPU's IDT and GS on a struct ap_cpu of its own, and interrupts
+ * off. A boot CPU that spins beside the work takes a host core from it
+ * under an emulator, and an issue slot from a sibling thread on
+ * hardware (docs/cross-cpu.md "The boot CPU halts"). One at a time. */
+void other_cpus_run_waking(uint32_t slot, void (*work)(void *arg), void *arg,
+			   uint32_t boot_apic_id);
+int other_cpus_finish_halted(uint32_t slot, const volatile uint32_t *progress);
 /* How a run ended, for other_cpus_run_quietly. */
 enum work_outcome { WORK_RETURNED, WORK_FAULTED, WORK_TIMED_OUT };
 /* work(slot) on the processor in `slot`, awaited up to twice

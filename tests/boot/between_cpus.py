@@ -12,7 +12,7 @@ import time
 
 from harness import (BUILD, ICOUNT_CROSS_SAMPLES, ICOUNT_CROSS_WARMUP,
                      TINY_SAMPLES, TINY_WARMUP, TPM_OFF, boot_seconds, check,
-                     result_folders, run, serial, statuses)
+                     matrix_cells, result_folders, run, serial, statuses)
 from row_checks import SCHEMES_RUN, qemu_has_tcg_x2apic
 
 
@@ -231,8 +231,7 @@ def cross_cpu_section(o):
     x = (o.doc or {}).get("cross_cpu", {})
     rows = x.get("rows", [])
     samples = TINY_SAMPLES // 4 + TINY_WARMUP
-    pairs = {(r["sender"], r["target"]): r for r in rows
-             if r["kind"] == "ipi-ack"}
+    cells = matrix_cells(x)
     near = {(0, 1), (1, 0), (2, 3), (3, 2)}
     broadcasts = [r for r in rows if r["target"] == "all"]
     check("cross-cpu: the broadcast and the per-target loop each waited "
@@ -241,22 +240,29 @@ def cross_cpu_section(o):
               r["status"] == "ok" and r["targets"] == 3
               and r["samples"] == TINY_SAMPLES // 4
               for r in broadcasts), str(broadcasts))
-    check("cross-cpu: each of the 12 ordered pairs of the 4 CPUs has its "
-          "acked row, ok, same-llc within a socket and other-package "
-          "across",
-          len(pairs) == 12 and all(
-              r["status"] == "ok" and r["relation"] ==
+    check("cross-cpu: the matrix takes the 4 CPUs in topology order, each "
+          "of its 12 ordered pairs a cell, its ipi-ack a median, same-llc "
+          "within a socket and other-package across, %d samples each"
+          % (TINY_SAMPLES // 4),
+          [c["apic_id"] for c in x.get("matrix", {}).get("cpus", [])]
+          == [0, 1, 2, 3] and len(cells) == 12 and all(
+              isinstance(c["ipi-ack"], int) and c["relation"] ==
               ("same-llc" if k in near else "other-package")
-              for k, r in pairs.items()),
-          str([(k, r["status"], r["relation"], r.get("reason"))
-               for k, r in pairs.items()]))
+              for k, c in cells.items())
+          and x["matrix"]["samples_per_pair"] == TINY_SAMPLES // 4,
+          str(list(cells.items())[:4]))
     one_way = [r for r in rows if r["kind"] == "ipi-oneway"]
     # QEMU's vCPUs read one clock, so the offset between any two of
     # them is 0, and a bound that leaves 0 out is measured wrongly.
-    check("cross-cpu: the 12 one-way rows each carry a measured TSC offset "
-          "bound holding the vCPUs' offset of 0 (low <= 0 <= high) and are "
-          "skipped because TCG's TSC is not invariant, never shown",
-          len(one_way) == 12 and all(
+    check("cross-cpu: every pair's one-way figure is skipped because TCG's "
+          "TSC is not invariant, never shown; the one-way rows kept in "
+          "full (2) each carry a measured TSC offset bound holding the "
+          "vCPUs' offset of 0 (low <= 0 <= high)",
+          len(cells) == 12 and all(c["ipi-oneway"] ==
+                                   "skipped: not-invariant"
+                                   for c in cells.values())
+          and "invariant TSC" in x["matrix"]["why"].get("not-invariant", "")
+          and len(one_way) == 2 and all(
               r["status"] == "skipped" and "invariant TSC" in r["reason"]
               and r.get("tsc_offset")
               and r["tsc_offset"]["low"] <= 0 <= r["tsc_offset"]["high"]
@@ -299,26 +305,23 @@ def cross_cpu_fault(o):
     #UD instead: it is recorded with its CPU, it parks itself, the pairs
     it is part of from then on fail saying so, and every other pair and
     the run go on."""
-    rows = (o.doc or {}).get("cross_cpu", {}).get("rows", [])
-    pairs = {(r["sender"], r["target"]): r for r in rows
-             if r["kind"] == "ipi-ack"}
+    pairs = matrix_cells((o.doc or {}).get("cross_cpu", {}))
     fails = {(2, 0), (2, 3), (3, 2)}
     log = serial(o.run_dir, 1) if o.run_dir else ""
     line = [l for l in statuses(o.run_dir, 1, "cross-cpu")
             if l.get("source") == "cross-cpu"]
     check("cross-cpu-fault: cpus = 0, 2, 3 takes 3 processors (6 ordered "
           "pairs); the #UD on APIC id 2 is logged with its CPU, fails the "
-          "3 pairs it is part of from then on, with that reason, and the "
-          "other 3 pairs and the run go on",
+          "3 pairs it is part of from then on, their cells saying "
+          "failed: faulted, and the other 3 pairs and the run go on",
           o.rc == 0 and set(pairs) == {(0, 2), (0, 3), (2, 0), (2, 3),
                                        (3, 0), (3, 2)}
-          and all((r["status"] == "failed"
-                   and "APIC id 2 raised exception 6" in r["reason"])
-                  if k in fails else r["status"] == "ok"
+          and all(r["ipi-ack"] == "failed: faulted" if k in fails
+                  else isinstance(r["ipi-ack"], int)
                   for k, r in pairs.items())
           and "CPU 2, APIC id 2: exception 6; it parked itself" in log
           and len(line) == 1 and line[0].get("faults") == "1",
-          "rc %d, %s, %s" % (o.rc, [(k, r["status"], r.get("reason"))
+          "rc %d, %s, %s" % (o.rc, [(k, r["ipi-ack"])
                                     for k, r in pairs.items()], line))
     rows = {e["name"]: e for e in (o.doc or {}).get("experiments", [])}
     boot, there = rows.get("int-direct"), rows.get("int-direct@cpu3")
@@ -517,7 +520,7 @@ def cross_cpu_icount(o):
                               row["delivered"], row.get("between_cpus")),
                      line))
     x = (o.doc or {}).get("cross_cpu", {})
-    pairs = [r for r in x.get("rows", []) if r["kind"] == "ipi-ack"]
+    pairs = list(matrix_cells(x).values())
     section = [l for l in statuses(o.run_dir, 1, "cross-cpu")
                if l.get("source") == "cross-cpu"]
     samples = max(ICOUNT_CROSS_SAMPLES // 4, 20) + 10
@@ -525,12 +528,13 @@ def cross_cpu_icount(o):
     check("cross-cpu-icount: the section's 2 ordered pairs and broadcasts "
           "are ok, the other CPU took exactly its %d IPIs, and the section "
           "says its figures are scheduler artefacts" % (3 * samples),
-          len(pairs) == 2 and all(r["status"] == "ok" for r in pairs)
+          len(pairs) == 2 and all(isinstance(r["ipi-ack"], int)
+                                  for r in pairs)
           and "scheduler artefacts" in x.get("figures", "")
           and len(section) == 1
           and section[0].get("took") == str(3 * samples),
           "%s %s %s" % (x.get("figures"), [(r["sender"], r["target"],
-                                          r["status"]) for r in pairs],
+                                          r["ipi-ack"]) for r in pairs],
                         section))
     # Started once, by phase B: every row and the section find it
     # parked in irqlab's loop.
@@ -557,16 +561,9 @@ def cross_cpu_alone(o):
           str(section))
 
 
-# The section between CPUs takes at most this many processors today (the
-# boot CPU and 7 others: the room its reserve in the first handoff
-# holds, CROSS_MAX_CPUS in bench/run/cross_cpu.c); the cpus key's default
-# names the MADT's first 8.
-SECTION_MAX_CPUS = 8
-
-
-def cross_cpu_sixteen(o):
-    """-smp 16,sockets=2,cores=8 under plain TCG, on a host of fewer cores
-    kept busy: 16 vCPU threads wait their turn for a core, for tens of
+def cross_cpu_many(o, label, cpus, per_package):
+    """-smp N,sockets=2 under plain TCG, on a host of fewer cores
+    kept busy: N vCPU threads wait their turn for a core, for tens of
     milliseconds and more. Every other processor starts once, all
     together; every cross-CPU row runs in both APIC modes and is ok (the
     MWAIT row skipped for TCG's MWAIT, which does not wait), however
@@ -579,18 +576,18 @@ def cross_cpu_sixteen(o):
     x = doc.get("cross_cpu", {})
     starts = x.get("starts", {})
     parts = doc.get("row_counts", {}).get("parts")
-    check("cross-cpu-16: with -smp 16 phase B starts the 15 other "
+    check("%s: with -smp %d phase B starts the %d other "
           "processors together, in one start (INIT, 10 ms, SIPI to each), "
-          "and parks all 15; results.json says each processor started "
+          "and parks all %d; results.json says each processor started "
           "once a boot (starts: together, one per part's boot; at most 1 "
-          "per processor)",
+          "per processor)" % (label, cpus, cpus - 1, cpus - 1),
           o.rc == 0 and len(parked) == 1
-          and parked[0].get("listed") == "16"
-          and parked[0].get("started") == "15"
-          and parked[0].get("parked") == "15"
+          and parked[0].get("listed") == str(cpus)
+          and parked[0].get("started") == str(cpus - 1)
+          and parked[0].get("parked") == str(cpus - 1)
           and parked[0].get("stuck") == "0"
           and parked[0].get("rounds") == "1"
-          and "start 1: 15 processors at once" in log
+          and "start 1: %d processors at once" % (cpus - 1) in log
           and parts and starts == {"together": parts,
                                    "most_per_processor": 1},
           "rc %d, %s, starts %s, %s part(s)" % (o.rc, parked, starts,
@@ -609,53 +606,65 @@ def cross_cpu_sixteen(o):
                                                       row.get("reason"))))
             else:
                 late += row["late_samples"]
-    check("cross-cpu-16: each of the %d cross-CPU sources under direct, in "
+    check("%s: each of the %d cross-CPU sources under direct, in "
           "xAPIC and x2APIC mode, is ok (the MWAIT row skipped because "
           "TCG's MWAIT does not wait), each saying how many of its samples "
-          "came late" % len(CROSS_CPU_SOURCES),
+          "came late" % (label, len(CROSS_CPU_SOURCES)),
           o.rc == 0 and not bad, "; ".join(bad) or "%d late" % late)
     srows = x.get("rows", [])
-    pairs = {(r["sender"], r["target"]): r for r in srows
-             if r["kind"] == "ipi-ack"}
-    one_way = {(r["sender"], r["target"]): r for r in srows
-               if r["kind"] == "ipi-oneway"}
-    cpus = sorted({s for s, _ in pairs})
-    n = len(cpus)
-    want = {(a, b) for a in range(SECTION_MAX_CPUS)
-            for b in range(SECTION_MAX_CPUS) if a != b}
+    cells = matrix_cells(x)
+    order = [c["apic_id"] for c in x.get("matrix", {}).get("cpus", [])]
+    want = {(a, b) for a in range(cpus) for b in range(cpus) if a != b}
+    # a quarter of a row's samples, at most 140,000 over the pairs
+    # (cross_samples_per_pair, bench/model/cross_cpu.h)
+    samples = max(min(TINY_SAMPLES // 4, 140000 // len(want)), 20)
     # QEMU numbers APIC ids socket by socket: 0-7 the first package,
     # one last-level cache, 8-15 the second.
-    check("cross-cpu-16: the section takes the first %d of the 16 "
-          "processors (its limit today: the first handoff's reserve; the "
-          "cpus key names the MADT's first 8), and each of their %d "
-          "ordered pairs has its acked row ok, same-llc (one package), and "
-          "its one-way row ok or skipped because TCG's TSC is not "
-          "invariant" % (SECTION_MAX_CPUS, len(want)),
-          n == SECTION_MAX_CPUS and set(pairs) == want
-          and set(one_way) == want
-          and all(r["status"] == "ok" and r["relation"] == "same-llc"
-                  for r in pairs.values())
-          and all(r["status"] == "ok" or r["status"] == "skipped"
-                  and "invariant TSC" in r["reason"]
-                  for r in one_way.values()),
-          str(sorted((k, r["status"], r.get("reason")) for k, r in
-                     pairs.items() if r["status"] != "ok")[:6])
-          + " %d processors" % n)
+    near = {(a, b) for a, b in want
+            if a // per_package == b // per_package}
+    bad = sorted((k, c["relation"], c["ipi-ack"], c["ipi-oneway"])
+                 for k, c in cells.items()
+                 if not isinstance(c["ipi-ack"], int)
+                 or c["relation"] != ("same-llc" if k in near
+                                      else "other-package")
+                 or not (isinstance(c["ipi-oneway"], int)
+                         or c["ipi-oneway"] == "skipped: not-invariant"))
+    check("%s: the matrix takes all %d processors in topology "
+          "order, and each of their %d ordered pairs has its ipi-ack "
+          "median, same-llc within a package and other-package across, "
+          "and its one-way figure or skipped because TCG's TSC is not "
+          "invariant, %d samples each"
+          % (label, cpus, len(want), samples),
+          order == list(range(cpus)) and set(cells) == want and not bad
+          and x.get("matrix", {}).get("samples_per_pair")
+          == samples,
+          str(bad[:6]) + " %d cells, order %s" % (len(cells), order))
     broadcasts = [r for r in srows if r["target"] == "all"]
-    check("cross-cpu-16: the broadcast and the per-target loop each waited "
-          "for all 15 others' acks, ok",
+    check("%s: the broadcast and the per-target loop each waited "
+          "for all %d others' acks, ok" % (label, cpus - 1),
           len(broadcasts) == 2 and all(r["status"] == "ok"
-                                       and r["targets"] == 15
+                                       and r["targets"] == cpus - 1
                                        for r in broadcasts),
           str([(r["kind"], r["status"], r["targets"], r.get("reason"))
                for r in broadcasts]))
     took = [l for l in statuses(o.run_dir, 1, "cross-cpu")
             if l.get("source") == "cross-cpu"] if o.run_dir else []
     machine = x.get("machine_time", {})
-    check("cross-cpu-16: the section's time on the machine is in "
+    check("%s: the section's time on the machine is in "
           "results.json (cross_cpu.machine_time, ticks and ms), and no "
-          "processor faulted or missed a command in it",
+          "processor faulted or missed a command in it" % label,
           machine.get("ticks", 0) > 0 and machine.get("ms", -1) >= 0
           and len(took) == 1 and took[0].get("faults") == "0"
           and took[0].get("late") == "0",
           "%s %s" % (machine, took))
+
+
+def cross_cpu_sixteen(o):
+    """-smp 16,sockets=2,cores=8: two packages of 8 (cross_cpu_many)."""
+    cross_cpu_many(o, "cross-cpu-16", 16, 8)
+
+
+def cross_cpu_sixty_four(o):
+    """-smp 64,sockets=2,cores=32: two packages of 32, 4,032 pairs, each
+    taking 34 samples (cross_cpu_many)."""
+    cross_cpu_many(o, "cross-cpu-64", 64, 32)

@@ -427,3 +427,11 @@ SMALL = ("samples = 500\nwarmup = 20\ncold_samples = 50\n"
 # goes in parts (docs/uefi-variables.md "Parts").
 ONE_HANDOFF = "variants = none, gs-swapgs, cold\napic_modes = xapic\n"
 TPM_OFF = {"TPM": "off"}
+
+
+def matrix_cells(section):
+    """The matrix's cells by (sender, target), each a dict under its
+    columns' names."""
+    m = section.get("matrix", {})
+    cols = m.get("columns", [])
+    return {(c[0], c[1]): dict(zip(cols, c)) for c in m.get("cells", [])}

@@ -13,6 +13,7 @@ from apic_ids import (APIC_ID_256_CONFIG, APIC_ID_256_ENV,
 from between_cpus import (CROSS_CPU_SOURCES, MATRIX_CPU_SOURCES, cross_cpu,
                           cross_cpu_alone, cross_cpu_fault, cross_cpu_icount,
                           cross_cpu_section, cross_cpu_sixteen,
+                          cross_cpu_sixty_four,
                           matrix_all_rows, matrix_on_cpu1_icount,
                           other_cpus)
 from bochs import (bochs_cet, bochs_counted_pass, bochs_runs,
@@ -234,6 +235,14 @@ SECOND_LANE = (
 # keep both host cores busy (load average over 100 here), which would
 # starve the other lane's boots past their limits.
 ALONE = (
+    # The matrix of 64 processors, 4,032 pairs (docs/cross-cpu.md "The
+    # matrix"): the cross-CPU sources and the section only; alone, for
+    # its 64 vCPUs.
+    Boot("cross-cpu-64", (cross_cpu_sixty_four,),
+         config=TINY + "schemes = direct\nvariants = none\nsources = "
+         + ", ".join(CROSS_CPU_SOURCES) + "\n",
+         env={"TPM": "off", "SMP": "64,sockets=2,cores=32",
+              "MEMORY": "2G", "BOOT_TIMEOUT": "600"}),
     Boot("apic-ids-288", (apic_ids_288,), config=TINY + APIC_IDS_288_CONFIG,
          env=APIC_IDS_288_ENV),
 )

@@ -125,15 +125,20 @@ static inline void sample_counted(struct run_result *r, unsigned probe)
 	}
 }
 
-/* The cross-CPU section of `cpus` processors: the two broadcasts, then
- * each ordered pair acked and one way, as phase B orders them; the one
- * way rows with a negative TSC offset bound, the last pair's skipped. */
+/* The cross-CPU section of `cpus` processors (APIC IDs 0, 2, 4, ...),
+ * as phase B leaves it: the two broadcast rows; the matrix, every
+ * ordered pair a cell, SMT siblings where the IDs differ in bit 1 alone
+ * and the same package otherwise, the last pair's one-way skipped for
+ * its wide TSC offset bound; and the first pair of each relation kept
+ * in full, its one-way row with a negative offset bound. */
 static inline void sample_cross(struct run_result *r, uint32_t cpus)
 {
+	uint8_t kept[CPU_RELATION_COUNT] = { 0 };
 	uint32_t a, b;
 	unsigned k;
 
 	r->n_cross = 0;
+	r->n_cells = 0;
 	for (k = CROSS_BROADCAST_ACK; k <= CROSS_UNICAST_ACK_EACH; k++)
 		r->cross[r->n_cross++] = (struct cross_result){
 			.kind = (uint8_t)k, .status = EXP_OK,
@@ -142,34 +147,46 @@ static inline void sample_cross(struct run_result *r, uint32_t cpus)
 			.target = CROSS_ALL_TARGETS, .targets = cpus - 1,
 			.time = sample_stats(4000 + 100 * k),
 		};
+	r->n_matrix_cpus = cpus;
+	r->matrix_samples = 2500;
+	for (a = 0; a < cpus; a++)
+		r->matrix_cpu[a] = (struct matrix_cpu){ a * 2, 0 };
 	for (a = 0; a < cpus; a++)
 		for (b = 0; b < cpus; b++) {
-			struct cross_result *c;
+			uint8_t rel = (a ^ b) == 1 ? CPU_RELATION_SMT_SIBLING
+						   : CPU_RELATION_SAME_PACKAGE;
+			int wide = a == cpus - 1 && b == cpus - 2;
+			struct matrix_cell *c;
+			struct cross_result *row;
 
 			if (a == b)
 				continue;
-			c = &r->cross[r->n_cross++];
-			*c = (struct cross_result){
+			c = &r->cell[r->n_cells++];
+			*c = (struct matrix_cell){
+				.sender = (uint16_t)a, .target = (uint16_t)b,
+				.relation = rel, .ack_status = EXP_OK,
+				.one_way_status = wide ? EXP_SKIPPED : EXP_OK,
+				.one_way_why = wide ? CELL_WHY_OFFSET_WIDE : 0,
+				.ack = 902 + a + b,
+				.one_way = wide ? 0 : 502 + a,
+				.offset_plus_minus = 50 + (a + b) / 2,
+			};
+			if (kept[rel])
+				continue;
+			kept[rel] = 1;
+			row = &r->cross[r->n_cross++];
+			*row = (struct cross_result){
 				.kind = CROSS_ACK, .status = EXP_OK,
-				.relation = (a ^ b) == 1 ?
-						    CPU_RELATION_SMT_SIBLING :
-						    CPU_RELATION_SAME_PACKAGE,
-				.apic_mode = 2, .sender = a * 2, .target = b * 2,
+				.relation = rel, .apic_mode = 2,
+				.sender = a * 2, .target = b * 2,
 				.targets = 1, .time = sample_stats(900 + a + b),
 			};
-			r->cross[r->n_cross] = *c;
-			c = &r->cross[r->n_cross++];
-			c->kind = CROSS_ONE_WAY;
-			c->skew_low = -1200 - (int64_t)a;
-			c->skew_high = -1100 + (int64_t)b;
-			c->time = sample_stats(500 + a);
-			if (a == cpus - 1 && b == cpus - 2) {
-				c->status = EXP_SKIPPED;
-				c->time = (struct sample_stats){ 0 };
-				strcpy(c->reason, "the TSC offset is known to "
-				       "+-150 ticks, over 250/1000 of the "
-				       "one-way median 500");
-			}
+			r->cross[r->n_cross] = *row;
+			row = &r->cross[r->n_cross++];
+			row->kind = CROSS_ONE_WAY;
+			row->skew_low = -1200 - (int64_t)a;
+			row->skew_high = -1100 + (int64_t)b;
+			row->time = sample_stats(500 + a);
 		}
 }
 

@@ -92,37 +92,45 @@ static void one_way_takes_off_the_middle_of_the_bound(void **state)
 	assert_int_equal(one_way_corrected(10000, 7200, &b, &clamped), 200);
 }
 
+/* A cell of the matrix from processor a to b. */
+static void add_cell(struct run_result *r, uint16_t a, uint16_t b,
+		     uint8_t relation, uint8_t ack_status, uint32_t ack,
+		     uint32_t one_way)
+{
+	r->cell[r->n_cells++] = (struct matrix_cell){
+		.sender = a, .target = b, .relation = relation,
+		.ack_status = ack_status, .ack = ack,
+		.one_way_status = one_way ? EXP_OK : EXP_SKIPPED,
+		.one_way = one_way,
+	};
+}
+
 static void each_relation_has_the_median_of_its_pairs(void **state)
 {
 	static struct run_result r;
-	static const struct {
-		uint8_t kind, status, relation;
-		uint64_t median;
-	} rows[] = {
-		{ CROSS_ACK, EXP_OK, CPU_RELATION_SAME_LLC, 300 },
-		{ CROSS_ACK, EXP_OK, CPU_RELATION_SAME_LLC, 100 },
-		{ CROSS_ACK, EXP_OK, CPU_RELATION_SAME_LLC, 200 },
-		{ CROSS_ACK, EXP_OK, CPU_RELATION_OTHER_PACKAGE, 900 },
-		{ CROSS_ACK, EXP_OK, CPU_RELATION_OTHER_PACKAGE, 700 },
-		{ CROSS_ACK, EXP_FAILED, CPU_RELATION_OTHER_PACKAGE, 1 },
-		{ CROSS_ONE_WAY, EXP_OK, CPU_RELATION_SAME_LLC, 50 },
-	};
-	uint32_t i, pairs;
+	uint32_t pairs;
 
 	(void)state;
 	memset(&r, 0, sizeof(r));
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		r.cross[i].kind = rows[i].kind;
-		r.cross[i].status = rows[i].status;
-		r.cross[i].relation = rows[i].relation;
-		r.cross[i].time.median = rows[i].median;
-	}
-	r.n_cross = i;
+	r.n_matrix_cpus = 4;
+	add_cell(&r, 0, 1, CPU_RELATION_SAME_LLC, EXP_OK, 300, 50);
+	add_cell(&r, 1, 0, CPU_RELATION_SAME_LLC, EXP_OK, 100, 0);
+	add_cell(&r, 2, 3, CPU_RELATION_SAME_LLC, EXP_OK, 200, 0);
+	add_cell(&r, 0, 2, CPU_RELATION_OTHER_PACKAGE, EXP_OK, 900, 0);
+	add_cell(&r, 2, 0, CPU_RELATION_OTHER_PACKAGE, EXP_OK, 700, 0);
+	add_cell(&r, 1, 3, CPU_RELATION_OTHER_PACKAGE, EXP_FAILED, 1, 0);
+	/* a broadcast row, whose figures are its own */
+	r.cross[0] = (struct cross_result){
+		.kind = CROSS_BROADCAST_ACK, .status = EXP_OK,
+		.relation = CPU_RELATION_OTHER_PACKAGE,
+		.target = CROSS_ALL_TARGETS, .time = { .median = 4000 },
+	};
+	r.n_cross = 1;
 	assert_int_equal(cross_relation_median(&r, CROSS_ACK,
 					       CPU_RELATION_SAME_LLC, &pairs),
 			 200);
 	assert_int_equal(pairs, 3);
-	/* The lower median of two; the failed row is not a figure. */
+	/* The lower median of two; the failed pair is not a figure. */
 	assert_int_equal(cross_relation_median(&r, CROSS_ACK,
 					       CPU_RELATION_OTHER_PACKAGE,
 					       &pairs), 700);
@@ -131,31 +139,107 @@ static void each_relation_has_the_median_of_its_pairs(void **state)
 					       CPU_RELATION_SMT_SIBLING,
 					       &pairs), 0);
 	assert_int_equal(pairs, 0);
+	/* one-way: the one pair whose figure was made */
+	assert_int_equal(cross_relation_median(&r, CROSS_ONE_WAY,
+					       CPU_RELATION_SAME_LLC, &pairs),
+			 50);
+	assert_int_equal(pairs, 1);
+	assert_int_equal(cross_relation_median(&r, CROSS_BROADCAST_ACK,
+					       CPU_RELATION_OTHER_PACKAGE,
+					       &pairs), 4000);
+	assert_int_equal(pairs, 1);
 }
 
-/* A hybrid CPU: the rows from performance to efficiency cores apart. */
+/* The median over a full matrix's 4,032 pairs is the lower median, as a
+ * sort would give it, whatever order the cells come in. */
+static void a_full_matrix_has_its_exact_median(void **state)
+{
+	static struct run_result r;
+	uint32_t pairs, i, seed = 2463534242u, rounds;
+
+	(void)state;
+	for (rounds = 0; rounds < 3; rounds++) {
+		static uint32_t sorted[RESULTS_MAX_CELLS];
+		uint32_t n = RESULTS_MAX_CELLS - rounds; /* even and odd */
+
+		memset(&r, 0, sizeof(r));
+		r.n_matrix_cpus = RESULTS_MAX_MATRIX_CPUS;
+		for (i = 0; i < n; i++) {
+			seed ^= seed << 13;
+			seed ^= seed >> 17;
+			seed ^= seed << 5;
+			/* many repeats, as one-bucket figures repeat */
+			add_cell(&r, (uint16_t)(i / 63), (uint16_t)(i % 63 + 1),
+				 CPU_RELATION_SAME_PACKAGE, EXP_OK,
+				 rounds == 2 ? 500 + seed % 7 : seed % 100000,
+				 0);
+			sorted[i] = r.cell[i].ack;
+		}
+		/* an insertion sort, the plain way */
+		for (i = 1; i < n; i++) {
+			uint32_t v = sorted[i], j = i;
+
+			for (; j > 0 && sorted[j - 1] > v; j--)
+				sorted[j] = sorted[j - 1];
+			sorted[j] = v;
+		}
+		assert_int_equal(cross_relation_median(&r, CROSS_ACK,
+						       CPU_RELATION_SAME_PACKAGE,
+						       &pairs),
+				 sorted[(n - 1) / 2]);
+		assert_int_equal(pairs, n);
+	}
+}
+
+/* A pair takes a quarter of a row's samples, at least 20 (a row's own
+ * where fewer), and the section at most 140,000 over its pairs: 2,500
+ * each for 8 processors, as before the matrix grew, 583 for 16, 34 for
+ * 64; never more than 140,000 in all up to 64 processors. */
+static void the_samples_shrink_as_the_pairs_grow(void **state)
+{
+	uint32_t cpus;
+
+	(void)state;
+	assert_int_equal(cross_samples_per_pair(10000, 12), 2500);
+	assert_int_equal(cross_samples_per_pair(10000, 56), 2500);
+	assert_int_equal(cross_samples_per_pair(10000, 240), 583);
+	assert_int_equal(cross_samples_per_pair(10000, 4032), 34);
+	assert_int_equal(cross_samples_per_pair(40, 12), 20);
+	assert_int_equal(cross_samples_per_pair(12, 12), 12);
+	for (cpus = 2; cpus <= RESULTS_MAX_MATRIX_CPUS; cpus++) {
+		uint32_t pairs = cpus * (cpus - 1);
+
+		assert_true((uint64_t)pairs *
+				    cross_samples_per_pair(100000, pairs) <=
+			    CROSS_SECTION_SAMPLES);
+		assert_true(cross_samples_per_pair(100000, pairs) >=
+			    CROSS_MIN_SAMPLES);
+	}
+}
+
+/* A hybrid CPU: the pairs from performance to efficiency cores apart,
+ * each end's core type that of its matrix processor. */
 #define CORE CORE_TYPE_CORE
 #define ATOM CORE_TYPE_ATOM
 static void each_core_type_pair_has_its_median(void **state)
 {
 	static struct run_result r;
-	static const uint8_t ends[][3] = {
-		{ CORE, CORE, 100 }, { CORE, ATOM, 180 }, { CORE, ATOM, 160 },
-		{ ATOM, CORE, 150 }, { ATOM, ATOM, 220 },
+	/* processors 0, 1 performance cores; 2, 3 efficiency cores */
+	static const uint16_t ends[][3] = {
+		{ 0, 1, 100 }, { 0, 2, 180 }, { 1, 3, 160 },
+		{ 2, 0, 150 }, { 2, 3, 220 },
 	};
 	uint32_t i, pairs;
 
 	(void)state;
 	memset(&r, 0, sizeof(r));
 	assert_false(cross_hybrid(&r));
-	for (i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
-		r.cross[i].kind = CROSS_ACK;
-		r.cross[i].status = EXP_OK;
-		r.cross[i].sender_core = ends[i][0];
-		r.cross[i].target_core = ends[i][1];
-		r.cross[i].time.median = ends[i][2];
-	}
-	r.n_cross = i;
+	r.n_matrix_cpus = 4;
+	for (i = 0; i < 4; i++)
+		r.matrix_cpu[i] = (struct matrix_cpu){ i, i < 2 ? CORE : ATOM };
+	for (i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
+		add_cell(&r, ends[i][0], ends[i][1],
+			 CPU_RELATION_SAME_PACKAGE, EXP_OK, ends[i][2], 0);
 	assert_true(cross_hybrid(&r));
 	assert_int_equal(cross_core_median(&r, CROSS_ACK, CORE, ATOM, &pairs),
 			 160);
@@ -210,6 +294,8 @@ int main(void)
 		cmocka_unit_test(a_loose_bound_hides_the_figure),
 		cmocka_unit_test(one_way_takes_off_the_middle_of_the_bound),
 		cmocka_unit_test(each_relation_has_the_median_of_its_pairs),
+		cmocka_unit_test(a_full_matrix_has_its_exact_median),
+		cmocka_unit_test(the_samples_shrink_as_the_pairs_grow),
 		cmocka_unit_test(each_core_type_pair_has_its_median),
 		cmocka_unit_test(only_hardware_figures_are_latencies),
 		cmocka_unit_test(target_wakeups_are_bounded_per_hundred_interrupts),

@@ -7,6 +7,7 @@
 
 #include <cmocka.h>
 
+#include "bench/model/cross_cpu.h"
 #include "bench/model/histogram.h"
 #include "bench/model/records.h"
 #include "tests/unit/sample_run.h"
@@ -42,36 +43,129 @@ static void round_trip_is_exact(void **state)
 	assert_memory_equal(&in, &out, sizeof(in));
 }
 
-/* The cross-CPU section of 8 processors travels exactly, negative TSC
- * offsets and the broadcasts' "all" included, with a distribution of
- * the largest size for each relation, and in no more than the room
- * phase B sets aside for it (CROSS_ROW_BYTES, 48 a row, and
- * ROW_HIST_BYTES + 8 a distribution, bench/run/cross_cpu.c). */
+/* The cross-CPU section travels exactly, negative TSC offsets and the
+ * broadcasts' "all" included, with a distribution of the largest size
+ * for each relation, and in no more than the room phase B sets aside
+ * for it (cross_handoff_reserve): at 8 processors, and at the matrix's
+ * 64, whose 4,032 cells carry plain TCG's spread of medians. */
 static void cross_rows_round_trip_within_their_reserve(void **state)
 {
 	static struct run_result in, out;
+	static const uint32_t sizes[] = { 8, RESULTS_MAX_MATRIX_CPUS };
+	uint32_t seed = 88172645u;
 	size_t without, with;
-	unsigned i;
+	unsigned i, z;
 
 	(void)state;
-	sample_run(&in, 8);
-	without = results_encode(&in, buf, sizeof(buf));
-	sample_cross(&in, 8);
-	assert_int_equal(in.n_cross, 2 + 2 * 8 * 7);
-	for (i = 0; i < RESULTS_MAX_CROSS_HISTS; i++) {
-		struct row_histogram *h = &in.cross_hist[in.n_cross_hists++];
+	for (z = 0; z < 2; z++) {
+		uint32_t cpus = sizes[z];
 
-		h->row = (uint8_t)(2 + 2 * i);
-		h->len = ROW_HIST_BYTES;
-		memset(h->bytes, 0xa5 + (int)i, sizeof(h->bytes));
+		sample_run(&in, 8);
+		without = results_encode(&in, buf, sizeof(buf));
+		sample_cross(&in, cpus);
+		assert_int_equal(in.n_cells, cpus * (cpus - 1));
+		/* the broadcasts, and both relations' first pairs */
+		assert_int_equal(in.n_cross, 2 + 2 * 2);
+		for (i = 0; i < in.n_cells; i++) {
+			/* TCG's medians: tens of thousands of ticks,
+			 * spread over a factor of ten, and some late
+			 * samples */
+			seed ^= seed << 13;
+			seed ^= seed >> 17;
+			seed ^= seed << 5;
+			in.cell[i].ack = 20000 + seed % 180000;
+			in.cell[i].late = (uint16_t)(seed >> 28);
+			in.cell[i].one_way = 0;
+			in.cell[i].one_way_status = EXP_SKIPPED;
+			in.cell[i].one_way_why = CELL_WHY_NOT_INVARIANT;
+			/* no bound where no one-way figure was made */
+			in.cell[i].offset_plus_minus = 0;
+		}
+		in.n_cross_hists = 0;
+		for (i = 0; i < RESULTS_MAX_CROSS_HISTS; i++) {
+			struct row_histogram *h =
+				&in.cross_hist[in.n_cross_hists++];
+
+			h->row = (uint8_t)(2 + 2 * (i % 2));
+			h->len = ROW_HIST_BYTES;
+			memset(h->bytes, 0xa5 + (int)i, sizeof(h->bytes));
+		}
+		with = results_encode(&in, buf, sizeof(buf));
+		assert_true(without > 0 && with > without);
+		assert_int_equal(results_decode(buf, with, &out), DECODE_OK);
+		assert_memory_equal(&in, &out, sizeof(in));
+		assert_true(with - without <= cross_handoff_reserve(cpus));
 	}
-	with = results_encode(&in, buf, sizeof(buf));
-	assert_true(without > 0 && with > without);
-	assert_int_equal(results_decode(buf, with, &out), DECODE_OK);
-	assert_memory_equal(&in, &out, sizeof(in));
-	assert_true(with - without <= 64 + (size_t)in.n_cross * 48 +
-					   RESULTS_MAX_CROSS_HISTS *
-						   (ROW_HIST_BYTES + 8));
+	/* the reserve stops growing at the matrix's 64 */
+	assert_int_equal(cross_handoff_reserve(512),
+			 cross_handoff_reserve(RESULTS_MAX_MATRIX_CPUS));
+	assert_int_equal(cross_handoff_reserve(1), 64);
+}
+
+/* A cell that names a processor the matrix does not have, or one
+ * processor twice, is refused: the encoder does not write it, and the
+ * decoder refuses a blob that says it. */
+static void a_cell_outside_its_matrix_is_refused(void **state)
+{
+	static struct run_result in, out;
+	/* cell 1, 0 -> 2: sender, target, relation, both statuses and
+	 * reasons, then its late count and ack median, made unique */
+	const uint8_t cell[] = { 0, 2, CPU_RELATION_SAME_PACKAGE, EXP_OK,
+				 EXP_OK, 0, 0, 77, 99 };
+	size_t n, at;
+
+	(void)state;
+	sample_run(&in, 4);
+	sample_cross(&in, 3);
+	in.cell[1].late = 77;
+	in.cell[1].ack = 99;
+	n = results_encode_stored(&in, buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_int_equal(results_decode(buf, n, &out), DECODE_OK);
+	for (at = 0; at + sizeof(cell) <= n &&
+		     memcmp(buf + at, cell, sizeof(cell)); at++)
+		;
+	assert_true(at + sizeof(cell) <= n);
+	buf[at + 1] = 0;	/* 0 -> 0 */
+	assert_int_equal(results_decode(buf, n, &out), DECODE_BAD_VALUE);
+	buf[at + 1] = 3;	/* the matrix has 0..2 */
+	assert_int_equal(results_decode(buf, n, &out), DECODE_BAD_VALUE);
+	buf[at + 1] = 2;
+	assert_int_equal(results_decode(buf, n, &out), DECODE_OK);
+	in.cell[1].target = in.cell[1].sender;
+	assert_int_equal(results_encode(&in, buf, sizeof(buf)), 0);
+	in.cell[1].target = 3;
+	assert_int_equal(results_encode(&in, buf, sizeof(buf)), 0);
+}
+
+/* Past the histograms, a handoff too small for the whole matrix leaves
+ * out its last senders' cells, a whole sender at a time, and counts
+ * them. */
+static void the_matrix_gives_way_by_whole_senders(void **state)
+{
+	static struct run_result in, out;
+	static uint8_t scratch[HANDOFF_MAX_BLOB];
+	size_t len, plain, full;
+	uint32_t seed = 1234567u, i;
+
+	(void)state;
+	sample_run(&in, 20);
+	plain = results_encode(&in, buf, sizeof(buf));
+	sample_cross(&in, 32);
+	for (i = 0; i < in.n_cells; i++) {
+		seed = seed * 1103515245u + 12345u;
+		in.cell[i].ack = 1000 + (seed >> 8) % 100000;
+	}
+	full = results_encode(&in, buf, sizeof(buf));
+	assert_true(full > plain + 1000);
+	(void)results_fit_histograms(&in, scratch, (plain + full) / 2, &len);
+	assert_true(len > 0 && len <= (plain + full) / 2);
+	assert_true(in.cells_dropped > 0);
+	assert_int_equal(in.n_cells + in.cells_dropped, 32 * 31);
+	assert_int_equal(in.cells_dropped % 31, 0);
+	assert_int_equal(results_decode(scratch, len, &out), DECODE_OK);
+	assert_int_equal(out.cells_dropped, in.cells_dropped);
+	assert_int_equal(out.n_cells, in.n_cells);
 }
 
 /* A run whose rows outgrow one handoff goes in parts, a reset apart
@@ -206,6 +300,10 @@ static unsigned parts_at(const struct run_result *in, size_t budget)
 		for (;;) {
 			part = *in;
 			part.part = (uint8_t)(parts + 1);
+			if (parts) {	/* the section is part 1's */
+				part.n_cross = part.n_cross_hists = 0;
+				part.n_cells = part.n_matrix_cpus = 0;
+			}
 			part.first_row = (uint16_t)first;
 			part.n_experiments = 0;
 			part.n_hists = 0;
@@ -270,6 +368,22 @@ static void the_worst_case_at_the_store_sized_handoff(void **state)
 	assert_int_equal(parts_at(&in, HANDOFF_MAX_RECORDS * RECORD_MAX_PAYLOAD),
 			 3);
 	assert_int_equal(parts_at(&in, 22 * RECORD_MAX_PAYLOAD), 6);
+	/* and with the section of 64 processors in part 1, its 4,032
+	 * cells spread as TCG's noise spreads them */
+	sample_cross(&in, RESULTS_MAX_MATRIX_CPUS);
+	for (i = 0; i < in.n_cells; i++) {
+		seed ^= seed << 13;
+		seed ^= seed >> 17;
+		seed ^= seed << 5;
+		in.cell[i].ack = 20000 + seed % 180000;
+		in.cell[i].one_way_status = EXP_SKIPPED;
+		in.cell[i].one_way_why = CELL_WHY_NOT_INVARIANT;
+		in.cell[i].one_way = 0;
+		in.cell[i].offset_plus_minus = 0;
+	}
+	assert_int_equal(parts_at(&in, HANDOFF_MAX_RECORDS * RECORD_MAX_PAYLOAD),
+			 3);
+	in.n_cells = in.n_cross = in.n_matrix_cpus = in.n_cross_hists = 0;
 	/* the shipped matrix's size: 140 rows, three histograms each */
 	sample_run(&in, 140);
 	for (i = 0; i < 140; i++)
@@ -277,6 +391,41 @@ static void the_worst_case_at_the_store_sized_handoff(void **state)
 			add_spread_histogram(&in, i, k, &seed);
 	assert_int_equal(parts_at(&in, HANDOFF_MAX_RECORDS * RECORD_MAX_PAYLOAD),
 			 1);
+}
+
+/* A 64-processor section on OVMF's 2 MB store (22 records): part 1
+ * gives it half the handoff (efi/phase_b.c fits_one_handoff), where its
+ * last senders' cells give way whole, counted; the first senders' rows
+ * of the matrix stay, with TCG's noise 22 of 64. */
+static void half_a_small_handoff_holds_the_first_senders(void **state)
+{
+	static struct run_result in, out;
+	static uint8_t scratch[HANDOFF_MAX_BLOB];
+	uint32_t seed = 2463534242u, i, senders;
+	size_t len;
+
+	(void)state;
+	sample_run(&in, 0);
+	sample_cross(&in, RESULTS_MAX_MATRIX_CPUS);
+	for (i = 0; i < in.n_cells; i++) {
+		seed ^= seed << 13;
+		seed ^= seed >> 17;
+		seed ^= seed << 5;
+		in.cell[i].ack = 20000 + seed % 180000;
+		in.cell[i].one_way_status = EXP_SKIPPED;
+		in.cell[i].one_way_why = CELL_WHY_NOT_INVARIANT;
+		in.cell[i].one_way = 0;
+		in.cell[i].offset_plus_minus = 0;
+	}
+	(void)results_fit_histograms(&in, scratch, 22 * RECORD_MAX_PAYLOAD / 2,
+				     &len);
+	assert_true(len > 0);
+	assert_int_equal(in.n_cells % 63, 0);
+	senders = in.n_cells / 63;
+	assert_int_equal(senders, 22);
+	assert_int_equal(in.cells_dropped, (64 - senders) * 63);
+	assert_int_equal(results_decode(scratch, len, &out), DECODE_OK);
+	assert_int_equal(out.cell[out.n_cells - 1].sender, senders - 1);
 }
 
 /* Under a budget the last rows' histograms give way first, the rest of
@@ -716,10 +865,13 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip_is_exact),
 		cmocka_unit_test(cross_rows_round_trip_within_their_reserve),
+		cmocka_unit_test(a_cell_outside_its_matrix_is_refused),
+		cmocka_unit_test(the_matrix_gives_way_by_whole_senders),
 		cmocka_unit_test(a_full_matrix_fits_the_handoff_in_two_parts),
 		cmocka_unit_test(row_histograms_round_trip),
 		cmocka_unit_test(histograms_give_way_to_the_budget),
 		cmocka_unit_test(the_worst_case_at_the_store_sized_handoff),
+		cmocka_unit_test(half_a_small_handoff_holds_the_first_senders),
 		cmocka_unit_test(parts_join_into_one_run),
 		cmocka_unit_test(counted_rows_round_trip_and_join),
 		cmocka_unit_test(a_clock_past_index_254_round_trips),
