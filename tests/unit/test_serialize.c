@@ -340,6 +340,27 @@ static unsigned parts_at(const struct run_result *in, size_t budget)
 	return parts;
 }
 
+
+/* The section of 64 processors, its 4,032 cells' ipi-ack medians spread
+ * as TCG's noise spreads them (xorshift32 from *seed), its one-way
+ * figures skipped for TCG's TSC. */
+static void noisy_matrix_of_64(struct run_result *r, uint32_t *seed)
+{
+	uint32_t i;
+
+	sample_cross(r, RESULTS_MAX_MATRIX_CPUS);
+	for (i = 0; i < r->n_cells; i++) {
+		*seed ^= *seed << 13;
+		*seed ^= *seed >> 17;
+		*seed ^= *seed << 5;
+		r->cell[i].ack = 20000 + *seed % 180000;
+		r->cell[i].one_way_status = EXP_SKIPPED;
+		r->cell[i].one_way_why = CELL_WHY_NOT_INVARIANT;
+		r->cell[i].one_way = 0;
+		r->cell[i].offset_plus_minus = 0;
+	}
+}
+
 /* The handoff's worst case at the sizes phase A now gives it
  * (docs/uefi-variables.md "The handoff's size"): every row of the plan's
  * largest, each with its histograms in TSC ticks and in core cycles, all
@@ -370,17 +391,7 @@ static void the_worst_case_at_the_store_sized_handoff(void **state)
 	assert_int_equal(parts_at(&in, 22 * RECORD_MAX_PAYLOAD), 6);
 	/* and with the section of 64 processors in part 1, its 4,032
 	 * cells spread as TCG's noise spreads them */
-	sample_cross(&in, RESULTS_MAX_MATRIX_CPUS);
-	for (i = 0; i < in.n_cells; i++) {
-		seed ^= seed << 13;
-		seed ^= seed >> 17;
-		seed ^= seed << 5;
-		in.cell[i].ack = 20000 + seed % 180000;
-		in.cell[i].one_way_status = EXP_SKIPPED;
-		in.cell[i].one_way_why = CELL_WHY_NOT_INVARIANT;
-		in.cell[i].one_way = 0;
-		in.cell[i].offset_plus_minus = 0;
-	}
+	noisy_matrix_of_64(&in, &seed);
 	assert_int_equal(parts_at(&in, HANDOFF_MAX_RECORDS * RECORD_MAX_PAYLOAD),
 			 3);
 	in.n_cells = in.n_cross = in.n_matrix_cpus = in.n_cross_hists = 0;
@@ -401,22 +412,12 @@ static void half_a_small_handoff_holds_the_first_senders(void **state)
 {
 	static struct run_result in, out;
 	static uint8_t scratch[HANDOFF_MAX_BLOB];
-	uint32_t seed = 2463534242u, i, senders;
+	uint32_t seed = 2463534242u, senders;
 	size_t len;
 
 	(void)state;
 	sample_run(&in, 0);
-	sample_cross(&in, RESULTS_MAX_MATRIX_CPUS);
-	for (i = 0; i < in.n_cells; i++) {
-		seed ^= seed << 13;
-		seed ^= seed >> 17;
-		seed ^= seed << 5;
-		in.cell[i].ack = 20000 + seed % 180000;
-		in.cell[i].one_way_status = EXP_SKIPPED;
-		in.cell[i].one_way_why = CELL_WHY_NOT_INVARIANT;
-		in.cell[i].one_way = 0;
-		in.cell[i].offset_plus_minus = 0;
-	}
+	noisy_matrix_of_64(&in, &seed);
 	(void)results_fit_histograms(&in, scratch, 22 * RECORD_MAX_PAYLOAD / 2,
 				     &len);
 	assert_true(len > 0);
