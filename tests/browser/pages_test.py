@@ -693,17 +693,20 @@ def cross_cpu_page():
     if not opened:
         return
     doc, seen = opened
-    pairs = {(r["sender"], r["target"]): r for r in doc["cross_cpu"]["rows"]
-             if r["kind"] == "ipi-ack" and r["status"] == "ok"}
+    m = doc["cross_cpu"]["matrix"]
+    cells = [dict(zip(m["columns"], c)) for c in m["cells"]]
+    pairs = {(c["sender"], c["target"]): c for c in cells
+             if isinstance(c["ipi-ack"], int)}
     wrong = [c for c in seen["heat"]
              if (c["sender"], c["target"]) not in pairs
-             or c["text"] != str(pairs[(c["sender"], c["target"])]["time"]
-                                 ["median"])
+             or c["text"] != str(pairs[(c["sender"], c["target"])]
+                                 ["ipi-ack"])
              or c["relation"] != pairs[(c["sender"], c["target"])]
              ["relation"]]
     check("cross-cpu-report: the heatmap has a cell for each of the 12 "
           "ordered pairs of 4 CPUs, each its ipi-ack median and relation "
-          "from results.json, in more than one colour, with no page error",
+          "from results.json's matrix, in more than one colour, with no "
+          "page error",
           len(seen["heat"]) == 12 and len(pairs) == 12 and not wrong
           and len({c["background"] for c in seen["heat"]}) > 1
           and not seen["page_errors"] and not seen["console_errors"],
