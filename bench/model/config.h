@@ -89,7 +89,7 @@ enum handoff_route {
 	X(apic_modes, CONFIG_ALL, 1, CONFIG_ALL, config_apic_mode_names, 1) \
 	/* the processors the cross-CPU section takes, by their order in   \
 	 * the MADT (0-31), the boot CPU always: all, or numbers; the       \
-	 * section's matrix takes 8 at most (docs/cross-cpu.md) */          \
+	 * section's matrix takes 64 at most (docs/cross-cpu.md) */         \
 	X(cpus, CONFIG_ALL, 1, CONFIG_ALL, config_cpu_names, 1)             \
 	/* the processors the single-CPU rows run on again, each in the    \
 	 * boot CPU's place (docs/cross-cpu.md "The matrix on another      \

@@ -199,6 +199,48 @@ def bochs_smp_runs(tiny):
               "%s; boot ratio %s; %s" % (pin, boot_ratio, clocks))
 
 
+def bochs_smp_four(tiny):
+    """Bochs with four processors (cpu: count=4), wildcat_lake, whose TSC
+    is invariant: the section between CPUs takes all four, and each of
+    its 12 ordered pairs has its ipi-ack median and its one-way figure
+    (or the bound's reason); the pairs of two processors other than the
+    boot CPU are those where it halts until they are done
+    (docs/cross-cpu.md "The boot CPU halts"), woken by the sender."""
+    label = "bochs-smp-4"
+    doc, _ = run_bochs(label, bochs_smp_binary(), "wildcat_lake", tiny + (
+        "schemes = direct\nvariants = none\nsources = ipi-cpu-roundtrip\n"
+        "apic_modes = x2apic\n"), cpus=4)
+    if doc is None:
+        return
+    x = doc.get("cross_cpu", {})
+    m = x.get("matrix", {})
+    cells = matrix_cells(x)
+    ids = [c["apic_id"] for c in m.get("cpus", [])]
+    want = {(a, b) for a in ids for b in ids if a != b}
+    bad = [(k, c["ipi-ack"], c["ipi-oneway"]) for k, c in cells.items()
+           if not isinstance(c["ipi-ack"], int)
+           or not (isinstance(c["ipi-oneway"], int)
+                   and c["ipi-oneway"] >= 0
+                   or c["ipi-oneway"] in ("skipped: offset-wide",
+                                          "skipped: clamped"))]
+    check("%s: the section takes the 4 processors in ascending APIC ID, "
+          "and each of their 12 ordered pairs has its ipi-ack median and "
+          "a one-way median >= 0, or the offset bound's reason; the 6 "
+          "pairs without the boot CPU among them" % label,
+          len(ids) == 4 and ids == sorted(ids) and set(cells) == want
+          and not bad
+          and len([k for k in want if ids[0] not in k]) == 6,
+          "%s %s %d cells" % (ids, bad[:4], len(cells)))
+    broadcasts = [r for r in x.get("rows", []) if r["target"] == "all"]
+    check("%s: the broadcast and the per-target loop each waited for the "
+          "3 others' acks, ok" % label,
+          len(broadcasts) == 2 and all(r["status"] == "ok"
+                                       and r["targets"] == 3
+                                       for r in broadcasts),
+          str([(r["kind"], r["status"], r.get("reason"))
+               for r in broadcasts]))
+
+
 def bochs_runs(tiny):
     """Bochs, a second emulator (docs/emulators.md): phases A and B under
     three of its CPU models, results cut from the serial log. Every row

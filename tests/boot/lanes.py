@@ -17,7 +17,8 @@ from between_cpus import (CROSS_CPU_SOURCES, MATRIX_CPU_SOURCES, cross_cpu,
                           matrix_all_rows, matrix_on_cpu1_icount,
                           other_cpus)
 from bochs import (bochs_cet, bochs_counted_pass, bochs_runs,
-                   bochs_shipped_config, bochs_smp_runs)
+                   bochs_shipped_config, bochs_smp_runs,
+                   bochs_smp_four)
 from configs import (bad_config, plant_stale_boot_log, quick, runs_3,
                      selection, shipped_with_quick)
 from emulators import bochs_exact_run, cross_check
@@ -183,6 +184,8 @@ SECOND_LANE = (
     Boot("bochs-every-step", perform=lambda: bochs_every_step(TINY),
          needs="bochs"),
     Boot("bochs-smp", perform=lambda: bochs_smp_runs(TINY),
+         needs="bochs-smp"),
+    Boot("bochs-smp-4", perform=lambda: bochs_smp_four(TINY),
          needs="bochs-smp"),
     Boot("bochs-exact", perform=lambda: bochs_exact_run(TINY),
          needs="bochs-exact"),
