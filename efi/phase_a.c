@@ -414,6 +414,7 @@ EFI_STATUS phase_a(struct run_state *run,
 		.part = next->part ? next->part : 1,
 		.first_row = next->part ? next->first_row
 					: (uint16_t)run->config.start_row,
+		.matrix_resume = next->part ? next->matrix_resume : 0,
 	};
 	r->config = run->config;
 	fmt_snprintf(r->build, sizeof(r->build), "%s", build_id());

@@ -53,6 +53,13 @@ static int fits_one_handoff(const struct run_result *r)
 	return results_fit(r, run->handoff_budget - (r->part == 1 ? keep : 0));
 }
 
+/* Whether the run so far fits the whole handoff: the section between
+ * CPUs comes last, and takes what the rows left. */
+static int fits_whole_handoff(const struct run_result *r)
+{
+	return results_fit(r, run->handoff_budget);
+}
+
 /* How long the page of results stays up before the machine resets, when
  * the store refused them, or powers off after a serial handoff: long
  * enough to photograph where someone waits at the machine (finish =
@@ -461,11 +468,22 @@ void phase_b(struct run_state *measured)
 		      run->result->part < RESULTS_MAX_PARTS &&
 				      !config_hands_over_serial(&run->config)
 			      ? fits_one_handoff : NULL);
-	if (run->result->part == 1) {
+	if (run->result->part == 1)
 		bench_run_primitives(run->result, &run->config, &run->buffers,
 				     &run->lines);
-		bench_run_cross_cpu(run->result, &run->config, &run->buffers);
-	}
+	/* The section in part 1, and where it did not fit there, from the
+	 * sender it stopped at in the parts after: once their rows are all
+	 * measured, else it waits for the part that ends them. */
+	if (run->result->part > 1 && run->result->matrix_resume &&
+	    run->result->next_row)
+		run->result->matrix_next_sender = run->result->matrix_resume;
+	else if (run->result->part == 1 || run->result->matrix_resume)
+		bench_run_cross_cpu(run->result, &run->config, &run->buffers,
+				    run->result->part < RESULTS_MAX_PARTS &&
+						    !config_hands_over_serial(
+							    &run->config)
+					    ? fits_whole_handoff
+					    : NULL);
 	if (config_simulates(&run->config, SIMULATE_NMI_IN_SWITCH))
 		pm_switch_nmi_status();
 	/* The other processors, parked halted since phase B started them,

@@ -225,18 +225,28 @@ static int keep_part(struct pending *pc, struct next_run *next)
 					       pc->blob_len, pc->scratch);
 
 	if (!err && !handoff_delete(pc->found)) {
+		/* Rows all measured: the next part measures none of them,
+		 * only the matrix's senders from matrix_next_sender. */
+		uint16_t first = r->next_row ? r->next_row : r->plan_rows;
+
 		log_printf("phase C: part %u of run %u kept on the ESP: "
 			   "the results did not all fit one handoff, so "
 			   "the plan's rows from %u on are measured next, in "
-			   "part %u\n", r->part, r->run_index, r->next_row,
+			   "part %u\n", r->part, r->run_index, first,
 			   r->part + 1u);
-		log_status(STATUS_PART_KEPT, "run=%u part=%u next_row=%u",
-			   r->run_index, r->part, r->next_row);
+		if (r->matrix_next_sender)
+			log_printf("phase C: and the matrix between CPUs from "
+				   "its sender %u on\n",
+				   r->matrix_next_sender - 1u);
+		log_status(STATUS_PART_KEPT, "run=%u part=%u next_row=%u "
+			   "next_sender=%u", r->run_index, r->part, first,
+			   r->matrix_next_sender);
 		*next = (struct next_run){
 			.id = r->run_id,
 			.index = r->run_index,
 			.part = (uint8_t)(r->part + 1),
-			.first_row = r->next_row,
+			.first_row = first,
+			.matrix_resume = r->matrix_next_sender,
 		};
 		return 1;
 	}
@@ -536,7 +546,8 @@ enum phase_c_outcome phase_c(EFI_FILE_HANDLE root, struct run_state *run,
 	if (pc.found->marker_found)
 		handoff_clear_mark();
 	select_run(&pc);
-	if (pc.have_run && pc.r->next_row && keep_part(&pc, next))
+	if (pc.have_run && (pc.r->next_row || pc.r->matrix_next_sender) &&
+	    keep_part(&pc, next))
 		return PHASE_C_MEASURE;
 	if (pc.have_run && pc.r->part > 1)
 		join_parts(&pc);

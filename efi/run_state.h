@@ -57,6 +57,8 @@ struct next_run {
 	uint8_t index;		/* the run to measure; 0 for a new series */
 	uint8_t part;		/* the part to measure; 0 for a whole run */
 	uint16_t first_row;	/* the plan row that part starts at */
+	/* The matrix's sender it resumes at, + 1; 0: none */
+	uint16_t matrix_resume;
 };
 
 #endif

@@ -82,6 +82,8 @@ const struct field blob_run_fields[] = {
 	FIELD_OF(struct run_result, part, WIRE_FIXED, 1, RESULTS_MAX_PARTS + 1),
 	VAR(struct run_result, first_row),
 	VAR(struct run_result, next_row),
+	VAR(struct run_result, matrix_resume),
+	VAR(struct run_result, matrix_next_sender),
 	VAR(struct run_result, plan_rows),
 	VAR(struct run_result, cpu_start_rounds),
 	VAR(struct run_result, cpu_starts_most),

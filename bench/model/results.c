@@ -108,6 +108,27 @@ const struct counted_row *results_counted(const struct run_result *r,
 	return 0;
 }
 
+/* A later part's cells of the matrix, where it took the same
+ * processors in the same order (each part starts them in its own
+ * boot): appended, sender by sender as they came; else counted as
+ * dropped, since their indices name other processors. */
+static void join_cells(struct run_result *into, const struct run_result *more)
+{
+	uint32_t i;
+	int same = more->n_matrix_cpus == into->n_matrix_cpus;
+
+	for (i = 0; same && i < more->n_matrix_cpus; i++)
+		same = more->matrix_cpu[i].apic_id ==
+		       into->matrix_cpu[i].apic_id;
+	into->cells_dropped += more->cells_dropped;
+	for (i = 0; i < more->n_cells; i++)
+		if (same && into->n_cells < RESULTS_MAX_CELLS)
+			into->cell[into->n_cells++] = more->cell[i];
+		else
+			into->cells_dropped++;
+	into->matrix_next_sender = more->matrix_next_sender;
+}
+
 int results_join_part(struct run_result *into, const struct run_result *more)
 {
 	uint32_t i, rows = into->n_experiments;
@@ -169,6 +190,8 @@ int results_join_part(struct run_result *into, const struct run_result *more)
 			into->cpu_clock[into->n_cpu_clocks++] = *m;
 		}
 	}
+	if (more->matrix_resume)
+		join_cells(into, more);
 	/* Each part starts the other processors in its own boot. */
 	into->cpu_start_rounds += more->cpu_start_rounds;
 	if (more->cpu_starts_most > into->cpu_starts_most)

@@ -388,6 +388,11 @@ struct run_result {
 	uint32_t n_cells;
 	struct matrix_cell cell[RESULTS_MAX_CELLS];
 	uint32_t cells_dropped;
+	/* The matrix in parts (docs/cross-cpu.md "In the handoff"): the
+	 * sender this part's matrix resumed at, and the one the next part
+	 * resumes at, each as its index + 1; 0: from the first (part 1),
+	 * and none to come. */
+	uint16_t matrix_resume, matrix_next_sender;
 	/* A run whose rows and histograms outgrow one handoff is measured in
 	 * parts, a reset apart (docs/uefi-variables.md "Parts"): part `part`
 	 * (from 1) took the plan's rows from first_row up to next_row, 0
@@ -412,7 +417,8 @@ struct run_result {
 #define RESULTS_MAX_PARTS 8
 
 /* Appends part `more`'s rows, gaps and histograms to `into` (part 1 and
- * the parts after it so far), and takes over its end. Returns 0, or -1
+ * the parts after it so far), and the matrix's cells where it resumed
+ * the matrix, and takes over its end. Returns 0, or -1
  * when a table would overflow (nothing is changed then). */
 int results_join_part(struct run_result *into, const struct run_result *more);
 

@@ -44,8 +44,9 @@
  * 21: the matrix between CPUs (run_result's matrix_cpu, cell and their
  *     counts, matrix_left_out, matrix_samples, cells_dropped): every
  *     pair's medians, up to 64 processors; cross_result's rows keep only
- *     the broadcasts and each relation's first pair in full. */
-#define RESULTS_BLOB_VERSION 21
+ *     the broadcasts and each relation's first pair in full.
+ * 22: the matrix in parts: matrix_resume, matrix_next_sender. */
+#define RESULTS_BLOB_VERSION 22
 
 /* How the encoding follows the blob's header. */
 enum blob_method {

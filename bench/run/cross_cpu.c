@@ -676,14 +676,42 @@ static uint32_t choose_cpus(struct run_result *r,
 	return taken;
 }
 
+/* Sender i's row of the matrix: its cells, and for a relation not yet
+ * kept, its first ok pair in full. Returns 0, or -1 where `fits` says
+ * the run no longer fits with it: the row is then taken back whole. */
+static int measure_sender(struct section *s, const struct pick *picks,
+			  uint32_t n, uint32_t i,
+			  int (*fits)(const struct run_result *r))
+{
+	struct run_result *r = s->r;
+	uint32_t j, n_cells = r->n_cells, n_cross = r->n_cross,
+		    n_hists = r->n_cross_hists;
+	uint8_t kept[CPU_RELATION_COUNT];
+
+	__builtin_memcpy(kept, s->kept_relation, sizeof(kept));
+	for (j = 0; j < n; j++)
+		if (i != j)
+			measure_pair(s, &picks[i], (uint16_t)i, &picks[j],
+				     (uint16_t)j);
+	park(&picks[i]);
+	if (!fits || fits(r))
+		return 0;
+	r->n_cells = n_cells;
+	r->n_cross = n_cross;
+	r->n_cross_hists = n_hists;
+	__builtin_memcpy(s->kept_relation, kept, sizeof(kept));
+	return -1;
+}
+
 void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
-			 struct bench_buffers *b)
+			 struct bench_buffers *b,
+			 int (*fits)(const struct run_result *r))
 {
 	static struct pick picks[CROSS_MAX_CPUS];
 	struct pick boot;
 	struct idt_gate_bytes saved, saved_wake;
 	struct section s = { .r = r, .b = b };
-	uint32_t n, i, j;
+	uint32_t n, i, first;
 	uint64_t gs_base, t0 = tsc_open();
 	const char *why = other_cpus_unavailable();
 
@@ -743,13 +771,22 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 					   picks[i].apic_id,
 					   (long long)ap_cpus[picks[i].slot]
 						   .tsc_adjust);
-	measure_broadcasts(&s, &boot);
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < n; j++)
-			if (i != j)
-				measure_pair(&s, &picks[i], (uint16_t)i,
-					     &picks[j], (uint16_t)j);
-		park(&picks[i]);
+	/* A part that resumes the matrix: from its sender on, its rows
+	 * kept in full and its broadcasts left to part 1. */
+	first = r->matrix_resume ? r->matrix_resume - 1u : 0;
+	if (r->matrix_resume)
+		__builtin_memset(s.kept_relation, 1, sizeof(s.kept_relation));
+	else
+		measure_broadcasts(&s, &boot);
+	for (i = first; i < n; i++) {
+		if (measure_sender(&s, picks, n, i, i > first ? fits : NULL)) {
+			r->matrix_next_sender = (uint16_t)(i + 1);
+			log_printf("cross-CPU rows: part %u: the matrix fills the "
+				   "handoff; its senders from %u on go to part "
+				   "%u, after a reset\n", r->part, i,
+				   r->part + 1u);
+			break;
+		}
 		log_printf("cross-CPU rows: sender %u of %u, APIC id %u, done "
 			   "after %llu ms\n", i + 1, n, picks[i].apic_id,
 			   (unsigned long long)(r->tsc_hz ? (tsc_close() - t0) *

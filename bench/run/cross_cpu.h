@@ -9,10 +9,17 @@
 #include "bench/model/results.h"
 #include "bench/run/buffers.h"
 
-/* Appends the section's rows to r->cross: one skipped row with the
- * reason where no other processor started. */
+/* Appends the section's rows to r->cross and its cells to r->cell: one
+ * skipped row with the reason where no other processor started. Where
+ * `fits` is given and says the run no longer fits its handoff after a
+ * sender's cells, they are taken back and r->matrix_next_sender names
+ * that sender for the next part; a part that resumes the matrix
+ * (r->matrix_resume) measures from there, without the broadcasts, and
+ * keeps at least its first sender (docs/cross-cpu.md "In the
+ * handoff"). */
 void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
-			 struct bench_buffers *b);
+			 struct bench_buffers *b,
+			 int (*fits)(const struct run_result *r));
 
 /* The handoff room the section's rows need, set aside in the first part
  * before the rows run: two a pair of the chosen processors, the

@@ -659,6 +659,36 @@ def cross_cpu_many(o, label, cpus, per_package):
           "%s %s" % (machine, took))
 
 
+def matrix_in_parts(o):
+    """-smp 32 with a handoff capped at 8 KiB: the matrix's 992 cells do
+    not fit one, so part 1 keeps its first senders and names the next
+    for part 2, which measures only them (its rows all done), after a
+    reset; phase C joins the cells, each ordered pair once."""
+    doc = o.doc or {}
+    x = doc.get("cross_cpu", {})
+    cells = matrix_cells(x)
+    cpus = 32
+    want = {(a, b) for a in range(cpus) for b in range(cpus) if a != b}
+    count = len(x.get("matrix", {}).get("cells", []))
+    kept = statuses(o.run_dir, 2, "part-kept") if o.run_dir else []
+    log = serial(o.run_dir, 1) if o.run_dir else ""
+    parts = doc.get("handoff", {}).get("parts")
+    bad = [k for k, c in cells.items() if not isinstance(c["ipi-ack"], int)]
+    check("matrix-in-parts: with -smp 32 and handoff_kib = 8 the matrix "
+          "fills part 1's handoff, which names its next sender for part 2 "
+          "(part-kept's next_sender), and the joined run has each of the "
+          "992 ordered pairs exactly once, each with its ipi-ack median, "
+          "none dropped",
+          o.rc == 0 and parts and parts >= 2 and kept
+          and kept[0].get("next_sender", "0") != "0"
+          and "the matrix fills the handoff; its senders from" in log
+          and set(cells) == want and count == len(want) and not bad
+          and x.get("matrix", {}).get("cells_dropped") == 0,
+          "rc %s parts %s kept %s: %d cells (%d distinct), %s bad, "
+          "dropped %s" % (o.rc, parts, kept, count, len(cells), bad[:4],
+                          x.get("matrix", {}).get("cells_dropped")))
+
+
 def cross_cpu_sixteen(o):
     """-smp 16,sockets=2,cores=8: two packages of 8 (cross_cpu_many)."""
     cross_cpu_many(o, "cross-cpu-16", 16, 8)

@@ -13,7 +13,7 @@ from apic_ids import (APIC_ID_256_CONFIG, APIC_ID_256_ENV,
 from between_cpus import (CROSS_CPU_SOURCES, MATRIX_CPU_SOURCES, cross_cpu,
                           cross_cpu_alone, cross_cpu_fault, cross_cpu_icount,
                           cross_cpu_section, cross_cpu_sixteen,
-                          cross_cpu_sixty_four,
+                          cross_cpu_sixty_four, matrix_in_parts,
                           matrix_all_rows, matrix_on_cpu1_icount,
                           other_cpus)
 from bochs import (bochs_cet, bochs_counted_pass, bochs_runs,
@@ -245,6 +245,13 @@ ALONE = (
          config=TINY + "schemes = direct\nvariants = none\nsources = "
          + ", ".join(CROSS_CPU_SOURCES) + "\n",
          env={"TPM": "off", "SMP": "64,sockets=2,cores=32",
+              "MEMORY": "2G", "BOOT_TIMEOUT": "600"}),
+    # The matrix of 32 processors in parts: 992 pairs, more than a
+    # handoff capped at 8 KiB holds.
+    Boot("matrix-in-parts", (matrix_in_parts,),
+         config=TINY + "schemes = direct\nvariants = none\nsources = "
+         "ipi-cpu-roundtrip\napic_modes = xapic\nhandoff_kib = 8\n",
+         env={"TPM": "off", "SMP": "32,sockets=2,cores=16",
               "MEMORY": "2G", "BOOT_TIMEOUT": "600"}),
     Boot("apic-ids-288", (apic_ids_288,), config=TINY + APIC_IDS_288_CONFIG,
          env=APIC_IDS_288_ENV),

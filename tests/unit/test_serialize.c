@@ -546,6 +546,61 @@ static void parts_join_into_one_run(void **state)
 	assert_int_equal(joined.n_experiments, RESULTS_MAX_EXPERIMENTS - 1);
 }
 
+/* The matrix in parts: part 1 kept its first 5 senders' cells and names
+ * sender 5 for part 2, which resumes there with the same processors;
+ * the join appends part 2's cells and ends the matrix. A part that took
+ * other processors (one did not start in its boot) gives its cells up,
+ * counted, since their indices name other processors. A part that did
+ * not resume the matrix leaves its cells alone. */
+static void the_matrix_joins_across_parts(void **state)
+{
+	static struct run_result first, second, joined, out;
+	uint32_t cpus = 8, per_sender = 7;
+	size_t n;
+
+	(void)state;
+	sample_run(&first, 2);
+	sample_cross(&first, cpus);
+	first.part = 1;
+	first.n_cells = 5 * per_sender;
+	memset(first.cell + first.n_cells, 0,
+	       3 * per_sender * sizeof(first.cell[0]));
+	first.matrix_next_sender = 5 + 1;
+	n = results_encode(&first, buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_int_equal(results_decode(buf, n, &out), DECODE_OK);
+	assert_memory_equal(&first, &out, sizeof(out));
+	sample_run(&second, 0);
+	sample_cross(&second, cpus);
+	memmove(second.cell, second.cell + 5 * per_sender,
+		3 * per_sender * sizeof(second.cell[0]));
+	second.n_cells = 3 * per_sender;
+	second.n_cross = 0;
+	second.part = 2;
+	second.matrix_resume = 5 + 1;
+	second.matrix_next_sender = 0;
+	joined = first;
+	assert_int_equal(results_join_part(&joined, &second), 0);
+	assert_int_equal(joined.n_cells, cpus * (cpus - 1));
+	assert_int_equal(joined.cells_dropped, 0);
+	assert_int_equal(joined.matrix_next_sender, 0);
+	assert_int_equal(joined.cell[5 * per_sender].sender, 5);
+	assert_int_equal(joined.cell[cpus * (cpus - 1) - 1].sender, 7);
+	assert_int_equal(joined.n_cross, first.n_cross);
+	/* other processors in part 2 */
+	second.matrix_cpu[3].apic_id = 99;
+	joined = first;
+	assert_int_equal(results_join_part(&joined, &second), 0);
+	assert_int_equal(joined.n_cells, 5 * per_sender);
+	assert_int_equal(joined.cells_dropped, 3 * per_sender);
+	/* a part that measured rows only */
+	second.matrix_resume = 0;
+	joined = first;
+	assert_int_equal(results_join_part(&joined, &second), 0);
+	assert_int_equal(joined.n_cells, 5 * per_sender);
+	assert_int_equal(joined.matrix_next_sender, 5 + 1);
+}
+
 /* The counted pass's rows travel as a list of their own, and a later
  * part's rows are renumbered into the joined run. */
 static void counted_rows_round_trip_and_join(void **state)
@@ -875,6 +930,7 @@ int main(void)
 		cmocka_unit_test(half_a_small_handoff_holds_the_first_senders),
 		cmocka_unit_test(parts_join_into_one_run),
 		cmocka_unit_test(counted_rows_round_trip_and_join),
+		cmocka_unit_test(the_matrix_joins_across_parts),
 		cmocka_unit_test(a_clock_past_index_254_round_trips),
 		cmocka_unit_test(too_small_a_buffer_encodes_nothing),
 		cmocka_unit_test(every_truncation_is_caught),
