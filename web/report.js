@@ -480,20 +480,25 @@ function crossCpuSection(page, doc) {
     return;
   const ack = m.columns.indexOf("ipi-ack");
   const cells = new Map(m.cells.map((c) => [c[0] + ">" + c[1], c]));
-  const medians = m.cells.map((c) => c[ack])
+  /* The full matrix's processors; those past it are measured against a
+   * few each (docs/cross-cpu.md "Past 64"), listed after the heatmap. */
+  const full = m.cpus.filter((c) => c.full);
+  const isFull = new Set(full.map((c) => c.apic_id));
+  const medians = m.cells.filter((c) => isFull.has(c[0]) &&
+    isFull.has(c[1])).map((c) => c[ack])
     .filter((v) => typeof v === "number");
   const lo = Math.min(...medians), hi = Math.max(...medians);
   /* Past 16 processors the figures go into each cell's title, and the
    * cells shrink to squares: 64 x 64 stays within the page. */
-  const small = m.cpus.length > 16;
+  const small = full.length > 16;
   const heat = el("table", { id: "cross-heatmap",
     class: small ? "heat-small" : "heat" });
   heat.append(el("tr", {}, el("th", {}, "sender \\ target"),
-    ...m.cpus.map((c, k) => el("th", { title: "APIC id " + c.apic_id },
+    ...full.map((c, k) => el("th", { title: "APIC id " + c.apic_id },
       small && k % 8 ? "" : String(c.apic_id)))));
-  m.cpus.forEach((s, i) => {
+  full.forEach((s, i) => {
     const tr = el("tr", {}, el("th", {}, String(s.apic_id)));
-    m.cpus.forEach((t, j) => {
+    full.forEach((t, j) => {
       const c = cells.get(s.apic_id + ">" + t.apic_id);
       if (!c || typeof c[ack] !== "number") {
         tr.append(el("td", { title: c ? c[ack] : "" },
@@ -502,8 +507,8 @@ function crossCpuSection(page, doc) {
       }
       const f = hi > lo ? (c[ack] - lo) / (hi - lo) : 0;
       /* a package's or a last-level cache's edge, drawn */
-      const edge = j > 0 && (t.package !== m.cpus[j - 1].package ||
-        t.llc !== m.cpus[j - 1].llc) ? " edge" : "";
+      const edge = j > 0 && (t.package !== full[j - 1].package ||
+        t.llc !== full[j - 1].llc) ? " edge" : "";
       tr.append(el("td", { "data-sender": s.apic_id,
         "data-target": t.apic_id, "data-relation": c[2],
         class: edge.trim(),
@@ -521,6 +526,20 @@ function crossCpuSection(page, doc) {
     page.append(el("p", { class: "note" }, "Green is the fastest pair (" +
       lo + "), red the slowest (" + hi + "); each cell's title gives " +
       "its figure and relation."));
+  const past = m.cpus.filter((c) => !c.full);
+  if (!past.length)
+    return;
+  const figure = (c) => c && typeof c[ack] === "number" ? String(c[ack])
+    : "?";
+  page.append(el("h3", {}, past.length + " processors past the full " +
+    "matrix of " + full.length + ", each against the boot CPU and one " +
+    "processor of each relation: ipi-ack medians to and from"),
+  table(["APIC id", "against: relation, APIC id, to / from"],
+    past.map((p) => [String(p.apic_id), m.cells
+      .filter((c) => c[0] === p.apic_id)
+      .map((c) => c[2] + " " + c[1] + ": " + figure(c) + " / " +
+        figure(cells.get(c[1] + ">" + p.apic_id))).join("; ")]),
+    { id: "cross-past-full" }));
 }
 
 /* The rows run again on other processors, each in the boot CPU's place

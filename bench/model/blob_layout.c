@@ -179,6 +179,7 @@ static const struct field cross_fields[] = {
 static const struct field matrix_cpu_fields[] = {
 	VAR(struct matrix_cpu, apic_id),
 	FIXED(struct matrix_cpu, core, 1),
+	ENUM(struct matrix_cpu, full, 2),
 };
 
 /* A cell's indices are below n_matrix_cpus (serialize.c checks it),

@@ -113,14 +113,82 @@ uint32_t cross_samples_per_pair(uint32_t row_samples, uint32_t pairs)
 	return n;
 }
 
+uint32_t cross_full_choice(uint32_t n, uint32_t boot, uint8_t *full)
+{
+	uint32_t i, k, nearest = 0;
+
+	for (i = 0; i < n; i++)
+		full[i] = n <= RESULTS_FULL_MATRIX_CPUS;
+	if (n <= RESULTS_FULL_MATRIX_CPUS)
+		return n;
+	for (k = 0; k < RESULTS_FULL_MATRIX_CPUS; k++) {
+		i = (uint32_t)((uint64_t)k * n / RESULTS_FULL_MATRIX_CPUS);
+		full[i] = 1;
+		if ((i > boot ? i - boot : boot - i) <
+		    (nearest > boot ? nearest - boot : boot - nearest))
+			nearest = i;
+	}
+	if (boot < n && !full[boot]) {
+		full[nearest] = 0;
+		full[boot] = 1;
+	}
+	return RESULTS_FULL_MATRIX_CPUS;
+}
+
+uint32_t cross_partners(const struct topology *t, const uint32_t *ids,
+			uint32_t n, uint32_t p, uint32_t boot, uint16_t *out)
+{
+	uint32_t m = 0, q, k;
+	unsigned rel;
+
+	if (boot != p && boot < n)
+		out[m++] = (uint16_t)boot;
+	for (rel = CPU_RELATION_SMT_SIBLING; rel < CPU_RELATION_COUNT; rel++)
+		for (q = 0; q < n; q++) {
+			if (q == p ||
+			    topology_relation(t, ids[p], ids[q]) != rel)
+				continue;
+			for (k = 0; k < m && out[k] != q; k++)
+				;
+			if (k == m)
+				out[m++] = (uint16_t)q;
+			break;
+		}
+	return m;
+}
+
+int cross_pair_measured_before(const struct topology *t, const uint32_t *ids,
+			       uint32_t n, const uint8_t *full, uint32_t boot,
+			       uint32_t p, uint32_t q)
+{
+	uint16_t partner[CPU_RELATION_COUNT];
+	uint32_t k, m;
+
+	if (q >= p || full[q])
+		return 0;
+	m = cross_partners(t, ids, n, q, boot, partner);
+	for (k = 0; k < m; k++)
+		if (partner[k] == p)
+			return 1;
+	return 0;
+}
+
+uint32_t cross_cell_bound(uint32_t cpus)
+{
+	uint32_t n = cpus > RESULTS_MAX_MATRIX_CPUS ? RESULTS_MAX_MATRIX_CPUS
+						    : cpus;
+	uint32_t full = n > RESULTS_FULL_MATRIX_CPUS ? RESULTS_FULL_MATRIX_CPUS
+						     : n;
+
+	return full * (full ? full - 1 : 0) +
+	       (n - full) * 2 * CPU_RELATION_COUNT;
+}
+
 size_t cross_handoff_reserve(uint32_t cpus)
 {
-	size_t n = cpus > RESULTS_MAX_MATRIX_CPUS ? RESULTS_MAX_MATRIX_CPUS
-						  : cpus;
-
-	if (n < 2)
+	if (cpus < 2)
 		return 64;
-	return 64 + n * (n - 1) * CROSS_CELL_BYTES +
+	return 64 + (size_t)cross_cell_bound(cpus) * CROSS_CELL_BYTES +
 	       RESULTS_MAX_CROSS * CROSS_ROW_BYTES +
 	       RESULTS_MAX_CROSS_HISTS * (ROW_HIST_BYTES + 8);
 }

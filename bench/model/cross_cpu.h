@@ -67,13 +67,41 @@ int cross_hybrid(const struct run_result *r);
  * it has fewer), and at most CROSS_SECTION_SAMPLES over all the pairs.
  * That is what 8 processors' 56 pairs took at a row's default 10,000,
  * so more processors take fewer each and the section's time stays
- * bounded: up to 64 processors (4,032 pairs, 34 each) it times at most
- * 140,000 acknowledged samples, besides each pair's 10 warm-ups and
- * 256 rounds of ping-pong (docs/cross-cpu.md "The matrix"). */
+ * bounded: it times at most 140,000 acknowledged samples (4,032 pairs
+ * of 64 processors take 34 each), besides each pair's 10 warm-ups and,
+ * where the TSC is invariant, 256 rounds of ping-pong (docs/cross-cpu.md
+ * "The matrix"). */
 #define CROSS_SECTION_SAMPLES 140000
 #define CROSS_SAMPLES_DIVISOR 4
 #define CROSS_MIN_SAMPLES 20
 uint32_t cross_samples_per_pair(uint32_t row_samples, uint32_t pairs);
+
+/* Which of `n` processors, in topology order, take part in the full
+ * matrix: every one up to RESULTS_FULL_MATRIX_CPUS, else that many
+ * spread evenly over the order (every second processor of 128), so
+ * that the heatmap spans every package and cache, the boot CPU
+ * (`boot`) in place of the one nearest it. full[i] says it; returns
+ * how many. */
+uint32_t cross_full_choice(uint32_t n, uint32_t boot, uint8_t *full);
+/* The processors a processor past the full matrix is measured against,
+ * both ways: the boot CPU, then for each relation (enum cpu_relation,
+ * closest first) the first processor in topology order that stands so
+ * to it, each once. ids[] are the n processors' APIC IDs; p and boot
+ * index them; out[] takes at most CPU_RELATION_COUNT. Returns how
+ * many. */
+uint32_t cross_partners(const struct topology *t, const uint32_t *ids,
+			uint32_t n, uint32_t p, uint32_t boot, uint16_t *out);
+/* Whether the pair of p and q, both past the full matrix, was measured
+ * (both ways) with q, since q comes first and took p as a partner:
+ * every part can tell, from the indices alone, which pairs p's own
+ * turn leaves out. full[] is cross_full_choice's. */
+int cross_pair_measured_before(const struct topology *t, const uint32_t *ids,
+			       uint32_t n, const uint8_t *full, uint32_t boot,
+			       uint32_t p, uint32_t q);
+/* The most cells a section of `cpus` processors makes: every ordered
+ * pair of the full matrix's, and two for each partner of each
+ * processor past it. */
+uint32_t cross_cell_bound(uint32_t cpus);
 
 /* What the section takes in the handoff at most: a row kept in full
  * encoded, and a cell compressed as a 64-processor matrix compresses
@@ -83,8 +111,8 @@ uint32_t cross_samples_per_pair(uint32_t row_samples, uint32_t pairs);
 #define CROSS_ROW_BYTES 48
 #define CROSS_CELL_BYTES 9
 /* The room part 1 keeps for a section of `cpus` processors (the matrix
- * takes at most RESULTS_MAX_MATRIX_CPUS): its cells, its rows kept in
- * full and their distributions. */
+ * takes at most RESULTS_MAX_MATRIX_CPUS): its cells at most
+ * (cross_cell_bound), its rows kept in full and their distributions. */
 size_t cross_handoff_reserve(uint32_t cpus);
 
 /* A halted or MWAITing target may wake without an interrupt or a new

@@ -204,17 +204,26 @@ struct probe_result {
 #define RESULTS_MAX_CROSS_HISTS CPU_RELATION_COUNT
 
 /* The matrix between CPUs (docs/cross-cpu.md "The matrix"): the boot
- * CPU and up to 63 other processors, in topology order, and every
- * ordered pair of them as its two medians: 4,032 cells at most. */
-#define RESULTS_MAX_MATRIX_CPUS 64
+ * CPU and every other processor the section takes, in topology order,
+ * up to 512 (arch/desc.h's DESC_OTHER_CPUS). Up to 64 of them take
+ * part in the full matrix, every ordered pair of them as its two
+ * medians (4,032 cells at most); each processor past those is measured
+ * against the boot CPU and one processor of each relation, both ways
+ * (docs/cross-cpu.md "Past 64"). */
+#define RESULTS_MAX_MATRIX_CPUS 512
+#define RESULTS_FULL_MATRIX_CPUS 64
 #define RESULTS_MAX_CELLS                                                   \
-	(RESULTS_MAX_MATRIX_CPUS * (RESULTS_MAX_MATRIX_CPUS - 1))
+	(RESULTS_FULL_MATRIX_CPUS * (RESULTS_FULL_MATRIX_CPUS - 1) +           \
+	 (RESULTS_MAX_MATRIX_CPUS - RESULTS_FULL_MATRIX_CPUS) * 2 *            \
+		 CPU_RELATION_COUNT)
 
-/* A processor of the matrix: its APIC ID, and its core type on a hybrid
- * CPU (CPUID.1AH:EAX[31:24]; 0 elsewhere). */
+/* A processor of the matrix: its APIC ID, its core type on a hybrid
+ * CPU (CPUID.1AH:EAX[31:24]; 0 elsewhere), and whether it is one of the
+ * full matrix's (1) or measured against a few (0). */
 struct matrix_cpu {
 	uint32_t apic_id;
 	uint8_t core;
+	uint8_t full;
 };
 
 /* One ordered pair of the matrix: the ipi-ack and ipi-oneway medians
@@ -377,10 +386,11 @@ struct run_result {
 	uint32_t n_cross_hists;
 	struct row_histogram cross_hist[RESULTS_MAX_CROSS_HISTS];
 	/* The matrix between CPUs: its processors, the started ones the
-	 * cpus key chose but the matrix did not take (past its 64), the
-	 * samples each pair took, its cells, sender by sender, and the
-	 * cells a handoff too small for them all left out, the last
-	 * senders' first (results_fit_histograms). */
+	 * cpus key chose but the matrix did not take (past its 512), the
+	 * samples each pair took, its cells (the full matrix's sender by
+	 * sender, then each processor's past it), and the cells a handoff
+	 * too small for them all left out, the last first
+	 * (results_fit_histograms). */
 	uint32_t n_matrix_cpus;
 	struct matrix_cpu matrix_cpu[RESULTS_MAX_MATRIX_CPUS];
 	uint32_t matrix_left_out;

@@ -210,7 +210,8 @@ uint32_t results_fit_histograms(struct run_result *r, uint8_t *scratch,
 		dropped++;
 	}
 	/* Then the matrix's cells, a whole sender at a time, the last
-	 * sender's first: the heatmap keeps whole rows. */
+	 * sender's first: the cells past the full matrix go before any of
+	 * its own, and the heatmap keeps whole rows. */
 	while (!results_fit(r, cap) && r->n_cells) {
 		uint16_t sender = r->cell[r->n_cells - 1].sender;
 

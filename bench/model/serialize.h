@@ -45,8 +45,11 @@
  *     counts, matrix_left_out, matrix_samples, cells_dropped): every
  *     pair's medians, up to 64 processors; cross_result's rows keep only
  *     the broadcasts and each relation's first pair in full.
- * 22: the matrix in parts: matrix_resume, matrix_next_sender. */
-#define RESULTS_BLOB_VERSION 22
+ * 22: the matrix in parts: matrix_resume, matrix_next_sender.
+ * 23: up to 512 processors in the matrix, each marked as one of the full
+ *     matrix's 64 or not (matrix_cpu's full); cells past the full
+ *     matrix pair one of the others with a few. */
+#define RESULTS_BLOB_VERSION 23
 
 /* How the encoding follows the blob's header. */
 enum blob_method {

@@ -161,6 +161,8 @@ static void json_matrix(struct json_writer *w, const struct run_result *r)
 		json_kv_string(w, "core_type",
 			       core_type_name(r->matrix_cpu[i].core, core,
 					      sizeof(core)));
+		json_key(w, "full");
+		json_bool(w, r->matrix_cpu[i].full);
 		if (t->known) {
 			json_kv_uint(w, "package", at.package);
 			json_kv_uint(w, "llc", id >> t->llc_shift);
@@ -308,9 +310,9 @@ static void summary_cross_cores(struct text_buf *tb, const struct run_result *r)
 
 /* grid[s][t]: the cell from matrix processor s to t, or NO_CELL. */
 #define NO_CELL 0xffffu
-static void cell_grid(const struct run_result *r,
-		      uint16_t grid[RESULTS_MAX_MATRIX_CPUS]
-				   [RESULTS_MAX_MATRIX_CPUS])
+static uint16_t grid[RESULTS_MAX_MATRIX_CPUS][RESULTS_MAX_MATRIX_CPUS];
+
+static void cell_grid(const struct run_result *r)
 {
 	uint32_t i;
 
@@ -355,15 +357,20 @@ static void summary_matrix_cell(struct text_buf *tb, const struct run_result *r,
 static void summary_ack_matrix(struct text_buf *tb,
 			       const struct run_result *r)
 {
-	static uint16_t grid[RESULTS_MAX_MATRIX_CPUS][RESULTS_MAX_MATRIX_CPUS];
-	uint32_t n = r->n_matrix_cpus, i, j, lo = UINT32_MAX, hi = 0;
-	int figures = n <= SUMMARY_MATRIX_FIGURES_UP_TO;
+	static uint16_t at[RESULTS_MAX_MATRIX_CPUS];	/* the full ones */
+	uint32_t n = 0, i, j, lo = UINT32_MAX, hi = 0;
+	int figures;
 
-	if (n < 2 || n > RESULTS_MAX_MATRIX_CPUS)
+	for (i = 0; i < r->n_matrix_cpus && i < RESULTS_MAX_MATRIX_CPUS; i++)
+		if (r->matrix_cpu[i].full)
+			at[n++] = (uint16_t)i;
+	figures = n <= SUMMARY_MATRIX_FIGURES_UP_TO;
+	if (n < 2)
 		return;
-	cell_grid(r, grid);
 	for (i = 0; i < r->n_cells && i < RESULTS_MAX_CELLS; i++)
-		if (r->cell[i].ack_status == EXP_OK) {
+		if (r->cell[i].ack_status == EXP_OK &&
+		    r->matrix_cpu[r->cell[i].sender].full &&
+		    r->matrix_cpu[r->cell[i].target].full) {
 			if (r->cell[i].ack < lo)
 				lo = r->cell[i].ack;
 			if (r->cell[i].ack > hi)
@@ -373,7 +380,7 @@ static void summary_ack_matrix(struct text_buf *tb,
 		tb_printf(tb, "  ipi-ack medians, sender (row) to target "
 			  "(column), by APIC id:\n  %6s", "");
 		for (j = 0; j < n; j++)
-			tb_printf(tb, " %7u", r->matrix_cpu[j].apic_id);
+			tb_printf(tb, " %7u", r->matrix_cpu[at[j]].apic_id);
 	} else {
 		tb_printf(tb, "  ipi-ack medians, sender (row) to target "
 			  "(column), by APIC id in topology order, a digit a "
@@ -386,11 +393,49 @@ static void summary_ack_matrix(struct text_buf *tb,
 	}
 	tb_printf(tb, "\n");
 	for (i = 0; i < n; i++) {
-		tb_printf(tb, "  %6u%s", r->matrix_cpu[i].apic_id,
+		tb_printf(tb, "  %6u%s", r->matrix_cpu[at[i]].apic_id,
 			  figures ? "" : " ");
 		for (j = 0; j < n; j++)
-			summary_matrix_cell(tb, r, grid[i][j], i == j, lo, hi,
-					    figures);
+			summary_matrix_cell(tb, r, grid[at[i]][at[j]], i == j,
+					    lo, hi, figures);
+		tb_printf(tb, "\n");
+	}
+}
+
+/* The processors past the full matrix, a line each: its ipi-ack
+ * median to and from each processor it was measured against, with
+ * their relation (docs/cross-cpu.md "Past 64"). */
+static void summary_past_full(struct text_buf *tb, const struct run_result *r)
+{
+	uint32_t p, i, shown = 0;
+
+	for (p = 0; p < r->n_matrix_cpus && p < RESULTS_MAX_MATRIX_CPUS; p++) {
+		if (r->matrix_cpu[p].full)
+			continue;
+		if (!shown++)
+			tb_printf(tb, "  past the full matrix, each processor "
+				  "against the boot CPU and one of each "
+				  "relation: ipi-ack to/from (\"?\": none)\n");
+		tb_printf(tb, "  %6u", r->matrix_cpu[p].apic_id);
+		for (i = 0; i < r->n_cells && i < RESULTS_MAX_CELLS; i++) {
+			const struct matrix_cell *c = &r->cell[i], *back;
+			uint16_t k;
+
+			if (c->sender != p)
+				continue;
+			k = grid[c->target][p];
+			back = k == NO_CELL ? 0 : &r->cell[k];
+			tb_printf(tb, "  %s %u ", cpu_relation_name(c->relation),
+				  r->matrix_cpu[c->target].apic_id);
+			if (c->ack_status == EXP_OK)
+				tb_printf(tb, "%u", c->ack);
+			else
+				tb_printf(tb, "?");
+			if (back && back->ack_status == EXP_OK)
+				tb_printf(tb, "/%u", back->ack);
+			else
+				tb_printf(tb, "/?");
+		}
 		tb_printf(tb, "\n");
 	}
 }
@@ -495,5 +540,7 @@ void between_cpus_summary(struct text_buf *tb, const struct run_result *r)
 	if (r->n_cells)
 		tb_printf(tb, "  %u pairs, %u samples each\n", r->n_cells,
 			  r->matrix_samples);
+	cell_grid(r);
 	summary_ack_matrix(tb, r);
+	summary_past_full(tb, r);
 }

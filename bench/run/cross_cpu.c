@@ -20,7 +20,8 @@
  * boot CPU is a target. */
 #define CROSS_VECTOR 0x41
 /* The matrix takes the boot CPU and the first CROSS_MAX_CPUS - 1 others
- * the cpus key chose, in topology order: 4,032 ordered pairs at most. */
+ * the cpus key chose, in topology order; up to 64 of them in the full
+ * matrix (cross_full_choice), the others against a few each. */
 #define CROSS_MAX_CPUS RESULTS_MAX_MATRIX_CPUS
 #define CROSS_WARMUP 10
 /* Ping-pong rounds that bound a pair's TSC offset. */
@@ -287,6 +288,11 @@ struct section {
 	uint64_t budget_ticks, gap_ticks, late_ticks;
 	/* The relations whose first ok pair has its rows in full. */
 	uint8_t kept_relation[CPU_RELATION_COUNT];
+	/* The processors' APIC IDs in topology order, whether each is in
+	 * the full matrix, and the boot CPU's index among them. */
+	const uint32_t *ids;
+	const uint8_t *full;
+	uint32_t boot;
 };
 
 static uint32_t clamp32(uint64_t v)
@@ -676,12 +682,42 @@ static uint32_t choose_cpus(struct run_result *r,
 	return taken;
 }
 
-/* Sender i's row of the matrix: its cells, and for a relation not yet
- * kept, its first ok pair in full. Returns 0, or -1 where `fits` says
- * the run no longer fits with it: the row is then taken back whole. */
-static int measure_sender(struct section *s, const struct pick *picks,
-			  uint32_t n, uint32_t i,
-			  int (*fits)(const struct run_result *r))
+/* Processor i past the full matrix, against each of its partners
+ * (cross_partners), both ways: its own cells first, then each
+ * partner's one to it; a pair an earlier such processor measured with
+ * it is left out (cross_pair_measured_before). */
+static void measure_past_full(struct section *s, const struct pick *picks,
+			      uint32_t n, uint32_t i)
+{
+	static uint16_t partner[CPU_RELATION_COUNT];
+	uint32_t k, m = cross_partners(&s->r->machine.topology, s->ids, n, i,
+				       s->boot, partner);
+
+	for (k = 0; k < m; k++)
+		if (!cross_pair_measured_before(&s->r->machine.topology,
+						s->ids, n, s->full, s->boot, i,
+						partner[k]))
+			measure_pair(s, &picks[i], (uint16_t)i,
+				     &picks[partner[k]], partner[k]);
+	park(&picks[i]);
+	for (k = 0; k < m; k++)
+		if (!cross_pair_measured_before(&s->r->machine.topology,
+						s->ids, n, s->full, s->boot, i,
+						partner[k])) {
+			measure_pair(s, &picks[partner[k]], partner[k],
+				     &picks[i], (uint16_t)i);
+			park(&picks[partner[k]]);
+		}
+}
+
+/* Processor i's turn in the matrix: in the full matrix, its row to
+ * every other of it; past it, its pairs with its partners. A relation
+ * not yet kept keeps its first ok pair in full. Returns 0, or -1 where
+ * `fits` says the run no longer fits with it: the turn is then taken
+ * back whole. */
+static int measure_turn(struct section *s, const struct pick *picks,
+			uint32_t n, uint32_t i,
+			int (*fits)(const struct run_result *r))
 {
 	struct run_result *r = s->r;
 	uint32_t j, n_cells = r->n_cells, n_cross = r->n_cross,
@@ -689,11 +725,15 @@ static int measure_sender(struct section *s, const struct pick *picks,
 	uint8_t kept[CPU_RELATION_COUNT];
 
 	__builtin_memcpy(kept, s->kept_relation, sizeof(kept));
-	for (j = 0; j < n; j++)
-		if (i != j)
-			measure_pair(s, &picks[i], (uint16_t)i, &picks[j],
-				     (uint16_t)j);
-	park(&picks[i]);
+	if (s->full[i]) {
+		for (j = 0; j < n; j++)
+			if (i != j && s->full[j])
+				measure_pair(s, &picks[i], (uint16_t)i,
+					     &picks[j], (uint16_t)j);
+		park(&picks[i]);
+	} else {
+		measure_past_full(s, picks, n, i);
+	}
 	if (!fits || fits(r))
 		return 0;
 	r->n_cells = n_cells;
@@ -708,6 +748,9 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 			 int (*fits)(const struct run_result *r))
 {
 	static struct pick picks[CROSS_MAX_CPUS];
+	static uint8_t full[CROSS_MAX_CPUS];
+	static uint32_t ids[CROSS_MAX_CPUS];
+	uint32_t n_full;
 	struct pick boot;
 	struct idt_gate_bytes saved, saved_wake;
 	struct section s = { .r = r, .b = b };
@@ -732,7 +775,14 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 		return;
 	}
 	s.fault_once = config_simulates(c, SIMULATE_AP_FAULT);
-	s.samples = cross_samples_per_pair(c->samples, n * (n - 1));
+	for (i = 0; i < n; i++)
+		ids[i] = picks[i].apic_id;
+	for (s.boot = 0; s.boot < n && picks[s.boot].slot >= 0; s.boot++)
+		;
+	n_full = cross_full_choice(n, s.boot, full);
+	s.ids = ids;
+	s.full = full;
+	s.samples = cross_samples_per_pair(c->samples, cross_cell_bound(n));
 	s.x2apic = lapic->mode == LAPIC_X2APIC;
 	s.budget_ticks = wait_budget_ticks;
 	s.late_ticks = r->tsc_hz / 1000 * OTHER_CPU_LATE_MS;
@@ -743,7 +793,8 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 	r->n_matrix_cpus = n;
 	for (i = 0; i < n; i++)
 		r->matrix_cpu[i] = (struct matrix_cpu){ picks[i].apic_id,
-							picks[i].core };
+							picks[i].core,
+							full[i] };
 
 	/* The boot CPU as a target: its gate and GS for the handler the
 	 * others run. */
@@ -756,8 +807,9 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 	gs_base = rdmsr(MSR_GS_BASE);
 	wrmsr(MSR_GS_BASE, (uint64_t)(uintptr_t)&boot_line);
 
-	log_printf("cross-CPU rows: %u processors, %u ordered pairs, %u "
-		   "samples each, %s\n", n, n * (n - 1), s.samples,
+	log_printf("cross-CPU rows: %u processors, %u of them in the full "
+		   "matrix, %u ordered pairs at most, %u samples each, %s\n",
+		   n, n_full, cross_cell_bound(n), s.samples,
 		   s.x2apic ? "x2apic" : "xapic");
 	if (r->matrix_left_out)
 		log_printf("cross-CPU rows: %u more processor(s) chosen, past "
@@ -779,7 +831,7 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 	else
 		measure_broadcasts(&s, &boot);
 	for (i = first; i < n; i++) {
-		if (measure_sender(&s, picks, n, i, i > first ? fits : NULL)) {
+		if (measure_turn(&s, picks, n, i, i > first ? fits : NULL)) {
 			r->matrix_next_sender = (uint16_t)(i + 1);
 			log_printf("cross-CPU rows: part %u: the matrix fills the "
 				   "handoff; its senders from %u on go to part "
@@ -787,8 +839,9 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 				   r->part + 1u);
 			break;
 		}
-		log_printf("cross-CPU rows: sender %u of %u, APIC id %u, done "
-			   "after %llu ms\n", i + 1, n, picks[i].apic_id,
+		log_printf("cross-CPU rows: %s %u of %u, APIC id %u, done "
+			   "after %llu ms\n", full[i] ? "sender" : "past the full "
+			   "matrix, processor", i + 1, n, picks[i].apic_id,
 			   (unsigned long long)(r->tsc_hz ? (tsc_close() - t0) *
 							    1000 / r->tsc_hz
 							  : 0));

@@ -150,7 +150,7 @@ static inline void sample_cross(struct run_result *r, uint32_t cpus)
 	r->n_matrix_cpus = cpus;
 	r->matrix_samples = 2500;
 	for (a = 0; a < cpus; a++)
-		r->matrix_cpu[a] = (struct matrix_cpu){ a * 2, 0 };
+		r->matrix_cpu[a] = (struct matrix_cpu){ a * 2, 0, 1 };
 	for (a = 0; a < cpus; a++)
 		for (b = 0; b < cpus; b++) {
 			uint8_t rel = (a ^ b) == 1 ? CPU_RELATION_SMT_SIBLING

@@ -163,7 +163,7 @@ static void a_full_matrix_has_its_exact_median(void **state)
 		uint32_t n = RESULTS_MAX_CELLS - rounds; /* even and odd */
 
 		memset(&r, 0, sizeof(r));
-		r.n_matrix_cpus = RESULTS_MAX_MATRIX_CPUS;
+		r.n_matrix_cpus = RESULTS_FULL_MATRIX_CPUS;
 		for (i = 0; i < n; i++) {
 			seed ^= seed << 13;
 			seed ^= seed >> 17;
@@ -206,7 +206,7 @@ static void the_samples_shrink_as_the_pairs_grow(void **state)
 	assert_int_equal(cross_samples_per_pair(10000, 4032), 34);
 	assert_int_equal(cross_samples_per_pair(40, 12), 20);
 	assert_int_equal(cross_samples_per_pair(12, 12), 12);
-	for (cpus = 2; cpus <= RESULTS_MAX_MATRIX_CPUS; cpus++) {
+	for (cpus = 2; cpus <= RESULTS_FULL_MATRIX_CPUS; cpus++) {
 		uint32_t pairs = cpus * (cpus - 1);
 
 		assert_true((uint64_t)pairs *
@@ -236,7 +236,7 @@ static void each_core_type_pair_has_its_median(void **state)
 	assert_false(cross_hybrid(&r));
 	r.n_matrix_cpus = 4;
 	for (i = 0; i < 4; i++)
-		r.matrix_cpu[i] = (struct matrix_cpu){ i, i < 2 ? CORE : ATOM };
+		r.matrix_cpu[i] = (struct matrix_cpu){ i, i < 2 ? CORE : ATOM, 1 };
 	for (i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
 		add_cell(&r, ends[i][0], ends[i][1],
 			 CPU_RELATION_SAME_PACKAGE, EXP_OK, ends[i][2], 0);
@@ -249,6 +249,75 @@ static void each_core_type_pair_has_its_median(void **state)
 	assert_int_equal(cross_core_median(&r, CROSS_ONE_WAY, ATOM, ATOM,
 					   &pairs), 0);
 	assert_int_equal(pairs, 0);
+}
+
+/* Past 64 processors: 64 of them, spread evenly over the topology
+ * order, the boot CPU among them in place of its nearest, make the full
+ * matrix; each other is measured against the boot CPU and the first
+ * processor of each relation, and a pair of two such processors is
+ * measured in the turn of the first. A 2-package machine of 128: two
+ * threads a core (smt_shift 1), 16 cores a cache (llc_shift 5), two
+ * caches a package (package_shift 6). */
+static void past_64_the_full_matrix_spreads_and_the_rest_take_partners(
+	void **state)
+{
+	static const struct topology t = { .known = 1, .smt_shift = 1,
+					   .llc_shift = 5, .package_shift = 6 };
+	static uint32_t ids[128];
+	static uint8_t full[128];
+	uint16_t partner[CPU_RELATION_COUNT];
+	uint32_t i, n, m;
+
+	(void)state;
+	for (i = 0; i < 128; i++)
+		ids[i] = i;
+	assert_int_equal(cross_full_choice(40, 7, full), 40);
+	for (i = 0; i < 40; i++)
+		assert_true(full[i]);
+	assert_int_equal(cross_full_choice(128, 0, full), 64);
+	for (i = 0, n = 0; i < 128; i++)
+		n += full[i];
+	assert_int_equal(n, 64);
+	assert_true(full[0] && full[2] && full[64] && full[126]);
+	assert_false(full[1] || full[127]);
+	/* a boot CPU the spread misses takes its nearest one's place */
+	assert_int_equal(cross_full_choice(128, 5, full), 64);
+	assert_true(full[5]);
+	assert_false(full[4] && full[6]);
+	for (i = 0, n = 0; i < 128; i++)
+		n += full[i];
+	assert_int_equal(n, 64);
+	/* processor 65 (package 1, cache 2): the boot CPU 0, its sibling
+	 * 64, cache-mate 66, package-mate 96 (first in the other cache),
+	 * and 0 is already there for the other package */
+	(void)cross_full_choice(128, 0, full);
+	m = cross_partners(&t, ids, 128, 65, 0, partner);
+	assert_int_equal(m, 4);
+	assert_int_equal(partner[0], 0);
+	assert_int_equal(partner[1], 64);
+	assert_int_equal(partner[2], 66);
+	assert_int_equal(partner[3], 96);
+	/* 64 is in the full matrix, so 65's pair with it is 65's own */
+	assert_false(cross_pair_measured_before(&t, ids, 128, full, 0, 65,
+						64));
+	/* with only the boot CPU in the full matrix, 2 comes before its
+	 * sibling 3 and takes it as a partner: their pair is 2's, not 3's */
+	memset(full, 0, sizeof(full));
+	full[0] = 1;
+	assert_true(cross_pair_measured_before(&t, ids, 128, full, 0, 3, 2));
+	assert_false(cross_pair_measured_before(&t, ids, 128, full, 0, 2, 3));
+	assert_false(cross_pair_measured_before(&t, ids, 128, full, 0, 3, 0));
+	/* 3 takes 0, its sibling 2, 32 in the package's other cache, and 64
+	 * in the other package (0, first of its cache, already there) */
+	m = cross_partners(&t, ids, 128, 3, 0, partner);
+	assert_int_equal(m, 4);
+	assert_int_equal(partner[1], 2);
+	assert_int_equal(partner[3], 64);
+	/* the bound: 64 x 63, and 2 cells a relation's partner for each
+	 * processor past them */
+	assert_int_equal(cross_cell_bound(128),
+			 64 * 63 + 64 * 2 * CPU_RELATION_COUNT);
+	assert_int_equal(cross_cell_bound(8), 56);
 }
 
 static void only_hardware_figures_are_latencies(void **state)
@@ -297,6 +366,8 @@ int main(void)
 		cmocka_unit_test(a_full_matrix_has_its_exact_median),
 		cmocka_unit_test(the_samples_shrink_as_the_pairs_grow),
 		cmocka_unit_test(each_core_type_pair_has_its_median),
+		cmocka_unit_test(
+			past_64_the_full_matrix_spreads_and_the_rest_take_partners),
 		cmocka_unit_test(only_hardware_figures_are_latencies),
 		cmocka_unit_test(target_wakeups_are_bounded_per_hundred_interrupts),
 	};

@@ -43,6 +43,26 @@ static void round_trip_is_exact(void **state)
 	assert_memory_equal(&in, &out, sizeof(in));
 }
 
+/* The section of 64 processors, its 4,032 cells' ipi-ack medians spread
+ * as TCG's noise spreads them (xorshift32 from *seed), its one-way
+ * figures skipped for TCG's TSC. */
+static void noisy_matrix_of_64(struct run_result *r, uint32_t *seed)
+{
+	uint32_t i;
+
+	sample_cross(r, RESULTS_FULL_MATRIX_CPUS);
+	for (i = 0; i < r->n_cells; i++) {
+		*seed ^= *seed << 13;
+		*seed ^= *seed >> 17;
+		*seed ^= *seed << 5;
+		r->cell[i].ack = 20000 + *seed % 180000;
+		r->cell[i].one_way_status = EXP_SKIPPED;
+		r->cell[i].one_way_why = CELL_WHY_NOT_INVARIANT;
+		r->cell[i].one_way = 0;
+		r->cell[i].offset_plus_minus = 0;
+	}
+}
+
 /* The cross-CPU section travels exactly, negative TSC offsets and the
  * broadcasts' "all" included, with a distribution of the largest size
  * for each relation, and in no more than the room phase B sets aside
@@ -51,7 +71,7 @@ static void round_trip_is_exact(void **state)
 static void cross_rows_round_trip_within_their_reserve(void **state)
 {
 	static struct run_result in, out;
-	static const uint32_t sizes[] = { 8, RESULTS_MAX_MATRIX_CPUS };
+	static const uint32_t sizes[] = { 8, RESULTS_FULL_MATRIX_CPUS };
 	uint32_t seed = 88172645u;
 	size_t without, with;
 	unsigned i, z;
@@ -96,10 +116,65 @@ static void cross_rows_round_trip_within_their_reserve(void **state)
 		assert_memory_equal(&in, &out, sizeof(in));
 		assert_true(with - without <= cross_handoff_reserve(cpus));
 	}
-	/* the reserve stops growing at the matrix's 64 */
-	assert_int_equal(cross_handoff_reserve(512),
+	/* past the full matrix's 64, two cells a partner for each
+	 * processor more, up to the matrix's 512 */
+	assert_int_equal(cross_handoff_reserve(65) -
+				 cross_handoff_reserve(RESULTS_FULL_MATRIX_CPUS),
+			 2 * CPU_RELATION_COUNT * CROSS_CELL_BYTES);
+	assert_int_equal(cross_handoff_reserve(600),
 			 cross_handoff_reserve(RESULTS_MAX_MATRIX_CPUS));
+	assert_int_equal(cross_cell_bound(RESULTS_MAX_MATRIX_CPUS),
+			 RESULTS_MAX_CELLS);
 	assert_int_equal(cross_handoff_reserve(1), 64);
+}
+
+/* The matrix at its largest: 512 processors, 64 of them in the full
+ * matrix and each of the 448 others with its most partners, both ways,
+ * every cell with TCG's spread. It travels exactly, as a joined run's
+ * file does, within its reserve, which is more than half a handoff: a
+ * matrix this large goes in parts. */
+static void the_largest_matrix_travels_within_its_reserve(void **state)
+{
+	static struct run_result in, out;
+	static uint8_t file[HANDOFF_MAX_BLOB * RESULTS_MAX_PARTS];
+	uint32_t seed = 362436069u, p, k;
+	size_t without, with;
+
+	(void)state;
+	sample_run(&in, 8);
+	without = results_encode(&in, buf, sizeof(buf));
+	noisy_matrix_of_64(&in, &seed);
+	in.n_matrix_cpus = RESULTS_MAX_MATRIX_CPUS;
+	for (p = RESULTS_FULL_MATRIX_CPUS; p < RESULTS_MAX_MATRIX_CPUS; p++) {
+		in.matrix_cpu[p] = (struct matrix_cpu){ 2 * p, 0, 0 };
+		for (k = 0; k < 2 * CPU_RELATION_COUNT; k++) {
+			uint32_t q = k / 2 == 0 ? 0 : (p + k / 2) %
+							   RESULTS_MAX_MATRIX_CPUS;
+			struct matrix_cell *c = &in.cell[in.n_cells++];
+
+			seed ^= seed << 13;
+			seed ^= seed >> 17;
+			seed ^= seed << 5;
+			*c = (struct matrix_cell){
+				.sender = (uint16_t)(k % 2 ? q : p),
+				.target = (uint16_t)(k % 2 ? p : q),
+				.relation = (uint8_t)(k / 2 % CPU_RELATION_COUNT),
+				.ack_status = EXP_OK,
+				.one_way_status = EXP_SKIPPED,
+				.one_way_why = CELL_WHY_NOT_INVARIANT,
+				.ack = 20000 + seed % 180000,
+			};
+		}
+	}
+	assert_int_equal(in.n_cells, RESULTS_MAX_CELLS);
+	with = results_encode(&in, file, sizeof(file));
+	assert_true(with > without);
+	assert_int_equal(results_decode(file, with, &out), DECODE_OK);
+	assert_memory_equal(&in, &out, sizeof(in));
+	assert_true(with - without <=
+		    cross_handoff_reserve(RESULTS_MAX_MATRIX_CPUS));
+	assert_true(cross_handoff_reserve(RESULTS_MAX_MATRIX_CPUS) >
+		    HANDOFF_MAX_BLOB / 2);
 }
 
 /* A cell that names a processor the matrix does not have, or one
@@ -340,26 +415,6 @@ static unsigned parts_at(const struct run_result *in, size_t budget)
 	return parts;
 }
 
-
-/* The section of 64 processors, its 4,032 cells' ipi-ack medians spread
- * as TCG's noise spreads them (xorshift32 from *seed), its one-way
- * figures skipped for TCG's TSC. */
-static void noisy_matrix_of_64(struct run_result *r, uint32_t *seed)
-{
-	uint32_t i;
-
-	sample_cross(r, RESULTS_MAX_MATRIX_CPUS);
-	for (i = 0; i < r->n_cells; i++) {
-		*seed ^= *seed << 13;
-		*seed ^= *seed >> 17;
-		*seed ^= *seed << 5;
-		r->cell[i].ack = 20000 + *seed % 180000;
-		r->cell[i].one_way_status = EXP_SKIPPED;
-		r->cell[i].one_way_why = CELL_WHY_NOT_INVARIANT;
-		r->cell[i].one_way = 0;
-		r->cell[i].offset_plus_minus = 0;
-	}
-}
 
 /* The handoff's worst case at the sizes phase A now gives it
  * (docs/uefi-variables.md "The handoff's size"): every row of the plan's
@@ -921,6 +976,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip_is_exact),
 		cmocka_unit_test(cross_rows_round_trip_within_their_reserve),
+		cmocka_unit_test(the_largest_matrix_travels_within_its_reserve),
 		cmocka_unit_test(a_cell_outside_its_matrix_is_refused),
 		cmocka_unit_test(the_matrix_gives_way_by_whole_senders),
 		cmocka_unit_test(a_full_matrix_fits_the_handoff_in_two_parts),
