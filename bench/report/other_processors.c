@@ -221,25 +221,47 @@ void other_cpu_clocks_json(struct json_writer *w,
 	json_end_array(w);
 }
 
-/* Each other processor that ran rows or sent IPIs, a line each: its
- * pin, LFENCE and APERF/MPERF ratio. */
+/* What other_cpu_clocks_summary says of one processor, after its
+ * number. */
+static void clock_line(const struct run_result *r, const struct cpu_clock *c,
+		       char *out, unsigned cap)
+{
+	char reason[RESULTS_REASON_LEN + 64], ratio[24];
+
+	cpu_clock_reason(r, c, reason, sizeof(reason));
+	if (c->ratio_milli)
+		fmt_snprintf(ratio, sizeof(ratio), "%u/1000", c->ratio_milli);
+	fmt_snprintf(out, cap, "%s; LFENCE %s; APERF/MPERF %s%s", reason,
+		     cpu_fence_state_name(c->fence),
+		     c->ratio_milli ? ratio : cpu_clock_ratio_note(r, c),
+		     c->restored ? "" : "; not put back before INIT");
+}
+
+/* Each other processor that ran rows or sent IPIs: its pin, LFENCE and
+ * APERF/MPERF ratio; processors of consecutive numbers that say the
+ * same share a line ("CPUs 1-127"), so that a big machine's summary
+ * stays short. */
 void other_cpu_clocks_summary(struct text_buf *tb,
 			      const struct run_result *r)
 {
-	char reason[RESULTS_REASON_LEN + 64], ratio[24];
-	uint32_t i;
+	static char line[RESULTS_REASON_LEN + 160], next[sizeof(line)];
+	uint32_t i, first;
 
-	for (i = 0; i < r->n_cpu_clocks; i++) {
-		const struct cpu_clock *c = &r->cpu_clock[i];
-
-		cpu_clock_reason(r, c, reason, sizeof(reason));
-		if (c->ratio_milli)
-			fmt_snprintf(ratio, sizeof(ratio), "%u/1000",
-				     c->ratio_milli);
-		tb_printf(tb, "           CPU %u: %s; LFENCE %s; APERF/MPERF "
-			  "%s%s\n", c->cpu - 1u, reason,
-			  cpu_fence_state_name(c->fence),
-			  c->ratio_milli ? ratio : cpu_clock_ratio_note(r, c),
-			  c->restored ? "" : "; not put back before INIT");
+	for (i = 0; i < r->n_cpu_clocks; i = first) {
+		first = i;
+		clock_line(r, &r->cpu_clock[i], line, sizeof(line));
+		while (++first < r->n_cpu_clocks &&
+		       r->cpu_clock[first].cpu == r->cpu_clock[first - 1].cpu + 1) {
+			clock_line(r, &r->cpu_clock[first], next, sizeof(next));
+			if (!str_eq(line, next))
+				break;
+		}
+		if (first - i > 1)
+			tb_printf(tb, "           CPUs %u-%u: %s\n",
+				  r->cpu_clock[i].cpu - 1u,
+				  r->cpu_clock[first - 1].cpu - 1u, line);
+		else
+			tb_printf(tb, "           CPU %u: %s\n",
+				  r->cpu_clock[i].cpu - 1u, line);
 	}
 }

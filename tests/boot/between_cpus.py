@@ -371,11 +371,24 @@ def check_other_cpu_clocks(label, o, cpus, starts):
                   and c["aperf_mperf"] == "absent on the boot CPU"
                   and c["starts"] == starts and c["restored"] is True
                   for c in clocks.values())
-          and all("CPU %d: as the boot CPU: not pinned: " % n in summary
+          and all(summary_says_clock(summary, n, "as the boot CPU: not "
+                                     "pinned: ")
                   and "other CPUs: CPU %d: clock not-pinned, LFENCE " % n
                   in log for n in cpus),
           "boot CPU: %s; %s" % (boot_pin.get("detail"),
                                 list(clocks.values())))
+
+
+def summary_says_clock(summary, cpu, text):
+    """Whether summary.txt's clock lines say `text` of processor `cpu`:
+    on its own line ("CPU 3: ..."), or on one of consecutive processors
+    that say the same ("CPUs 1-3: ...")."""
+    for m in re.finditer(r"^ +CPUs? (\d+)(?:-(\d+))?: (.*)$", summary,
+                         re.M):
+        low, high = int(m.group(1)), int(m.group(2) or m.group(1))
+        if low <= cpu <= high and m.group(3).startswith(text):
+            return True
+    return False
 
 
 def matrix_on_cpu1_icount(o):
@@ -687,6 +700,64 @@ def matrix_in_parts(o):
           "rc %s parts %s kept %s: %d cells (%d distinct), %s bad, "
           "dropped %s" % (o.rc, parts, kept, count, len(cells), bad[:4],
                           x.get("matrix", {}).get("cells_dropped")))
+
+
+def matrix_past_64(o):
+    """-smp 128,sockets=2,cores=32,threads=2: 64 processors spread over
+    the topology order (every second: one thread of each core) make the
+    full matrix, each of their 4,032 pairs ok; each of the other 64 is
+    measured, both ways, against the boot CPU and a processor of each
+    relation it has on this machine (its sibling, its cache, the other
+    package), in parts where the handoff needs them."""
+    doc = o.doc or {}
+    x = doc.get("cross_cpu", {})
+    m = x.get("matrix", {})
+    cpus = m.get("cpus", [])
+    cells = matrix_cells(x)
+    full = [c["apic_id"] for c in cpus if c.get("full")]
+    past = [c for c in cpus if not c.get("full")]
+    where = {c["apic_id"]: c for c in cpus}
+
+    def relation(a, b):
+        a, b = where[a], where[b]
+        if a["package"] != b["package"]:
+            return "other-package"
+        if a["core"] == b["core"]:
+            return "smt-sibling"
+        return "same-llc" if a["llc"] == b["llc"] else "same-package"
+
+    want_full = {(a, b) for a in full for b in full if a != b}
+    bad_full = [k for k in want_full
+                if not isinstance(cells.get(k, {}).get("ipi-ack"), int)]
+    check("matrix-past-64: with -smp 128 the full matrix takes 64 "
+          "processors, every second in topology order from the boot "
+          "CPU's, and each of their 4,032 ordered pairs has its ipi-ack "
+          "median",
+          o.rc == 0 and len(cpus) == 128 and full == list(range(0, 128, 2))
+          and not bad_full,
+          "rc %s, %d processors, full %s, %d bad: %s" % (
+              o.rc, len(cpus), full[:8], len(bad_full), bad_full[:4]))
+    bad = []
+    for p in past:
+        a = p["apic_id"]
+        mine = {k: c for k, c in cells.items() if a in k}
+        has = {c["relation"] for c in mine.values()}
+        want = {relation(a, q) for q in where if q != a}
+        if (has != want or (a, 0) not in mine or (0, a) not in mine
+                or any((k[1], k[0]) not in mine for k in mine)
+                or any(not isinstance(c["ipi-ack"], int)
+                       for c in mine.values())):
+            bad.append((a, sorted(has), sorted(want), len(mine)))
+    parts = doc.get("handoff", {}).get("parts")
+    check("matrix-past-64: each of the 64 processors past the full matrix "
+          "has its pairs, both ways and each ipi-ack ok, with the boot CPU "
+          "and with a processor of each relation it has here (sibling, "
+          "cache, other package); the section went in parts, joined, none "
+          "dropped",
+          o.rc == 0 and len(past) == 64 and not bad and parts and parts >= 2
+          and m.get("cells_dropped") == 0,
+          "%d bad: %s; parts %s, dropped %s" % (
+              len(bad), bad[:3], parts, m.get("cells_dropped")))
 
 
 def cross_cpu_sixteen(o):

@@ -14,6 +14,7 @@ from between_cpus import (CROSS_CPU_SOURCES, MATRIX_CPU_SOURCES, cross_cpu,
                           cross_cpu_alone, cross_cpu_fault, cross_cpu_icount,
                           cross_cpu_section, cross_cpu_sixteen,
                           cross_cpu_sixty_four, matrix_in_parts,
+                          matrix_past_64,
                           matrix_all_rows, matrix_on_cpu1_icount,
                           other_cpus)
 from bochs import (bochs_cet, bochs_counted_pass, bochs_runs,
@@ -253,6 +254,12 @@ ALONE = (
          "ipi-cpu-roundtrip\napic_modes = xapic\nhandoff_kib = 8\n",
          env={"TPM": "off", "SMP": "32,sockets=2,cores=16",
               "MEMORY": "2G", "BOOT_TIMEOUT": "600"}),
+    # 128 processors: the full matrix of 64, the rest against a few.
+    Boot("matrix-past-64", (matrix_past_64,),
+         config=TINY + "schemes = direct\nvariants = none\nsources = "
+         "ipi-cpu-roundtrip\napic_modes = xapic\n",
+         env={"TPM": "off", "SMP": "128,sockets=2,cores=32,threads=2",
+              "MEMORY": "2G", "BOOT_TIMEOUT": "900"}),
     Boot("apic-ids-288", (apic_ids_288,), config=TINY + APIC_IDS_288_CONFIG,
          env=APIC_IDS_288_ENV),
 )
