@@ -10,7 +10,7 @@
  *    which may be dropped; reassembly must give back exactly the blob, or
  *    refuse when a record is missing (exercises reassembly); and the rest
  *    goes to the blob decoder, its range decoder first
- *    (tests/fuzz/corpus/handoff/icount-run-blob: a blob of version 21 so,
+ *    (tests/fuzz/corpus/handoff/icount-run-blob: a blob of version 23 so,
  *    the full matrix under -icount with its histograms).
  * Whatever decodes, from records or from the raw bytes, goes through
  * every report writer, and is joined as a later part onto the last run
