@@ -46,7 +46,8 @@ static struct run_state *run;
  * (results_fit_histograms), and part 1 still measures rows. */
 static int fits_one_handoff(const struct run_result *r)
 {
-	size_t keep = PRIMITIVES_RESERVE + cross_cpu_handoff_reserve();
+	size_t keep = PRIMITIVES_RESERVE +
+		      cross_cpu_handoff_reserve(&run->config);
 
 	if (keep > run->handoff_budget / 2)
 		keep = run->handoff_budget / 2;

@@ -489,10 +489,12 @@ function crossCpuSection(page, doc) {
     .filter((v) => typeof v === "number");
   const lo = Math.min(...medians), hi = Math.max(...medians);
   /* Past 16 processors the figures go into each cell's title, and the
-   * cells shrink to squares: 64 x 64 stays within the page. */
+   * cells shrink to squares: 64 x 64 stays within the page, and past 64
+   * (cpus = all) smaller ones keep 128 x 128 within it. */
   const small = full.length > 16;
   const heat = el("table", { id: "cross-heatmap",
-    class: small ? "heat-small" : "heat" });
+    class: !small ? "heat" : full.length > 64 ? "heat-small heat-tiny"
+      : "heat-small" });
   heat.append(el("tr", {}, el("th", {}, "sender \\ target"),
     ...full.map((c, k) => el("th", { title: "APIC id " + c.apic_id },
       small && k % 8 ? "" : String(c.apic_id)))));

@@ -87,15 +87,17 @@ enum handoff_route {
 	X(sources, CONFIG_ALL, 1, CONFIG_ALL, config_source_names, 1)       \
 	X(variants, CONFIG_ALL, 0, CONFIG_ALL, config_variant_names, 1)     \
 	X(apic_modes, CONFIG_ALL, 1, CONFIG_ALL, config_apic_mode_names, 1) \
-	/* the processors the cross-CPU section takes, by their order in   \
-	 * the MADT (0-31), the boot CPU always: all, or numbers; the       \
-	 * section's matrix takes 64 at most (docs/cross-cpu.md) */         \
-	X(cpus, CONFIG_ALL, 1, CONFIG_ALL, config_cpu_names, 1)             \
+	/* the processors the cross-CPU section takes (docs/cross-cpu.md):  \
+	 * auto (every one; the full matrix up to 64, each past them       \
+	 * against a few), all (every one; the full matrix up to 128, in    \
+	 * parts where it must be), or MADT indices (0-30), the boot CPU    \
+	 * always */                                                        \
+	X(cpus, 1, 1, CONFIG_ALL, config_cpu_names, 1)                      \
 	/* the processors the single-CPU rows run on again, each in the    \
 	 * boot CPU's place (docs/cross-cpu.md "The matrix on another      \
 	 * processor"): auto (on a hybrid CPU, one of each core type the    \
 	 * boot CPU is not), MADT indices (0-30), all, or none */           \
-	X(matrix_cpus, 1, 0, CONFIG_ALL, config_matrix_cpu_names, 1)        \
+	X(matrix_cpus, 1, 0, CONFIG_ALL, config_cpu_names, 1)               \
 	/* which rows they run: core (INT n and the self-IPIs under every  \
 	 * scheme) or all (every long-mode row but the 8259's, the gap     \
 	 * method's, the self-tests' and those between CPUs) */             \
@@ -194,9 +196,9 @@ struct config_key {
 extern const char *const config_finish_names[];
 extern const char *const config_handoff_names[];
 extern const char *const config_simulate_names[];
+/* The processor keys' names (cpus, matrix_cpus): "auto", then
+ * "0".."30": bit 0 is auto, bit k + 1 MADT index k. */
 extern const char *const config_cpu_names[];
-/* "auto", then "0".."30": bit 0 is auto, bit k + 1 MADT index k. */
-extern const char *const config_matrix_cpu_names[];
 extern const char *const config_matrix_rows_names[];
 /* The names the rows go by, from the lists in arch/matrix.h
  * (bench/run/plan.c matches them). The variants' first name, "none", is

@@ -1,6 +1,7 @@
 #include "bench/model/cross_cpu.h"
 
 #include "arch/lib/fmt.h"
+#include "bench/model/config.h"
 
 void skew_bound_init(struct skew_bound *b)
 {
@@ -113,16 +114,23 @@ uint32_t cross_samples_per_pair(uint32_t row_samples, uint32_t pairs)
 	return n;
 }
 
-uint32_t cross_full_choice(uint32_t n, uint32_t boot, uint8_t *full)
+uint32_t cross_full_most(uint32_t cpus_key)
+{
+	return cpus_key == CONFIG_ALL ? RESULTS_ALL_MATRIX_CPUS
+				      : RESULTS_FULL_MATRIX_CPUS;
+}
+
+uint32_t cross_full_choice(uint32_t n, uint32_t boot, uint32_t most,
+			   uint8_t *full)
 {
 	uint32_t i, k, nearest = 0;
 
 	for (i = 0; i < n; i++)
-		full[i] = n <= RESULTS_FULL_MATRIX_CPUS;
-	if (n <= RESULTS_FULL_MATRIX_CPUS)
+		full[i] = n <= most;
+	if (n <= most)
 		return n;
-	for (k = 0; k < RESULTS_FULL_MATRIX_CPUS; k++) {
-		i = (uint32_t)((uint64_t)k * n / RESULTS_FULL_MATRIX_CPUS);
+	for (k = 0; k < most; k++) {
+		i = (uint32_t)((uint64_t)k * n / most);
 		full[i] = 1;
 		if ((i > boot ? i - boot : boot - i) <
 		    (nearest > boot ? nearest - boot : boot - nearest))
@@ -132,7 +140,7 @@ uint32_t cross_full_choice(uint32_t n, uint32_t boot, uint8_t *full)
 		full[nearest] = 0;
 		full[boot] = 1;
 	}
-	return RESULTS_FULL_MATRIX_CPUS;
+	return most;
 }
 
 uint32_t cross_partners(const struct topology *t, const uint32_t *ids,
@@ -173,22 +181,21 @@ int cross_pair_measured_before(const struct topology *t, const uint32_t *ids,
 	return 0;
 }
 
-uint32_t cross_cell_bound(uint32_t cpus)
+uint32_t cross_cell_bound(uint32_t cpus, uint32_t most)
 {
 	uint32_t n = cpus > RESULTS_MAX_MATRIX_CPUS ? RESULTS_MAX_MATRIX_CPUS
 						    : cpus;
-	uint32_t full = n > RESULTS_FULL_MATRIX_CPUS ? RESULTS_FULL_MATRIX_CPUS
-						     : n;
+	uint32_t full = n > most ? most : n;
 
 	return full * (full ? full - 1 : 0) +
 	       (n - full) * 2 * CPU_RELATION_COUNT;
 }
 
-size_t cross_handoff_reserve(uint32_t cpus)
+size_t cross_handoff_reserve(uint32_t cpus, uint32_t most)
 {
 	if (cpus < 2)
 		return 64;
-	return 64 + (size_t)cross_cell_bound(cpus) * CROSS_CELL_BYTES +
+	return 64 + (size_t)cross_cell_bound(cpus, most) * CROSS_CELL_BYTES +
 	       RESULTS_MAX_CROSS * CROSS_ROW_BYTES +
 	       RESULTS_MAX_CROSS_HISTS * (ROW_HIST_BYTES + 8);
 }

@@ -76,13 +76,17 @@ int cross_hybrid(const struct run_result *r);
 #define CROSS_MIN_SAMPLES 20
 uint32_t cross_samples_per_pair(uint32_t row_samples, uint32_t pairs);
 
+/* How many processors the full matrix takes at most under the cpus
+ * key's value `cpus_key`: RESULTS_ALL_MATRIX_CPUS for cpus = all,
+ * RESULTS_FULL_MATRIX_CPUS otherwise (docs/cross-cpu.md "Past 64"). */
+uint32_t cross_full_most(uint32_t cpus_key);
 /* Which of `n` processors, in topology order, take part in the full
- * matrix: every one up to RESULTS_FULL_MATRIX_CPUS, else that many
- * spread evenly over the order (every second processor of 128), so
- * that the heatmap spans every package and cache, the boot CPU
- * (`boot`) in place of the one nearest it. full[i] says it; returns
- * how many. */
-uint32_t cross_full_choice(uint32_t n, uint32_t boot, uint8_t *full);
+ * matrix: every one up to `most`, else that many spread evenly over the
+ * order (every second processor of 128, at 64), so that the heatmap
+ * spans every package and cache, the boot CPU (`boot`) in place of the
+ * one nearest it. full[i] says it; returns how many. */
+uint32_t cross_full_choice(uint32_t n, uint32_t boot, uint32_t most,
+			   uint8_t *full);
 /* The processors a processor past the full matrix is measured against,
  * both ways: the boot CPU, then for each relation (enum cpu_relation,
  * closest first) the first processor in topology order that stands so
@@ -98,10 +102,10 @@ uint32_t cross_partners(const struct topology *t, const uint32_t *ids,
 int cross_pair_measured_before(const struct topology *t, const uint32_t *ids,
 			       uint32_t n, const uint8_t *full, uint32_t boot,
 			       uint32_t p, uint32_t q);
-/* The most cells a section of `cpus` processors makes: every ordered
- * pair of the full matrix's, and two for each partner of each
- * processor past it. */
-uint32_t cross_cell_bound(uint32_t cpus);
+/* The most cells a section of `cpus` processors makes, the full matrix
+ * taking at most `most` of them: every ordered pair of the full
+ * matrix's, and two for each partner of each processor past it. */
+uint32_t cross_cell_bound(uint32_t cpus, uint32_t most);
 
 /* What the section takes in the handoff at most: a row kept in full
  * encoded, and a cell compressed as a 64-processor matrix compresses
@@ -111,9 +115,10 @@ uint32_t cross_cell_bound(uint32_t cpus);
 #define CROSS_ROW_BYTES 48
 #define CROSS_CELL_BYTES 9
 /* The room part 1 keeps for a section of `cpus` processors (the matrix
- * takes at most RESULTS_MAX_MATRIX_CPUS): its cells at most
- * (cross_cell_bound), its rows kept in full and their distributions. */
-size_t cross_handoff_reserve(uint32_t cpus);
+ * takes at most RESULTS_MAX_MATRIX_CPUS), `most` of them in the full
+ * matrix at most: its cells at most (cross_cell_bound), its rows kept
+ * in full and their distributions. */
+size_t cross_handoff_reserve(uint32_t cpus, uint32_t most);
 
 /* A halted or MWAITing target may wake without an interrupt or a new
  * command at most once per TARGET_WAKEUPS_PER_INTERRUPTS interrupts it

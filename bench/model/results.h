@@ -205,16 +205,20 @@ struct probe_result {
 
 /* The matrix between CPUs (docs/cross-cpu.md "The matrix"): the boot
  * CPU and every other processor the section takes, in topology order,
- * up to 512 (arch/desc.h's DESC_OTHER_CPUS). Up to 64 of them take
- * part in the full matrix, every ordered pair of them as its two
- * medians (4,032 cells at most); each processor past those is measured
- * against the boot CPU and one processor of each relation, both ways
- * (docs/cross-cpu.md "Past 64"). */
+ * up to 512 (arch/desc.h's DESC_OTHER_CPUS). By default (cpus = auto)
+ * up to 64 of them take part in the full matrix, every ordered pair of
+ * them as its two medians (4,032 cells at most); each processor past
+ * those is measured against the boot CPU and one processor of each
+ * relation, both ways (docs/cross-cpu.md "Past 64"). cpus = all takes
+ * up to 128 into the full matrix (16,256 cells, in parts): what the
+ * handoff's RESULTS_MAX_PARTS parts carry ("The full matrix on
+ * request"). */
 #define RESULTS_MAX_MATRIX_CPUS 512
 #define RESULTS_FULL_MATRIX_CPUS 64
+#define RESULTS_ALL_MATRIX_CPUS 128
 #define RESULTS_MAX_CELLS                                                   \
-	(RESULTS_FULL_MATRIX_CPUS * (RESULTS_FULL_MATRIX_CPUS - 1) +           \
-	 (RESULTS_MAX_MATRIX_CPUS - RESULTS_FULL_MATRIX_CPUS) * 2 *            \
+	(RESULTS_ALL_MATRIX_CPUS * (RESULTS_ALL_MATRIX_CPUS - 1) +             \
+	 (RESULTS_MAX_MATRIX_CPUS - RESULTS_ALL_MATRIX_CPUS) * 2 *             \
 		 CPU_RELATION_COUNT)
 
 /* A processor of the matrix: its APIC ID, its core type on a hybrid

@@ -61,7 +61,7 @@ enum blob_method {
 /* The largest encoding, before compression, a blob may hold: room for
  * the worst case a run can fill, every table full (tests/unit/
  * test_serialize.c asserts it), with a joined run's parts. */
-#define RESULTS_RAW_MAX (256 * 1024)
+#define RESULTS_RAW_MAX (512 * 1024)
 
 /* Returns the encoded length, or 0 when `cap` is too small. */
 size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap);

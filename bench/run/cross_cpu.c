@@ -21,7 +21,8 @@
 #define CROSS_VECTOR 0x41
 /* The matrix takes the boot CPU and the first CROSS_MAX_CPUS - 1 others
  * the cpus key chose, in topology order; up to 64 of them in the full
- * matrix (cross_full_choice), the others against a few each. */
+ * matrix (128 under cpus = all: cross_full_choice), the others against
+ * a few each. */
 #define CROSS_MAX_CPUS RESULTS_MAX_MATRIX_CPUS
 #define CROSS_WARMUP 10
 /* Ping-pong rounds that bound a pair's TSC offset. */
@@ -627,9 +628,10 @@ static void measure_broadcasts(const struct section *s,
 			(void)other_cpus_hold(slot, AP_HALT);
 }
 
-size_t cross_cpu_handoff_reserve(void)
+size_t cross_cpu_handoff_reserve(const struct irqlab_config *c)
 {
-	return cross_handoff_reserve(other_cpus_started() + 1);
+	return cross_handoff_reserve(other_cpus_started() + 1,
+				     cross_full_most(c->cpus));
 }
 
 /* Ascending APIC ID, which is topology order: an ID's package bits lie
@@ -649,7 +651,8 @@ static void sort_by_apic_id(struct pick *p, uint32_t n)
 }
 
 /* The processors the matrix takes, in topology order: the boot CPU and
- * each started one the cpus key names by its MADT index, up to
+ * every started one (cpus = auto or all), or each the cpus key names
+ * by its MADT index, up to
  * CROSS_MAX_CPUS; those chosen past that are counted in
  * r->matrix_left_out. Returns how many it took. */
 static uint32_t choose_cpus(struct run_result *r,
@@ -666,8 +669,8 @@ static uint32_t choose_cpus(struct run_result *r,
 		uint32_t index = other_cpus_index(slot);
 
 		if (other_cpus_ok(slot) &&
-		    (c->cpus == CONFIG_ALL ||
-		     (index < 32 && (c->cpus >> index) & 1)))
+		    ((c->cpus & 1) || c->cpus == CONFIG_ALL ||
+		     (index < 31 && (c->cpus >> (index + 1)) & 1)))
 			chosen[n++] = (struct pick){
 				other_cpus_apic_id(slot), (int)slot,
 				(uint8_t)(ap_cpus[slot].core_type >>
@@ -779,10 +782,11 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 		ids[i] = picks[i].apic_id;
 	for (s.boot = 0; s.boot < n && picks[s.boot].slot >= 0; s.boot++)
 		;
-	n_full = cross_full_choice(n, s.boot, full);
+	n_full = cross_full_choice(n, s.boot, cross_full_most(c->cpus), full);
 	s.ids = ids;
 	s.full = full;
-	s.samples = cross_samples_per_pair(c->samples, cross_cell_bound(n));
+	s.samples = cross_samples_per_pair(
+		c->samples, cross_cell_bound(n, cross_full_most(c->cpus)));
 	s.x2apic = lapic->mode == LAPIC_X2APIC;
 	s.budget_ticks = wait_budget_ticks;
 	s.late_ticks = r->tsc_hz / 1000 * OTHER_CPU_LATE_MS;
@@ -809,7 +813,8 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 
 	log_printf("cross-CPU rows: %u processors, %u of them in the full "
 		   "matrix, %u ordered pairs at most, %u samples each, %s\n",
-		   n, n_full, cross_cell_bound(n), s.samples,
+		   n, n_full, cross_cell_bound(n, cross_full_most(c->cpus)),
+		   s.samples,
 		   s.x2apic ? "x2apic" : "xapic");
 	if (r->matrix_left_out)
 		log_printf("cross-CPU rows: %u more processor(s) chosen, past "

@@ -22,8 +22,9 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 			 int (*fits)(const struct run_result *r));
 
 /* The handoff room the section's rows need, set aside in the first part
- * before the rows run: two a pair of the chosen processors, the
+ * before the rows run: the cells of every processor started, the full
+ * matrix taking as many as the cpus key lets it (cross_full_most), the
  * broadcasts, and one distribution per relation at its largest. */
-size_t cross_cpu_handoff_reserve(void);
+size_t cross_cpu_handoff_reserve(const struct irqlab_config *c);
 
 #endif

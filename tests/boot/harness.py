@@ -288,7 +288,7 @@ class Boot:
     def __init__(self, name, checks=(), icount="", cpu="max", machine="q35",
                  config=None, env=None, before_boot1=None, after_boot1=None,
                  prepare=None, needs=None, busy_host=False, perform=None,
-                 deep=False):
+                 deep=False, beside=False):
         self.name, self.checks, self.needs = name, checks, needs
         # deep: a run folder deeper than a UNIX socket path may be (108
         # bytes), as a deep checkout's is: sockets must live elsewhere.
@@ -297,15 +297,75 @@ class Boot:
         self.config, self.env, self.prepare = config, env, prepare
         self.before_boot1, self.after_boot1 = before_boot1, after_boot1
         self.busy_host, self.perform = busy_host, perform
+        # beside: a second emulator runs irqlab beside this one's boots
+        # (Beside), as on a shared CI machine or a busy laptop.
+        self.beside = beside
+
+
+class Beside:
+    """A second emulator beside a boot: QEMU, plain TCG, -smp 2, running
+    irqlab's own tiny run in a folder of its own, started again each
+    time it ends, until stop(). `boots` counts the boots it began while
+    the other ran, from its serial logs."""
+
+    def __init__(self, name):
+        self.run_dir = os.path.join(BUILD, name + "-beside")
+        self.done = threading.Event()
+        self.proc = None
+        self.cycles = 0
+        self.thread = threading.Thread(target=self.loop, daemon=True)
+
+    def loop(self):
+        os.makedirs(self.run_dir, exist_ok=True)
+        config = os.path.join(self.run_dir, "irqlab.cfg")
+        with open(config, "w") as f:
+            f.write(TINY)
+        while not self.done.is_set():
+            cycle = os.path.join(self.run_dir, "cycle-%d" % self.cycles)
+            subprocess.run(["rm", "-rf", cycle], check=True)
+            os.makedirs(cycle)
+            env = dict(os.environ, RUN_DIR=cycle,
+                       RESULTS_DIR=os.path.join(cycle, "results"),
+                       CONFIG=config, ICOUNT="", BOOT_TIMEOUT=BOOT_LIMIT,
+                       CPU="max", MACHINE="q35", SMP="2", TPM="off")
+            with open(os.path.join(cycle, "run.log"), "w") as log:
+                self.proc = subprocess.Popen(
+                    [os.path.join(ROOT, "image", "run.sh"), IMAGE], env=env,
+                    stdout=log, stderr=subprocess.STDOUT,
+                    stdin=subprocess.DEVNULL, start_new_session=True)
+            self.cycles += 1
+            self.proc.wait()
+
+    def start(self):
+        self.thread.start()
+
+    def stop(self):
+        self.done.set()
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, 9)
+        self.thread.join()
+
+    def boots(self):
+        """The boots it began: serial logs that reached phase A."""
+        n = 0
+        for k in range(self.cycles):
+            cycle = os.path.join(self.run_dir, "cycle-%d" % k)
+            for f in os.listdir(cycle) if os.path.isdir(cycle) else []:
+                if re.match(r"boot\d+\.log$", f):
+                    with open(os.path.join(cycle, f), "rb") as log:
+                        n += b"phase A" in log.read()
+        return n
 
 
 class Outcome:
     """What one run left: run.sh's exit code, its folder, the results it
-    collected, and its results.json where there is exactly one."""
+    collected, and its results.json where there is exactly one; and the
+    boots a second emulator began beside it (Beside), or None."""
 
-    def __init__(self, name, rc, run_dir, results):
+    def __init__(self, name, rc, run_dir, results, beside_boots=None):
         self.name, self.rc, self.run_dir, self.results = (name, rc, run_dir,
                                                           results)
+        self.beside_boots = beside_boots
         try:
             self.doc, self.folders = load_results(results)
         except (OSError, ValueError):
@@ -344,6 +404,9 @@ def boot(entry):
         entry.prepare()
     busy = [subprocess.Popen(["sh", "-c", "while :; do :; done"])
             for _ in range(2 if entry.busy_host else 0)]
+    beside = Beside(entry.name) if entry.beside else None
+    if beside:
+        beside.start()
     try:
         run_dir = None
         if entry.deep:
@@ -359,7 +422,10 @@ def boot(entry):
         for p in busy:
             p.kill()
             p.wait()
-    return Outcome(entry.name, rc, run_dir, results)
+        if beside:
+            beside.stop()
+    return Outcome(entry.name, rc, run_dir, results,
+                   beside.boots() if beside else None)
 
 
 def walk(lane, outcomes):

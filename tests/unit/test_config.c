@@ -273,8 +273,8 @@ static void matrix_cpus_names_auto_and_indices(void **state)
 	assert_int_equal(c.matrix_cpus_rows, 0u);
 	assert_int_equal(parse(&c, "matrix_cpus = auto, 3\n"), 0);
 	assert_int_equal(c.matrix_cpus, 1u | 1u << 4);
-	assert_true(config_selects(c.matrix_cpus, config_matrix_cpu_names, "3"));
-	assert_false(config_selects(c.matrix_cpus, config_matrix_cpu_names, "2"));
+	assert_true(config_selects(c.matrix_cpus, config_cpu_names, "3"));
+	assert_false(config_selects(c.matrix_cpus, config_cpu_names, "2"));
 	assert_int_equal(parse(&c, "matrix_cpus = 0 30\nmatrix_cpus_rows = all\n"),
 			 0);
 	assert_int_equal(c.matrix_cpus, 1u << 1 | 1u << 31);

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "arch/lib/cpuid_bits.h"
+#include "bench/model/config.h"
 #include "bench/model/cross_cpu.h"
 
 /* B's TSC runs 1000 ticks ahead of A's; each round A reads t0, B reads
@@ -264,24 +265,27 @@ static void past_64_the_full_matrix_spreads_and_the_rest_take_partners(
 	static const struct topology t = { .known = 1, .smt_shift = 1,
 					   .llc_shift = 5, .package_shift = 6 };
 	static uint32_t ids[128];
-	static uint8_t full[128];
+	static uint8_t full[200];
 	uint16_t partner[CPU_RELATION_COUNT];
 	uint32_t i, n, m;
 
 	(void)state;
 	for (i = 0; i < 128; i++)
 		ids[i] = i;
-	assert_int_equal(cross_full_choice(40, 7, full), 40);
+	assert_int_equal(
+		cross_full_choice(40, 7, RESULTS_FULL_MATRIX_CPUS, full), 40);
 	for (i = 0; i < 40; i++)
 		assert_true(full[i]);
-	assert_int_equal(cross_full_choice(128, 0, full), 64);
+	assert_int_equal(
+		cross_full_choice(128, 0, RESULTS_FULL_MATRIX_CPUS, full), 64);
 	for (i = 0, n = 0; i < 128; i++)
 		n += full[i];
 	assert_int_equal(n, 64);
 	assert_true(full[0] && full[2] && full[64] && full[126]);
 	assert_false(full[1] || full[127]);
 	/* a boot CPU the spread misses takes its nearest one's place */
-	assert_int_equal(cross_full_choice(128, 5, full), 64);
+	assert_int_equal(
+		cross_full_choice(128, 5, RESULTS_FULL_MATRIX_CPUS, full), 64);
 	assert_true(full[5]);
 	assert_false(full[4] && full[6]);
 	for (i = 0, n = 0; i < 128; i++)
@@ -290,7 +294,7 @@ static void past_64_the_full_matrix_spreads_and_the_rest_take_partners(
 	/* processor 65 (package 1, cache 2): the boot CPU 0, its sibling
 	 * 64, cache-mate 66, package-mate 96 (first in the other cache),
 	 * and 0 is already there for the other package */
-	(void)cross_full_choice(128, 0, full);
+	(void)cross_full_choice(128, 0, RESULTS_FULL_MATRIX_CPUS, full);
 	m = cross_partners(&t, ids, 128, 65, 0, partner);
 	assert_int_equal(m, 4);
 	assert_int_equal(partner[0], 0);
@@ -315,9 +319,31 @@ static void past_64_the_full_matrix_spreads_and_the_rest_take_partners(
 	assert_int_equal(partner[3], 64);
 	/* the bound: 64 x 63, and 2 cells a relation's partner for each
 	 * processor past them */
-	assert_int_equal(cross_cell_bound(128),
+	assert_int_equal(cross_cell_bound(128, RESULTS_FULL_MATRIX_CPUS),
 			 64 * 63 + 64 * 2 * CPU_RELATION_COUNT);
-	assert_int_equal(cross_cell_bound(8), 56);
+	assert_int_equal(cross_cell_bound(8, RESULTS_FULL_MATRIX_CPUS), 56);
+	/* cpus = all: the 128 all in the full matrix, and of 200, 128
+	 * spread over them (every processor at 200 * k / 128) */
+	assert_int_equal(cross_full_most(CONFIG_ALL), RESULTS_ALL_MATRIX_CPUS);
+	assert_int_equal(cross_full_most(1), RESULTS_FULL_MATRIX_CPUS);
+	assert_int_equal(cross_full_most(1u << 1 | 1u << 4),
+			 RESULTS_FULL_MATRIX_CPUS);
+	assert_int_equal(cross_full_choice(128, 0, RESULTS_ALL_MATRIX_CPUS,
+					   full), 128);
+	for (i = 0, n = 0; i < 128; i++)
+		n += full[i];
+	assert_int_equal(n, 128);
+	assert_int_equal(cross_cell_bound(128, RESULTS_ALL_MATRIX_CPUS),
+			 128 * 127);
+	assert_int_equal(cross_full_choice(200, 0, RESULTS_ALL_MATRIX_CPUS,
+					   full), 128);
+	for (i = 0, n = 0; i < 200; i++)
+		n += full[i];
+	assert_int_equal(n, 128);
+	assert_true(full[0] && full[1] && !full[2] && full[3] && full[198] &&
+		    !full[199]);
+	assert_int_equal(cross_cell_bound(200, RESULTS_ALL_MATRIX_CPUS),
+			 128 * 127 + 72 * 2 * CPU_RELATION_COUNT);
 }
 
 static void only_hardware_figures_are_latencies(void **state)
