@@ -154,6 +154,17 @@ async function main() {
       ({ sender: Number(td.dataset.sender), target: Number(td.dataset.target),
         relation: td.dataset.relation, text: td.textContent,
         background: getComputedStyle(td).backgroundColor })));
+    // The heatmap's extent, and the table of processors past the full
+    // matrix, a line each.
+    out.heat_box = await page.evaluate(() => {
+      const t = document.getElementById("cross-heatmap");
+      if (!t)
+        return null;
+      const r = t.getBoundingClientRect();
+      return [r.left, r.top, r.right, r.bottom];
+    });
+    out.past_full = await page.$$eval("#cross-past-full tr", (trs) =>
+      trs.slice(1).map((tr) => [...tr.children].map((td) => td.textContent)));
     out.other_cpus = await page.$$eval("#other-cpus tr", (trs) =>
       trs.slice(1).map((tr) => [...tr.children].map((td) => td.textContent)));
     out.texts = await page.$$eval("p[id], div[id]", (els) =>

@@ -410,7 +410,7 @@ def check_page(label, page, docs, min_charts):
 REPORT_HEIGHT_BOUND = 17000
 
 # How many checks the suite counts under CI (tests/checks.py).
-CHECKS_UNDER_CI = 78
+CHECKS_UNDER_CI = 90
 
 
 def pages():
@@ -722,6 +722,109 @@ def cross_cpu_page():
           repr(note))
 
 
+def wide_matrix_page(run, label, full, past):
+    """The report page of a matrix past 64 processors (wide_matrix)."""
+    opened = boot_report(run, label)
+    if opened:
+        wide_matrix(label, *opened, full, past)
+
+
+def wide_matrix(label, doc, seen, full, past):
+    """The heatmap has a cell for each ordered pair of the full matrix's
+    `full` processors, each with its pair's relation from results.json,
+    and stays within the page's width; the table under it has a line
+    for each of the `past` processors past the full matrix, with the
+    pairs results.json gives it."""
+    m = doc["cross_cpu"]["matrix"]
+    cells = [dict(zip(m["columns"], c)) for c in m["cells"]]
+    ids = {c["apic_id"] for c in m["cpus"] if c.get("full")}
+    pairs = {(c["sender"], c["target"]): c for c in cells
+             if c["sender"] in ids and c["target"] in ids
+             and isinstance(c["ipi-ack"], int)}
+    wrong = [c for c in seen["heat"]
+             if (c["sender"], c["target"]) not in pairs
+             or c["relation"] != pairs[(c["sender"], c["target"])]
+             ["relation"]]
+    box = seen.get("heat_box")
+    check("%s: the heatmap has a cell for each of the %d ordered pairs of "
+          "the full matrix's %d processors, each with its relation from "
+          "results.json, and is no wider than the page (%s px)"
+          % (label, full * (full - 1), full, seen["page_width"]),
+          len(seen["heat"]) == full * (full - 1) == len(pairs)
+          and not wrong and box is not None
+          and box[2] - box[0] <= seen["page_width"]
+          and not seen["page_errors"] and not seen["console_errors"],
+          "%d cells, %d pairs, wrong %s, box %s, errors %s" % (
+              len(seen["heat"]), len(pairs), wrong[:3], box,
+              seen["page_errors"] + seen["console_errors"]))
+    lines = {int(r[0]): r[1] for r in seen.get("past_full", [])}
+    want = {c["apic_id"]: sum(1 for x in cells
+                              if x["sender"] == c["apic_id"])
+            for c in m["cpus"] if not c.get("full")}
+    short = [a for a, n in want.items()
+             if a not in lines or lines[a].count(": ") != n]
+    check("%s: the table past the full matrix has a line for each of its "
+          "%d processors, each naming as many pairs as it sent in "
+          "results.json" % (label, past),
+          len(lines) == len(want) == past and not short,
+          "%d lines, %d processors past it, short %s" % (
+              len(lines), len(want), short[:4]))
+
+
+def matrix_past_64_page():
+    """-smp 128: 64 in the full matrix, 64 past it."""
+    wide_matrix_page("matrix-past-64", "matrix-past-64-report", 64, 64)
+
+
+def matrix_of_128_page():
+    """cpus = all's largest full matrix, 128 x 128, as phase C would
+    write its page: matrix-past-64's results.json with all 128 of its
+    processors in the full matrix and a made-up median for each of the
+    16,256 pairs, each pair's relation as its two processors stand."""
+    folder = run_folder("matrix-past-64")
+    if not check("matrix-of-128-report: the matrix-past-64 boot test left "
+                 "a results folder", folder is not None):
+        return
+    with open(os.path.join(folder, "results.json")) as f:
+        doc = json.load(f)
+    m = doc["cross_cpu"]["matrix"]
+    col = {name: k for k, name in enumerate(m["columns"])}
+    where = {c["apic_id"]: c for c in m["cpus"]}
+    model = m["cells"][0]
+
+    def relation(a, b):
+        a, b = where[a], where[b]
+        if a["package"] != b["package"]:
+            return "other-package"
+        if a["core"] == b["core"]:
+            return "smt-sibling"
+        return "same-llc" if a["llc"] == b["llc"] else "same-package"
+
+    cells = []
+    for a in where:
+        for b in where:
+            if a != b:
+                c = list(model)
+                c[col["sender"]], c[col["target"]] = a, b
+                c[col["relation"]] = relation(a, b)
+                c[col["ipi-ack"]] = 20000 + (a * 7919 + b * 104729) % 180000
+                cells.append(c)
+    for c in m["cpus"]:
+        c["full"] = True
+    m["cells"] = cells
+    seen, why = inspect(fill_template("matrix-of-128", doc),
+                        os.path.join(SHOTS, "matrix-of-128-report.png"))
+    if check("matrix-of-128-report: opens in headless Chromium",
+             seen is not None, why):
+        wide_matrix("matrix-of-128-report", doc, seen, 128, 0)
+
+
+def matrix_all_72_page():
+    """-smp 72 with cpus = all: all 72 in the full matrix, in the
+    smallest cells, none past it."""
+    wide_matrix_page("matrix-in-parts", "matrix-in-parts-report", 72, 0)
+
+
 def other_cpus_page():
     """The report page of the run that took CPU 1 into the boot CPU's
     place under -icount (boot test matrix-on-cpu1-icount): its table of
@@ -805,6 +908,12 @@ def report_counts_and_sites():
 def main():
     check.guarded("the browser tests", pages)
     check.guarded("the browser tests, the cross-CPU heatmap", cross_cpu_page)
+    check.guarded("the browser tests, the heatmap past 64 processors",
+                  matrix_past_64_page)
+    check.guarded("the browser tests, the full matrix of 72",
+                  matrix_all_72_page)
+    check.guarded("the browser tests, the full matrix of 128",
+                  matrix_of_128_page)
     check.guarded("the browser tests, the rows on other processors",
                   other_cpus_page)
     check.guarded("the browser tests, core cycles", cycles_page)
