@@ -250,10 +250,18 @@ static int keep_part(struct pending *pc, struct next_run *next)
 		};
 		return 1;
 	}
-	log_printf("phase C: part %u could not be kept (%s); the run "
-		   "ends with the rows it has: the plan's rows from %u on are "
-		   "never measured, and its files say so first\n", r->part,
-		   err ? err : "records not deleted", r->next_row);
+	if (r->next_row)
+		log_printf("phase C: part %u could not be kept (%s); the run "
+			   "ends with the rows it has: the plan's rows from %u "
+			   "on are never measured, and its files say so "
+			   "first\n", r->part,
+			   err ? err : "records not deleted", r->next_row);
+	else
+		log_printf("phase C: part %u could not be kept (%s); the run "
+			   "ends with the pairs it has: the matrix's senders "
+			   "from %u on are never measured, and its files say "
+			   "so\n", r->part, err ? err : "records not deleted",
+			   r->matrix_next_sender - 1u);
 	return 0;
 }
 

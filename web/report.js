@@ -528,6 +528,18 @@ function crossCpuSection(page, doc) {
     page.append(el("p", { class: "note" }, "Green is the fastest pair (" +
       lo + "), red the slowest (" + hi + "); each cell's title gives " +
       "its figure and relation."));
+  /* What the matrix lacks: pairs measured that no handoff could hold,
+   * and senders a run in parts never reached. */
+  if (m.cells_dropped)
+    page.append(el("p", { class: "note", id: "cross-dropped" },
+      m.cells_dropped + " pair(s) of the last senders were measured but " +
+      "did not fit the handoff: not in the matrix."));
+  if (m.unfinished_from_sender !== null &&
+    m.unfinished_from_sender !== undefined)
+    page.append(el("p", { class: "note", id: "cross-unfinished" },
+      "The matrix stopped before its sender " +
+      (m.unfinished_from_sender + 1) + " of " + m.cpus.length +
+      ": its later senders were never measured."));
   const past = m.cpus.filter((c) => !c.full);
   if (!past.length)
     return;

@@ -68,7 +68,8 @@ int cross_hybrid(const struct run_result *r);
  * That is what 8 processors' 56 pairs took at a row's default 10,000,
  * so more processors take fewer each and the section's time stays
  * bounded: it times at most 140,000 acknowledged samples (4,032 pairs
- * of 64 processors take 34 each), besides each pair's 10 warm-ups and,
+ * of 64 processors take 34 each) up to 7,000 pairs, and 20 a pair past
+ * them (CROSS_MIN_SAMPLES), besides each pair's 10 warm-ups and,
  * where the TSC is invariant, 256 rounds of ping-pong (docs/cross-cpu.md
  * "The matrix"). */
 #define CROSS_SECTION_SAMPLES 140000

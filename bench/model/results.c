@@ -109,18 +109,23 @@ const struct counted_row *results_counted(const struct run_result *r,
 }
 
 /* A later part's cells of the matrix, where it took the same
- * processors in the same order (each part starts them in its own
- * boot): appended, sender by sender as they came; else counted as
- * dropped, since their indices name other processors. */
+ * processors in the same order and the same of them into the full
+ * matrix (each part starts them in its own boot), and resumed where
+ * the run so far stopped: appended, sender by sender as they came; else
+ * counted as dropped, since their indices name other processors or
+ * their turns other pairs. The section's time is the parts' sum. */
 static void join_cells(struct run_result *into, const struct run_result *more)
 {
 	uint32_t i;
-	int same = more->n_matrix_cpus == into->n_matrix_cpus;
+	int same = more->n_matrix_cpus == into->n_matrix_cpus &&
+		   more->matrix_resume == into->matrix_next_sender;
 
 	for (i = 0; same && i < more->n_matrix_cpus; i++)
 		same = more->matrix_cpu[i].apic_id ==
-		       into->matrix_cpu[i].apic_id;
+			       into->matrix_cpu[i].apic_id &&
+		       more->matrix_cpu[i].full == into->matrix_cpu[i].full;
 	into->cells_dropped += more->cells_dropped;
+	into->cross_ticks += more->cross_ticks;
 	for (i = 0; i < more->n_cells; i++)
 		if (same && into->n_cells < RESULTS_MAX_CELLS)
 			into->cell[into->n_cells++] = more->cell[i];

@@ -391,10 +391,10 @@ struct run_result {
 	struct row_histogram cross_hist[RESULTS_MAX_CROSS_HISTS];
 	/* The matrix between CPUs: its processors, the started ones the
 	 * cpus key chose but the matrix did not take (past its 512), the
-	 * samples each pair took, its cells (the full matrix's sender by
-	 * sender, then each processor's past it), and the cells a handoff
-	 * too small for them all left out, the last first
-	 * (results_fit_histograms). */
+	 * samples each pair took, its cells (turn by turn in topology order:
+	 * a full matrix processor's as its sender, one past it with its
+	 * partners, both ways), and the cells a handoff too small for them
+	 * all left out, the last sender's first (results_fit_histograms). */
 	uint32_t n_matrix_cpus;
 	struct matrix_cpu matrix_cpu[RESULTS_MAX_MATRIX_CPUS];
 	uint32_t matrix_left_out;

@@ -210,8 +210,9 @@ uint32_t results_fit_histograms(struct run_result *r, uint8_t *scratch,
 		dropped++;
 	}
 	/* Then the matrix's cells, a whole sender at a time, the last
-	 * sender's first: the cells past the full matrix go before any of
-	 * its own, and the heatmap keeps whole rows. */
+	 * sender's first, so that the heatmap keeps whole rows (a turn past
+	 * the full matrix alternates senders, so it goes cell by cell and
+	 * may keep one way of a pair). */
 	while (!results_fit(r, cap) && r->n_cells) {
 		uint16_t sender = r->cell[r->n_cells - 1].sender;
 

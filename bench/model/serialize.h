@@ -47,8 +47,8 @@
  *     the broadcasts and each relation's first pair in full.
  * 22: the matrix in parts: matrix_resume, matrix_next_sender.
  * 23: up to 512 processors in the matrix, each marked as one of the full
- *     matrix's 64 or not (matrix_cpu's full); cells past the full
- *     matrix pair one of the others with a few. */
+ *     matrix's (64, or 128 under cpus = all) or not (matrix_cpu's full);
+ *     cells past the full matrix pair one of the others with a few. */
 #define RESULTS_BLOB_VERSION 23
 
 /* How the encoding follows the blob's header. */
@@ -61,7 +61,7 @@ enum blob_method {
 /* The largest encoding, before compression, a blob may hold: room for
  * the worst case a run can fill, every table full (tests/unit/
  * test_serialize.c asserts it), with a joined run's parts. */
-#define RESULTS_RAW_MAX (512 * 1024)
+#define RESULTS_RAW_MAX (1024 * 1024)
 
 /* Returns the encoded length, or 0 when `cap` is too small. */
 size_t results_encode(const struct run_result *r, uint8_t *out, size_t cap);

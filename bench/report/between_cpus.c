@@ -150,6 +150,14 @@ static void json_matrix(struct json_writer *w, const struct run_result *r)
 	json_kv_uint(w, "samples_per_pair", r->matrix_samples);
 	json_kv_uint(w, "left_out", r->matrix_left_out);
 	json_kv_uint(w, "cells_dropped", r->cells_dropped);
+	/* A matrix in parts whose last part could not go on: the index of
+	 * its first sender never measured (docs/cross-cpu.md "In the
+	 * handoff"). */
+	json_key(w, "unfinished_from_sender");
+	if (r->matrix_next_sender)
+		json_uint(w, r->matrix_next_sender - 1u);
+	else
+		json_null(w);
 	json_key(w, "cpus");
 	json_begin_array(w);
 	for (i = 0; i < r->n_matrix_cpus && i < RESULTS_MAX_MATRIX_CPUS; i++) {
@@ -165,7 +173,8 @@ static void json_matrix(struct json_writer *w, const struct run_result *r)
 		json_bool(w, r->matrix_cpu[i].full);
 		if (t->known) {
 			json_kv_uint(w, "package", at.package);
-			json_kv_uint(w, "llc", id >> t->llc_shift);
+			json_kv_uint(w, "llc", t->llc_shift < 32
+						       ? id >> t->llc_shift : 0);
 			json_kv_uint(w, "core", at.core);
 		}
 		json_end_object(w);
@@ -537,6 +546,11 @@ void between_cpus_summary(struct text_buf *tb, const struct run_result *r)
 		tb_printf(tb, "  %u pair(s) of the last senders were measured "
 			  "but did not fit the handoff: NOT IN THE MATRIX\n",
 			  r->cells_dropped);
+	if (r->matrix_next_sender)
+		tb_printf(tb, "  the matrix stopped before its sender %u of %u "
+			  "(the last part allowed could not go on): its later "
+			  "senders were NEVER MEASURED\n",
+			  r->matrix_next_sender, r->n_matrix_cpus);
 	if (r->n_cells)
 		tb_printf(tb, "  %u pairs, %u samples each\n", r->n_cells,
 			  r->matrix_samples);

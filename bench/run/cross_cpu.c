@@ -775,6 +775,11 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 		row_skipped(add_row(r, CROSS_ACK, &boot, &boot,
 				    CPU_RELATION_UNKNOWN), EXP_SKIPPED, why);
 		log_printf("cross-CPU rows: skipped: %s\n", why);
+		/* A part that was to go on with the matrix leaves it to the
+		 * next, up to the last part allowed; a run whose matrix
+		 * never finished says from which sender. */
+		if (r->matrix_resume)
+			r->matrix_next_sender = r->matrix_resume;
 		return;
 	}
 	s.fault_once = config_simulates(c, SIMULATE_AP_FAULT);
@@ -835,8 +840,12 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 		__builtin_memset(s.kept_relation, 1, sizeof(s.kept_relation));
 	else
 		measure_broadcasts(&s, &boot);
+	/* A part's first turn is taken whatever it takes only where the
+	 * part measured nothing else, so that every part moves the matrix
+	 * on; where it measured rows, those keep their room. */
 	for (i = first; i < n; i++) {
-		if (measure_turn(&s, picks, n, i, i > first ? fits : NULL)) {
+		if (measure_turn(&s, picks, n, i,
+				 i > first || r->n_experiments ? fits : NULL)) {
 			r->matrix_next_sender = (uint16_t)(i + 1);
 			log_printf("cross-CPU rows: part %u: the matrix fills the "
 				   "handoff; its senders from %u on go to part "

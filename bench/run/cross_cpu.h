@@ -15,8 +15,9 @@
  * sender's cells, they are taken back and r->matrix_next_sender names
  * that sender for the next part; a part that resumes the matrix
  * (r->matrix_resume) measures from there, without the broadcasts, and
- * keeps at least its first sender (docs/cross-cpu.md "In the
- * handoff"). */
+ * keeps at least its first sender where it measured no rows; one that
+ * cannot run the section leaves it to the next part
+ * (docs/cross-cpu.md "In the handoff"). */
 void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 			 struct bench_buffers *b,
 			 int (*fits)(const struct run_result *r));

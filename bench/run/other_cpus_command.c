@@ -177,6 +177,8 @@ void other_cpus_run_waking(uint32_t slot, void (*work)(void *arg), void *arg,
 	waking.work = work;
 	waking.returned = 0;
 	waking.boot_apic_id = boot_apic_id;
+	/* Both stored before the command that lets the other run them. */
+	__asm__ volatile("" ::: "memory");
 	other_cpus_run(slot, work_then_wake, arg);
 }
 

@@ -508,6 +508,61 @@ static unsigned parts_at(const struct run_result *in, size_t budget)
  * allowed would keep every row, the last rows' histograms giving way).
  * The shipped matrix's size, 140 rows with three histograms each, is one
  * part. */
+/* Every row of the plan's largest, each with its histograms in TSC
+ * ticks and in core cycles spread as plain TCG's noise spreads them,
+ * every string at its longest. */
+static void every_row_with_its_histograms(struct run_result *in,
+					  uint32_t *seed)
+{
+	unsigned i, k;
+
+	sample_run(in, RESULTS_MAX_EXPERIMENTS);
+	memset(in->machine.brand, 'b', sizeof(in->machine.brand) - 1);
+	memset(in->machine.fw_vendor, 'f', sizeof(in->machine.fw_vendor) - 1);
+	for (i = 0; i < RESULTS_MAX_EXPERIMENTS; i++) {
+		in->exp[i].status = EXP_OK;
+		for (k = 0; k < ROW_HIST_KINDS; k++)
+			add_spread_histogram(in, i, k, seed);
+	}
+	assert_int_equal(in->n_hists, RESULTS_MAX_ROW_HISTS);
+}
+
+/* A joined run at its largest encodes within RESULTS_RAW_MAX: every row
+ * with its histograms, and every cell the matrix can have, each figure
+ * at its widest, as phase C and irqlab-rescue encode the whole run. */
+static void the_largest_joined_run_encodes(void **state)
+{
+	static struct run_result in, out;
+	static uint8_t file[HANDOFF_MAX_BLOB * RESULTS_MAX_PARTS];
+	uint32_t seed = 88675123u, i;
+	size_t n;
+
+	(void)state;
+	every_row_with_its_histograms(&in, &seed);
+	sample_cross(&in, 2);
+	in.n_matrix_cpus = RESULTS_MAX_MATRIX_CPUS;
+	for (i = 0; i < RESULTS_MAX_MATRIX_CPUS; i++)
+		in.matrix_cpu[i] = (struct matrix_cpu){ UINT32_MAX - i, 0xff,
+							1 };
+	for (i = 0; i < RESULTS_MAX_CELLS; i++)
+		in.cell[i] = (struct matrix_cell){
+			.sender = (uint16_t)(RESULTS_MAX_MATRIX_CPUS - 1 -
+					     i % 2),
+			.target = (uint16_t)(RESULTS_MAX_MATRIX_CPUS - 2 +
+					     i % 2),
+			.relation = CPU_RELATION_OTHER_PACKAGE,
+			.ack_status = EXP_OK, .one_way_status = EXP_OK,
+			.late = UINT16_MAX, .ack = UINT32_MAX,
+			.one_way = UINT32_MAX,
+			.offset_plus_minus = UINT32_MAX,
+		};
+	in.n_cells = RESULTS_MAX_CELLS;
+	n = results_encode(&in, file, sizeof(file));
+	assert_true(n > 0);
+	assert_int_equal(results_decode(file, n, &out), DECODE_OK);
+	assert_memory_equal(&in, &out, sizeof(in));
+}
+
 static void the_worst_case_at_the_store_sized_handoff(void **state)
 {
 	static struct run_result in;
@@ -515,15 +570,7 @@ static void the_worst_case_at_the_store_sized_handoff(void **state)
 	unsigned i, k;
 
 	(void)state;
-	sample_run(&in, RESULTS_MAX_EXPERIMENTS);
-	memset(in.machine.brand, 'b', sizeof(in.machine.brand) - 1);
-	memset(in.machine.fw_vendor, 'f', sizeof(in.machine.fw_vendor) - 1);
-	for (i = 0; i < RESULTS_MAX_EXPERIMENTS; i++) {
-		in.exp[i].status = EXP_OK;
-		for (k = 0; k < ROW_HIST_KINDS; k++)
-			add_spread_histogram(&in, i, k, &seed);
-	}
-	assert_int_equal(in.n_hists, RESULTS_MAX_ROW_HISTS);
+	every_row_with_its_histograms(&in, &seed);
 	assert_int_equal(parts_at(&in, HANDOFF_MAX_RECORDS * RECORD_MAX_PAYLOAD),
 			 3);
 	assert_int_equal(parts_at(&in, 22 * RECORD_MAX_PAYLOAD), 6);
@@ -686,10 +733,11 @@ static void parts_join_into_one_run(void **state)
 
 /* The matrix in parts: part 1 kept its first 5 senders' cells and names
  * sender 5 for part 2, which resumes there with the same processors;
- * the join appends part 2's cells and ends the matrix. A part that took
- * other processors (one did not start in its boot) gives its cells up,
- * counted, since their indices name other processors. A part that did
- * not resume the matrix leaves its cells alone. */
+ * the join appends part 2's cells, adds its time and ends the matrix. A
+ * part that took other processors (one did not start in its boot),
+ * another full matrix of them, or that resumed elsewhere gives its
+ * cells up, counted. A part that did not resume the matrix leaves its
+ * cells alone. */
 static void the_matrix_joins_across_parts(void **state)
 {
 	static struct run_result first, second, joined, out;
@@ -725,6 +773,26 @@ static void the_matrix_joins_across_parts(void **state)
 	assert_int_equal(joined.cell[5 * per_sender].sender, 5);
 	assert_int_equal(joined.cell[cpus * (cpus - 1) - 1].sender, 7);
 	assert_int_equal(joined.n_cross, first.n_cross);
+	/* the section's time is both parts' */
+	first.cross_ticks = 1000;
+	second.cross_ticks = 234;
+	joined = first;
+	assert_int_equal(results_join_part(&joined, &second), 0);
+	assert_int_equal(joined.cross_ticks, 1234);
+	/* a part that resumed elsewhere than the run stopped */
+	second.matrix_resume = 5;
+	joined = first;
+	assert_int_equal(results_join_part(&joined, &second), 0);
+	assert_int_equal(joined.n_cells, 5 * per_sender);
+	assert_int_equal(joined.cells_dropped, 3 * per_sender);
+	second.matrix_resume = 5 + 1;
+	/* the same processors, but another of them in the full matrix */
+	second.matrix_cpu[4].full = 0;
+	joined = first;
+	assert_int_equal(results_join_part(&joined, &second), 0);
+	assert_int_equal(joined.n_cells, 5 * per_sender);
+	assert_int_equal(joined.cells_dropped, 3 * per_sender);
+	second.matrix_cpu[4].full = 1;
 	/* other processors in part 2 */
 	second.matrix_cpu[3].apic_id = 99;
 	joined = first;
@@ -1061,6 +1129,7 @@ int main(void)
 		cmocka_unit_test(cross_rows_round_trip_within_their_reserve),
 		cmocka_unit_test(the_largest_matrix_travels_within_its_reserve),
 		cmocka_unit_test(the_full_matrix_of_128_goes_in_parts),
+		cmocka_unit_test(the_largest_joined_run_encodes),
 		cmocka_unit_test(a_cell_outside_its_matrix_is_refused),
 		cmocka_unit_test(the_matrix_gives_way_by_whole_senders),
 		cmocka_unit_test(a_full_matrix_fits_the_handoff_in_two_parts),
