@@ -13,6 +13,7 @@ import time
 from harness import (BUILD, ICOUNT_CROSS_SAMPLES, ICOUNT_CROSS_WARMUP,
                      TINY_SAMPLES, TINY_WARMUP, TPM_OFF, boot_seconds, check,
                      matrix_cells, result_folders, run, serial, statuses)
+from matrix_places import relation_of
 from row_checks import SCHEMES_RUN, qemu_has_tcg_x2apic
 
 
@@ -751,14 +752,7 @@ def matrix_past_64(o):
     full = [c["apic_id"] for c in cpus if c.get("full")]
     past = [c for c in cpus if not c.get("full")]
     where = {c["apic_id"]: c for c in cpus}
-
-    def relation(a, b):
-        a, b = where[a], where[b]
-        if a["package"] != b["package"]:
-            return "other-package"
-        if a["core"] == b["core"]:
-            return "smt-sibling"
-        return "same-llc" if a["llc"] == b["llc"] else "same-package"
+    relation = relation_of(cpus)
 
     want_full = {(a, b) for a in full for b in full if a != b}
     bad_full = [k for k in want_full

@@ -84,6 +84,16 @@ def note_boots(log_path, limit, said):
     timed.extend((int(s), int(limit)) for s in seconds)
 
 
+def run_env(run_dir, config, icount, cpu, machine, extra_env=None):
+    """image/run.sh's environment for one run in `run_dir`."""
+    env = dict(os.environ, RUN_DIR=run_dir,
+               RESULTS_DIR=os.path.join(run_dir, "results"), CONFIG=config,
+               ICOUNT=icount, BOOT_TIMEOUT=BOOT_LIMIT, CPU=cpu,
+               MACHINE=machine)
+    env.update(extra_env or {})
+    return env
+
+
 def run(name, icount, after_boot1=None, cpu="max", machine="q35",
         config=None, extra_env=None, before_boot1=None, run_dir=None):
     """One two-boot cycle. Returns (exit code, run dir, results dir)."""
@@ -95,9 +105,7 @@ def run(name, icount, after_boot1=None, cpu="max", machine="q35",
     config = os.path.join(run_dir, "irqlab.cfg")
     with open(config, "w") as f:
         f.write(config_text)
-    env = dict(os.environ, RUN_DIR=run_dir, RESULTS_DIR=results,
-               CONFIG=config, ICOUNT=icount, BOOT_TIMEOUT=BOOT_LIMIT,
-               CPU=cpu, MACHINE=machine)
+    env = run_env(run_dir, config, icount, cpu, machine)
     if after_boot1:
         env["AFTER_BOOT1"] = after_boot1
     if before_boot1:
@@ -324,10 +332,8 @@ class Beside:
             cycle = os.path.join(self.run_dir, "cycle-%d" % self.cycles)
             subprocess.run(["rm", "-rf", cycle], check=True)
             os.makedirs(cycle)
-            env = dict(os.environ, RUN_DIR=cycle,
-                       RESULTS_DIR=os.path.join(cycle, "results"),
-                       CONFIG=config, ICOUNT="", BOOT_TIMEOUT=BOOT_LIMIT,
-                       CPU="max", MACHINE="q35", SMP="2", TPM="off")
+            env = run_env(cycle, config, "", "max", "q35",
+                          {"SMP": "2", "TPM": "off"})
             with open(os.path.join(cycle, "run.log"), "w") as log:
                 self.proc = subprocess.Popen(
                     [os.path.join(ROOT, "image", "run.sh"), IMAGE], env=env,

@@ -23,6 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
 from checks import Checks  # noqa: E402
+from matrix_places import relation_of  # noqa: E402
 
 BUILD = os.path.join(ROOT, "build")
 RUNS = os.path.join(BUILD, "boot-test")
@@ -790,15 +791,8 @@ def matrix_of_128_page():
     m = doc["cross_cpu"]["matrix"]
     col = {name: k for k, name in enumerate(m["columns"])}
     where = {c["apic_id"]: c for c in m["cpus"]}
+    relation = relation_of(m["cpus"])
     model = m["cells"][0]
-
-    def relation(a, b):
-        a, b = where[a], where[b]
-        if a["package"] != b["package"]:
-            return "other-package"
-        if a["core"] == b["core"]:
-            return "smt-sibling"
-        return "same-llc" if a["llc"] == b["llc"] else "same-package"
 
     cells = []
     for a in where:
