@@ -669,7 +669,8 @@ static uint32_t choose_cpus(struct run_result *r,
 		uint32_t index = other_cpus_index(slot);
 
 		if (other_cpus_ok(slot) &&
-		    ((c->cpus & 1) || c->cpus == CONFIG_ALL ||
+		    /* bit 0: auto, which all's bits hold too */
+		    ((c->cpus & 1) ||
 		     (index < 31 && (c->cpus >> (index + 1)) & 1)))
 			chosen[n++] = (struct pick){
 				other_cpus_apic_id(slot), (int)slot,
@@ -753,7 +754,7 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 	static struct pick picks[CROSS_MAX_CPUS];
 	static uint8_t full[CROSS_MAX_CPUS];
 	static uint32_t ids[CROSS_MAX_CPUS];
-	uint32_t n_full;
+	uint32_t n_full, most, bound;
 	struct pick boot;
 	struct idt_gate_bytes saved, saved_wake;
 	struct section s = { .r = r, .b = b };
@@ -787,11 +788,12 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 		ids[i] = picks[i].apic_id;
 	for (s.boot = 0; s.boot < n && picks[s.boot].slot >= 0; s.boot++)
 		;
-	n_full = cross_full_choice(n, s.boot, cross_full_most(c->cpus), full);
+	most = cross_full_most(c->cpus);
+	n_full = cross_full_choice(n, s.boot, most, full);
+	bound = cross_cell_bound(n, most);
 	s.ids = ids;
 	s.full = full;
-	s.samples = cross_samples_per_pair(
-		c->samples, cross_cell_bound(n, cross_full_most(c->cpus)));
+	s.samples = cross_samples_per_pair(c->samples, bound);
 	s.x2apic = lapic->mode == LAPIC_X2APIC;
 	s.budget_ticks = wait_budget_ticks;
 	s.late_ticks = r->tsc_hz / 1000 * OTHER_CPU_LATE_MS;
@@ -818,9 +820,7 @@ void bench_run_cross_cpu(struct run_result *r, const struct irqlab_config *c,
 
 	log_printf("cross-CPU rows: %u processors, %u of them in the full "
 		   "matrix, %u ordered pairs at most, %u samples each, %s\n",
-		   n, n_full, cross_cell_bound(n, cross_full_most(c->cpus)),
-		   s.samples,
-		   s.x2apic ? "x2apic" : "xapic");
+		   n, n_full, bound, s.samples, s.x2apic ? "x2apic" : "xapic");
 	if (r->matrix_left_out)
 		log_printf("cross-CPU rows: %u more processor(s) chosen, past "
 			   "the matrix's %u, are left out of it\n",
