@@ -314,13 +314,17 @@ class Beside:
     """A second emulator beside a boot: QEMU, plain TCG, -smp 2, running
     irqlab's own tiny run in a folder of its own, started again each
     time it ends, until stop(). `boots` counts the boots it began while
-    the other ran, from its serial logs."""
+    the other ran, from its serial logs; `share` is the part of the
+    other's time its emulator was running. How many boots fit is the
+    host's speed; the share is not."""
 
     def __init__(self, name):
         self.run_dir = os.path.join(BUILD, name + "-beside")
         self.done = threading.Event()
         self.proc = None
         self.cycles = 0
+        self.running = 0.0      # seconds its emulators ran, ended cycles
+        self.began = self.ended = None
         self.thread = threading.Thread(target=self.loop, daemon=True)
 
     def loop(self):
@@ -340,16 +344,24 @@ class Beside:
                     stdout=log, stderr=subprocess.STDOUT,
                     stdin=subprocess.DEVNULL, start_new_session=True)
             self.cycles += 1
+            since = time.monotonic()
             self.proc.wait()
+            self.running += time.monotonic() - since
 
     def start(self):
+        self.began = time.monotonic()
         self.thread.start()
 
     def stop(self):
+        self.ended = time.monotonic()
         self.done.set()
         if self.proc and self.proc.poll() is None:
             os.killpg(self.proc.pid, 9)
         self.thread.join()
+
+    def share(self):
+        """The part of the time from start() to stop() its emulators ran."""
+        return self.running / max(self.ended - self.began, 1e-9)
 
     def boots(self):
         """The boots it began: serial logs that reached phase A."""
@@ -366,12 +378,13 @@ class Beside:
 class Outcome:
     """What one run left: run.sh's exit code, its folder, the results it
     collected, and its results.json where there is exactly one; and the
-    boots a second emulator began beside it (Beside), or None."""
+    boots a second emulator began beside it and the part of the time it
+    ran (Beside), or None."""
 
-    def __init__(self, name, rc, run_dir, results, beside_boots=None):
+    def __init__(self, name, rc, run_dir, results, beside=None):
         self.name, self.rc, self.run_dir, self.results = (name, rc, run_dir,
                                                           results)
-        self.beside_boots = beside_boots
+        self.beside_boots, self.beside_share = beside or (None, None)
         try:
             self.doc, self.folders = load_results(results)
         except (OSError, ValueError):
@@ -431,7 +444,7 @@ def boot(entry):
         if beside:
             beside.stop()
     return Outcome(entry.name, rc, run_dir, results,
-                   beside.boots() if beside else None)
+                   (beside.boots(), beside.share()) if beside else None)
 
 
 def walk(lane, outcomes):
