@@ -1,7 +1,15 @@
 # irqlab: one entry point. `make run` builds, images, boots under
 # QEMU+OVMF and collects the results; `make test` runs every test.
 
-BUILD      := build
+# The build's folder; `make ENTRY="a.S b.S"` builds irqlab with your
+# entry code (docs/your-entry.md) in a folder of its own. What no build
+# changes (the report pages, the reference, the tests' tools) stays in
+# TOP.
+TOP        := build
+ifeq ($(origin BUILD),undefined)
+BUILD      := $(if $(strip $(ENTRY)),$(TOP)/entry,$(TOP))
+endif
+YOURS_DIR  := $(BUILD)/yours
 EFI_INC    := /usr/include/efi
 EFI_LIB    := /usr/lib
 EFI_CRT0   := $(EFI_LIB)/crt0-efi-x86_64.o
@@ -16,8 +24,9 @@ WARNINGS   := -Wall -Wextra -Werror
 EFI_CFLAGS := -std=gnu11 -O2 -g $(WARNINGS) -ffreestanding -fpic \
 	-fshort-wchar -mno-red-zone -fno-stack-protector \
 	-maccumulate-outgoing-args -mgeneral-regs-only \
-	-DGNU_EFI_USE_MS_ABI -I. -isystem $(EFI_INC) -isystem $(EFI_INC)/x86_64
-EFI_ASFLAGS := -D__ASSEMBLER__ -I. $(WARNINGS)
+	-DGNU_EFI_USE_MS_ABI -I. -I$(YOURS_DIR) -isystem $(EFI_INC) \
+	-isystem $(EFI_INC)/x86_64
+EFI_ASFLAGS := -D__ASSEMBLER__ -I. -I$(YOURS_DIR) $(WARNINGS)
 EFI_LDFLAGS := -shared -Bsymbolic -nostdlib -z defs -znocombreloc -T $(EFI_LDS)
 LIBGCC     := $(shell $(CC) -print-libgcc-file-name)
 
@@ -33,9 +42,12 @@ EFI_S_SRCS := $(wildcard $(FLOORS:%=%/*.S))
 # The console font, made at build time from a Debian console font.
 FONT       := /usr/share/consolefonts/Lat15-Terminus16.psf.gz
 FONT_C     := $(BUILD)/gen/screen_font.c
+# Your entry code: each file of ENTRY, in a wrapper of its own.
+YOURS_OBJ  := $(if $(strip $(ENTRY)),$(BUILD)/efi-obj/yours.S.o)
 EFI_OBJS   := $(EFI_C_SRCS:%=$(BUILD)/efi-obj/%.o) \
-	      $(EFI_S_SRCS:%=$(BUILD)/efi-obj/%.o) $(BUILD)/efi-obj/screen_font.o
-ENTRY_OBJS := $(EFI_S_SRCS:%=$(BUILD)/efi-obj/%.o)
+	      $(EFI_S_SRCS:%=$(BUILD)/efi-obj/%.o) $(BUILD)/efi-obj/screen_font.o \
+	      $(YOURS_OBJ)
+ENTRY_OBJS := $(EFI_S_SRCS:%=$(BUILD)/efi-obj/%.o) $(YOURS_OBJ)
 
 # The floors in plain C that also build on the host, whole folders: the
 # ground floor, the firmware's tables, the data model and the report
@@ -47,13 +59,13 @@ HOST_CFLAGS := -std=gnu11 -O1 -g $(WARNINGS) -fsanitize=address,undefined \
 	-DTEST_DATA_DIR=\"tests/unit/data\" -I. \
 	-fno-omit-frame-pointer -fno-sanitize-recover=all
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
-UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(TOP)/tests/%)
 
 IMAGE      := $(BUILD)/irqlab.img
 
 .PHONY: all efi image run test unit-test deps test-deps usb collect rescue \
 	fuzz fuzz-smoke reference help \
-	bochs-exact compare clean
+	bochs-exact compare clean FORCE
 
 # A plain `make` says what there is to make.
 all: help
@@ -67,6 +79,9 @@ help:
 	@echo "                  VARS_FILE= DISK_FILE= OTHER_DISK= ONE_TIME_BOOT=1"
 	@echo "                  (README's table; image/run.sh: every key)"
 	@echo "                  EMULATOR=bochs [BOCHS=path] [BOCHS_CPU=model]"
+	@echo "                  ENTRY=\"my.S ...\"  your entry code, measured against"
+	@echo "                  direct, the gate and linux (docs/your-entry.md); also"
+	@echo "                  for usb and image. Built in build/entry"
 	@echo "  test            every test; ends with 'N passed, N failed'"
 	@echo "  usb DEVICE=/dev/sdX [CONFIG=file.cfg]   write the stick"
 	@echo "  collect [DISK=image|device|mount] [DEST=results]   the stick's results"
@@ -113,6 +128,27 @@ $(BUILD)/efi-obj/%.S.o: %.S
 	$(call say,AS,$<)
 	$(Q)$(CC) $(EFI_ASFLAGS) -MMD -MP -c $< -o $@
 
+# Your entry code (docs/your-entry.md). The list is written again on
+# every make, and only changes when ENTRY or a file's markers do; the
+# files' SHA-256 and their parts' lengths come from the assembled
+# wrapper.
+$(YOURS_DIR)/yours_list.h: FORCE
+	@mkdir -p $(YOURS_DIR)
+	$(Q)image/your-entry.py list $(YOURS_DIR) $(ENTRY)
+
+$(YOURS_DIR)/yours_files.h: $(YOURS_DIR)/yours_list.h $(YOURS_OBJ) \
+			    $(ENTRY)
+	$(Q)image/your-entry.py counts $(YOURS_DIR) $(or $(YOURS_OBJ),-) \
+		$(ENTRY)
+
+$(BUILD)/efi-obj/yours.S.o: $(YOURS_DIR)/yours_list.h $(ENTRY)
+	@mkdir -p $(dir $@)
+	$(call say,AS,$(ENTRY))
+	$(Q)$(CC) $(EFI_ASFLAGS) -MMD -MP -c $(YOURS_DIR)/yours.S -o $@
+
+$(BUILD)/efi-obj/bench/model/yours.c.o: $(YOURS_DIR)/yours_files.h
+$(EFI_OBJS): | $(YOURS_DIR)/yours_list.h
+
 # Linked, then stamped with its build: the hash of its code
 # (image/stamp-build.py), which $(BUILD)/irqlab.build holds too.
 $(BUILD)/irqlab.so: $(EFI_OBJS) image/stamp-build.py
@@ -125,14 +161,14 @@ $(BUILD)/irqlab.so: $(EFI_OBJS) image/stamp-build.py
 		-j .rela -j .reloc --target=efi-app-x86_64 --subsystem=10 $< $@
 
 # The one-time-boot test's "installed OS": a disk that boots first.
-$(BUILD)/other-disk.so: tests/boot/other_disk.c
+$(TOP)/other-disk.so: tests/boot/other_disk.c
 	@mkdir -p $(dir $@)
-	$(CC) $(EFI_CFLAGS) -c $< -o $(BUILD)/other-disk.o
-	ld $(EFI_LDFLAGS) $(EFI_CRT0) $(BUILD)/other-disk.o -L$(EFI_LIB) \
+	$(CC) $(EFI_CFLAGS) -c $< -o $(TOP)/other-disk.o
+	ld $(EFI_LDFLAGS) $(EFI_CRT0) $(TOP)/other-disk.o -L$(EFI_LIB) \
 		-lefi -lgnuefi $(LIBGCC) -o $@
 
-$(BUILD)/other-disk.img: $(BUILD)/other-disk.efi image/mkimage.sh
-	image/mkimage.sh $@ $(BUILD)/other-disk.efi
+$(TOP)/other-disk.img: $(TOP)/other-disk.efi image/mkimage.sh
+	image/mkimage.sh $@ $(TOP)/other-disk.efi
 
 # The exact bytes every entry path executes, for review (xv6-style).
 # The 32-bit code (.code32) is decoded again as i386 at the end: objdump
@@ -147,37 +183,37 @@ $(BUILD)/irqlab-entry.lst: $(ENTRY_OBJS)
 	objdump -d -r -M i386 $(I386_OBJS) >> $@
 
 $(IMAGE): $(BUILD)/irqlab.efi image/mkimage.sh image/irqlab.cfg \
-	  $(BUILD)/report-template.html $(BUILD)/icount.ref
+	  $(TOP)/report-template.html $(TOP)/icount.ref
 	image/mkimage.sh $@ $(BUILD)/irqlab.efi image/irqlab.cfg \
-		$(BUILD)/report-template.html $(BUILD)/icount.ref
+		$(TOP)/report-template.html $(TOP)/icount.ref
 
 # The icount reference for the stick, naming the build that recorded it
 # (docs/timing.md "The path length, checked").
 ICOUNT_REFERENCE := tests/boot/reference/icount-figures.json
-$(BUILD)/icount.ref: $(ICOUNT_REFERENCE) image/reference-to-stick.py
+$(TOP)/icount.ref: $(ICOUNT_REFERENCE) image/reference-to-stick.py
 	@mkdir -p $(dir $@)
 	image/reference-to-stick.py $< $@
 
 # The report pages (web/): the charting library comes from npm at the
-# versions web/package-lock.json pins, installed under $(BUILD), and is
+# versions web/package-lock.json pins, installed under $(TOP), and is
 # inlined with the page's scripts into one self-contained template.
-WEB_MODULES := $(BUILD)/web/node_modules/.package-lock.json
+WEB_MODULES := $(TOP)/web/node_modules/.package-lock.json
 WEB_SOURCES := $(wildcard web/*.js web/*.css) web/inline.py
 
 $(WEB_MODULES): web/package.json web/package-lock.json
-	@mkdir -p $(BUILD)/web
-	cp web/package.json web/package-lock.json $(BUILD)/web/
-	cd $(BUILD)/web && npm ci --no-audit --no-fund --loglevel=error
+	@mkdir -p $(TOP)/web
+	cp web/package.json web/package-lock.json $(TOP)/web/
+	cd $(TOP)/web && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-$(BUILD)/%-template.html: web/page.html web/%.js $(WEB_SOURCES) \
+$(TOP)/%-template.html: web/page.html web/%.js $(WEB_SOURCES) \
 	  $(WEB_MODULES)
-	python3 web/inline.py $< $* $(BUILD)/web/node_modules $@
+	python3 web/inline.py $< $* $(TOP)/web/node_modules $@
 
 # make compare RUNS="results/<run> results/<run> ..." [OUT=file.html]:
 # the page goes beside the first run's folder unless OUT says where.
-compare: $(BUILD)/compare-template.html
-	python3 tools/compare.py --template $(BUILD)/compare-template.html \
+compare: $(TOP)/compare-template.html
+	python3 tools/compare.py --template $(TOP)/compare-template.html \
 		$(if $(OUT),--out $(OUT)) $(RUNS)
 
 image: $(IMAGE)
@@ -189,13 +225,13 @@ deps:
 # results folder is written from the blob phase B prints (irqlab-rescue).
 run: deps efi image $(BUILD)/irqlab-rescue
 ifeq ($(EMULATOR),bochs)
-	image/bochs.sh $(IMAGE)
+	IRQLAB_RESCUE=$(BUILD)/irqlab-rescue image/bochs.sh $(IMAGE)
 else
-	image/run.sh $(IMAGE)
+	IRQLAB_RESCUE=$(BUILD)/irqlab-rescue image/run.sh $(IMAGE)
 endif
 
 # arch/matrix.h: the axes' lists, which the host-built floors expand.
-$(BUILD)/tests/%: tests/unit/%.c $(PURE_SRCS) $(PURE_HDRS) arch/matrix.h \
+$(TOP)/tests/%: tests/unit/%.c $(PURE_SRCS) $(PURE_HDRS) arch/matrix.h \
 		  $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
@@ -203,8 +239,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(PURE_SRCS) $(PURE_HDRS) arch/matrix.h \
 
 unit-test: test-deps $(UNIT_BINS)
 
-test: test-deps efi image $(UNIT_BINS) $(BUILD)/other-disk.img \
-	$(BUILD)/irqlab-rescue $(BUILD)/compare-template.html
+test: test-deps efi image $(UNIT_BINS) $(TOP)/other-disk.img \
+	$(BUILD)/irqlab-rescue $(TOP)/compare-template.html
 	tests/run.sh $(UNIT_BINS)
 
 # What the tests use beyond what make run needs: cmocka, chromium.
@@ -226,9 +262,9 @@ reference: deps efi image
 # goes to build/fuzz-corpus/<harness>/. `make fuzz-smoke` is CI's short run.
 FUZZ_SECONDS ?= 60
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_BINS  := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
+FUZZ_BINS  := $(FUZZ_NAMES:%=$(TOP)/fuzz/fuzz_%)
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(PURE_SRCS) $(PURE_HDRS) $(wildcard tests/unit/*.h)
+$(TOP)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(PURE_SRCS) $(PURE_HDRS) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(call say,CLANG,$<)
 	$(Q)clang -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. \
@@ -246,16 +282,18 @@ fuzz-smoke:
 #             [STICK=the stick's EFI/irqlab/results, for a run in parts]
 # make rescue VARS=OVMF_VARS.fd: the records of an OVMF variable store
 #             file (a VM's, build/run/vars.fd), read, never changed
-$(BUILD)/irqlab-rescue: tools/rescue.c $(PURE_SRCS) $(PURE_HDRS)
+$(BUILD)/irqlab-rescue: tools/rescue.c $(PURE_SRCS) $(PURE_HDRS) \
+			$(YOURS_DIR)/yours_files.h
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
-	$(Q)$(HOST_CC) -std=gnu11 -O2 $(WARNINGS) -I. $< $(PURE_SRCS) -lm -o $@
+	$(Q)$(HOST_CC) -std=gnu11 -O2 $(WARNINGS) -I. -I$(YOURS_DIR) $< \
+		$(PURE_SRCS) -lm -o $@
 
-rescue: $(BUILD)/irqlab-rescue $(BUILD)/report-template.html \
-	  $(BUILD)/icount.ref
+rescue: $(BUILD)/irqlab-rescue $(TOP)/report-template.html \
+	  $(TOP)/icount.ref
 	$(BUILD)/irqlab-rescue $(if $(DELETE),--delete) \
-		$(if $(STICK),--stick $(STICK)) --template $(BUILD)/report-template.html \
-		--reference $(BUILD)/icount.ref \
+		$(if $(STICK),--stick $(STICK)) --template $(TOP)/report-template.html \
+		--reference $(TOP)/icount.ref \
 		$(if $(VARS),--vars $(VARS),$(or $(SOURCE),/sys/firmware/efi/efivars)) \
 		$(or $(DEST),results)
 
@@ -273,9 +311,9 @@ collect:
 # --enable-smp, whose single-processor loop counts as the plain build's
 # (docs/emulators.md "Two Bochs builds").
 bochs-exact:
-	image/build-bochs.sh --smp $(BOCHS_SOURCE) $(BUILD)/bochs-exact
+	image/build-bochs.sh --smp $(BOCHS_SOURCE) $(TOP)/bochs-exact
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(TOP)
 
 -include $(shell find $(BUILD)/efi-obj -name '*.d' 2>/dev/null)

@@ -107,7 +107,17 @@
  * against (ABSENT: none). LINUX: the decision of Linux's rule the row
  * answers to (LINUX_CHOICE_LIST, bench/model/mitigations.h), NONE for a
  * variant that answers to none. The others take NO_HANDLER, PLAIN,
- * ABSENT and NONE. */
+ * ABSENT and NONE. YOURS: a file of `make ENTRY=...` (yours_list.h,
+ * written by image/your-entry.py; none without ENTRY), run like an
+ * ENTRY variant on every source a variant can take. */
+#if defined(__has_include)
+#if __has_include("yours_list.h")
+#include "yours_list.h"
+#endif
+#endif
+#ifndef YOURS_LIST
+#define YOURS_LIST(X)
+#endif
 #define VARIANT_LIST(X)                                                     \
 	X(NONE, "none", ENTRY, "-", none, PLAIN, ABSENT, NONE,              \
 	  "the dedicated handler alone (baseline)")                         \
@@ -187,7 +197,10 @@
 	  "i386: DS and ES saved, reloaded and restored (FreeBSD)")         \
 	X(PDA_GS, "pda-gs", I386, "003", NO_HANDLER, PLAIN, ABSENT, NONE,   \
 	  "i386: the PDA's %gs saved, the per-CPU selector loaded, "        \
-	  "restored (2.6.20)")
+	  "restored (2.6.20)")                                              \
+	/* The files of `make ENTRY=...`, last, so that the others' ids   \
+	 * stay (docs/your-entry.md). */                                    \
+	YOURS_LIST(X)
 
 /* X(ID, "name", KIND, code, SETUP, "seed threads", "what it is"): the
  * primitives (seeds 000, 002, 003 and 004), timed per block of
@@ -305,7 +318,7 @@ enum source_id { SOURCE_LIST(AXIS_SOURCE_ID) SOURCE_COUNT };
 /* VARIANT_ABSENT: a row with no variant. */
 enum variant_id { VARIANT_ABSENT, VARIANT_LIST(AXIS_VARIANT_ID) VARIANT_END };
 enum variant_kind { VARIANT_KIND_ENTRY, VARIANT_KIND_MITIGATION,
-		    VARIANT_KIND_CACHE, VARIANT_KIND_I386 };
+		    VARIANT_KIND_CACHE, VARIANT_KIND_I386, VARIANT_KIND_YOURS };
 enum cpu_mode { CPU_MODE_LIST(AXIS_CPU_MODE_ID) CPU_MODE_COUNT };
 /* SELFTEST_ABSENT: a row that measures. */
 enum selftest_id { SELFTEST_ABSENT, SELFTEST_LIST(AXIS_SELFTEST_ID) SELFTEST_END };

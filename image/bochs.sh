@@ -23,6 +23,8 @@
 #                    in order; serial-part-<p>.log each part's own),
 #                    results.json (the whole run's, parts joined).
 #   RESULTS_DIR=results      where the run's folder is written.
+#   IRQLAB_RESCUE=build/irqlab-rescue  the image's own build of it
+#                    (make run ENTRY=... sets it).
 #   TIMEOUT=600      seconds before a part counts as hung.
 # Exit 0 with RUN_DIR/results.json written; 3 when Bochs is not found.
 set -euo pipefail
@@ -145,7 +147,7 @@ done
 here=$(cd "$(dirname "$0")" && pwd)
 build=$here/../build
 results=${RESULTS_DIR:-results}
-if ! "$build/irqlab-rescue" "${blobs[@]}" \
+if ! "${IRQLAB_RESCUE:-$build/irqlab-rescue}" "${blobs[@]}" \
 	--template "$build/report-template.html" \
 	--reference "$build/icount.ref" "$results" >"$RUN_DIR/rescue.log" 2>&1; then
 	cat "$RUN_DIR/rescue.log" >&2

@@ -32,6 +32,8 @@
 #   BOOT_TIMEOUT=180 seconds per boot before it counts as hung.
 #   RUN_DIR=build/run   disk, variable store and serial logs of this run.
 #   RESULTS_DIR=results where the result folders are copied.
+#   IRQLAB_RESCUE=build/irqlab-rescue  the image's own build of it, for
+#                    a serial handoff (make run ENTRY=... sets it).
 #   MAX_BOOTS=12     boots before giving up: a run takes one a handoff
 #                    (each part of each of its runs) and one more.
 #   BEFORE_BOOT1=CMD run before the first boot with the variable store's
@@ -304,7 +306,7 @@ quick_counts "$RUN_DIR/boot1.log"
 if status "$RUN_DIR/boot1.log" serial-handoff >/dev/null; then
 	cp "$vars" "$RUN_DIR/vars-after-boot1.fd"
 	build=$here/../build
-	if ! "$build/irqlab-rescue" --blob "$RUN_DIR/boot1.log" \
+	if ! "${IRQLAB_RESCUE:-$build/irqlab-rescue}" --blob "$RUN_DIR/boot1.log" \
 		--template "$build/report-template.html" \
 		--reference "$build/icount.ref" "$RESULTS_DIR" \
 		>"$RUN_DIR/rescue.log" 2>&1; then

@@ -3,7 +3,9 @@
 #include "arch/cpu.h"
 #include "arch/desc.h"
 #include "arch/dispatch/irq.h"
+#include "arch/dispatch/yours.h"
 #include "arch/mitigations.h"
+#include "arch/primitives.h"
 
 /* variants.S: each handler, its _bare twin without timestamps, and its
  * _counted twin with the counted pass's. Two rows may share a handler. */
@@ -11,6 +13,10 @@
 	extern const char variant_##h[], variant_##h##_bare[],              \
 		variant_##h##_counted[];
 #define VARIANT_SYMBOLS_MITIGATION VARIANT_SYMBOLS_ENTRY
+#define VARIANT_SYMBOLS_YOURS(h)                                            \
+	VARIANT_SYMBOLS_ENTRY(h)                                            \
+	extern const char variant_##h##_checked[], h##_entry_part[],        \
+		h##_entry_part_end[], h##_exit_part[], h##_exit_part_end[];
 #define VARIANT_SYMBOLS_CACHE(h)
 #define VARIANT_SYMBOLS_I386(h)
 #define VARIANT_SYMBOLS(id, name, kind, seeds, h, ...) VARIANT_SYMBOLS_##kind(h)
@@ -74,6 +80,45 @@ static const char *linux_unsupported(void)
 	return why;
 }
 
+/* A file of `make ENTRY=...` starts on the user page table, as the
+ * interrupted user code of Linux's PTI would, with GS.base and
+ * KERNEL_GS_BASE both at its scratch area, so that a swapgs finds it
+ * either way (docs/your-entry.md "What the parts may use"). One area
+ * serves the processor that runs the row: rows run one at a time. */
+struct yours_stack yours_stack;
+_Static_assert(__builtin_offsetof(struct yours_stack, after_entry) ==
+		       YOURS_STACK_AFTER_ENTRY &&
+	       __builtin_offsetof(struct yours_stack, before_exit) ==
+		       YOURS_STACK_BEFORE_EXIT &&
+	       __builtin_offsetof(struct yours_stack, after_exit) ==
+		       YOURS_STACK_AFTER_EXIT,
+	       "struct yours_stack is arch/dispatch/yours.h's layout");
+static uint8_t yours_scratch[YOUR_SCRATCH_BYTES]
+	__attribute__((aligned(64)));
+static uint64_t yours_saved_gs_base, yours_saved_kernel_gs_base;
+
+/* Without ENTRY no row takes these. */
+
+static __attribute__((unused)) void yours_prepare(void)
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof(yours_scratch); i++)
+		yours_scratch[i] = 0;
+	yours_saved_gs_base = rdmsr(MSR_GS_BASE);
+	yours_saved_kernel_gs_base = rdmsr(MSR_KERNEL_GS_BASE);
+	wrmsr(MSR_GS_BASE, (uint64_t)(uintptr_t)yours_scratch);
+	wrmsr(MSR_KERNEL_GS_BASE, (uint64_t)(uintptr_t)yours_scratch);
+	mitigations_pti_enter(0);
+}
+
+static __attribute__((unused)) void yours_finish(void)
+{
+	mitigations_pti_leave();
+	wrmsr(MSR_GS_BASE, yours_saved_gs_base);
+	wrmsr(MSR_KERNEL_GS_BASE, yours_saved_kernel_gs_base);
+}
+
 /* What a row needs around its samples, by SETUP in VARIANT_LIST. */
 #define SETUP_PLAIN
 #define SETUP_FSGSBASE .unsupported = no_fsgsbase,
@@ -91,6 +136,7 @@ static const char *linux_unsupported(void)
 	.prepare = mitigations_prepare_ibrs,                                \
 	.finish = mitigations_finish_ibrs,
 #define SETUP_IBPB .unsupported = mitigation_no_ibpb,
+#define SETUP_YOURS .prepare = yours_prepare, .finish = yours_finish,
 #define SETUP_LINUX                                                         \
 	.unsupported = linux_unsupported,                                   \
 	.prepare = mitigations_linux_prepare,                               \
@@ -104,6 +150,14 @@ static const char *linux_unsupported(void)
 		       variant_##h##_counted },                             \
 	  SETUP_##setup .against = VARIANT_##against_ },
 #define VARIANT_ROW_MITIGATION VARIANT_ROW_ENTRY
+#define VARIANT_ROW_YOURS(id_, h, setup, against_)                          \
+	{ .id = VARIANT_##id_,                                              \
+	  .handler = { variant_##h, variant_##h##_bare,                     \
+		       variant_##h##_counted },                             \
+	  .checked = variant_##h##_checked,                                 \
+	  .entry_part = { h##_entry_part, h##_entry_part_end },             \
+	  .exit_part = { h##_exit_part, h##_exit_part_end },                \
+	  SETUP_##setup },
 #define VARIANT_ROW_CACHE(id_, h, setup, against_)
 #define VARIANT_ROW_I386(id_, h, setup, against_)
 #define VARIANT_ROW(id_, name, kind, seeds, h, setup, against_, ...)        \

@@ -21,7 +21,20 @@ struct entry_variant {
 	/* The variant its figures are measured against; VARIANT_ABSENT
 	 * (0): the first row, which adds nothing. */
 	uint8_t against;
+	/* A file of `make ENTRY=...` (docs/your-entry.md): its checked
+	 * handler, which the checks run first, and the bounds of its two
+	 * parts there, [entry_part[0], entry_part[1]) and the exit's; NULL
+	 * for the built-in variants. */
+	const void *checked;
+	const char *entry_part[2], *exit_part[2];
 };
+
+/* RSP around a file's parts in its checked handler (arch/dispatch/
+ * yours.h, whose offsets these are). */
+struct yours_stack {
+	uint64_t at_entry, after_entry, before_exit, after_exit;
+};
+extern struct yours_stack yours_stack;
 
 extern const struct entry_variant entry_variants[];
 extern const size_t entry_variant_count;

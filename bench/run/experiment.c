@@ -8,6 +8,7 @@
 #include "arch/lib/fmt.h"
 #include "arch/lib/log.h"
 #include "arch/noise.h"
+#include "bench/model/axes.h"
 #include "bench/model/pmu.h"
 #include "bench/run/counters.h"
 #include "arch/timing.h"
@@ -104,22 +105,60 @@ static int sweep_vectors(struct row_measurement *measuring)
 	return 0;
 }
 
-/* The interrupted code's registers and flags must survive. */
+/* int_registers_check's bits (arch/timing.S), in order. */
+static const char *const checked_registers[] = {
+	"RAX", "RBX", "RCX", "RDX", "RSI", "RDI", "RBP", "R8", "R9", "R10",
+	"R11", "R12", "R13", "R14", "R15", "RFLAGS" };
+
+/* The interrupted code's registers and flags must survive; the reason
+ * names those that did not. */
 static int check_registers(struct row_measurement *measuring, uint8_t vector)
 {
-	unsigned n;
+	unsigned n, bit;
 
 	for (n = 0; n < REGISTER_CHECKS_PER_VECTOR; n++) {
 		uint32_t changed = int_registers_intact(vector);
+		char names[96];
+		size_t at = 0;
 
-		if (changed) {
-			fmt_snprintf(measuring->why, sizeof(measuring->why),
-				     "registers changed across INT %u (mask "
-				     "0x%x: bit 0 RAX .. 14 R15, 15 RFLAGS)",
-				     vector, changed);
-			return -1;
+		if (!changed) {
+			measuring->out->register_checks++;
+			continue;
 		}
-		measuring->out->register_checks++;
+		names[0] = 0;
+		for (bit = 0; bit < 16; bit++)
+			if (changed & (1u << bit) && at < sizeof(names))
+				at += (size_t)fmt_snprintf(
+					names + at, sizeof(names) - at, "%s%s",
+					at ? " " : "", checked_registers[bit]);
+		fmt_snprintf(measuring->why, sizeof(measuring->why),
+			     "registers changed across INT %u: %s", vector,
+			     names);
+		return -1;
+	}
+	return 0;
+}
+
+/* A file of yours (docs/your-entry.md), through its checked handler:
+ * the register check, then the stack as each part left it. */
+static int check_yours(struct row_measurement *measuring)
+{
+	const struct entry_variant *v = measuring->plan->entry;
+	long long pushed, popped;
+
+	idt_set_gate(VARIANT_VECTOR, v->checked, 0);
+	yours_stack = (struct yours_stack){ 0 };
+	if (check_registers(measuring, VARIANT_VECTOR))
+		return -1;
+	pushed = (long long)(yours_stack.at_entry - yours_stack.after_entry);
+	popped = (long long)(yours_stack.after_exit - yours_stack.before_exit);
+	if (yours_stack.after_exit != yours_stack.at_entry) {
+		fmt_snprintf(measuring->why, sizeof(measuring->why),
+			     "the stack is unbalanced: the entry part pushes "
+			     "%lld bytes and the exit part pops %lld, so "
+			     "iretq would find RSP %lld bytes off its frame",
+			     pushed, popped, pushed - popped);
+		return -1;
 	}
 	return 0;
 }
@@ -166,7 +205,8 @@ static int set_up_and_check(struct row_measurement *measuring)
 		p->entry->prepare();
 	if (p->scheme && p->scheme->prepare)
 		p->scheme->prepare();
-	return check(measuring, HANDLER_BARE) ||
+	return (p->entry && p->entry->checked && check_yours(measuring)) ||
+	       check(measuring, HANDLER_BARE) ||
 	       check(measuring, HANDLER_TIMED) ||
 	       (measuring->counted && check(measuring, HANDLER_COUNTED));
 }
@@ -391,6 +431,33 @@ void experiment_floor(uint64_t (*probe)(void), int counted,
 	stats_compute(b->floor, c->floor_samples, out);
 }
 
+/* The fault, and where a file of yours faulted, which of its parts and
+ * how far in. */
+static void describe_fault(const struct plan_row *p,
+			   const struct fault_info *f, char *out, size_t cap)
+{
+	const struct entry_variant *v = p->entry;
+	const char *rip = (const char *)(uintptr_t)f->rip;
+	const char *part = 0, *from = 0;
+	size_t at;
+
+	if (v && v->checked && rip >= v->entry_part[0] &&
+	    rip < v->entry_part[1])
+		part = "entry", from = v->entry_part[0];
+	else if (v && v->checked && rip >= v->exit_part[0] &&
+		 rip < v->exit_part[1])
+		part = "exit", from = v->exit_part[0];
+	if (part) {
+		at = (size_t)fmt_snprintf(out, cap, "%s's %s part, at +0x%llx: ",
+					  variant_name(v->id), part,
+					  (unsigned long long)(rip - from));
+		if (at < cap)
+			fault_describe(f, out + at, (unsigned)(cap - at));
+		return;
+	}
+	fault_describe(f, out, (unsigned)cap);
+}
+
 void experiment_run(const struct plan_row *p, struct run_result *r,
 		    const struct irqlab_config *c, struct bench_buffers *b)
 {
@@ -411,7 +478,7 @@ void experiment_run(const struct plan_row *p, struct run_result *r,
 	tear_down(p, &measuring);
 	irq_ack = IRQ_ACK_NONE;
 	if (faulted)
-		fault_describe(&fault, measuring.why, sizeof(measuring.why));
+		describe_fault(p, &fault, measuring.why, sizeof(measuring.why));
 	experiment_close(p, r, e, c, b, irq_delivered,
 			 faulted || measuring.check_failed || measuring.timed_out
 				 ? measuring.why : NULL,

@@ -66,6 +66,38 @@ static struct row_id row_in(const struct irq_source *source, uint8_t scheme,
 	return id;
 }
 
+/* Your entry code (docs/your-entry.md): each file's handler on one
+ * source in one APIC mode, against the source's direct row, where the
+ * source takes the row's vector: not a fixed vector's (the 8259's),
+ * nor another processor's answer. Where the source cannot run here,
+ * the row says why, as its direct row does. */
+static void add_yours(struct builder *b, const struct irq_source *src,
+		      enum lapic_mode mode, int repeat)
+{
+	size_t i;
+
+	if (src->vector || src->kind == SOURCE_OTHER_CPU)
+		return;
+	for (i = 0; i < entry_variant_count; i++) {
+		const struct entry_variant *v = &entry_variants[i];
+		struct plan_row *row;
+
+		if (variant_kind_of(v->id) != VARIANT_KIND_YOURS)
+			continue;
+		if (!(row = add(b, ROW_EXPERIMENT)))
+			return;
+		row->entry = v;
+		row->source = src;
+		row->mode = (uint8_t)mode;
+		row->without_mode = ROW_OMITTED;
+		row->vector = VARIANT_VECTOR;
+		row->samples = b->config->samples;
+		row->id = row_of(src, dispatch_baseline->id, v->id, repeat);
+		row->baseline = row_of(src, dispatch_baseline->id,
+				       VARIANT_ABSENT, repeat);
+	}
+}
+
 /* One source in one APIC mode: a row per scheme, or only the baseline
  * scheme's where the source runs under one scheme or cannot run here at
  * all (one skipped row, not one per scheme). A scheme that cannot run
@@ -103,6 +135,7 @@ static void add_source(struct builder *b, const struct irq_source *src,
 		row->baseline = row_of(src, dispatch_baseline->id,
 				       VARIANT_ABSENT, repeat);
 	}
+	add_yours(b, src, mode, repeat);
 }
 
 /* Sources of one pass: before the APIC is touched, in xAPIC mode, or in
@@ -138,9 +171,11 @@ static void add_entry_variants(struct builder *b, const struct irq_source *src)
 	size_t i;
 
 	for (i = 0; src && i < entry_variant_count; i++) {
-		struct plan_row *row = add(b, ROW_EXPERIMENT);
+		struct plan_row *row;
 
-		if (!row)
+		if (variant_kind_of(entry_variants[i].id) == VARIANT_KIND_YOURS)
+			continue;	/* add_yours: on every source */
+		if (!(row = add(b, ROW_EXPERIMENT)))
 			return;
 		row->entry = &entry_variants[i];
 		row->source = src;
@@ -203,7 +238,7 @@ static int mitigation_baseline(const struct entry_variant *v)
 }
 
 /* The mitigations' costs hang on predictor, cache and TLB state: each
- * mitigation's row again with the gate, the handler and its descriptor
+ * mitigation's row, and each file of yours, again with the gate, the handler and its descriptor
  * flushed before every sample (the cold state), against its baseline in
  * the same state. */
 static void add_cold_mitigations(struct builder *b,
@@ -220,6 +255,7 @@ static void add_cold_mitigations(struct builder *b,
 		struct plan_row *row;
 
 		if (variant_kind_of(v->id) != VARIANT_KIND_MITIGATION &&
+		    variant_kind_of(v->id) != VARIANT_KIND_YOURS &&
 		    !mitigation_baseline(v))
 			continue;
 		if (!(row = add(b, ROW_EXPERIMENT)))

@@ -1,0 +1,2 @@
+/* Defines no parts: refused when it is built. */
+	nop
