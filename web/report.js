@@ -96,6 +96,49 @@ function answer(page, doc) {
   answerTable(page, doc, "long", "direct", "headline");
 }
 
+/* Your entry code (docs/your-entry.md), what a run of `make run
+ * ENTRY=...` was made for: each file, what its listing holds, and each
+ * of its rows against direct, the gate's floor, Linux's set and the
+ * first file, in the figures the answer leads with. */
+function yoursSection(page, doc) {
+  const files = doc.yours || [];
+  if (!files.length)
+    return;
+  const cycles = leadsWithCycles(doc);
+  const overKey = (key) => (cycles ? "cycles_" : "") + key + "_median_over";
+  section(page, "Your entry code",
+    "Each file of ENTRY, assembled around direct's handler: its median " +
+    "round trip, entry and exit, net of the floor, then each over the " +
+    "same source's direct row, the gate's floor there, Linux's set " +
+    "(linux, INT n only) and the first file. Unit: " + files[0].unit + ".");
+  for (const f of files) {
+    page.append(el("h3", { id: "yours-" + f.name }, "yours: " + f.name));
+    page.append(el("p", { class: "note" }, f.file + " (SHA-256 " +
+      f.sha256 + "): " + f.words + ". Its listing holds " +
+      f.listing_instructions.entry + " instructions in the entry part and " +
+      f.listing_instructions.exit + " in the exit part."));
+    const over = (a, key) => (a && a[overKey(key)] !== null &&
+      a[overKey(key)] !== undefined ? signed(a[overKey(key)]) : "");
+    const rows = f.rows.map((r) => {
+      const row = [r.experiment];
+      if (r.status !== "ok")
+        return row.concat([{ text: r.status + ": " + (r.reason || ""),
+          cls: "why " + r.status, attrs: { colspan: 9 } }]);
+      return row.concat([r.round_trip_median, r.entry_median,
+        r.exit_median].concat(METRICS.map(([key]) =>
+        ({ text: over(r.over_direct, key),
+          attrs: { "data-row": r.experiment, "data-metric": key +
+            "_over_direct" } })), [over(r.over_gate, "round_trip"),
+        over(r.over_linux, "round_trip"), over(r.over_first, "round_trip")]));
+    });
+    page.append(table(["row", "round trip", "entry", "exit",
+      "round trip vs direct", "entry vs direct", "exit vs direct",
+      "round trip above gate", "round trip vs linux",
+      "round trip vs the first file"], rows, { id: "yours-table-" +
+      f.name }));
+  }
+}
+
 /* The seeds' i386 entry code, run in 32-bit protected mode: its own
  * table, against i386-direct. */
 function i386Answer(page, doc) {
@@ -651,6 +694,7 @@ function details(page, doc) {
   document.title = "irqlab report: " + (doc.machine.brand ||
     doc.machine.cpu_vendor);
   header(page, doc);
+  yoursSection(page, doc);
   answer(page, doc);
   i386Answer(page, doc);
   overheadCharts(page, doc);

@@ -6,19 +6,25 @@
 
 /* The gate's floor (scheme "gate") of an ok long-mode scheme row on the
  * same source and APIC pass, or NULL: none ran ok, or the row is a
- * variant, a cache state, a self-test or the gate's own. */
+ * variant, a cache state, a self-test or the gate's own. A file of
+ * yours (docs/your-entry.md) is shown above the gate too, warm or in a
+ * cache state, against the gate in the same state. */
 static const struct experiment_result *gate_floor_of(
 	const struct run_result *r, const struct experiment_result *e)
 {
 	struct row_id gate = e->id;
 	const struct experiment_result *floor;
+	int yours = variant_kind_of(e->id.variant) == VARIANT_KIND_YOURS &&
+		    e->id.variant != VARIANT_ABSENT;
 
 	if (e->status != EXP_OK || e->id.scheme == SCHEME_GATE ||
-	    e->id.variant != VARIANT_ABSENT || e->id.cache != VARIANT_ABSENT ||
+	    (e->id.variant != VARIANT_ABSENT && !yours) ||
+	    (e->id.cache != VARIANT_ABSENT && !yours) ||
 	    e->id.selftest != SELFTEST_ABSENT ||
 	    scheme_cpu_mode(e->id.scheme) != CPU_MODE_LONG)
 		return 0;
 	gate.scheme = SCHEME_GATE;
+	gate.variant = VARIANT_ABSENT;
 	floor = results_find(r, &gate);
 	return floor && floor->status == EXP_OK ? floor : 0;
 }

@@ -2,6 +2,7 @@
 #include "bench/report/end_screen.h"
 
 #include "bench/model/row_counts.h"
+#include "bench/model/yours.h"
 #include "bench/report/lead_figures.h"
 #include "bench/report/row_counts.h"
 
@@ -71,13 +72,15 @@ static unsigned labelled(struct text_buf *tb, const char *label,
 /* A row's round trip for the end screen: the median net of the floor,
  * in the figures the report leads with (core cycles where the counters
  * measured them), with its overhead against the same source's direct
- * row, or the status when it did not end ok. The plain row: no variant, not the x2APIC pass
- * of a source measured in both modes, not a self-test. Returns whether
- * the row ran ok. */
+ * row, or the status when it did not end ok. The plain row, or a file of
+ * yours (`variant`): not the x2APIC pass of a source measured in both
+ * modes, not a self-test. Returns whether the row ran ok. */
 static int end_screen_cell(char *out, size_t cap, const struct run_result *r,
-			   enum source_id source, enum scheme_id scheme)
+			   enum source_id source, enum scheme_id scheme,
+			   uint8_t variant)
 {
-	const struct row_id plain = { .source = source, .scheme = scheme };
+	const struct row_id plain = { .source = source, .scheme = scheme,
+				      .variant = variant };
 	const struct row_id floor = { .source = source,
 				      .scheme = scheme_floor(CPU_MODE_LONG) };
 	const struct experiment_result *e = results_find(r, &plain);
@@ -124,18 +127,50 @@ static int scheme_shown(const struct run_result *r, enum scheme_id scheme)
 	return 0;
 }
 
-static void scheme_line(struct text_buf *tb, const struct run_result *r,
-			enum scheme_id scheme)
+/* A line of the table: `label`, then the row's cell on each source. */
+static void table_line(struct text_buf *tb, const struct run_result *r,
+		       const char *label, enum scheme_id scheme,
+		       uint8_t variant)
 {
 	char cell[COLUMNS][32];
 	unsigned k;
 
 	for (k = 0; k < COLUMNS; k++)
 		end_screen_cell(cell[k], sizeof(cell[k]), r,
-				(enum source_id)columns[k].source, scheme);
+				(enum source_id)columns[k].source, scheme,
+				variant);
 	tb_printf(tb, "%-*.*s %-*.*s %-*.*s %.*s\n", SCHEME_COLS, SCHEME_COLS,
-		  scheme_name(scheme), CELL_COLS, CELL_COLS, cell[0], CELL_COLS,
-		  CELL_COLS, cell[1], CELL_COLS, cell[2]);
+		  label, CELL_COLS, CELL_COLS, cell[0], CELL_COLS, CELL_COLS,
+		  cell[1], CELL_COLS, cell[2]);
+}
+
+static void scheme_line(struct text_buf *tb, const struct run_result *r,
+			enum scheme_id scheme)
+{
+	table_line(tb, r, scheme_name(scheme), scheme, VARIANT_ABSENT);
+}
+
+/* Your entry code first (docs/your-entry.md), what the run was made
+ * for: "yours: NAME" and its file, then its round trips over direct on
+ * the table's sources; at most YOURS_SHOWN files, the rest counted. */
+#define YOURS_SHOWN 3
+static void yours_lines(struct text_buf *tb, const struct run_result *r)
+{
+	size_t f;
+	char text[96];
+
+	for (f = 0; f < yours_file_count && f < YOURS_SHOWN; f++) {
+		const struct yours_file *y = &yours_files[f];
+
+		fmt_snprintf(text, sizeof(text), "%s (%s)",
+			     variant_name(y->variant) + sizeof("yours-") - 1,
+			     y->file);
+		labelled(tb, "yours:", text);
+		table_line(tb, r, "", scheme_floor(CPU_MODE_LONG), y->variant);
+	}
+	if (f < yours_file_count)
+		tb_printf(tb, "%-*s%u more file(s) of yours: summary.txt\n",
+			  LABEL_COLS, "...", (unsigned)(yours_file_count - f));
 }
 
 /* The page's head: the run (and its parts), what of the plan it lacks,
@@ -240,6 +275,14 @@ void report_end_screen(struct text_buf *tb, const struct run_result *r,
 	end_screen_tail(&tail_tb, r, folder, skipped);
 
 	end_screen_head(tb, r);
+	if (yours_file_count) {
+		tb_printf(tb, "\nyour entry code: round trip, median, net of "
+			  "the floor (+ over direct)\n");
+		tb_printf(tb, "%-*s %-*s %-*s %s\n", SCHEME_COLS, "",
+			  CELL_COLS, columns[0].title, CELL_COLS,
+			  columns[1].title, columns[2].title);
+		yours_lines(tb, r);
+	}
 	/* The schemes get the lines the page has left, after a blank line
 	 * and the table's two heads where it has room for the blank; where
 	 * they do not all fit, the last line says how many more summary.txt

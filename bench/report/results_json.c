@@ -22,6 +22,7 @@
 #include "bench/report/row_counts.h"
 #include "bench/report/seeds.h"
 #include "bench/report/stats_cells.h"
+#include "bench/report/yours.h"
 
 static void json_experiment(struct json_writer *w, const struct run_result *r,
 			    const struct experiment_result *e)
@@ -138,6 +139,7 @@ int report_json(struct text_buf *tb, const struct run_result *r,
 	machine_json(&w, r);
 	method_json(&w, r);
 	footprints_json(&w, ctx);
+	yours_json(&w, r);
 
 	json_key(&w, "experiments");
 	json_begin_array(&w);

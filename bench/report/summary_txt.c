@@ -20,6 +20,7 @@
 #include "bench/report/row_counts.h"
 #include "bench/report/seeds.h"
 #include "bench/report/stats_cells.h"
+#include "bench/report/yours.h"
 
 /* Below an ok row's figures, what they are not: a row between CPUs whose
  * figures are an emulator's scheduling, and an entry above its round
@@ -128,6 +129,7 @@ int report_summary(struct text_buf *tb, const struct run_result *r,
 			  "lines): %s\n\n", r->config_warnings);
 	machine_summary(tb, r);
 	method_summary(tb, r);
+	yours_summary(tb, r);
 	summary_rows(tb, r);
 	tb_printf(tb, "\nFigures are %s, net of the floor.\n",
 		  clock_kind_unit(r->clock_kind));
