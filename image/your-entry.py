@@ -29,6 +29,10 @@ NAME = re.compile(r"^[A-Za-z0-9.-]{1,24}$")
 MARKER = re.compile(r"^\s*(YOUR_ENTRY|YOUR_EXIT|YOUR_END)\b(.*)$")
 ENTRY_ARGS = re.compile(r'^\s+([^,\s]+)\s*,\s*"([^"\\]*)"\s*$')
 WORDS_MAX = 120
+# A config's variants list is a bit per name, 32 bits with all (bench/
+# model/config.h), of which irqlab's own variants take 27; and the run's
+# table holds 255 rows, of which each file takes about 20.
+FILES_MAX = 4
 
 
 def refuse(path, why):
@@ -90,6 +94,10 @@ def c_string(s):
 
 
 def files_of(paths):
+    if len(paths) > FILES_MAX:
+        sys.exit("ENTRY: %d files; at most %d are measured in one run, each "
+                 "taking about 20 of the run's 255 rows (docs/your-entry.md)"
+                 % (len(paths), FILES_MAX))
     files, names = [], {}
     for k, path in enumerate(paths, 1):
         name, words, text = read_markers(path)

@@ -6,6 +6,10 @@
 const char *const scheme_names[] = { SCHEME_LIST(NAME) NULL };
 const char *const source_names[] = { SOURCE_LIST(NAME) NULL };
 const char *const variant_names[] = { "", VARIANT_LIST(NAME) NULL };
+/* A config's variants list holds a bit per name but "none", below
+ * CONFIG_ALL's 32 (bench/model/config.h): what bounds the files of
+ * `make ENTRY=...` (image/your-entry.py, FILES_MAX). */
+_Static_assert(VARIANT_END - 1 < 32, "the variants list has a bit each");
 const char *const apic_mode_names[] = { APIC_MODE_LIST(NAME) NULL };
 const char *const cpu_mode_names[] = { CPU_MODE_LIST(NAME) NULL };
 const char *const selftest_names[] = { "", SELFTEST_LIST(NAME) NULL };

@@ -49,7 +49,7 @@ static int hex16(const char *s)
 static int line(const char *at, const char *end, struct path_reference *out,
 		char *why, size_t cap, unsigned number_of_line)
 {
-	char key[8], name[RESULTS_NAME_LEN], value[24], rest[2];
+	char key[8], name[RESULTS_ROW_NAME_LEN], value[24], rest[2];
 
 	if (!(at = word(at, end, key, sizeof(key))))
 		goto refused;

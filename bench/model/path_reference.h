@@ -19,7 +19,7 @@ struct path_reference {
 	char build[17];		/* 16 hex digits, or "" where none was named */
 	uint32_t n;
 	struct {
-		char name[RESULTS_NAME_LEN];
+		char name[RESULTS_ROW_NAME_LEN];
 		uint32_t round_trip;
 	} row[PATH_REFERENCE_MAX_ROWS];
 };

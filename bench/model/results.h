@@ -19,6 +19,10 @@
 
 #define RESULTS_MAX_EXPERIMENTS 255
 #define RESULTS_NAME_LEN 56
+/* A row's name (row_name): a source, a scheme, a variant of up to 30
+ * characters (a file of yours, docs/your-entry.md), a cache state and
+ * the processor. A label only: the blob carries the row's id. */
+#define RESULTS_ROW_NAME_LEN 96
 #define RESULTS_REASON_LEN 128
 #define RESULTS_WARNINGS_LEN 240
 
@@ -70,7 +74,7 @@ struct experiment_result {
 	 * its CPU mode's floor scheme, or the entry variants' baseline, or
 	 * its own warm row; a floor row's and a self-test's is its own id. */
 	struct row_id baseline;
-	char name[RESULTS_NAME_LEN];	/* row_name(&id), a label only */
+	char name[RESULTS_ROW_NAME_LEN];	/* row_name(&id), a label only */
 	uint8_t status;		/* enum exp_status */
 	uint8_t vector;
 	uint8_t apic_mode;	/* local APIC mode during the row: 0 none,

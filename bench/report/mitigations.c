@@ -170,7 +170,7 @@ static void json_mitigation_figures(struct json_writer *w,
 				    const struct experiment_result *e)
 {
 	const struct experiment_result *base = comparable_baseline(r, e);
-	char baseline[RESULTS_NAME_LEN];
+	char baseline[RESULTS_ROW_NAME_LEN];
 
 	baseline_name(e, baseline, sizeof(baseline));
 	json_kv_string(w, "experiment", e->name);

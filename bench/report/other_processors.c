@@ -55,7 +55,7 @@ void other_processors_json(struct json_writer *w,
 	for (i = 0; i < r->n_experiments; i++) {
 		const struct experiment_result *e = &r->exp[i];
 		const struct experiment_result *boot = boot_twin(r, e);
-		char name[RESULTS_NAME_LEN];
+		char name[RESULTS_ROW_NAME_LEN];
 
 		if (!e->id.cpu)
 			continue;
@@ -97,7 +97,7 @@ void other_processors_summary(struct text_buf *tb,
 	for (i = 0; i < r->n_experiments; i++) {
 		const struct experiment_result *e = &r->exp[i];
 		const struct experiment_result *boot = boot_twin(r, e);
-		char name[RESULTS_NAME_LEN];
+		char name[RESULTS_ROW_NAME_LEN];
 
 		if (!e->id.cpu)
 			continue;

@@ -28,7 +28,7 @@ static void json_experiment(struct json_writer *w, const struct run_result *r,
 			    const struct experiment_result *e)
 {
 	uint64_t floor = row_floor(r, e);
-	char baseline[RESULTS_NAME_LEN], variant[RESULTS_NAME_LEN], core[8];
+	char baseline[RESULTS_ROW_NAME_LEN], variant[RESULTS_ROW_NAME_LEN], core[8];
 	unsigned k;
 
 	baseline_name(e, baseline, sizeof(baseline));

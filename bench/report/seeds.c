@@ -269,7 +269,7 @@ void seeds_json(struct json_writer *w, const struct run_result *r)
 		for (i = 0; i < s->n_rows; i++) {
 			json_begin_object(w);
 			json_kv_string(w, "label", s->rows[i].label);
-			char from[RESULTS_NAME_LEN];
+			char from[RESULTS_ROW_NAME_LEN];
 
 			if (s->rows[i].kind == PER_BLOCK)
 				fmt_snprintf(from, sizeof(from), "%s",

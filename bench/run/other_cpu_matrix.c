@@ -10,6 +10,7 @@
 #include "arch/primitives.h"
 #include "arch/timing.h"
 #include "bench/model/apic_reach.h"
+#include "bench/model/axes.h"
 #include "bench/run/counters.h"
 #include "bench/run/experiment.h"
 #include "bench/run/other_cpus.h"
@@ -77,8 +78,12 @@ int other_cpu_matrix_takes(const struct plan_row *p,
 	if (p->kind != ROW_EXPERIMENT || p->inject || p->inject_smi ||
 	    !p->source || p->id.cpu)
 		return 0;
+	/* The core rows: INT n and the self-IPIs under each scheme, and a
+	 * file of yours (docs/your-entry.md) on them, warm. */
 	if (c->matrix_cpus_rows == 0)
-		return !p->entry && !p->cache &&
+		return (!p->entry ||
+			variant_kind_of(p->entry->id) == VARIANT_KIND_YOURS) &&
+		       !p->cache &&
 		       (kind == SOURCE_RAISED_BY_INSTRUCTION ||
 			kind == SOURCE_SELF_IPI);
 	return kind != SOURCE_OTHER_CPU && p->source->ack != SOURCE_ACK_PIC8259;

@@ -36,7 +36,7 @@ struct plan_row {
 	uint8_t kind;		/* enum row_kind */
 	struct row_id id;
 	struct row_id baseline;	/* the row it is compared with */
-	char name[RESULTS_NAME_LEN];	/* row_name(&id); "gap-<scheme>" */
+	char name[RESULTS_ROW_NAME_LEN];	/* row_name(&id); "gap-<scheme>" */
 	const struct dispatch_scheme *scheme;	/* NULL for entry variants */
 	const struct entry_variant *entry;	/* replaces the handler */
 	const struct cache_state *cache;	/* runs before each sample */

@@ -49,9 +49,16 @@ static void what_is_not_the_format_is_refused_by_line(void **state)
 	assert_int_equal(parse("build " BUILD "\nrow a 1 2\n"), -1);
 	assert_int_equal(parse("build " BUILD "\nrows a 1\n"), -1);
 	assert_int_equal(parse("build " BUILD "\nrow a 99999999999\n"), -1);
+	/* A row name has at most RESULTS_ROW_NAME_LEN - 1 characters: this
+	 * one has 102. */
 	assert_int_equal(parse("build " BUILD "\nrow "
-			       "a-name-longer-than-fifty-six-characters-is-refused-by-the-reader 1\n"),
+			       "a-row-name-longer-than-ninety-five-characters-"
+			       "is-refused-by-the-reader-whatever-follows-it-"
+			       "on-the-line 1\n"),
 			 -1);
+	assert_int_equal(strlen("a-row-name-longer-than-ninety-five-characters-"
+				"is-refused-by-the-reader-whatever-follows-it-"
+				"on-the-line"), 102);
 }
 
 /* Rows 0..3 of sample_run: int-direct, int-push-jmp, int-push-jmp-ibt
