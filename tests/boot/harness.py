@@ -95,8 +95,10 @@ def run_env(run_dir, config, icount, cpu, machine, extra_env=None):
 
 
 def run(name, icount, after_boot1=None, cpu="max", machine="q35",
-        config=None, extra_env=None, before_boot1=None, run_dir=None):
-    """One two-boot cycle. Returns (exit code, run dir, results dir)."""
+        config=None, extra_env=None, before_boot1=None, run_dir=None,
+        image=IMAGE):
+    """One two-boot cycle of `image`. Returns (exit code, run dir,
+    results dir)."""
     run_dir = run_dir or os.path.join(BUILD, name)
     results = os.path.join(run_dir, "results")
     os.makedirs(run_dir, exist_ok=True)
@@ -112,7 +114,7 @@ def run(name, icount, after_boot1=None, cpu="max", machine="q35",
         env["BEFORE_BOOT1"] = before_boot1
     env.update(extra_env or {})
     with open(os.path.join(run_dir, "run.log"), "w") as log:
-        rc = subprocess.run([os.path.join(ROOT, "image", "run.sh"), IMAGE],
+        rc = subprocess.run([os.path.join(ROOT, "image", "run.sh"), image],
                             env=env, stdout=log, stderr=subprocess.STDOUT,
                             stdin=subprocess.DEVNULL).returncode
     note_boots(os.path.join(run_dir, "run.log"), env["BOOT_TIMEOUT"],
@@ -296,7 +298,7 @@ class Boot:
     def __init__(self, name, checks=(), icount="", cpu="max", machine="q35",
                  config=None, env=None, before_boot1=None, after_boot1=None,
                  prepare=None, needs=None, busy_host=False, perform=None,
-                 deep=False, beside=False):
+                 deep=False, beside=False, image=IMAGE):
         self.name, self.checks, self.needs = name, checks, needs
         # deep: a run folder deeper than a UNIX socket path may be (108
         # bytes), as a deep checkout's is: sockets must live elsewhere.
@@ -308,6 +310,9 @@ class Boot:
         # beside: a second emulator runs irqlab beside this one's boots
         # (Beside), as on a shared CI machine or a busy laptop.
         self.beside = beside
+        # image: the disk image it boots, build/irqlab.img but where
+        # `prepare` builds another (make run ENTRY=..., your_entry.py).
+        self.image = image
 
 
 class Beside:
@@ -436,7 +441,7 @@ def boot(entry):
             entry.name, entry.icount, cpu=entry.cpu, machine=entry.machine,
             config=entry.config, extra_env=entry.env,
             before_boot1=entry.before_boot1, after_boot1=entry.after_boot1,
-            run_dir=run_dir)
+            run_dir=run_dir, image=entry.image)
     finally:
         for p in busy:
             p.kill()

@@ -38,6 +38,10 @@ from row_counts import counts_agree
 from stick import (collect_sources, full_esp, no_display, one_time_boot,
                    progress_screen, rescue, reset_returns, secure_boot,
                    usb_writer)
+from your_entry import (FAULTS_CONFIG, YOURS_CONFIG, entry_image,
+                        prepare_bad, prepare_good, your_entry_faults,
+                        your_entry_figures, your_entry_refusals,
+                        your_entry_reports, your_entry_results)
 from store import (FOREIGN, OVMF_2M, STORE_MATRIX, UNDELETABLE, corrupt,
                    foreign_variable, kill_mid_deletion, plant_foreign,
                    plant_undeletable, runtime_fault, serial_handoff,
@@ -164,6 +168,19 @@ FIRST_LANE = (
 # and Bochs.
 SECOND_LANE = (
     Boot("progress-screen", perform=progress_screen),
+    # Your own entry code (docs/your-entry.md): the worked example and two
+    # files of known length, under -icount, on the boot CPU and CPU 1;
+    # three files that must fail by name; what the build refuses.
+    Boot("your-entry", (your_entry_figures, your_entry_results,
+                        your_entry_reports), icount=ICOUNT,
+         config=TINY + YOURS_CONFIG, prepare=prepare_good,
+         image=entry_image("your-entry"),
+         env={"TPM": "off", "SMP": "2", "ICOUNT_BOOTS": "1",
+              "BOOT_TIMEOUT": "600"}),
+    Boot("your-entry-faults", (your_entry_faults,), icount=ICOUNT,
+         config=TINY + FAULTS_CONFIG, prepare=prepare_bad,
+         image=entry_image("your-entry-faults"), env=TPM_OFF),
+    Boot("your-entry-refused", perform=your_entry_refusals),
     Boot("no-display", (no_display, reset_returns),
          config=TINY + "simulate = reset-returns\n",
          env={"TPM": "off", "VGA": "none"}),

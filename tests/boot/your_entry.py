@@ -1,0 +1,221 @@
+"""Your own entry code (docs/your-entry.md): `make ENTRY=...` builds files
+of known length into irqlab, and the boots measure them under -icount,
+where each part must cost exactly its listing's instructions; files that
+lose a register, the stack or fault fail by name while the rest of the
+run is ok; and the build refuses what it must, naming the file and
+line."""
+
+import hashlib
+import json
+import os
+import subprocess
+
+from harness import BUILD, ROOT, check, serial
+from row_checks import qemu_has_tcg_x2apic
+
+EXAMPLE = "docs/entry/linux-6.12-user.S"
+FILES = "tests/boot/entry/"
+# Each good file's name and its parts' lengths, known from its text (the
+# example's: docs/your-entry.md "The worked example").
+GOOD = ((EXAMPLE, "linux-6.12-user", 32, 21),
+        (FILES + "nops-3-2.S", "nops-3-2", 3, 2),
+        (FILES + "scratch-4-1.S", "scratch-4-1", 4, 1))
+# Each bad file's name and a piece of the reason its rows must fail with.
+BAD = ((FILES + "clobbers-rbx.S", "clobbers-rbx",
+        "registers changed across INT 65: RBX"),
+       (FILES + "unbalanced.S", "unbalanced",
+        "the stack is unbalanced: the entry part pushes 8 bytes and the "
+        "exit part pops 0"),
+       (FILES + "ud2.S", "ud2",
+        "yours-ud2's exit part, at +0x1: #UD vector 6"))
+SOURCES = ("int", "ipi-self-xapic", "ipi-self-x2apic-selfipi")
+
+
+def entry_build(name):
+    return os.path.join(BUILD, name + "-build")
+
+
+def entry_image(name):
+    return os.path.join(entry_build(name), "irqlab.img")
+
+
+def make_entry(name, files, target=None):
+    """make with ENTRY=files in a build folder of the entry's own; the
+    completed process (its output in stdout)."""
+    build = os.path.relpath(entry_build(name), ROOT)
+    targets = [target] if target else [build + "/irqlab.img",
+                                       build + "/irqlab-rescue"]
+    return subprocess.run(["make", "-j2", "--no-print-directory",
+                           "BUILD=" + build, "ENTRY=" + " ".join(files)]
+                          + targets, cwd=ROOT, capture_output=True,
+                          text=True)
+
+
+def build_image(name, files):
+    """The entry's image, or an exception whose text is make's."""
+    done = make_entry(name, files)
+    if done.returncode:
+        raise RuntimeError("make ENTRY=... failed:\n" + done.stdout[-2000:]
+                           + done.stderr[-2000:])
+
+
+YOURS_CONFIG = ("schemes = direct, gate\nsources = " + ", ".join(SOURCES)
+                + "\nvariants = cold, linux, "
+                + ", ".join("yours-" + n for _, n, _, _ in GOOD)
+                + "\nmatrix_cpus = 1\n")
+FAULTS_CONFIG = ("schemes = direct\nsources = int, ipi-self-xapic\n"
+                 "variants = yours-nops-3-2, "
+                 + ", ".join("yours-" + n for _, n, _ in BAD) + "\n")
+
+
+def prepare_good():
+    build_image("your-entry", [f for f, _, _, _ in GOOD])
+
+
+def prepare_bad():
+    build_image("your-entry-faults",
+                [GOOD[1][0]] + [f for f, _, _ in BAD])
+
+
+def rows_of(o):
+    return {e["name"]: e for e in (o.doc or {}).get("experiments", [])}
+
+
+def medians(e):
+    return [e[k]["median"] for k in ("entry", "exit", "round_trip")] \
+        if e and e.get("status") == "ok" else None
+
+
+def your_entry_figures(o):
+    """Under -icount each good file's rows, on INT n, the xAPIC self-IPI
+    and (where QEMU's TCG has x2APIC) the x2APIC self-IPI, on the boot CPU
+    and again on CPU 1, measure direct's entry plus the entry part's
+    listed instructions, its exit plus the exit part's, and its round
+    trip plus both: to the instruction, as the listing counts them."""
+    rows = rows_of(o)
+    sources = SOURCES if qemu_has_tcg_x2apic() else SOURCES[:2]
+    bad, seen = [], 0
+    for _, name, entry, exit_ in GOOD:
+        for source in sources:
+            for cpu in ("", "@cpu1"):
+                direct = medians(rows.get(source + "-direct" + cpu))
+                yours = medians(rows.get(
+                    source + "-direct+yours-" + name + cpu))
+                want = direct and [direct[0] + entry, direct[1] + exit_,
+                                   direct[2] + entry + exit_]
+                seen += 1
+                if not want or yours != want:
+                    bad.append((name, source + cpu, yours, want))
+        cold = medians(rows.get("int-direct+yours-%s+cold" % name))
+        base = medians(rows.get("int-direct+cold"))
+        seen += 1
+        if not base or cold != [base[0] + entry, base[1] + exit_,
+                                base[2] + entry + exit_]:
+            bad.append((name, "cold", cold, base))
+    check("your-entry: each of the %d files' %d rows (%s, on the boot CPU "
+          "and on CPU 1, and INT n cold) measures direct's entry, exit and "
+          "round trip plus exactly its parts' listed instructions "
+          "(linux-6.12-user 32 and 21, nops-3-2 3 and 2, scratch-4-1 4 and "
+          "1)" % (len(GOOD), seen, ", ".join(sources)),
+          not bad and seen == len(GOOD) * (2 * len(sources) + 1), bad)
+
+
+def your_entry_results(o):
+    """results.json's yours: each file by name, its file's SHA-256 and
+    its listing's counts; each of its rows set against direct, the gate
+    and, on INT n, linux."""
+    files = {f["name"]: f for f in (o.doc or {}).get("yours", [])}
+    bad = []
+    for path, name, entry, exit_ in GOOD:
+        f = files.get(name, {})
+        with open(os.path.join(ROOT, path), "rb") as text:
+            sha = hashlib.sha256(text.read()).hexdigest()
+        rows = f.get("rows", [])
+        if f.get("file") != os.path.basename(path) or \
+                f.get("sha256") != sha or \
+                f.get("listing_instructions") != {"entry": entry,
+                                                  "exit": exit_} or \
+                not rows or any(
+                    r["status"] != "ok" or not r["over_direct"] or
+                    not r["over_gate"] or
+                    (r["experiment"].startswith("int-") and
+                     "@cpu" not in r["experiment"] and
+                     not r["over_linux"]) for r in rows):
+            bad.append((name, {k: f.get(k) for k in
+                               ("file", "sha256", "listing_instructions")},
+                        len(rows)))
+    check("your-entry: results.json's yours names each of the %d files "
+          "with its file's SHA-256 and its listing's counts, and sets each "
+          "of its rows against direct, the gate's floor and, on the boot "
+          "CPU's INT n, linux" % len(GOOD), not bad and len(files) == len(GOOD), bad)
+
+
+def your_entry_reports(o):
+    """summary.txt and the end screen (headline.txt) say "yours: NAME"
+    for each file; report.html carries results.json's yours."""
+    summary, headline, report = (o.file(n) for n in
+                                 ("summary.txt", "headline.txt",
+                                  "report.html"))
+    missing = [(n, where) for _, n, _, _ in GOOD
+               for where, text in (("summary.txt", summary),
+                                   ("headline.txt", headline))
+               if "yours: " + n not in text and
+               "yours:   " + n not in text]
+    check("your-entry: summary.txt and the end screen say 'yours: NAME' "
+          "for each file, and report.html holds its section's data",
+          not missing and '"yours"' in report and "Your entry code" in
+          summary, missing)
+
+
+def your_entry_faults(o):
+    """A file that loses RBX, one that pushes without popping and one
+    that executes ud2: each of their rows fails with its named reason,
+    and every other row of the run is ok."""
+    rows = rows_of(o)
+    bad = []
+    for _, name, why in BAD:
+        for source in ("int", "ipi-self-xapic"):
+            e = rows.get("%s-direct+yours-%s" % (source, name), {})
+            if e.get("status") != "failed" or why not in (e.get("reason")
+                                                           or ""):
+                bad.append((name, source, e.get("status"), e.get("reason")))
+    others = [e["name"] for e in rows.values()
+              if not any("+yours-" + n in e["name"] for _, n, _ in BAD)
+              and e["status"] != "ok"]
+    log = serial(o.run_dir, 1) if o.run_dir else ""
+    check("your-entry-faults: clobbers-rbx fails naming RBX, unbalanced "
+          "naming what each part moved RSP, ud2 naming #UD and where in "
+          "its exit part, on INT n and the xAPIC self-IPI; every other "
+          "row ok and no framework fault",
+          not bad and not others and len(rows) > 2 * len(BAD) and
+          "framework fault" not in log, (bad, others))
+
+
+def your_entry_refusals():
+    """What the build refuses, without booting: a syntax error named at
+    the file's line, a file with its parts twice or not at all, and a
+    fifth file."""
+    target = os.path.relpath(os.path.join(entry_build("your-entry-refused"),
+                                          "efi-obj", "yours.S.o"), ROOT)
+    syntax = make_entry("your-entry-refused",
+                        [FILES + "syntax-error.S"], target)
+    check("your-entry-refused: an assembler error in a file of ENTRY is "
+          "reported at the file's own line (syntax-error.S:5), and the "
+          "build stops", syntax.returncode != 0 and
+          FILES + "syntax-error.S:5: Error:" in syntax.stderr,
+          syntax.stderr[-800:])
+    for path, words in (("two-entries.S", "defines its parts more than "
+                         "once: YOUR_ENTRY on lines 2, 6"),
+                        ("no-entry.S", "has no YOUR_ENTRY line")):
+        done = make_entry("your-entry-refused", [FILES + path], target)
+        check("your-entry-refused: %s is refused when it is built, with "
+              "a sentence that names the file and says '%s'"
+              % (path, words), done.returncode != 0 and
+              "ENTRY=%s%s: %s" % (FILES, path, words) in done.stderr,
+              done.stderr[-800:])
+    five = make_entry("your-entry-refused",
+                      [EXAMPLE] + [f for f, _, _, _ in GOOD[1:]]
+                      + [f for f, _, _ in BAD[:2]], target)
+    check("your-entry-refused: five files are refused: at most 4 in a run",
+          five.returncode != 0 and "at most 4" in five.stderr,
+          five.stderr[-800:])
