@@ -55,6 +55,11 @@ def sources():
     return sorted(out)
 
 
+# Headers the build writes into its own folder (image/your-entry.py,
+# docs/your-entry.md), included only where present (__has_include).
+GENERATED = {"yours_list.h", "yours_files.h"}
+
+
 def module(path):
     return os.path.splitext(path)[0]
 
@@ -75,6 +80,8 @@ def layout():
             if kind == "<":
                 if name in HOST_FLOORS and inc.startswith("efi"):
                     firmware.append("%s: <%s>" % (f, inc))
+                continue
+            if inc in GENERATED:
                 continue
             if not os.path.exists(os.path.join(ROOT, inc)):
                 unresolved.append("%s: \"%s\"" % (f, inc))
