@@ -411,7 +411,7 @@ def check_page(label, page, docs, min_charts):
 REPORT_HEIGHT_BOUND = 17000
 
 # How many checks the suite counts under CI (tests/checks.py).
-CHECKS_UNDER_CI = 90
+CHECKS_UNDER_CI = 94
 
 
 def pages():
@@ -899,8 +899,44 @@ def report_counts_and_sites():
           "decisions off %s; %r; %r; %s" % (off, line, sites, cost))
 
 
+def your_entry_page():
+    """The your-entry run's report page (docs/your-entry.md): its section
+    "Your entry code" comes before the answer, and each file's table has
+    a row per row of results.json's yours, each overhead over direct
+    reading results.json's figure."""
+    opened = boot_report("your-entry", "your-entry-page")
+    if not opened:
+        return
+    doc, seen = opened
+    order = list(seen.get("notes", {}))
+    check("your-entry-page: the section 'Your entry code' comes first, "
+          "before the answer",
+          "s-your-entry-code" in order and "s-the-answer" in order and
+          order.index("s-your-entry-code") < order.index("s-the-answer"),
+          order[:4])
+    cells = {(c["table"], c["row"], c["metric"]): c["text"]
+             for c in seen.get("cells", [])}
+    want, wrong = 0, []
+    for f in doc.get("yours", []):
+        for r in f["rows"]:
+            for k in ("round_trip", "entry", "exit"):
+                key = ("yours-table-" + f["name"], r["experiment"],
+                       k + "_over_direct")
+                if r["status"] != "ok":
+                    continue
+                want += 1
+                figure = r["over_direct"][k + "_median_over"]
+                if cells.get(key) != signed(figure):
+                    wrong.append((key, cells.get(key), figure))
+    check("your-entry-page: each file's table shows each of its ok rows' "
+          "entry, exit and round trip over direct as results.json's yours "
+          "has them (%d cells)" % want,
+          want >= 3 * 3 * 7 and not wrong, wrong[:5])
+
+
 def main():
     check.guarded("the browser tests", pages)
+    check.guarded("the browser tests, your entry code", your_entry_page)
     check.guarded("the browser tests, the cross-CPU heatmap", cross_cpu_page)
     check.guarded("the browser tests, the heatmap past 64 processors",
                   matrix_past_64_page)
