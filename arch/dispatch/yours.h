@@ -54,15 +54,11 @@ variant_\name:
 	pushq $0		/* FRAME_ERROR */
 	pushq $VARIANT_VECTOR	/* FRAME_VECTOR */
 	SAVE_GPRS
-	.ifnc \timed, none
-	TIMESTAMP_ENTRY \timed
-	.endif
-	movq %rsp, %rdi		/* struct irq_frame * */
-	cld			/* the SysV ABI wants DF clear in C */
-	call irq_dispatch
-	.ifnc \timed, none
-	TIMESTAMP_EXIT \timed
-	.endif
+	DISPATCH_TAIL \timed, NOTHING, NOTHING, "YOURS_RETURN \file"
+.endm
+
+/* The return: irqlab's frame gone, then the exit part, then iretq. */
+.macro YOURS_RETURN file
 	RESTORE_GPRS_AND_DROP_SLOTS
 	\file 2
 	iretq
