@@ -14,8 +14,9 @@
       irqlab-entry.lst lists every entry path.
 
 A file with no YOUR_ENTRY, or with two, or without YOUR_EXIT and
-YOUR_END after it, is refused here with a sentence: the assembler would
-only say that a conditional was left open."""
+YOUR_END after it, or with code outside them, is refused here with a
+sentence: the assembler would only say that a conditional was left open,
+or assemble the stray code into both parts."""
 
 import hashlib
 import os
@@ -29,10 +30,29 @@ NAME = re.compile(r"^[A-Za-z0-9.-]{1,24}$")
 MARKER = re.compile(r"^\s*(YOUR_ENTRY|YOUR_EXIT|YOUR_END)\b(.*)$")
 ENTRY_ARGS = re.compile(r'^\s+([^,\s]+)\s*,\s*"([^"\\]*)"\s*$')
 WORDS_MAX = 120
-# A config's variants list is a bit per name, 32 bits with all (bench/
-# model/config.h), of which irqlab's own variants take 27; and the run's
-# table holds 255 rows, of which each file takes about 20.
-FILES_MAX = 4
+# What may stand outside the parts: blank lines, the preprocessor's
+# lines (#define, #include, a `#` comment), `//` comments and /* */
+# blocks. Anything else would be assembled into both parts.
+OUTSIDE_OK = re.compile(r"^\s*($|#|//)")
+# The build's own files in its yours/ folder, which a quoted #include of
+# a file of that name would find first (the wrapper's folder).
+GENERATED = ("yours.S", "yours_list.h", "yours_files.h")
+# The section every part is assembled in (arch/dispatch/yours.h).
+SECTION = ".text.irqlab.yours"
+MATRIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                      "arch", "matrix.h")
+
+
+def files_max():
+    """How many files one run measures: a config's variants list is a
+    bit per name, 32 with `all` (bench/model/config.h), of which the
+    baseline and irqlab's own variants take one each; and the run's table
+    holds 255 rows, of which each file takes about 20, so 4 at most."""
+    text = open(MATRIX).read()
+    body = text[text.index("#define VARIANT_LIST(X)"):]
+    body = body[:body.index("YOURS_LIST(X)")]
+    own = len(re.findall(r"^\s*X\(", body, re.M))
+    return max(0, min(4, 32 - 1 - own))
 
 
 def refuse(path, why):
@@ -41,17 +61,40 @@ def refuse(path, why):
 
 def read_markers(path):
     """The file's name and words, after checking its markers."""
+    if os.path.normpath(path) in GENERATED:
+        refuse(path, "has the name of a file the build writes beside its "
+               "wrapper, which a quoted #include finds first: rename it")
     try:
-        text = open(path, encoding="utf-8").read()
+        data = open(path, "rb").read()
     except OSError as e:
         refuse(path, "cannot be read: %s" % e.strerror)
+    try:
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         refuse(path, "is not UTF-8 text")
-    seen = []
+    seen, stray, in_comment, continued, inside = [], [], False, False, False
     for number, line in enumerate(text.splitlines(), 1):
         m = MARKER.match(line)
         if m:
             seen.append((m.group(1), m.group(2), number))
+            inside = m.group(1) != "YOUR_END"
+            continue
+        # A line outside the parts: only what assembles to nothing.
+        rest = line
+        if in_comment:
+            if "*/" not in rest:
+                continue
+            rest, in_comment = rest.split("*/", 1)[1], False
+        while rest.strip().startswith("/*"):
+            after = rest.strip()[2:]
+            if "*/" not in after:
+                in_comment = True
+                rest = ""
+                break
+            rest = after.split("*/", 1)[1]
+        was_continued, continued = continued, rest.rstrip().endswith("\\")
+        if not inside and not was_continued and not OUTSIDE_OK.match(rest):
+            stray.append(number)
     kinds = [k for k, _, _ in seen]
     if kinds.count("YOUR_ENTRY") == 0:
         refuse(path, "has no YOUR_ENTRY line: it defines no entry part, so "
@@ -63,6 +106,10 @@ def read_markers(path):
         refuse(path, "must hold YOUR_ENTRY, YOUR_EXIT and YOUR_END once each "
                "and in that order; it has " + ", ".join(
                    "%s (line %d)" % (k, n) for k, _, n in seen))
+    if stray:
+        refuse(path, "line %d: code outside YOUR_ENTRY ... YOUR_END, which "
+               "would be assembled into both parts; only #define, "
+               "#include and comments may stand there" % stray[0])
     _, args, number = seen[0]
     m = ENTRY_ARGS.match(args)
     if not m:
@@ -76,7 +123,7 @@ def read_markers(path):
     if len(words) > WORDS_MAX:
         refuse(path, "line %d: the words are %d characters, at most %d"
                % (number, len(words), WORDS_MAX))
-    return name, words, text
+    return name, words, data
 
 
 def write_if_changed(path, text):
@@ -101,18 +148,20 @@ def c_string(s):
 
 
 def files_of(paths):
-    if len(paths) > FILES_MAX:
+    most = files_max()
+    if len(paths) > most:
         sys.exit("ENTRY: %d files; at most %d are measured in one run, each "
-                 "taking about 20 of the run's 255 rows (docs/your-entry.md)"
-                 % (len(paths), FILES_MAX))
+                 "taking a bit of a config's variants list and about 20 of "
+                 "the run's 255 rows (docs/your-entry.md)"
+                 % (len(paths), most))
     files, names = [], {}
     for k, path in enumerate(paths, 1):
-        name, words, text = read_markers(path)
+        name, words, data = read_markers(path)
         if name in names:
             refuse(path, "its name %s is %s's too: each file needs its own"
                    % (name, names[name]))
         names[name] = path
-        files.append((k, path, name, words, text))
+        files.append((k, path, name, words, data))
     return files
 
 
@@ -140,26 +189,35 @@ def write_list(out, paths):
     write_if_changed(os.path.join(out, "yours.S"), "\n".join(wrapper) + "\n")
 
 
-def part_lengths(obj, count):
+def part_lengths(obj, files):
     """Instructions between each file's part labels, in its checked
-    handler (the same macro expansion as every kind's)."""
+    handler (the same macro expansion as every kind's), counted in the
+    parts' own section alone; a part that leaves that section (a
+    .section or .pushsection not undone) is refused, since irqlab's
+    code after it would be assembled elsewhere."""
     symbols = {}
-    for line in subprocess.run(["nm", obj], check=True, capture_output=True,
+    for line in subprocess.run(["objdump", "-t", obj], check=True,
+                               capture_output=True,
                                text=True).stdout.splitlines():
-        fields = line.split()
-        if len(fields) == 3:
-            symbols[fields[2]] = int(fields[0], 16)
-    listing = subprocess.run(["objdump", "-d", "--no-show-raw-insn", obj],
-                             check=True, capture_output=True,
+        m = re.match(r"^([0-9a-f]+)\s.*\s(\S+)\t[0-9a-f]+\s+(\S+)$", line)
+        if m:
+            symbols[m.group(3)] = (int(m.group(1), 16), m.group(2))
+    listing = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-j",
+                              SECTION, obj], check=True, capture_output=True,
                              text=True).stdout
     addresses = [int(m.group(1), 16) for m in
                  re.finditer(r"^\s+([0-9a-f]+):\t\S", listing, re.M)]
     lengths = []
-    for k in range(1, count + 1):
+    for k, path, _, _, _ in files:
         pair = []
         for part in ("entry", "exit"):
-            begin = symbols["yours_%d_%s_part" % (k, part)]
-            end = symbols["yours_%d_%s_part_end" % (k, part)]
+            label = "yours_%d_%s_part" % (k, part)
+            for end in (label, label + "_end"):
+                if symbols[end][1] != SECTION:
+                    refuse(path, "its %s part ends in section %s, not %s: "
+                           "a .section or .pushsection in it is not undone"
+                           % (part, symbols[end][1], SECTION))
+            begin, end = symbols[label][0], symbols[label + "_end"][0]
             pair.append(sum(begin <= a < end for a in addresses))
         lengths.append(pair)
     return lengths
@@ -167,12 +225,12 @@ def part_lengths(obj, count):
 
 def write_counts(out, obj, paths):
     files = files_of(paths)
-    lengths = part_lengths(obj, len(files)) if files else []
+    lengths = part_lengths(obj, files) if files else []
     rows = ["\tF(YOURS_%d, %s, %s, %d, %d)"
             % (k, c_string(os.path.basename(path)),
-               c_string(hashlib.sha256(text.encode()).hexdigest()),
+               c_string(hashlib.sha256(data).hexdigest()),
                lengths[k - 1][0], lengths[k - 1][1])
-            for k, path, _, _, text in files]
+            for k, path, _, _, data in files]
     write_list_header(os.path.join(out, "yours_files.h"),
                       "each file, its SHA-256\n * and its parts' "
                       "instructions in the listing", "YOURS_FILE_LIST(F)",

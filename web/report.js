@@ -124,8 +124,10 @@ function yoursSection(page, doc) {
       if (r.status !== "ok")
         return row.concat([{ text: r.status + ": " + (r.reason || ""),
           cls: "why " + r.status, attrs: { colspan: 9 } }]);
-      return row.concat([r.round_trip_median, r.entry_median,
-        r.exit_median].concat(METRICS.map(([key]) =>
+      // A median the lead clock lacks is null: a blank cell.
+      const fig = (v) => (v === null || v === undefined ? "" : v);
+      return row.concat([fig(r.round_trip_median), fig(r.entry_median),
+        fig(r.exit_median)].concat(METRICS.map(([key]) =>
         ({ text: over(r.over_direct, key),
           attrs: { "data-row": r.experiment, "data-metric": key +
             "_over_direct" } })), [over(r.over_gate, "round_trip"),
@@ -345,8 +347,10 @@ function variantSection(page, doc) {
     "000) and the i386 variants, each against the row it varies: a chart " +
     "per family. Unit: " + doc.clock.unit + ".");
   const over = overheads(doc), unit = doc.clock.unit;
+  // Files of yours have their own section before the answer.
   const shown = doc.experiments.filter((e) => e.variant &&
-    e.status === "ok" && over.has(e.name));
+    !e.variant.startsWith("yours-") && e.status === "ok" &&
+    over.has(e.name));
   for (const [family, rows] of variantFamilies(doc, shown)) {
     const [shared, names] = withoutSharedParts(rows.map((e) => e.name));
     const series = METRICS.map(([key, label]) => ({ label: label,

@@ -151,22 +151,51 @@ static void scheme_line(struct text_buf *tb, const struct run_result *r,
 }
 
 /* Your entry code first (docs/your-entry.md), what the run was made
- * for: "yours: NAME" and its file, then its round trips over direct on
- * the table's sources; at most YOURS_SHOWN files, the rest counted. */
-#define YOURS_SHOWN 3
-static void yours_lines(struct text_buf *tb, const struct run_result *r)
+ * for, in at most `room` lines: a blank and the block's title, "yours:"
+ * and each file's number and name, the table's head, and a line per
+ * file, "yours K", of its round trips over direct on the table's
+ * sources. Where the files do not all fit, the last line says how many
+ * more summary.txt has; where not even one fits, one line names them. */
+static void yours_block(struct text_buf *tb, const struct run_result *r,
+			unsigned room)
 {
-	size_t f;
-	char text[96];
+	char names[320], label[16], scratch[640];
+	struct text_buf names_tb, scratch_tb;
+	unsigned fixed, fit, f;
 
-	for (f = 0; f < yours_file_count && f < YOURS_SHOWN; f++) {
-		const struct yours_file *y = &yours_files[f];
-
-		fmt_snprintf(text, sizeof(text), "%s (%s)",
-			     variant_name(y->variant) + sizeof("yours-") - 1,
-			     y->file);
-		labelled(tb, "yours:", text);
-		table_line(tb, r, "", scheme_floor(CPU_MODE_LONG), y->variant);
+	if (!yours_file_count)
+		return;
+	tb_init(&names_tb, names, sizeof(names));
+	for (f = 0; f < yours_file_count; f++)
+		tb_printf(&names_tb, "%s%u %s", f ? "  " : "", f + 1,
+			  variant_name(yours_files[f].variant) +
+				  sizeof("yours-") - 1);
+	tb_init(&scratch_tb, scratch, sizeof(scratch));
+	fixed = 3 + labelled(&scratch_tb, "yours:", names);
+	fit = room > fixed ? room - fixed : 0;
+	if (fit < yours_file_count && fit >= 2)
+		fit--;	/* the "more" line */
+	else if (fit < yours_file_count)
+		fit = 0;
+	if (!fit) {
+		if (room && names_tb.len + sizeof(" (summary.txt)") <= TEXT_COLS)
+			tb_printf(tb, "%-*s%s (summary.txt)\n", LABEL_COLS,
+				  "yours:", names);
+		else if (room)
+			tb_printf(tb, "%-*s%u files: summary.txt\n", LABEL_COLS,
+				  "yours:", (unsigned)yours_file_count);
+		return;
+	}
+	tb_printf(tb, "\nyour entry code: round trip, median, net of the "
+		  "floor (+ over direct)\n");
+	tb_puts(tb, scratch);
+	tb_printf(tb, "%-*s %-*s %-*s %s\n", SCHEME_COLS, "", CELL_COLS,
+		  columns[0].title, CELL_COLS, columns[1].title,
+		  columns[2].title);
+	for (f = 0; f < fit && f < yours_file_count; f++) {
+		fmt_snprintf(label, sizeof(label), "yours %u", f + 1);
+		table_line(tb, r, label, scheme_floor(CPU_MODE_LONG),
+			   yours_files[f].variant);
 	}
 	if (f < yours_file_count)
 		tb_printf(tb, "%-*s%u more file(s) of yours: summary.txt\n",
@@ -275,14 +304,10 @@ void report_end_screen(struct text_buf *tb, const struct run_result *r,
 	end_screen_tail(&tail_tb, r, folder, skipped);
 
 	end_screen_head(tb, r);
-	if (yours_file_count) {
-		tb_printf(tb, "\nyour entry code: round trip, median, net of "
-			  "the floor (+ over direct)\n");
-		tb_printf(tb, "%-*s %-*s %-*s %s\n", SCHEME_COLS, "",
-			  CELL_COLS, columns[0].title, CELL_COLS,
-			  columns[1].title, columns[2].title);
-		yours_lines(tb, r);
-	}
+	/* The yours block leaves the schemes their two heads and a line. */
+	used = lines_since(tb, start) + 3 + lines_since(&tail_tb, 0);
+	yours_block(tb, r, used < END_SCREEN_LINES ? END_SCREEN_LINES - used
+						   : 0);
 	/* The schemes get the lines the page has left, after a blank line
 	 * and the table's two heads where it has room for the blank; where
 	 * they do not all fit, the last line says how many more summary.txt

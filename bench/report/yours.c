@@ -56,6 +56,18 @@ static void json_against(struct json_writer *w, const char *key,
 	json_end_object(w);
 }
 
+/* A median the lead clock lacks (counted cycles where the row's counted
+ * pass did not run) is INT64_MIN: null, never that number. */
+static void median_or_null(struct json_writer *w, const char *key,
+			   int64_t v)
+{
+	json_key(w, key);
+	if (v == INT64_MIN)
+		json_null(w);
+	else
+		json_int(w, v);
+}
+
 void yours_json(struct json_writer *w, const struct run_result *r)
 {
 	size_t f;
@@ -100,7 +112,7 @@ void yours_json(struct json_writer *w, const struct run_result *r)
 
 				fmt_snprintf(key, sizeof(key), "%s_median",
 					     metric_name(k));
-				json_kv_int(w, key, lead_median(r, e, k));
+				median_or_null(w, key, lead_median(r, e, k));
 			}
 			json_against(w, "over_direct", r, e, a.direct);
 			json_against(w, "over_gate", r, e, a.gate);
@@ -114,18 +126,26 @@ void yours_json(struct json_writer *w, const struct run_result *r)
 	json_end_array(w);
 }
 
+/* v as a cell, signed where `sign`, or "-" where it is missing. */
+static void figure_cell(char *out, size_t cap, int64_t v, int sign)
+{
+	if (v == INT64_MIN)
+		fmt_snprintf(out, cap, "-");
+	else
+		fmt_snprintf(out, cap, sign ? "%+lld" : "%lld", (long long)v);
+}
+
 /* "+N" of e over base in the lead figures, or "-". */
 static void over_cell(char *out, size_t cap, const struct run_result *r,
 		      const struct experiment_result *e,
 		      const struct experiment_result *base, unsigned k)
 {
-	int64_t v = base ? lead_median_over(r, e, base, k) : INT64_MIN;
-
-	if (v == INT64_MIN)
-		fmt_snprintf(out, cap, "-");
-	else
-		fmt_snprintf(out, cap, "%+lld", (long long)v);
+	figure_cell(out, cap,
+		    base ? lead_median_over(r, e, base, k) : INT64_MIN, 1);
 }
+
+static const unsigned three_metrics[3] = { METRIC_ENTRY, METRIC_EXIT,
+					   METRIC_ROUND_TRIP };
 
 /* Entry, exit and round trip of e over base, three cells. */
 static void over_cells(struct text_buf *tb, const struct run_result *r,
@@ -135,11 +155,9 @@ static void over_cells(struct text_buf *tb, const struct run_result *r,
 	unsigned k;
 
 	for (k = 0; k < 3; k++) {
-		static const unsigned metric[3] = { METRIC_ENTRY, METRIC_EXIT,
-						    METRIC_ROUND_TRIP };
 		char cell[24];
 
-		over_cell(cell, sizeof(cell), r, e, base, metric[k]);
+		over_cell(cell, sizeof(cell), r, e, base, three_metrics[k]);
 		tb_printf(tb, " %6s", cell);
 	}
 	tb_printf(tb, " ");
@@ -173,6 +191,7 @@ void yours_summary(struct text_buf *tb, const struct run_result *r)
 		for (i = 0; i < r->n_experiments; i++) {
 			const struct experiment_result *e = &r->exp[i];
 			struct yours_against a;
+			unsigned k;
 
 			if (!of_file(e, y))
 				continue;
@@ -183,11 +202,16 @@ void yours_summary(struct text_buf *tb, const struct run_result *r)
 				continue;
 			}
 			yours_against_of(r, e, &a);
-			tb_printf(tb, "  %-52s %6lld %6lld %6lld ", e->name,
-				  (long long)lead_median(r, e, METRIC_ENTRY),
-				  (long long)lead_median(r, e, METRIC_EXIT),
-				  (long long)lead_median(r, e,
-							 METRIC_ROUND_TRIP));
+			tb_printf(tb, "  %-52s", e->name);
+			for (k = 0; k < 3; k++) {
+				char cell[24];
+
+				figure_cell(cell, sizeof(cell),
+					    lead_median(r, e, three_metrics[k]),
+					    0);
+				tb_printf(tb, " %6s", cell);
+			}
+			tb_printf(tb, " ");
 			over_cells(tb, r, e, a.direct);
 			over_cells(tb, r, e, a.gate);
 			over_cells(tb, r, e, a.linux_set);

@@ -140,19 +140,22 @@ static int check_registers(struct row_measurement *measuring, uint8_t vector)
 }
 
 /* A file of yours (docs/your-entry.md), through its checked handler:
- * the register check, then the stack as each part left it. */
+ * the register check, then the stack as each part left it. An
+ * unbalanced stack is named first, since it is the cause where both
+ * fail: a part that pops what it did not push also changes a register. */
 static int check_yours(struct row_measurement *measuring)
 {
 	const struct entry_variant *v = measuring->plan->entry;
 	long long pushed, popped;
+	int registers_lost;
 
 	idt_set_gate(VARIANT_VECTOR, v->checked, 0);
 	yours_stack = (struct yours_stack){ 0 };
-	if (check_registers(measuring, VARIANT_VECTOR))
-		return -1;
+	registers_lost = check_registers(measuring, VARIANT_VECTOR);
 	pushed = (long long)(yours_stack.at_entry - yours_stack.after_entry);
 	popped = (long long)(yours_stack.after_exit - yours_stack.before_exit);
-	if (yours_stack.after_exit != yours_stack.at_entry) {
+	if (yours_stack.after_exit &&
+	    yours_stack.after_exit != yours_stack.at_entry) {
 		fmt_snprintf(measuring->why, sizeof(measuring->why),
 			     "the stack is unbalanced: the entry part pushes "
 			     "%lld bytes and the exit part pops %lld, so "
@@ -160,7 +163,7 @@ static int check_yours(struct row_measurement *measuring)
 			     pushed, popped, pushed - popped);
 		return -1;
 	}
-	return 0;
+	return registers_lost;
 }
 
 /* Points the row's vector (or every vector) at its handlers of one kind. */

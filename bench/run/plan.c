@@ -237,10 +237,21 @@ static int mitigation_baseline(const struct entry_variant *v)
 	return 0;
 }
 
+/* The variant a row of v is measured against, cold as it is warm: a
+ * file of yours against direct (no variant), the others against the one
+ * they name or the first. */
+static uint8_t cold_baseline_of(const struct entry_variant *v)
+{
+	if (variant_kind_of(v->id) == VARIANT_KIND_YOURS)
+		return VARIANT_ABSENT;
+	return v->against ? v->against : entry_variants[0].id;
+}
+
 /* The mitigations' costs hang on predictor, cache and TLB state: each
- * mitigation's row, and each file of yours, again with the gate, the handler and its descriptor
- * flushed before every sample (the cold state), against its baseline in
- * the same state. */
+ * mitigation's row, and each file of yours, again with the gate, the
+ * handler and its descriptor flushed before every sample (the cold
+ * state), against its baseline in the same state: a file's is direct's
+ * cold row, as its warm rows are against direct's. */
 static void add_cold_mitigations(struct builder *b,
 				 const struct irq_source *src)
 {
@@ -268,9 +279,7 @@ static void add_cold_mitigations(struct builder *b,
 				       b->config->samples);
 		row->id = row_in(src, dispatch_baseline->id, v->id, cold->id);
 		row->baseline = row_in(src, dispatch_baseline->id,
-				       v->against ? v->against :
-						    entry_variants[0].id,
-				       cold->id);
+				       cold_baseline_of(v), cold->id);
 	}
 }
 

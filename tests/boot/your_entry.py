@@ -45,10 +45,15 @@ def make_entry(name, files, target=None):
     build = os.path.relpath(entry_build(name), ROOT)
     targets = [target] if target else [build + "/irqlab.img",
                                        build + "/irqlab-rescue"]
-    return subprocess.run(["make", "-j2", "--no-print-directory",
+    # A make of its own: not a sub-make of `make test`'s, whose jobserver
+    # its MAKEFLAGS would name; one job, so that a refusal's sentence is
+    # the last thing it prints.
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    return subprocess.run(["make", "-j1", "--no-print-directory",
                            "BUILD=" + build, "ENTRY=" + " ".join(files)]
                           + targets, cwd=ROOT, capture_output=True,
-                          text=True)
+                          text=True, env=env)
 
 
 def build_image(name, files):
@@ -151,20 +156,29 @@ def your_entry_results(o):
 
 
 def your_entry_reports(o):
-    """summary.txt and the end screen (headline.txt) say "yours: NAME"
-    for each file; report.html carries results.json's yours."""
+    """summary.txt says "yours: NAME" for each file; the end screen
+    (headline.txt) names the files by number and gives each its line of
+    round trips over direct, within its 24 lines; report.html carries
+    results.json's yours."""
     summary, headline, report = (o.file(n) for n in
                                  ("summary.txt", "headline.txt",
                                   "report.html"))
-    missing = [(n, where) for _, n, _, _ in GOOD
-               for where, text in (("summary.txt", summary),
-                                   ("headline.txt", headline))
-               if "yours: " + n not in text and
-               "yours:   " + n not in text]
-    check("your-entry: summary.txt and the end screen say 'yours: NAME' "
-          "for each file, and report.html holds its section's data",
-          not missing and '"yours"' in report and "Your entry code" in
-          summary, missing)
+    names = "yours:   " + "  ".join("%d %s" % (k, n) for k, (_, n, _, _)
+                                    in enumerate(GOOD, 1))
+    lines = headline.splitlines()
+    missing = ["summary.txt: yours: " + n for _, n, _, _ in GOOD
+               if "yours: " + n not in summary]
+    missing += [] if names in lines else ["headline.txt: " + names]
+    missing += ["headline.txt: yours %d (+N)" % k
+                for k in range(1, len(GOOD) + 1)
+                if not any(line.startswith("yours %d " % k) and "(+" in line
+                           for line in lines)]
+    check("your-entry: summary.txt says 'yours: NAME' for each file; the "
+          "end screen has the line '%s' and a line 'yours K' with a round "
+          "trip over direct for each, in at most 24 lines; report.html "
+          "holds the section's data" % names,
+          not missing and len(lines) <= 24 and '"yours"' in report and
+          "Your entry code" in summary, (missing, len(lines)))
 
 
 def your_entry_faults(o):
@@ -208,6 +222,19 @@ def your_entry_refusals():
                          "once: YOUR_ENTRY on lines 2, 6"),
                         ("no-entry.S", "has no YOUR_ENTRY line")):
         done = make_entry("your-entry-refused", [FILES + path], target)
+        check("your-entry-refused: %s is refused when it is built, with "
+              "a sentence that names the file and says '%s'"
+              % (path, words), done.returncode != 0 and
+              "ENTRY=%s%s: %s" % (FILES, path, words) in done.stderr,
+              done.stderr[-800:])
+    counts = os.path.relpath(os.path.join(entry_build("your-entry-refused"),
+                                          "yours", "yours_files.h"), ROOT)
+    for path, words, goal in (
+            ("stray-code.S", "line 8: code outside YOUR_ENTRY ... YOUR_END",
+             target),
+            ("leaves-section.S", "its entry part ends in section .data",
+             counts)):
+        done = make_entry("your-entry-refused", [FILES + path], goal)
         check("your-entry-refused: %s is refused when it is built, with "
               "a sentence that names the file and says '%s'"
               % (path, words), done.returncode != 0 and
