@@ -109,6 +109,97 @@ def figure(doc, name, scheme="", source=""):
     return "missing" if selected(doc, scheme, source) else "not selected"
 
 
+def yours_files(docs):
+    """Each file of yours (docs/your-entry.md) any run measured, by name,
+    in the first run's order: (name, its entry in each run's yours or
+    None)."""
+    names = []
+    for doc in docs:
+        for f in doc.get("yours") or []:
+            if f.get("name") not in names:
+                names.append(f.get("name"))
+    return [(n, [next((f for f in doc.get("yours") or []
+                       if f.get("name") == n), None) for doc in docs])
+            for n in names]
+
+
+def yours_file_notes(entries):
+    """Per run, which file it measured under that name: the first run's
+    path and SHA-256, then "the same file" where the SHA-256 agrees, a
+    warning where it does not, or "not in this run"."""
+    first = next(f for f in entries if f)
+    notes = []
+    for i, f in enumerate(entries):
+        if not f:
+            what = "not in this run"
+        elif f is first:
+            what = "%s, SHA-256 %s" % (f.get("file"), f.get("sha256"))
+        elif f.get("sha256") == first.get("sha256"):
+            what = "the same file"
+        else:
+            what = "%s, SHA-256 %s: NOT the same file as run %d's" % (
+                f.get("file"), f.get("sha256"), entries.index(first) + 1)
+        notes.append("run %d: %s" % (i + 1, what))
+    return notes
+
+
+def yours_rows(entries):
+    """The experiment names of a file's rows in every run, first run's
+    order first."""
+    rows = []
+    for f in entries:
+        for r in (f or {}).get("rows", []):
+            if r.get("experiment") not in rows:
+                rows.append(r.get("experiment"))
+    return rows
+
+
+def yours_cell(doc, f, experiment):
+    """One run's cell of a file's row: '69 (8/9) +5', its round trip over
+    the same run's direct row after the figure; 'not in this run' where
+    the run did not measure the file, 'not measured' where it did but
+    not this row (its config chose fewer sources), else as figure()."""
+    if not f:
+        return "not in this run"
+    row = next((r for r in f.get("rows", [])
+                if r.get("experiment") == experiment), None)
+    if not row:
+        return "not measured"
+    cell = figure(doc, experiment)
+    over = (row.get("over_direct") or {}).get("round_trip_median_over")
+    if row.get("status") != "ok" or over is None:
+        return cell
+    # Signed as web/common.js's signed(): "+5", "0", "-3".
+    return "%s %s" % (cell, "+%d" % over if over > 0 else over)
+
+
+def print_table(headers, lines):
+    widths = [max(len(str(x)) for x in col)
+              for col in zip(*headers, *lines)]
+    for row in headers + lines:
+        print("  ".join(str(x).ljust(w) for x, w in
+                        zip(row, widths)).rstrip())
+
+
+def print_yours(docs, runs):
+    """The files of yours, a table each: each row's cell per run, so that
+    one file is read side by side across machines."""
+    files = yours_files(docs)
+    if not files:
+        return
+    print("\nyour entry code (docs/your-entry.md): each file's rows, median "
+          "round trip (entry/exit) and its round trip over the run's "
+          "direct row")
+    for name, entries in files:
+        print("\nyours: %s" % name)
+        for note in yours_file_notes(entries):
+            print("  " + note)
+        print_table([["row"] + ["run %d" % (i + 1) for i in range(len(runs))],
+                     [""] + [unit_name(r["unit"]) for r in runs]],
+                    [[x] + [yours_cell(d, f, x) for d, f in zip(docs, entries)]
+                     for x in yours_rows(entries)])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--template")
@@ -175,11 +266,8 @@ def main():
             continue
         if title:
             print("\n" + title)
-        widths = [max(len(str(x)) for x in col)
-                  for col in zip(*headers, *lines)]
-        for row in headers + lines:
-            print("  ".join(str(x).ljust(w) for x, w in
-                            zip(row, widths)).rstrip())
+        print_table(headers, lines)
+    print_yours(docs, runs)
 
     if args.template:
         # Beside the runs it compares, never in the working directory.

@@ -117,6 +117,54 @@ function charts(page, data) {
     }
 }
 
+/* Files of your own entry code (docs/your-entry.md, tools/compare.py
+ * print_yours): a table per file, its rows in every run that measured
+ * it, each cell the figure and its round trip over that run's direct
+ * row; above it, which file each run measured (SHA-256). */
+function yoursTables(page, data) {
+  const names = [];
+  for (const r of data.runs)
+    for (const f of r.doc.yours || [])
+      if (!names.includes(f.name))
+        names.push(f.name);
+  if (!names.length)
+    return;
+  section(page, "Your entry code, per run",
+    "Each file of ENTRY: median round trip (entry/exit), then its round " +
+    "trip over the same run's direct row.");
+  for (const name of names) {
+    const files = data.runs.map((r) => (r.doc.yours || []).find((f) =>
+      f.name === name));
+    const first = files.find((f) => f);
+    page.append(el("h3", { id: "compare-yours-" + name }, "yours: " + name));
+    page.append(el("ul", { class: "note" }, ...files.map((f, i) =>
+      el("li", {}, "run " + (i + 1) + ": " + (!f ? "not in this run" :
+        f === first ? f.file + ", SHA-256 " + f.sha256 :
+        f.sha256 === first.sha256 ? "the same file" :
+        f.file + ", SHA-256 " + f.sha256 + ": NOT the same file")))));
+    const rows = [];
+    for (const f of files)
+      for (const r of f ? f.rows : [])
+        if (!rows.includes(r.experiment))
+          rows.push(r.experiment);
+    page.append(table(["row"].concat(data.runs.map((r, i) => "run " +
+      (i + 1) + " (" + unitName(r.unit) + ")")), rows.map((x) =>
+      [x].concat(files.map((f, i) => {
+        const row = f && f.rows.find((r) => r.experiment === x);
+        if (!row)
+          return { text: f ? "not measured" : "not in this run", cls: "why" };
+        const e = findRow(data.runs[i].doc, x);
+        if (!e || row.status !== "ok")
+          return { text: row.status, cls: "why " + row.status };
+        const over = row.over_direct &&
+          row.over_direct.round_trip_median_over;
+        return { text: median(e.round_trip) + " (" + median(e.entry) + "/" +
+          median(e.exit) + ")" + (over === null || over === undefined ? "" :
+          " " + signed(over)), attrs: { "data-run": i, "data-row": x } };
+      }))), { id: "compare-yours-table-" + name }));
+  }
+}
+
 (function main() {
   const data = irqlabData(), page = document.getElementById("page");
   document.title = "irqlab: " + data.runs.length + " runs compared";
@@ -138,5 +186,6 @@ function charts(page, data) {
       "rows (docs/protected-mode.md).");
     compareTable(page, data, "protected-32", "compare-i386-table");
   }
+  yoursTables(page, data);
   charts(page, data);
 })();

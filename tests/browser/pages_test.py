@@ -411,7 +411,7 @@ def check_page(label, page, docs, min_charts):
 REPORT_HEIGHT_BOUND = 17000
 
 # How many checks the suite counts under CI (tests/checks.py).
-CHECKS_UNDER_CI = 94
+CHECKS_UNDER_CI = 98
 
 
 def pages():
@@ -934,9 +934,67 @@ def your_entry_page():
           want >= 3 * 3 * 7 and not wrong, wrong[:5])
 
 
+def your_entry_compare():
+    """make compare of the your-entry run and the your-entry-faults run,
+    which share one file (nops-3-2.S): its table sets both runs' rows
+    side by side, each cell the run's figure and its round trip over the
+    run's direct row as results.json has them; the text says run 2's is
+    the same file, and a file only one run measured reads 'not in this
+    run' in the other's column."""
+    runs = [run_folder(n) for n in ("your-entry", "your-entry-faults")]
+    if not check("your-entry-compare: the your-entry and your-entry-faults "
+                 "boot tests left results folders", all(runs)):
+        return
+    docs = []
+    for folder in runs:
+        with open(os.path.join(folder, "results.json")) as f:
+            docs.append(json.load(f))
+    out = os.path.join(RUNS, "your-entry-compare.html")
+    p = subprocess.run(["make", "--no-print-directory", "-C", ROOT, "compare",
+                        "RUNS=" + " ".join(runs), "OUT=" + out],
+                       capture_output=True, text=True)
+    text = p.stdout
+    shared = text[text.find("yours: nops-3-2"):]
+    check("your-entry-compare: the text has a table for nops-3-2 saying "
+          "run 2's file is the same (SHA-256), and linux-6.12-user's rows "
+          "read 'not in this run' for run 2",
+          p.returncode == 0 and "\n  run 2: the same file\n" in shared
+          and re.search(r"^int-direct\+yours-linux-6\.12-user .*\S  +not "
+                        r"in this run$", text, re.M) is not None,
+          text[-1500:] + p.stderr[-300:])
+    seen, why = inspect(out, os.path.join(SHOTS, "your-entry-compare.png"))
+    if not check("your-entry-compare: opens in headless Chromium",
+                 seen is not None, why):
+        return
+    cells = {(c["table"], c["run"], c["row"]): c["text"]
+             for c in seen.get("cells", [])}
+    want, wrong = 0, []
+    for i, doc in enumerate(docs):
+        rows = {e["name"]: e for e in doc["experiments"]}
+        f = next(f for f in doc["yours"] if f["name"] == "nops-3-2")
+        for r in f["rows"]:
+            e = rows[r["experiment"]]
+            want += 1
+            text = "%d (%d/%d) %s" % (e["round_trip"]["median"],
+                                      e["entry"]["median"],
+                                      e["exit"]["median"],
+                                      signed(r["over_direct"]
+                                             ["round_trip_median_over"]))
+            got = cells.get(("compare-yours-table-nops-3-2", str(i),
+                             r["experiment"]))
+            if got != text:
+                wrong.append((i, r["experiment"], got, text))
+    check("your-entry-compare: nops-3-2's table shows each run's rows of "
+          "the file, each as its run's median round trip (entry/exit) and "
+          "round trip over direct (%d cells, both runs)" % want,
+          want >= 7 + 2 and not wrong, wrong[:4])
+
+
 def main():
     check.guarded("the browser tests", pages)
     check.guarded("the browser tests, your entry code", your_entry_page)
+    check.guarded("the browser tests, your entry code compared",
+                  your_entry_compare)
     check.guarded("the browser tests, the cross-CPU heatmap", cross_cpu_page)
     check.guarded("the browser tests, the heatmap past 64 processors",
                   matrix_past_64_page)
