@@ -45,9 +45,10 @@ MATRIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
 
 def files_max():
     """How many files one run measures: a config's variants list is a
-    bit per name, 32 with `all` (bench/model/config.h), of which the
-    baseline and irqlab's own variants take one each; and the run's table
-    holds 255 rows, of which each file takes about 20, so 4 at most."""
+    bit per name, for 31 names at most since all 32 bits set is `all`
+    (bench/model/config.h, axes.c's assert), of which the baseline and
+    irqlab's own variants take one each; and the run's table holds 255
+    rows, of which each file takes about 20, so 4 at most."""
     text = open(MATRIX).read()
     body = text[text.index("#define VARIANT_LIST(X)"):]
     body = body[:body.index("YOURS_LIST(X)")]
