@@ -3,6 +3,7 @@
 #include "bench/model/cross_cpu.h"
 #include "bench/report/baselines.h"
 #include "bench/report/lead_figures.h"
+#include "bench/report/stats_cells.h"
 
 /* The gate's floor (scheme "gate") of an ok long-mode scheme row on the
  * same source and APIC pass, or NULL: none ran ok, or the row is a
@@ -46,15 +47,10 @@ void json_overs(struct json_writer *w, const struct run_result *r,
 	for (k = 0; results_counted_state(r) != COUNTED_NOT_RUN &&
 		    k < METRIC_COUNT; k++) {
 		char key[40];
-		int64_t v = counted_median_over(r, e, base, k);
 
 		fmt_snprintf(key, sizeof(key), "cycles_%s_median_over",
 			     metric_name(k));
-		json_key(w, key);
-		if (v == INT64_MIN)
-			json_null(w);
-		else
-			json_int(w, v);
+		json_kv_figure(w, key, counted_median_over(r, e, base, k));
 	}
 }
 

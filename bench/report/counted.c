@@ -49,15 +49,6 @@ void counted_json(struct json_writer *w, const struct run_result *r,
 	}
 }
 
-/* A counted median as a cell: "-" where the row has none. */
-static void counted_cell(char *cell, size_t cap, int64_t v, int sign)
-{
-	if (v == INT64_MIN)
-		fmt_snprintf(cell, cap, "-");
-	else
-		fmt_snprintf(cell, cap, sign ? "%+lld" : "%lld", (long long)v);
-}
-
 /* The counted pass (docs/timing.md "Core cycles"), one line per long-mode
  * row that has it: core cycles net of the cycle floor, their overhead
  * over the baseline, and the bare round trip in instructions retired.
@@ -98,16 +89,16 @@ void counted_summary(struct text_buf *tb, const struct run_result *r)
 			continue;
 		tb_printf(tb, "%-39s", e->name);
 		for (k = 0; k < 3; k++) {
-			counted_cell(cell, sizeof(cell),
-				     counted_median(r, e, shown[k]), 0);
+			summary_figure(cell, sizeof(cell),
+				       counted_median(r, e, shown[k]), 0);
 			tb_printf(tb, " %7s", cell);
 		}
 		tb_putc(tb, ' ');
 		for (k = 0; k < 3; k++) {
-			counted_cell(cell, sizeof(cell),
-				     base ? counted_median_over(r, e, base,
-								shown[k])
-					  : INT64_MIN, 1);
+			summary_figure(cell, sizeof(cell),
+				       base ? counted_median_over(r, e, base,
+								  shown[k])
+					    : INT64_MIN, 1);
 			tb_printf(tb, " %7s", base ? cell : "");
 		}
 		tb_printf(tb, " %7lld\n", (long long)net_of_floor(

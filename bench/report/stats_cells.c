@@ -90,6 +90,23 @@ void json_row_histogram(struct json_writer *w,
 	json_end_array(w);
 }
 
+void json_kv_figure(struct json_writer *w, const char *key, int64_t v)
+{
+	json_key(w, key);
+	if (v == INT64_MIN)
+		json_null(w);
+	else
+		json_int(w, v);
+}
+
+void summary_figure(char *out, size_t cap, int64_t v, int sign)
+{
+	if (v == INT64_MIN)
+		fmt_snprintf(out, cap, "-");
+	else
+		fmt_snprintf(out, cap, sign ? "%+lld" : "%lld", (long long)v);
+}
+
 void summary_milli(char *out, size_t cap, int64_t milli, int decimals)
 {
 	static const unsigned divisor[4] = { 1000, 100, 10, 1 };

@@ -24,6 +24,13 @@ void json_raw_stats(struct json_writer *w, const struct sample_stats *s);
 void json_row_histogram(struct json_writer *w, const struct row_histogram *rh,
 			uint64_t floor);
 
+/* A figure that may be missing (INT64_MIN: a median the row lacks, an
+ * overhead over a row that did not run ok): `key` and the number, or
+ * null, never that number. */
+void json_kv_figure(struct json_writer *w, const char *key, int64_t v);
+/* ... as a text cell: the number, signed where `sign`, or "-". */
+void summary_figure(char *out, size_t cap, int64_t v, int sign);
+
 /* A milli-unit value as a decimal with 1 to 3 fraction digits. */
 void summary_milli(char *out, size_t cap, int64_t milli, int decimals);
 /* The width of a field's column in summary.txt. */

@@ -33,11 +33,16 @@ void yours_against_of(const struct run_result *r,
 	}
 }
 
-/* The rows of one file, in the order they ran. */
-static int of_file(const struct experiment_result *e,
-		   const struct yours_file *f)
+/* The next of one file's rows from *i on, in the order they ran, or
+ * NULL past the last; *i is then past it. */
+static const struct experiment_result *
+next_row_of(const struct run_result *r, const struct yours_file *f,
+	    uint32_t *i)
 {
-	return e->id.variant == f->variant;
+	for (; *i < r->n_experiments; (*i)++)
+		if (r->exp[*i].id.variant == f->variant)
+			return &r->exp[(*i)++];
+	return 0;
 }
 
 static void json_against(struct json_writer *w, const char *key,
@@ -56,18 +61,6 @@ static void json_against(struct json_writer *w, const char *key,
 	json_end_object(w);
 }
 
-/* A median the lead clock lacks (counted cycles where the row's counted
- * pass did not run) is INT64_MIN: null, never that number. */
-static void median_or_null(struct json_writer *w, const char *key,
-			   int64_t v)
-{
-	json_key(w, key);
-	if (v == INT64_MIN)
-		json_null(w);
-	else
-		json_int(w, v);
-}
-
 void yours_json(struct json_writer *w, const struct run_result *r)
 {
 	size_t f;
@@ -78,6 +71,7 @@ void yours_json(struct json_writer *w, const struct run_result *r)
 	for (f = 0; f < yours_file_count; f++) {
 		const struct yours_file *y = &yours_files[f];
 		const char *name = variant_name(y->variant);
+		const struct experiment_result *e;
 
 		json_begin_object(w);
 		json_kv_string(w, "name", name + sizeof("yours-") - 1);
@@ -95,13 +89,11 @@ void yours_json(struct json_writer *w, const struct run_result *r)
 		json_kv_string(w, "unit", lead_unit(r));
 		json_key(w, "rows");
 		json_begin_array(w);
-		for (i = 0; i < r->n_experiments; i++) {
-			const struct experiment_result *e = &r->exp[i];
+		i = 0;
+		while ((e = next_row_of(r, y, &i))) {
 			struct yours_against a;
 			unsigned k;
 
-			if (!of_file(e, y))
-				continue;
 			yours_against_of(r, e, &a);
 			json_begin_object(w);
 			json_kv_string(w, "experiment", e->name);
@@ -112,7 +104,8 @@ void yours_json(struct json_writer *w, const struct run_result *r)
 
 				fmt_snprintf(key, sizeof(key), "%s_median",
 					     metric_name(k));
-				median_or_null(w, key, lead_median(r, e, k));
+				/* null where the lead clock lacks it */
+				json_kv_figure(w, key, lead_median(r, e, k));
 			}
 			json_against(w, "over_direct", r, e, a.direct);
 			json_against(w, "over_gate", r, e, a.gate);
@@ -126,22 +119,13 @@ void yours_json(struct json_writer *w, const struct run_result *r)
 	json_end_array(w);
 }
 
-/* v as a cell, signed where `sign`, or "-" where it is missing. */
-static void figure_cell(char *out, size_t cap, int64_t v, int sign)
-{
-	if (v == INT64_MIN)
-		fmt_snprintf(out, cap, "-");
-	else
-		fmt_snprintf(out, cap, sign ? "%+lld" : "%lld", (long long)v);
-}
-
 /* "+N" of e over base in the lead figures, or "-". */
 static void over_cell(char *out, size_t cap, const struct run_result *r,
 		      const struct experiment_result *e,
 		      const struct experiment_result *base, unsigned k)
 {
-	figure_cell(out, cap,
-		    base ? lead_median_over(r, e, base, k) : INT64_MIN, 1);
+	summary_figure(out, cap,
+		       base ? lead_median_over(r, e, base, k) : INT64_MIN, 1);
 }
 
 static const unsigned three_metrics[3] = { METRIC_ENTRY, METRIC_EXIT,
@@ -177,6 +161,7 @@ void yours_summary(struct text_buf *tb, const struct run_result *r)
 		  "is slower)\n", lead_unit(r));
 	for (f = 0; f < yours_file_count; f++) {
 		const struct yours_file *y = &yours_files[f];
+		const struct experiment_result *e;
 
 		tb_printf(tb, "\nyours: %s  %s  sha256 %s\n  \"%s\"\n  "
 			  "listing: entry part %u, exit part %u "
@@ -188,13 +173,11 @@ void yours_summary(struct text_buf *tb, const struct run_result *r)
 			  "%s\n", "row", "entry", "exit", "round",
 			  "over direct", "over the gate", "over linux",
 			  "over the first");
-		for (i = 0; i < r->n_experiments; i++) {
-			const struct experiment_result *e = &r->exp[i];
+		i = 0;
+		while ((e = next_row_of(r, y, &i))) {
 			struct yours_against a;
 			unsigned k;
 
-			if (!of_file(e, y))
-				continue;
 			if (e->status != EXP_OK) {
 				tb_printf(tb, "  %-52s %s: %s\n", e->name,
 					  exp_status_name(e->status),
@@ -206,9 +189,10 @@ void yours_summary(struct text_buf *tb, const struct run_result *r)
 			for (k = 0; k < 3; k++) {
 				char cell[24];
 
-				figure_cell(cell, sizeof(cell),
-					    lead_median(r, e, three_metrics[k]),
-					    0);
+				summary_figure(cell, sizeof(cell),
+					       lead_median(r, e,
+							   three_metrics[k]),
+					       0);
 				tb_printf(tb, " %6s", cell);
 			}
 			tb_printf(tb, " ");

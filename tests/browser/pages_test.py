@@ -456,14 +456,7 @@ def compare_selections():
     if not check("compare-selections: cpu-EPYC and selection left results "
                  "folders", all(runs)):
         return
-    docs = []
-    for folder in runs:
-        with open(os.path.join(folder, "results.json")) as f:
-            docs.append(json.load(f))
-    out = os.path.join(RUNS, "compare-selections.html")
-    p = subprocess.run(["make", "--no-print-directory", "-C", ROOT, "compare",
-                        "RUNS=" + " ".join(runs), "OUT=" + out],
-                       capture_output=True, text=True)
+    docs, out, p = make_compare(runs, "compare-selections")
     check("compare-selections: rows the second run did not choose read "
           "'not selected', none 'missing'",
           p.returncode == 0 and "not selected" in p.stdout
@@ -631,6 +624,20 @@ LONG_UNIT = ("emulator TSC ticks that do not count each instruction (Bochs "
              "with handler chaining advances them where a chain of traces "
              "ends): round trips come near the path length, entry and exit "
              "do not; never cycles")
+
+
+def make_compare(runs, name):
+    """make compare of the run folders into build/boot-test/NAME.html:
+    their results.json, the page's path, and make's completed process."""
+    docs = []
+    for folder in runs:
+        with open(os.path.join(folder, "results.json")) as f:
+            docs.append(json.load(f))
+    out = os.path.join(RUNS, name + ".html")
+    p = subprocess.run(["make", "--no-print-directory", "-C", ROOT, "compare",
+                        "RUNS=" + " ".join(runs), "OUT=" + out],
+                       capture_output=True, text=True)
+    return docs, out, p
 
 
 def compare_units():
@@ -945,14 +952,7 @@ def your_entry_compare():
     if not check("your-entry-compare: the your-entry and your-entry-faults "
                  "boot tests left results folders", all(runs)):
         return
-    docs = []
-    for folder in runs:
-        with open(os.path.join(folder, "results.json")) as f:
-            docs.append(json.load(f))
-    out = os.path.join(RUNS, "your-entry-compare.html")
-    p = subprocess.run(["make", "--no-print-directory", "-C", ROOT, "compare",
-                        "RUNS=" + " ".join(runs), "OUT=" + out],
-                       capture_output=True, text=True)
+    docs, out, p = make_compare(runs, "your-entry-compare")
     text = p.stdout
     shared = text[text.find("yours: nops-3-2"):]
     check("your-entry-compare: the text has a table for nops-3-2 saying "
