@@ -147,10 +147,30 @@ static void over_cells(struct text_buf *tb, const struct run_result *r,
 	tb_printf(tb, " ");
 }
 
+/* The row column's width in a file's table: its longest row name, so
+ * that every figure stands under its head. */
+static int name_width(const struct run_result *r, const struct yours_file *f)
+{
+	const struct experiment_result *e;
+	size_t width = sizeof("row") - 1;
+	uint32_t i = 0;
+
+	while ((e = next_row_of(r, f, &i))) {
+		size_t n = 0;
+
+		while (n < sizeof(e->name) && e->name[n])
+			n++;
+		if (n > width)
+			width = n;
+	}
+	return (int)width;
+}
+
 void yours_summary(struct text_buf *tb, const struct run_result *r)
 {
 	size_t f;
 	uint32_t i;
+	int width;
 
 	if (!yours_file_count)
 		return;
@@ -169,8 +189,9 @@ void yours_summary(struct text_buf *tb, const struct run_result *r)
 			  variant_name(y->variant) + sizeof("yours-") - 1,
 			  y->file, y->sha256, variant_words(y->variant),
 			  y->entry_instructions, y->exit_instructions);
-		tb_printf(tb, "  %-52s %6s %6s %6s  %-20s  %-20s  %-20s  "
-			  "%s\n", "row", "entry", "exit", "round",
+		width = name_width(r, y);
+		tb_printf(tb, "  %-*s %6s %6s %6s  %-20s  %-20s  %-20s  "
+			  "%s\n", width, "row", "entry", "exit", "round",
 			  "over direct", "over the gate", "over linux",
 			  "over the first");
 		i = 0;
@@ -179,13 +200,13 @@ void yours_summary(struct text_buf *tb, const struct run_result *r)
 			unsigned k;
 
 			if (e->status != EXP_OK) {
-				tb_printf(tb, "  %-52s %s: %s\n", e->name,
+				tb_printf(tb, "  %-*s %s: %s\n", width, e->name,
 					  exp_status_name(e->status),
 					  e->reason);
 				continue;
 			}
 			yours_against_of(r, e, &a);
-			tb_printf(tb, "  %-52s", e->name);
+			tb_printf(tb, "  %-*s", width, e->name);
 			for (k = 0; k < 3; k++) {
 				char cell[24];
 
