@@ -23,7 +23,8 @@ static const struct {
 	{ "plan_steps", "the plan's rows, then the primitives: the steps of "
 	  "phase B's progress line (\"step k of N\")" },
 	{ "left_out", "rows of the plan this run took up that left no row: "
-	  "their APIC mode did not come up, and their source said so" },
+	  "their APIC mode did not come up, and their source said so; or "
+	  "the results table was full, and the log says so of each" },
 };
 
 static void json_status_counts(struct json_writer *w, const char *key,
@@ -191,7 +192,8 @@ void row_counts_summary(struct text_buf *tb, const struct run_result *r)
 	if (c.left_out)
 		tb_printf(tb, "  %-16s %4u plan rows that left no row: their "
 			  "APIC mode did not come up, and their source said "
-			  "so\n", "left out", c.left_out);
+			  "so;\n%-19sor the results table was full, and the "
+			  "log says so of each\n", "left out", c.left_out, "");
 	if (c.parts > 1)
 		tb_printf(tb, "  %-16s %4u, a reset apart%s\n", "parts", c.parts,
 			  r->first_row ? "" : ", joined into these files");
