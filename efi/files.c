@@ -28,6 +28,25 @@ EFI_FILE_HANDLE files_open_root(EFI_HANDLE image)
 	return LibOpenRoot(loaded->DeviceHandle);
 }
 
+int files_boot_origin(EFI_HANDLE image, struct boot_origin *out)
+{
+	EFI_LOADED_IMAGE *loaded = NULL;
+	EFI_DEVICE_PATH *path = NULL;
+	EFI_STATUS st;
+
+	st = uefi_call_wrapper(BS->HandleProtocol, 3, image,
+			       &LoadedImageProtocol, (void **)&loaded);
+	if (EFI_ERROR(st) || !loaded)
+		return -1;
+	st = uefi_call_wrapper(BS->HandleProtocol, 3, loaded->DeviceHandle,
+			       &DevicePathProtocol, (void **)&path);
+	if (EFI_ERROR(st) || !path)
+		return -1;
+	/* DevicePathSize walks to the end node, which it counts. */
+	return boot_origin_read((const uint8_t *)path, DevicePathSize(path),
+				out);
+}
+
 int files_mkdir_p(EFI_FILE_HANDLE root, const char *path)
 {
 	CHAR16 wide[PATH_MAX_CHARS];

@@ -5,7 +5,13 @@
 
 #include <efi.h>
 
+#include "firmware/netboot.h"
+
 EFI_FILE_HANDLE files_open_root(EFI_HANDLE image);
+/* Where the image was loaded from: its device's path, read by
+ * boot_origin_read (a network boot has a MAC node; docs/lab.md).
+ * Returns 0, or -1 where the firmware gives no readable path. */
+int files_boot_origin(EFI_HANDLE image, struct boot_origin *out);
 /* Creates every directory along `path`. Returns 0 or -1. */
 int files_mkdir_p(EFI_FILE_HANDLE root, const char *path);
 /* Writes `data` under a temporary name, reads it back into `scratch` (at

@@ -16,6 +16,7 @@
 #include "efi/build_id.h"
 #include "efi/files.h"
 #include "firmware/memory_map.h"
+#include "firmware/netboot.h"
 #include "firmware/rt_properties.h"
 #include "arch/cpu.h"
 #include "efi/handoff.h"
@@ -341,6 +342,28 @@ static const char *mark_measuring(const struct run_result *r, char *why,
 /* The machine and its tables; with simulate = turbo-off, the clock
  * controls read while turbo is off as a firmware would leave it
  * (docs/timing.md "Pinning the frequency"), then turbo back on. */
+/* Where irqlab was loaded from: a network boot is said, with the NIC's
+ * MAC and the folder a lab's server files this machine's runs under
+ * (docs/lab.md); a disk says nothing. */
+static void note_boot_origin(const struct run_state *run)
+{
+	const struct platform *p = &run->platform;
+	struct boot_origin o;
+	char mac[100], machine[64];
+
+	if (files_boot_origin(run->image, &o) || o.medium == BOOT_FROM_DISK)
+		return;
+	boot_origin_mac_name(&o, mac, sizeof(mac));
+	lab_machine_name(p->has_system_uuid ? p->system_uuid : NULL, &o,
+			 machine, sizeof(machine));
+	log_printf("phase A: loaded over the network (%s, IPv%u) through the "
+		   "NIC with MAC %s; a lab's server files this machine's runs "
+		   "under %s\n", o.medium == BOOT_FROM_HTTP ? "HTTP boot" : "PXE",
+		   o.ip_version, mac, machine);
+	if (o.medium == BOOT_FROM_HTTP)
+		log_printf("phase A: from %s\n", o.uri);
+}
+
 static void identify_platform(struct run_result *r, struct platform *platform)
 {
 	uint64_t misc_enable;
@@ -422,6 +445,7 @@ EFI_STATUS phase_a(struct run_state *run,
 	config_warnings_note(config_problems, r->config_warnings,
 			     sizeof(r->config_warnings));
 	identify_platform(r, platform);
+	note_boot_origin(run);
 	allocate_ap_area(run);
 	allocate_thrash_buffer(r);
 	log_printf("phase A: %s family %u model %u stepping %u \"%s\"%s%s\n",

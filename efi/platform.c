@@ -41,6 +41,8 @@ static void find_smbios(EFI_SYSTEM_TABLE *st, struct machine_info *m,
 	p->smbios_length = length;
 	if (smbios_system_info(p->smbios, length, &sys))
 		return;
+	p->has_system_uuid = sys.has_uuid;
+	CopyMem(p->system_uuid, sys.uuid, sizeof(p->system_uuid));
 	fmt_snprintf(m->system_vendor, sizeof(m->system_vendor), "%s", sys.vendor);
 	fmt_snprintf(m->system_product, sizeof(m->system_product), "%s",
 		     sys.product);

@@ -23,6 +23,9 @@ struct platform {
 	const struct acpi_sdt_header *tables[4];
 	const uint8_t *smbios;	/* the SMBIOS structure table */
 	uint32_t smbios_length;
+	/* SMBIOS type 1's system UUID, as stored; has_ 0 where none. */
+	uint8_t system_uuid[16];
+	uint8_t has_system_uuid;
 };
 
 void platform_identify(EFI_SYSTEM_TABLE *st, struct machine_info *m,

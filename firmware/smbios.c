@@ -68,6 +68,8 @@ static void copy_string(const uint8_t *s, const uint8_t *end, uint8_t index,
 
 #define SMBIOS_TYPE_SYSTEM 1
 #define SMBIOS_TYPE_END 127
+/* Type 1's UUID: bytes 08h to 17h (DSP0134 §7.2). */
+#define SMBIOS_SYSTEM_UUID_END 0x18
 
 int smbios_system_info(const uint8_t *table, size_t len,
 		       struct smbios_system *out)
@@ -75,6 +77,7 @@ int smbios_system_info(const uint8_t *table, size_t len,
 	size_t off = 0;
 
 	out->vendor[0] = out->product[0] = out->version[0] = '\0';
+	out->has_uuid = 0;
 	while (off + 4 <= len) {
 		const uint8_t *h = table + off;
 		const uint8_t *strings = h + h[1], *end = table + len, *p;
@@ -93,6 +96,13 @@ int smbios_system_info(const uint8_t *table, size_t len,
 				    sizeof(out->product));
 			copy_string(strings, p + 1, h[6], out->version,
 				    sizeof(out->version));
+			if (h[1] >= SMBIOS_SYSTEM_UUID_END) {
+				unsigned i;
+
+				for (i = 0; i < 16; i++)
+					out->uuid[i] = h[8 + i];
+				out->has_uuid = 1;
+			}
 			return 0;
 		}
 		if (h[0] == SMBIOS_TYPE_END)

@@ -11,6 +11,10 @@ struct smbios_system {
 	char vendor[48];
 	char product[48];
 	char version[48];
+	/* The system UUID (offset 08h, SMBIOS 2.1 on), as stored; has_uuid
+	 * is 0 where the structure is too short to hold one. */
+	uint8_t uuid[16];
+	uint8_t has_uuid;
 };
 
 /* Where the structure table is, from a 2.x ("_SM_") or 3.x ("_SM3_")

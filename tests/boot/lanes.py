@@ -29,6 +29,7 @@ from harness import (Boot, CONFIG, HERE, ICOUNT, ICOUNT_CROSS_SAMPLES,
                      ICOUNT_CROSS_WARMUP, ONE_HANDOFF, ROOT, SMALL, TINY,
                      TPM_OFF)
 from icount import icount_checks, icount_pair
+from network import pxe_boot_phase_a
 from machines import (CALL16_SELECTION, HPET_NOWHERE, call16_first,
                       hpet_missing, hpet_table_to_nowhere, nmi_in_switch,
                       noise, one_reset, other_cpu, other_machine,
@@ -181,6 +182,8 @@ SECOND_LANE = (
          config=TINY + FAULTS_CONFIG, prepare=prepare_bad,
          image=entry_image("your-entry-faults"), env=TPM_OFF),
     Boot("your-entry-refused", perform=your_entry_refusals),
+    # Booted from the network (docs/lab.md): OVMF's PXE from QEMU's TFTP.
+    Boot("pxe-boot", perform=pxe_boot_phase_a),
     Boot("no-display", (no_display, reset_returns),
          config=TINY + "simulate = reset-returns\n",
          env={"TPM": "off", "VGA": "none"}),

@@ -1,0 +1,143 @@
+#include "firmware/netboot.h"
+
+#include "arch/lib/fmt.h"
+
+/* Device path node types and subtypes (UEFI 2.10 §10.3). */
+#define DP_END 0x7f
+#define DP_END_ENTIRE 0xff
+#define DP_MESSAGING 0x03
+#define DP_MSG_MAC 11
+#define DP_MSG_IPV4 12
+#define DP_MSG_IPV6 13
+#define DP_MSG_URI 24
+/* Each node's length: its 4-byte header and fields. IPv4's grew from 19
+ * to 27 bytes (gateway and mask) and IPv6's from 43 to 60 in UEFI 2.4;
+ * the addresses are where they were. */
+#define DP_HEADER 4
+#define DP_MAC_LEN (DP_HEADER + 33)
+#define DP_IPV4_MIN (DP_HEADER + 15)
+#define DP_IPV6_MIN (DP_HEADER + 39)
+
+/* The bytes of a MAC node's address: 6 for Ethernet (IfType 1) and IEEE
+ * 802 (6); else the 32 less the zeros the node pads it with. */
+static uint8_t mac_bytes(const uint8_t *mac, uint8_t if_type)
+{
+	uint8_t n = 32;
+
+	if (if_type == 1 || if_type == 6)
+		return 6;
+	while (n > 6 && !mac[n - 1])
+		n--;
+	return n;
+}
+
+/* An IP node's local and remote addresses, `width` bytes each (4 for
+ * IPv4, 16 for IPv6), the first of its fields. */
+static void read_addresses(const uint8_t *fields, unsigned width,
+			   struct boot_origin *out)
+{
+	unsigned i;
+
+	for (i = 0; i < width; i++) {
+		out->local_ip[i] = fields[i];
+		out->remote_ip[i] = fields[width + i];
+	}
+	out->ip_version = width == 4 ? 4 : 6;
+}
+
+int boot_origin_read(const uint8_t *path, size_t available,
+		     struct boot_origin *out)
+{
+	size_t off = 0, i;
+
+	*out = (struct boot_origin){ 0 };
+	while (off + DP_HEADER <= available) {
+		const uint8_t *n = path + off;
+		size_t len = (size_t)n[2] | (size_t)n[3] << 8;
+
+		if (len < DP_HEADER || len > available - off)
+			return -1;
+		if (n[0] == DP_END && n[1] == DP_END_ENTIRE)
+			break;
+		if (n[0] == DP_MESSAGING && n[1] == DP_MSG_MAC) {
+			if (len < DP_MAC_LEN)
+				return -1;
+			for (i = 0; i < 32; i++)
+				out->mac[i] = n[DP_HEADER + i];
+			out->if_type = n[DP_HEADER + 32];
+			out->mac_len = mac_bytes(out->mac, out->if_type);
+			out->medium = BOOT_FROM_PXE;
+		} else if (n[0] == DP_MESSAGING && n[1] == DP_MSG_IPV4 &&
+			   out->mac_len) {
+			if (len < DP_IPV4_MIN)
+				return -1;
+			read_addresses(n + DP_HEADER, 4, out);
+		} else if (n[0] == DP_MESSAGING && n[1] == DP_MSG_IPV6 &&
+			   out->mac_len) {
+			if (len < DP_IPV6_MIN)
+				return -1;
+			read_addresses(n + DP_HEADER, 16, out);
+		} else if (n[0] == DP_MESSAGING && n[1] == DP_MSG_URI &&
+			   out->mac_len) {
+			for (i = 0; i < len - DP_HEADER &&
+				    i < BOOT_ORIGIN_URI_MAX - 1; i++)
+				out->uri[i] = (char)n[DP_HEADER + i];
+			out->uri[i] = '\0';
+			out->medium = BOOT_FROM_HTTP;
+		}
+		off += len;
+	}
+	if (off + DP_HEADER > available)
+		return -1;	/* no end node */
+	/* A MAC node alone is a NIC's own path, not a boot from it. */
+	if (!out->ip_version && out->medium != BOOT_FROM_HTTP)
+		out->medium = BOOT_FROM_DISK;
+	return 0;
+}
+
+void boot_origin_mac_name(const struct boot_origin *o, char *out, size_t cap)
+{
+	struct text_buf tb;
+	uint8_t i;
+
+	tb_init(&tb, out, cap);
+	for (i = 0; i < o->mac_len && i < sizeof(o->mac); i++)
+		tb_printf(&tb, "%s%02x", i ? "-" : "", o->mac[i]);
+}
+
+/* Whether the 16 bytes are all `v`: DSP0134 §7.2.1's "not present"
+ * (00h) and "not set" (FFh). */
+static int all_bytes(const uint8_t *p, uint8_t v)
+{
+	unsigned i;
+
+	for (i = 0; i < 16; i++)
+		if (p[i] != v)
+			return 0;
+	return 1;
+}
+
+int lab_machine_name(const uint8_t *uuid, const struct boot_origin *o,
+		     char *out, size_t cap)
+{
+	char mac[100];
+
+	if (uuid && !all_bytes(uuid, 0x00) && !all_bytes(uuid, 0xff)) {
+		/* SMBIOS 2.6 and later store the first three fields
+		 * little-endian (DSP0134 §7.2.1), as dmidecode reads them. */
+		fmt_snprintf(out, cap, "%02x%02x%02x%02x-%02x%02x-%02x%02x-"
+			     "%02x%02x-%02x%02x%02x%02x%02x%02x", uuid[3],
+			     uuid[2], uuid[1], uuid[0], uuid[5], uuid[4],
+			     uuid[7], uuid[6], uuid[8], uuid[9], uuid[10],
+			     uuid[11], uuid[12], uuid[13], uuid[14], uuid[15]);
+		return 0;
+	}
+	boot_origin_mac_name(o, mac, sizeof(mac));
+	if (!mac[0]) {
+		if (cap)
+			out[0] = '\0';
+		return -1;
+	}
+	fmt_snprintf(out, cap, "mac-%s", mac);
+	return 0;
+}

@@ -1,0 +1,55 @@
+/* Where irqlab was loaded from, and what a lab's server calls the
+ * machine (docs/lab.md). A network boot leaves it in the loaded image's
+ * device path (UEFI 2.10 §10.3.5): a MAC address node, then an IPv4 or
+ * IPv6 node, and for HTTP boot a URI node; a stick's path has a hard
+ * drive and a file path node instead. */
+#ifndef IRQLAB_FIRMWARE_NETBOOT_H
+#define IRQLAB_FIRMWARE_NETBOOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum boot_medium {
+	BOOT_FROM_DISK = 0,	/* no MAC address node: a stick, a disk */
+	BOOT_FROM_PXE = 1,	/* MAC and IP, no URI: TFTP (PXE) */
+	BOOT_FROM_HTTP = 2,	/* MAC, IP and a URI: UEFI HTTP boot */
+};
+
+#define BOOT_ORIGIN_URI_MAX 256
+
+struct boot_origin {
+	uint8_t medium;		/* enum boot_medium */
+	uint8_t if_type;	/* the MAC node's IfType (RFC 1700: 1 Ethernet) */
+	uint8_t mac_len;	/* the address's bytes in mac[] */
+	uint8_t ip_version;	/* 4 or 6, 0 where no IP node follows */
+	uint8_t mac[32];
+	/* The node's local and remote addresses: IPv4's in the first 4
+	 * bytes. Zero where the firmware recorded none (OVMF's PXE option
+	 * holds 0.0.0.0: DHCP gives them only when it boots). */
+	uint8_t local_ip[16];
+	uint8_t remote_ip[16];
+	/* HTTP boot's URI, as the node holds it (not NUL-terminated there),
+	 * cut at BOOT_ORIGIN_URI_MAX - 1. */
+	char uri[BOOT_ORIGIN_URI_MAX];
+};
+
+/* Reads a device path of at most `available` bytes up to its end node
+ * (type 7FH, subtype FFH). Returns 0, or -1 for a malformed path: a node
+ * shorter than its header or than its subtype's fields, or one past
+ * `available`, or no end node. */
+int boot_origin_read(const uint8_t *path, size_t available,
+		     struct boot_origin *out);
+
+/* The MAC address as a lab names it: lowercase hex pairs joined by '-'
+ * ("52-54-00-12-34-56"), as pxelinux names its per-machine files. Empty
+ * where there is none. */
+void boot_origin_mac_name(const struct boot_origin *o, char *out, size_t cap);
+
+/* The machine's folder on the lab's server: the SMBIOS system UUID
+ * (`uuid`, NULL where the firmware gives none; DSP0134 §7.2.1) in its
+ * canonical text, else "mac-" and the MAC address's name. Returns 0, or
+ * -1 where there is neither. */
+int lab_machine_name(const uint8_t *uuid, const struct boot_origin *o,
+		     char *out, size_t cap);
+
+#endif

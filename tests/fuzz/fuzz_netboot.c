@@ -1,0 +1,34 @@
+/* libFuzzer harness for the loaded image's device path (firmware/
+ * netboot.c): whatever the firmware built, read as the network boot it
+ * may be, and the names a lab gives the machine from it. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "firmware/netboot.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct boot_origin o;
+	char name[64];
+	uint8_t *copy;
+
+	/* An exact-size copy, so ASan sees any read past the end. */
+	copy = malloc(size ? size : 1);
+	memcpy(copy, data, size);
+	if (boot_origin_read(copy, size, &o) == 0) {
+		if (o.mac_len > sizeof(o.mac) || o.medium > BOOT_FROM_HTTP ||
+		    memchr(o.uri, 0, sizeof(o.uri)) == NULL ||
+		    (o.medium == BOOT_FROM_HTTP && !o.mac_len))
+			abort();
+		boot_origin_mac_name(&o, name, sizeof(name));
+		if (memchr(name, 0, sizeof(name)) == NULL)
+			abort();
+		if (lab_machine_name(size >= 16 ? copy : NULL, &o, name,
+				     sizeof(name)) == 0 && !name[0])
+			abort();	/* a name that names nothing */
+	}
+	free(copy);
+	return 0;
+}

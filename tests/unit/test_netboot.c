@@ -1,0 +1,185 @@
+/* Where irqlab was loaded from and what a lab calls the machine
+ * (firmware/netboot.c, docs/lab.md), from device paths as OVMF builds
+ * them for its network boot options. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "firmware/netboot.h"
+
+/* PciRoot(0x0)/Pci(0x2,0x0): the NIC's place. */
+#define PCI_ROOT 0x02, 0x01, 0x0c, 0x00, 0xd0, 0x41, 0x03, 0x0a, 0, 0, 0, 0
+#define PCI_2_0 0x01, 0x01, 0x06, 0x00, 0x00, 0x02
+/* MAC(525400123456,0x1): 32 bytes of address, padded, then IfType. */
+#define MAC_NODE 0x03, 0x0b, 0x25, 0x00, 0x52, 0x54, 0x00, 0x12, 0x34, 0x56, \
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+	0, 0, 0, 0, 0x01
+/* IPv4(0.0.0.0,0x0,DHCP,0.0.0.0,0.0.0.0,0.0.0.0): OVMF's PXE option, the
+ * 27-byte node; then 10.0.2.15 from 10.0.2.2, as after DHCP. */
+#define IPV4_DHCP 0x03, 0x0c, 0x1b, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+#define IPV4_LEASED 0x03, 0x0c, 0x1b, 0x00, 10, 0, 2, 15, 10, 0, 2, 2, 0, 0, \
+	0x45, 0, 0x11, 0, 0, 10, 0, 2, 2, 255, 255, 255, 0
+#define END 0x7f, 0xff, 0x04, 0x00
+
+static void ovmf_pxe_option_is_a_pxe_boot_from_its_mac(void **state)
+{
+	static const uint8_t path[] = { PCI_ROOT, PCI_2_0, MAC_NODE, IPV4_DHCP,
+					END };
+	struct boot_origin o;
+	char name[64];
+
+	(void)state;
+	assert_int_equal(boot_origin_read(path, sizeof(path), &o), 0);
+	assert_int_equal(o.medium, BOOT_FROM_PXE);
+	assert_int_equal(o.if_type, 1);
+	assert_int_equal(o.mac_len, 6);
+	assert_int_equal(o.ip_version, 4);
+	boot_origin_mac_name(&o, name, sizeof(name));
+	assert_string_equal(name, "52-54-00-12-34-56");
+	assert_string_equal(o.uri, "");
+}
+
+static void leased_addresses_are_read(void **state)
+{
+	static const uint8_t path[] = { PCI_ROOT, PCI_2_0, MAC_NODE,
+					IPV4_LEASED, END };
+	static const uint8_t local[4] = { 10, 0, 2, 15 };
+	static const uint8_t remote[4] = { 10, 0, 2, 2 };
+	struct boot_origin o;
+
+	(void)state;
+	assert_int_equal(boot_origin_read(path, sizeof(path), &o), 0);
+	assert_memory_equal(o.local_ip, local, 4);
+	assert_memory_equal(o.remote_ip, remote, 4);
+}
+
+/* UEFI HTTP boot: a URI node after the IP node (UEFI 2.10 §10.3.5.23),
+ * its text not NUL-terminated in the node. */
+static void a_uri_node_makes_it_http_boot(void **state)
+{
+	static const uint8_t path[] = { PCI_ROOT, PCI_2_0, MAC_NODE, IPV4_DHCP,
+		0x03, 0x18, 0x1e, 0x00, 'h', 't', 't', 'p', ':', '/', '/',
+		'1', '0', '.', '0', '.', '2', '.', '2', '/', 'i', 'r', 'q',
+		'l', 'a', 'b', '.', 'e', 'f', 'i', END };
+	struct boot_origin o;
+
+	(void)state;
+	assert_int_equal(boot_origin_read(path, sizeof(path), &o), 0);
+	assert_int_equal(o.medium, BOOT_FROM_HTTP);
+	assert_string_equal(o.uri, "http://10.0.2.2/irqlab.efi");
+}
+
+/* IPv6 PXE: the 60-byte node, its local address first. */
+static void an_ipv6_node_is_read(void **state)
+{
+	uint8_t path[12 + 6 + 37 + 60 + 4] = { PCI_ROOT, PCI_2_0, MAC_NODE,
+					       0x03, 0x0d, 60, 0 };
+	static const uint8_t end[4] = { END };
+	struct boot_origin o;
+
+	(void)state;
+	path[12 + 6 + 37 + 4] = 0xfe;
+	path[12 + 6 + 37 + 5] = 0x80;
+	memcpy(path + sizeof(path) - 4, end, 4);
+	assert_int_equal(boot_origin_read(path, sizeof(path), &o), 0);
+	assert_int_equal(o.medium, BOOT_FROM_PXE);
+	assert_int_equal(o.ip_version, 6);
+	assert_int_equal(o.local_ip[0], 0xfe);
+	assert_int_equal(o.local_ip[1], 0x80);
+}
+
+/* A stick: PciRoot/Pci/HD(...)/\EFI\BOOT\BOOTX64.EFI, no MAC node; and
+ * a NIC's own path, a MAC node with no IP after it, is no boot from it
+ * either. */
+static void a_disk_or_a_bare_nic_is_no_network_boot(void **state)
+{
+	static const uint8_t disk[] = { PCI_ROOT, PCI_2_0, 0x04, 0x01, 0x2a,
+		0x00, 1, 0, 0, 0, 0x00, 0x08, 0, 0, 0, 0, 0, 0, 0, 0, 0x10,
+		0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+		15, 16, 0x02, 0x02, END };
+	static const uint8_t nic[] = { PCI_ROOT, PCI_2_0, MAC_NODE, END };
+	struct boot_origin o;
+
+	(void)state;
+	assert_int_equal(boot_origin_read(disk, sizeof(disk), &o), 0);
+	assert_int_equal(o.medium, BOOT_FROM_DISK);
+	assert_int_equal(o.mac_len, 0);
+	assert_int_equal(boot_origin_read(nic, sizeof(nic), &o), 0);
+	assert_int_equal(o.medium, BOOT_FROM_DISK);
+}
+
+static void malformed_paths_are_refused(void **state)
+{
+	static const uint8_t short_node[] = { PCI_ROOT, 0x01, 0x01, 0x02,
+					      0x00, END };
+	static const uint8_t past_end[] = { PCI_ROOT, 0x01, 0x01, 0x40, 0x00,
+					    END };
+	static const uint8_t no_end[] = { PCI_ROOT, PCI_2_0 };
+	static const uint8_t short_mac[] = { PCI_ROOT, 0x03, 0x0b, 0x08, 0x00,
+					     0x52, 0x54, 0x00, 0x12, END };
+	static const uint8_t short_ipv4[] = { MAC_NODE, 0x03, 0x0c, 0x08, 0x00,
+					      10, 0, 2, 15, END };
+	struct boot_origin o;
+
+	(void)state;
+	assert_int_equal(boot_origin_read(short_node, sizeof(short_node), &o),
+			 -1);
+	assert_int_equal(boot_origin_read(past_end, sizeof(past_end), &o), -1);
+	assert_int_equal(boot_origin_read(no_end, sizeof(no_end), &o), -1);
+	assert_int_equal(boot_origin_read(short_mac, sizeof(short_mac), &o),
+			 -1);
+	assert_int_equal(boot_origin_read(short_ipv4, sizeof(short_ipv4), &o),
+			 -1);
+}
+
+/* The machine's folder: the SMBIOS UUID, its first three fields stored
+ * little-endian (DSP0134 §7.2.1), as dmidecode prints it; the MAC where
+ * the UUID is all 00h (not present) or all FFh (not set) or not given. */
+static void the_machine_is_named_by_uuid_else_mac(void **state)
+{
+	static const uint8_t path[] = { MAC_NODE, IPV4_DHCP, END };
+	static const uint8_t uuid[16] = { 0x33, 0x22, 0x11, 0x00, 0x55, 0x44,
+					  0x77, 0x66, 0x88, 0x99, 0xaa, 0xbb,
+					  0xcc, 0xdd, 0xee, 0xff };
+	uint8_t unset[16];
+	struct boot_origin o, none = { 0 };
+	char name[64];
+
+	(void)state;
+	assert_int_equal(boot_origin_read(path, sizeof(path), &o), 0);
+	assert_int_equal(lab_machine_name(uuid, &o, name, sizeof(name)), 0);
+	assert_string_equal(name, "00112233-4455-6677-8899-aabbccddeeff");
+	memset(unset, 0xff, sizeof(unset));
+	assert_int_equal(lab_machine_name(unset, &o, name, sizeof(name)), 0);
+	assert_string_equal(name, "mac-52-54-00-12-34-56");
+	memset(unset, 0, sizeof(unset));
+	assert_int_equal(lab_machine_name(unset, &o, name, sizeof(name)), 0);
+	assert_string_equal(name, "mac-52-54-00-12-34-56");
+	assert_int_equal(lab_machine_name(NULL, &o, name, sizeof(name)), 0);
+	assert_string_equal(name, "mac-52-54-00-12-34-56");
+	assert_int_equal(lab_machine_name(NULL, &none, name, sizeof(name)), -1);
+	assert_string_equal(name, "");
+	/* A name cut by a small buffer stays terminated. */
+	assert_int_equal(lab_machine_name(uuid, &o, name, 9), 0);
+	assert_string_equal(name, "00112233");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(ovmf_pxe_option_is_a_pxe_boot_from_its_mac),
+		cmocka_unit_test(leased_addresses_are_read),
+		cmocka_unit_test(a_uri_node_makes_it_http_boot),
+		cmocka_unit_test(an_ipv6_node_is_read),
+		cmocka_unit_test(a_disk_or_a_bare_nic_is_no_network_boot),
+		cmocka_unit_test(malformed_paths_are_refused),
+		cmocka_unit_test(the_machine_is_named_by_uuid_else_mac),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
