@@ -3,6 +3,7 @@
 
 #include "efi/config_file.h"
 #include "efi/files.h"
+#include "efi/network_files.h"
 #include "arch/lib/fmt.h"
 #include "arch/lib/log.h"
 
@@ -22,9 +23,35 @@ static void log_problems(const char *kind, const struct text_buf *tb,
 			   count, kind);
 }
 
+/* From the server irqlab was PXE-booted from: the machine's own file,
+ * named by its MAC as pxelinux names them, else the lab's. Returns the
+ * length read or -1, and says which file it read. */
+static INTN read_from_server(EFI_HANDLE image, char *text, UINTN cap)
+{
+	struct boot_origin o;
+	char mac[100], name[128], from[256];
+	INTN n = -1;
+
+	if (files_boot_origin(image, &o) || o.medium != BOOT_FROM_PXE)
+		return -1;
+	boot_origin_mac_name(&o, mac, sizeof(mac));
+	fmt_snprintf(name, sizeof(name), "irqlab-%s.cfg", mac);
+	if (mac[0])
+		n = network_files_read(image, name, text, cap, from,
+				       sizeof(from));
+	if (n < 0)
+		n = network_files_read(image, "irqlab.cfg", text, cap, from,
+				       sizeof(from));
+	if (n >= 0)
+		log_printf("config: read from the server irqlab was booted "
+			   "from: %s\n", from);
+	return n;
+}
+
 /* Reads irqlab.cfg whole, or refuses it: a file over CONFIG_MAX_BYTES is
  * an error, never read in part. */
 const struct config_problems *config_file_load(EFI_FILE_HANDLE root,
+					       EFI_HANDLE image,
 					       struct irqlab_config *c)
 {
 	static char text[CONFIG_MAX_BYTES + 1], described[2048];
@@ -36,6 +63,8 @@ const struct config_problems *config_file_load(EFI_FILE_HANDLE root,
 	config_problems_init(p, config_read.errors, sizeof(config_read.errors),
 			     config_read.warnings, sizeof(config_read.warnings));
 	n = root ? files_read(root, CONFIG_PATH, text, sizeof(text)) : -1;
+	if (n < 0)
+		n = read_from_server(image, text, sizeof(text));
 	if (n < 0) {
 		log_printf("config: %s not found, using defaults\n", CONFIG_PATH);
 		return p;

@@ -33,7 +33,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	log_printf("irqlab: interrupt entry/exit cost, bare metal\n");
 
 	root = files_open_root(image);
-	config_problems = config_file_load(root, &run.config);
+	config_problems = config_file_load(root, image, &run.config);
 	/* Records from an earlier run are kept whatever the config says. */
 	if (phase_c(root, &run, &next) == PHASE_C_DONE)
 		return EFI_SUCCESS;
