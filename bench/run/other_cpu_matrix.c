@@ -90,20 +90,25 @@ int other_cpu_matrix_takes(const struct plan_row *p,
 }
 
 /* Rows [from, to) that the processors in `cpus` run again, each copy
- * with the processor in its id and its baseline's, appended to `out`. */
+ * with the processor in its id and its baseline's, appended to `out`;
+ * those past `cap` counted in *unplanned. */
 static size_t add_copies(struct plan_row *out, size_t n, size_t cap,
 			 const struct plan_row *rows, size_t from, size_t to,
 			 const uint8_t *cpus, size_t n_cpus,
-			 const struct irqlab_config *c)
+			 const struct irqlab_config *c, size_t *unplanned)
 {
 	size_t k, i;
 
 	for (k = 0; k < n_cpus; k++)
-		for (i = from; i < to && n < cap; i++) {
+		for (i = from; i < to; i++) {
 			struct plan_row *row = &out[n];
 
 			if (!other_cpu_matrix_takes(&rows[i], c))
 				continue;
+			if (n == cap) {
+				(*unplanned)++;
+				continue;
+			}
 			*row = rows[i];
 			row->id.cpu = row->baseline.cpu = cpus[k];
 			row_name(&row->id, row->name, sizeof(row->name));
@@ -115,7 +120,7 @@ static size_t add_copies(struct plan_row *out, size_t n, size_t cap,
 /* The copies of the rows before the switch to x2APIC go just before
  * it, the x2APIC rows' after them, since the switch is one-way. */
 size_t other_cpu_matrix_plan(struct plan_row *rows, size_t n, size_t cap,
-			     const struct irqlab_config *c)
+			     const struct irqlab_config *c, size_t *unplanned)
 {
 	static struct plan_row before[PLAN_MAX_ROWS];
 	uint8_t cpus[OTHER_CPU_MATRIX_MAX_CPUS];
@@ -131,10 +136,15 @@ size_t other_cpu_matrix_plan(struct plan_row *rows, size_t n, size_t cap,
 		before[i] = rows[i];
 	for (i = 0; i < split; i++)
 		rows[out++] = before[i];
-	out = add_copies(rows, out, cap, before, 0, split, cpus, n_cpus, c);
-	for (i = split; i < n && out < cap; i++)
-		rows[out++] = before[i];
-	return add_copies(rows, out, cap, before, split, n, cpus, n_cpus, c);
+	out = add_copies(rows, out, cap, before, 0, split, cpus, n_cpus, c,
+			 unplanned);
+	for (i = split; i < n; i++)
+		if (out < cap)
+			rows[out++] = before[i];
+		else
+			(*unplanned)++;
+	return add_copies(rows, out, cap, before, split, n, cpus, n_cpus, c,
+			  unplanned);
 }
 
 void other_cpu_matrix_release(void)

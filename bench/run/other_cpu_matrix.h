@@ -37,9 +37,10 @@ int other_cpu_matrix_takes(const struct plan_row *p,
 
 /* Adds to the plan's n rows (cap at most) the copies of those each
  * chosen processor runs again, in the order the APIC modes allow;
- * returns how many rows the plan has. */
+ * returns how many rows the plan has, and adds to *unplanned the rows
+ * that did not fit under cap. */
 size_t other_cpu_matrix_plan(struct plan_row *rows, size_t n, size_t cap,
-			     const struct irqlab_config *c);
+			     const struct irqlab_config *c, size_t *unplanned);
 
 /* Runs one row with p->id.cpu != 0 on its processor, started for it (in
  * the boot CPU's APIC mode) unless it is already in place; a row that

@@ -92,9 +92,18 @@ void bench_run_all(struct run_result *r, const struct irqlab_config *c,
 		   int (*fits)(const struct run_result *r))
 {
 	static struct plan_row plan[PLAN_MAX_ROWS];
+	size_t unplanned = 0;
 	size_t n = other_cpu_matrix_plan(plan,
 					 plan_build(plan, PLAN_MAX_ROWS, c, lines),
-					 PLAN_MAX_ROWS, c), i;
+					 PLAN_MAX_ROWS, c, &unplanned), i;
+
+	/* Said, never dropped silently: matrix_cpus's copies of many rows
+	 * (docs/your-entry.md, docs/cross-cpu.md) can outgrow the plan. */
+	if (unplanned)
+		log_printf("plan: %u row(s) did not fit the plan's %u and are "
+			   "not measured: choose fewer sources, variants or "
+			   "matrix_cpus\n", (unsigned)unplanned,
+			   (unsigned)PLAN_MAX_ROWS);
 
 	/* One bar for the whole run, across its parts: the plan's rows,
 	 * then the primitives (bench/model/row_counts.h). Part 1 takes the
