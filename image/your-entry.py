@@ -25,8 +25,8 @@ import subprocess
 import sys
 
 NAME = re.compile(r"^[A-Za-z0-9.-]{1,24}$")
-# A marker at the start of a line, outside comments the preprocessor
-# would drop (a marker in a /* */ block is rare enough to refuse).
+# A marker at the start of a line, outside comments (matched on the
+# text without them, as the preprocessor drops them).
 MARKER = re.compile(r"^\s*(YOUR_ENTRY|YOUR_EXIT|YOUR_END)\b(.*)$")
 ENTRY_ARGS = re.compile(r'^\s+([^,\s]+)\s*,\s*"([^"\\]*)"\s*$')
 WORDS_MAX = 120
@@ -34,6 +34,7 @@ WORDS_MAX = 120
 # lines (#define, #include, a `#` comment), `//` comments and /* */
 # blocks. Anything else would be assembled into both parts.
 OUTSIDE_OK = re.compile(r"^\s*($|#|//)")
+DIRECTIVE = re.compile(r"^\s*#\s*(\w+)(.*)$")
 # The build's own files in its yours/ folder, which a quoted #include of
 # a file of that name would find first (the wrapper's folder).
 GENERATED = ("yours.S", "yours_list.h", "yours_files.h")
@@ -41,6 +42,34 @@ GENERATED = ("yours.S", "yours_list.h", "yours_files.h")
 SECTION = ".text.irqlab.yours"
 MATRIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                       "arch", "matrix.h")
+
+
+def without_comments(text):
+    """The text with its /* */ and // comments blanked, line for line
+    (newlines kept), strings in double quotes left as they are."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        if text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+            out.append("".join(c if c in "\r\n" else " "
+                               for c in text[i:end]))
+            i = end
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            out.append(" " * (end - i))
+            i = end
+        elif text[i] == '"':
+            end = i + 1
+            while end < n and text[end] not in '"\n':
+                end += 2 if text[end] == "\\" else 1
+            out.append(text[i:end + 1])
+            i = end + 1
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
 
 
 def files_max():
@@ -73,28 +102,28 @@ def read_markers(path):
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         refuse(path, "is not UTF-8 text")
-    seen, stray, in_comment, continued, inside = [], [], False, False, False
-    for number, line in enumerate(text.splitlines(), 1):
-        m = MARKER.match(line)
+    seen, stray, continued, inside, skipped = [], [], False, False, 0
+    for number, code in enumerate(without_comments(text).splitlines(), 1):
+        m = MARKER.match(code)
         if m:
             seen.append((m.group(1), m.group(2), number))
             inside = m.group(1) != "YOUR_END"
             continue
-        # A line outside the parts: only what assembles to nothing.
-        rest = line
-        if in_comment:
-            if "*/" not in rest:
-                continue
-            rest, in_comment = rest.split("*/", 1)[1], False
-        while rest.strip().startswith("/*"):
-            after = rest.strip()[2:]
-            if "*/" not in after:
-                in_comment = True
-                rest = ""
-                break
-            rest = after.split("*/", 1)[1]
-        was_continued, continued = continued, rest.rstrip().endswith("\\")
-        if not inside and not was_continued and not OUTSIDE_OK.match(rest):
+        # A line outside the parts: only what assembles to nothing; an
+        # #if 0 block is a comment (its nested conditionals counted).
+        d = DIRECTIVE.match(code)
+        word = d.group(1) if d else ""
+        if word in ("if", "ifdef", "ifndef") and (
+                skipped or (word == "if" and d.group(2).strip() == "0")):
+            skipped += 1
+            continue
+        if skipped and word == "endif" or skipped == 1 and word in (
+                "else", "elif"):
+            skipped -= 1
+            continue
+        was_continued, continued = continued, code.rstrip().endswith("\\")
+        if not inside and not skipped and not was_continued and \
+                not OUTSIDE_OK.match(code):
             stray.append(number)
     kinds = [k for k, _, _ in seen]
     if kinds.count("YOUR_ENTRY") == 0:
@@ -214,6 +243,10 @@ def part_lengths(obj, files):
         for part in ("entry", "exit"):
             label = "yours_%d_%s_part" % (k, part)
             for end in (label, label + "_end"):
+                if end not in symbols:
+                    refuse(path, "its %s part's label %s is not in the "
+                           "assembled object's symbols (objdump -t)"
+                           % (part, end))
                 if symbols[end][1] != SECTION:
                     refuse(path, "its %s part ends in section %s, not %s: "
                            "a .section or .pushsection in it is not undone"

@@ -47,6 +47,9 @@
  * what the entry part pushed. \timed: tsc, none or pmc, as
  * SCHEME_EACH_KIND (irq.h). */
 .macro YOURS_HANDLER name, file, timed
+	/* Each handler starts in the parts' section again, so that a part
+	 * that leaves it moves only its own end label (your-entry.py). */
+	.section .text.irqlab.yours, "ax"
 	.balign 16
 	.globl variant_\name
 variant_\name:
@@ -70,6 +73,7 @@ variant_\name:
  * measured and named rather than taken by iretq. Its part labels bound
  * the parts for the listing's count and for naming a fault. */
 .macro YOURS_CHECKED name, file
+	.section .text.irqlab.yours, "ax"
 	.balign 16
 	.globl variant_\name\()_checked
 variant_\name\()_checked:
@@ -99,7 +103,6 @@ variant_\name\()_checked:
 /* A file's four handlers: timed, bare and counted as every variant's
  * (variants.S), and the checked one. */
 .macro YOURS_HANDLERS file
-	.section .text.irqlab.yours, "ax"
 	YOURS_HANDLER \file, \file, tsc
 	YOURS_HANDLER \file\()_bare, \file, none
 	YOURS_HANDLER \file\()_counted, \file, pmc

@@ -229,6 +229,8 @@ def your_entry_refusals():
             ("stray-code.S", "line 8: code outside YOUR_ENTRY ... YOUR_END",
              target),
             ("leaves-section.S", "its entry part ends in section .data",
+             counts),
+            ("leaves-section-exit.S", "its exit part ends in section .data",
              counts)):
         done = make_entry("your-entry-refused", [FILES + path], goal)
         check("your-entry-refused: %s is refused when it is built, with "
