@@ -24,7 +24,8 @@ static const struct {
 	  "phase B's progress line (\"step k of N\")" },
 	{ "left_out", "rows of the plan this run took up that left no row: "
 	  "their APIC mode did not come up, and their source said so; or "
-	  "the results table was full, and the log says so of each" },
+	  "the results table was full: the log names the first, and the run "
+	  "stopped there" },
 };
 
 static void json_status_counts(struct json_writer *w, const char *key,
@@ -192,8 +193,9 @@ void row_counts_summary(struct text_buf *tb, const struct run_result *r)
 	if (c.left_out)
 		tb_printf(tb, "  %-16s %4u plan rows that left no row: their "
 			  "APIC mode did not come up, and their source said "
-			  "so;\n%-19sor the results table was full, and the "
-			  "log says so of each\n", "left out", c.left_out, "");
+			  "so;\n%-19sor the results table was full: the log "
+			  "names the first, and the run stopped there\n",
+			  "left out", c.left_out, "");
 	if (c.parts > 1)
 		tb_printf(tb, "  %-16s %4u, a reset apart%s\n", "parts", c.parts,
 			  r->first_row ? "" : ", joined into these files");

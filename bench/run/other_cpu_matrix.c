@@ -136,13 +136,12 @@ size_t other_cpu_matrix_plan(struct plan_row *rows, size_t n, size_t cap,
 		before[i] = rows[i];
 	for (i = 0; i < split; i++)
 		rows[out++] = before[i];
-	out = add_copies(rows, out, cap, before, 0, split, cpus, n_cpus, c,
-			 unplanned);
+	/* The boot CPU's own rows after the switch keep their room (n is
+	 * at most cap): only copies are left out where the plan is full. */
+	out = add_copies(rows, out, cap - (n - split), before, 0, split, cpus,
+			 n_cpus, c, unplanned);
 	for (i = split; i < n; i++)
-		if (out < cap)
-			rows[out++] = before[i];
-		else
-			(*unplanned)++;
+		rows[out++] = before[i];
 	return add_copies(rows, out, cap, before, split, n, cpus, n_cpus, c,
 			  unplanned);
 }

@@ -198,7 +198,8 @@ static void the_counts_of_rows_agree_everywhere(void **state)
 				    "left no row: their APIC mode did not "
 				    "come up, and their source said so;\n"
 				    "                   or the results table "
-				    "was full, and the log says so of each\n"));
+				    "was full: the log names the first, and "
+				    "the run stopped there\n"));
 	assert_non_null(strstr(out, "  parts               2, a reset apart, "
 				    "joined into these files\n"));
 
