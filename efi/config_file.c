@@ -24,7 +24,7 @@ static void log_problems(const char *kind, const struct text_buf *tb,
 }
 
 /* From the server irqlab was PXE-booted from: the machine's own file,
- * named by its MAC as pxelinux names them, else the lab's. Returns the
+ * named by its MAC (boot_origin_mac_name), else the lab's. Returns the
  * length read or -1, and says which file it read. */
 static INTN read_from_server(EFI_HANDLE image, char *text, UINTN cap)
 {

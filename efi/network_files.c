@@ -4,6 +4,7 @@
 #include "efi/network_files.h"
 
 #include "arch/lib/fmt.h"
+#include "firmware/netboot.h"
 
 /* The PXE base code that loaded the image, started over IPv4. */
 static EFI_PXE_BASE_CODE_PROTOCOL *loading_pxe(EFI_HANDLE image)
@@ -27,6 +28,8 @@ INTN network_files_read(EFI_HANDLE image, const char *name, void *buf,
 			UINTN cap, char *from, UINTN from_cap)
 {
 	EFI_PXE_BASE_CODE_PROTOCOL *pxe = loading_pxe(image);
+	const EFI_PXE_BASE_CODE_MODE *m;
+	const EFI_PXE_BASE_CODE_PACKET *packet;
 	const EFI_PXE_BASE_CODE_DHCPV4_PACKET *offer;
 	EFI_IP_ADDRESS server;
 	char path[200];
@@ -36,14 +39,22 @@ INTN network_files_read(EFI_HANDLE image, const char *name, void *buf,
 
 	if (!pxe)
 		return -1;
-	/* The boot file and its server: from a proxy DHCP server's offer
-	 * where one answered (docs/lab.md), else from the DHCP ACK. */
-	offer = pxe->Mode->ProxyOfferReceived ? &pxe->Mode->ProxyOffer.Dhcpv4
-					      : &pxe->Mode->DhcpAck.Dhcpv4;
+	/* The boot file and its server, as edk2's PXE takes them: from a
+	 * boot server's PXE reply, else a proxy DHCP server's offer, else
+	 * the DHCP ACK (docs/lab.md); the server is siaddr, or where that
+	 * is 0.0.0.0 the packet's server identifier (option 54). */
+	m = pxe->Mode;
+	packet = m->PxeReplyReceived ? &m->PxeReply
+		 : m->ProxyOfferReceived ? &m->ProxyOffer : &m->DhcpAck;
+	offer = &packet->Dhcpv4;
 	ZeroMem(&server, sizeof(server));
 	CopyMem(server.v4.Addr, (void *)offer->BootpSiAddr, 4);
 	if (!(server.v4.Addr[0] | server.v4.Addr[1] | server.v4.Addr[2] |
-	      server.v4.Addr[3]))
+	      server.v4.Addr[3]) &&
+	    dhcp_option(offer->DhcpOptions,
+			sizeof(*packet) - (UINTN)(offer->DhcpOptions -
+						  packet->Raw),
+			54, server.v4.Addr, 4) != 4)
 		return -1;
 	for (i = 0; i < sizeof(offer->BootpBootFile) &&
 		    offer->BootpBootFile[i]; i++)

@@ -339,9 +339,6 @@ static const char *mark_measuring(const struct run_result *r, char *why,
 	return handoff_mark(&m, why, cap);
 }
 
-/* The machine and its tables; with simulate = turbo-off, the clock
- * controls read while turbo is off as a firmware would leave it
- * (docs/timing.md "Pinning the frequency"), then turbo back on. */
 /* Where irqlab was loaded from: a network boot is said, with the NIC's
  * MAC and the folder a lab's server files this machine's runs under
  * (docs/lab.md); a disk says nothing. */
@@ -364,6 +361,9 @@ static void note_boot_origin(const struct run_state *run)
 		log_printf("phase A: from %s\n", o.uri);
 }
 
+/* The machine and its tables; with simulate = turbo-off, the clock
+ * controls read while turbo is off as a firmware would leave it
+ * (docs/timing.md "Pinning the frequency"), then turbo back on. */
 static void identify_platform(struct run_result *r, struct platform *platform)
 {
 	uint64_t misc_enable;

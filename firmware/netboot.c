@@ -105,6 +105,31 @@ void boot_origin_mac_name(const struct boot_origin *o, char *out, size_t cap)
 		tb_printf(&tb, "%s%02x", i ? "-" : "", o->mac[i]);
 }
 
+int dhcp_option(const uint8_t *options, size_t len, uint8_t code,
+		uint8_t *out, size_t cap)
+{
+	size_t at = 0, i;
+
+	while (at < len && options[at] != 255) {
+		uint8_t c = options[at], n;
+
+		if (c == 0) {
+			at++;
+			continue;
+		}
+		if (at + 1 >= len || at + 2 + options[at + 1] > len)
+			return -1;
+		n = options[at + 1];
+		if (c == code) {
+			for (i = 0; i < n && i < cap; i++)
+				out[i] = options[at + 2 + i];
+			return n;
+		}
+		at += 2 + (size_t)n;
+	}
+	return -1;
+}
+
 /* Whether the 16 bytes are all `v`: DSP0134 §7.2.1's "not present"
  * (00h) and "not set" (FFh). */
 static int all_bytes(const uint8_t *p, uint8_t v)

@@ -41,9 +41,17 @@ int boot_origin_read(const uint8_t *path, size_t available,
 		     struct boot_origin *out);
 
 /* The MAC address as a lab names it: lowercase hex pairs joined by '-'
- * ("52-54-00-12-34-56"), as pxelinux names its per-machine files. Empty
+ * ("52-54-00-12-34-56"; pxelinux's names put the ARP type, "01-", first,
+ * which irqlab's leave out). Empty
  * where there is none. */
 void boot_origin_mac_name(const struct boot_origin *o, char *out, size_t cap);
+
+/* DHCP option `code` in a DHCPv4 packet's options, the bytes after its
+ * magic cookie (RFC 2132 §2: pad 0, end 255, else code, length, value):
+ * copies up to `cap` bytes of its value to `out` and returns its length,
+ * or -1 where it is absent or the options run past `len`. */
+int dhcp_option(const uint8_t *options, size_t len, uint8_t code,
+		uint8_t *out, size_t cap);
 
 /* The machine's folder on the lab's server: the SMBIOS system UUID
  * (`uuid`, NULL where the firmware gives none; DSP0134 §7.2.1) in its

@@ -12,7 +12,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct boot_origin o;
 	char name[64];
-	uint8_t *copy;
+	uint8_t *copy, value[8];
+	int n;
 
 	/* An exact-size copy, so ASan sees any read past the end. */
 	copy = malloc(size ? size : 1);
@@ -29,6 +30,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				     sizeof(name)) == 0 && !name[0])
 			abort();	/* a name that names nothing */
 	}
+	/* The same bytes as a DHCP packet's options. */
+	n = dhcp_option(copy, size, 54, value, sizeof(value));
+	if (n > 255)
+		abort();
 	free(copy);
 	return 0;
 }

@@ -137,6 +137,67 @@ static void malformed_paths_are_refused(void **state)
 			 -1);
 }
 
+/* The nodes as UEFI before 2.4 built them: IPv4 in 19 bytes and IPv6 in
+ * 43, without the gateway and mask; the addresses where they are now. */
+static void the_older_ip_nodes_are_read(void **state)
+{
+	static const uint8_t v4[] = { MAC_NODE, 0x03, 0x0c, 19, 0x00, 10, 0, 2,
+				      15, 10, 0, 2, 2, 0, 0, 0x45, 0, 0x11,
+				      0, 0, END };
+	uint8_t v6[37 + 43 + 4] = { MAC_NODE, 0x03, 0x0d, 43, 0 };
+	static const uint8_t end[4] = { END };
+	struct boot_origin o;
+
+	(void)state;
+	assert_int_equal(boot_origin_read(v4, sizeof(v4), &o), 0);
+	assert_int_equal(o.ip_version, 4);
+	assert_int_equal(o.remote_ip[3], 2);
+	v6[37 + 4 + 16] = 0xfd;	/* the remote address's first byte */
+	memcpy(v6 + sizeof(v6) - 4, end, 4);
+	assert_int_equal(boot_origin_read(v6, sizeof(v6), &o), 0);
+	assert_int_equal(o.ip_version, 6);
+	assert_int_equal(o.remote_ip[0], 0xfd);
+}
+
+/* A URI longer than the field is cut and stays terminated; an IP node
+ * before any MAC node is no network boot. */
+static void a_long_uri_is_cut_and_an_ip_node_alone_is_no_boot(void **state)
+{
+	uint8_t path[37 + 4 + 300 + 4] = { MAC_NODE, 0x03, 0x18,
+					   (4 + 300) & 0xff, (4 + 300) >> 8 };
+	static const uint8_t ip_first[] = { IPV4_LEASED, MAC_NODE, END };
+	static const uint8_t end[4] = { END };
+	struct boot_origin o;
+
+	(void)state;
+	memset(path + 37 + 4, 'u', 300);
+	memcpy(path + sizeof(path) - 4, end, 4);
+	assert_int_equal(boot_origin_read(path, sizeof(path), &o), 0);
+	assert_int_equal(o.medium, BOOT_FROM_HTTP);
+	assert_int_equal(strlen(o.uri), BOOT_ORIGIN_URI_MAX - 1);
+	assert_int_equal(boot_origin_read(ip_first, sizeof(ip_first), &o), 0);
+	assert_int_equal(o.medium, BOOT_FROM_DISK);
+	assert_int_equal(o.ip_version, 0);
+}
+
+/* DHCP options (RFC 2132): pads skipped, the server identifier (54)
+ * found after another option, a missing one and a cut one refused. */
+static void dhcp_options_are_found_by_code(void **state)
+{
+	static const uint8_t options[] = { 0, 0, 53, 1, 5, 54, 4, 10, 0, 2, 2,
+					   255, 54, 4, 9, 9, 9, 9 };
+	static const uint8_t cut[] = { 53, 1, 5, 54, 4, 10, 0 };
+	uint8_t ip[4] = { 0 };
+
+	(void)state;
+	assert_int_equal(dhcp_option(options, sizeof(options), 54, ip, 4), 4);
+	assert_memory_equal(ip, ((uint8_t[]){ 10, 0, 2, 2 }), 4);
+	/* the end option ends the search: the 54 after it is not read */
+	assert_int_equal(dhcp_option(options + 11, 7, 54, ip, 4), -1);
+	assert_int_equal(dhcp_option(options, sizeof(options), 67, ip, 4), -1);
+	assert_int_equal(dhcp_option(cut, sizeof(cut), 54, ip, 4), -1);
+}
+
 /* The machine's folder: the SMBIOS UUID, its first three fields stored
  * little-endian (DSP0134 §7.2.1), as dmidecode prints it; the MAC where
  * the UUID is all 00h (not present) or all FFh (not set) or not given. */
@@ -178,6 +239,9 @@ int main(void)
 		cmocka_unit_test(an_ipv6_node_is_read),
 		cmocka_unit_test(a_disk_or_a_bare_nic_is_no_network_boot),
 		cmocka_unit_test(malformed_paths_are_refused),
+		cmocka_unit_test(the_older_ip_nodes_are_read),
+		cmocka_unit_test(a_long_uri_is_cut_and_an_ip_node_alone_is_no_boot),
+		cmocka_unit_test(dhcp_options_are_found_by_code),
 		cmocka_unit_test(the_machine_is_named_by_uuid_else_mac),
 	};
 
