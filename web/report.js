@@ -41,7 +41,8 @@ function rowCounts(doc) {
     (others.length ? "Counted apart: " + others.join(", ") + ". " : "") +
     (c.plan_rows ? "The plan had " + c.plan_rows + " rows, its " +
       "experiment and gap rows, measured or not" + (c.left_out ? " (" +
-      c.left_out + " left no row: their APIC mode did not come up)" : "") +
+      c.left_out + " left no row: their APIC mode did not come up, or " +
+      "the results table was full)" : "") +
       "; with the primitives, " + c.plan_steps + " steps." : "") +
     (c.parts > 1 ? " Measured in " + c.parts + " parts, a reset apart." :
       ""));
