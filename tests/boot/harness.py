@@ -298,7 +298,7 @@ class Boot:
     def __init__(self, name, checks=(), icount="", cpu="max", machine="q35",
                  config=None, env=None, before_boot1=None, after_boot1=None,
                  prepare=None, needs=None, busy_host=False, perform=None,
-                 deep=False, beside=False, image=IMAGE):
+                 deep=False, beside=False, image=IMAGE, again_if=None):
         self.name, self.checks, self.needs = name, checks, needs
         # deep: a run folder deeper than a UNIX socket path may be (108
         # bytes), as a deep checkout's is: sockets must live elsewhere.
@@ -313,6 +313,9 @@ class Boot:
         # image: the disk image it boots, build/irqlab.img but where
         # `prepare` builds another (make run ENTRY=..., your_entry.py).
         self.image = image
+        # again_if(outcome): a reason to make the run once more, said on
+        # its own line, where a run's host starved it (apic_ids.py).
+        self.again_if = again_if
 
 
 class Beside:
@@ -423,6 +426,18 @@ def have(tool):
 
 
 def boot(entry):
+    """Makes the entry's run and returns its Outcome; once more where
+    entry.again_if gives a reason, saying so."""
+    outcome = boot_once(entry)
+    why = entry.again_if and entry.again_if(outcome)
+    if why:
+        print("again %s: %s; its run is made once more" % (entry.name, why))
+        sys.stdout.flush()
+        outcome = boot_once(entry)
+    return outcome
+
+
+def boot_once(entry):
     """Makes the entry's run and returns its Outcome."""
     if entry.prepare:
         entry.prepare()

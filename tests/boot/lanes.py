@@ -9,7 +9,7 @@ import os
 
 from apic_ids import (APIC_ID_256_CONFIG, APIC_ID_256_ENV,
                       APIC_IDS_288_CONFIG, APIC_IDS_288_ENV, apic_id_256,
-                      apic_ids_288)
+                      apic_ids_288, starved_288)
 from between_cpus import (CROSS_CPU_SOURCES, MATRIX_CPU_SOURCES, cross_cpu,
                           cross_cpu_alone, cross_cpu_fault, cross_cpu_icount,
                           cross_cpu_section, cross_cpu_sixteen,
@@ -284,6 +284,7 @@ ALONE = (
          env={"TPM": "off", "SMP": "128,sockets=2,cores=32,threads=2",
               "MEMORY": "2G", "BOOT_TIMEOUT": "900"}),
     Boot("apic-ids-288", (apic_ids_288,), config=TINY + APIC_IDS_288_CONFIG,
+         again_if=starved_288,
          env=APIC_IDS_288_ENV),
 )
 
