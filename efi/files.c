@@ -16,29 +16,32 @@ static void widen(CHAR16 *out, const char *in)
 	out[i] = 0;
 }
 
-EFI_FILE_HANDLE files_open_root(EFI_HANDLE image)
+EFI_HANDLE files_loaded_device(EFI_HANDLE image)
 {
 	EFI_LOADED_IMAGE *loaded = NULL;
 	EFI_STATUS st;
 
 	st = uefi_call_wrapper(BS->HandleProtocol, 3, image,
 			       &LoadedImageProtocol, (void **)&loaded);
-	if (EFI_ERROR(st) || !loaded)
-		return NULL;
-	return LibOpenRoot(loaded->DeviceHandle);
+	return EFI_ERROR(st) || !loaded ? NULL : loaded->DeviceHandle;
+}
+
+EFI_FILE_HANDLE files_open_root(EFI_HANDLE image)
+{
+	EFI_HANDLE device = files_loaded_device(image);
+
+	return device ? LibOpenRoot(device) : NULL;
 }
 
 int files_boot_origin(EFI_HANDLE image, struct boot_origin *out)
 {
-	EFI_LOADED_IMAGE *loaded = NULL;
+	EFI_HANDLE device = files_loaded_device(image);
 	EFI_DEVICE_PATH *path = NULL;
 	EFI_STATUS st;
 
-	st = uefi_call_wrapper(BS->HandleProtocol, 3, image,
-			       &LoadedImageProtocol, (void **)&loaded);
-	if (EFI_ERROR(st) || !loaded)
+	if (!device)
 		return -1;
-	st = uefi_call_wrapper(BS->HandleProtocol, 3, loaded->DeviceHandle,
+	st = uefi_call_wrapper(BS->HandleProtocol, 3, device,
 			       &DevicePathProtocol, (void **)&path);
 	if (EFI_ERROR(st) || !path)
 		return -1;

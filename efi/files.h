@@ -7,6 +7,9 @@
 
 #include "firmware/netboot.h"
 
+/* The handle of the device the image was loaded from (its loaded image
+ * protocol's DeviceHandle), or NULL. */
+EFI_HANDLE files_loaded_device(EFI_HANDLE image);
 EFI_FILE_HANDLE files_open_root(EFI_HANDLE image);
 /* Where the image was loaded from: its device's path, read by
  * boot_origin_read (a network boot has a MAC node; docs/lab.md).

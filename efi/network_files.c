@@ -4,19 +4,17 @@
 #include "efi/network_files.h"
 
 #include "arch/lib/fmt.h"
+#include "efi/files.h"
 #include "firmware/netboot.h"
 
 /* The PXE base code that loaded the image, started over IPv4. */
 static EFI_PXE_BASE_CODE_PROTOCOL *loading_pxe(EFI_HANDLE image)
 {
-	EFI_LOADED_IMAGE *loaded = NULL;
+	EFI_HANDLE device = files_loaded_device(image);
 	EFI_PXE_BASE_CODE_PROTOCOL *pxe = NULL;
 
-	if (EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, image,
-					&LoadedImageProtocol,
-					(void **)&loaded)) || !loaded ||
-	    EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3,
-					loaded->DeviceHandle,
+	if (!device ||
+	    EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, device,
 					&PxeBaseCodeProtocol, (void **)&pxe)) ||
 	    !pxe || !pxe->Mode || !pxe->Mode->Started ||
 	    pxe->Mode->UsingIpv6)
