@@ -29,22 +29,26 @@ static void log_problems(const char *kind, const struct text_buf *tb,
 static INTN read_from_server(EFI_HANDLE image, char *text, UINTN cap)
 {
 	struct boot_origin o;
-	char mac[100], name[128], from[256];
+	struct lab_server server;
+	char mac[100], path[256], from[300];
 	INTN n = -1;
 
-	if (files_boot_origin(image, &o) || o.medium != BOOT_FROM_PXE)
+	if (files_boot_origin(image, &o) || o.medium != BOOT_FROM_PXE ||
+	    lab_server_open(image, &server))
 		return -1;
 	boot_origin_mac_name(&o, mac, sizeof(mac));
-	fmt_snprintf(name, sizeof(name), "irqlab-%s.cfg", mac);
+	fmt_snprintf(path, sizeof(path), "%sirqlab-%s.cfg", server.folder, mac);
 	if (mac[0])
-		n = network_files_read(image, name, text, cap, from,
-				       sizeof(from));
-	if (n < 0)
-		n = network_files_read(image, "irqlab.cfg", text, cap, from,
-				       sizeof(from));
-	if (n >= 0)
+		n = lab_server_read(&server, path, text, cap);
+	if (n < 0) {
+		fmt_snprintf(path, sizeof(path), "%sirqlab.cfg", server.folder);
+		n = lab_server_read(&server, path, text, cap);
+	}
+	if (n >= 0) {
+		lab_server_url(&server, path, from, sizeof(from));
 		log_printf("config: read from the server irqlab was booted "
 			   "from: %s\n", from);
+	}
 	return n;
 }
 

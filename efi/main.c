@@ -12,7 +12,7 @@
 #include "arch/lib/log.h"
 #include "efi/config_file.h"
 #include "efi/console.h"
-#include "efi/files.h"
+#include "efi/volume.h"
 #include "efi/phase_a.h"
 #include "efi/phase_c.h"
 #include "efi/power.h"
@@ -23,7 +23,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	static struct run_state run;
 	struct next_run next = { 0 };
 	const struct config_problems *config_problems;
-	EFI_FILE_HANDLE root;
+	struct volume volume;
+	struct machine_info machine;
 
 	InitializeLib(image, systab);
 	console_log_to_firmware();
@@ -32,10 +33,12 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	uefi_call_wrapper(BS->SetWatchdogTimer, 4, 0, 0, 0, NULL);
 	log_printf("irqlab: interrupt entry/exit cost, bare metal\n");
 
-	root = files_open_root(image);
-	config_problems = config_file_load(root, image, &run.config);
+	/* The SMBIOS UUID names the machine on a lab's server. */
+	platform_identify(ST, &machine, &run.platform);
+	volume_open(image, &run.platform, &volume);
+	config_problems = config_file_load(volume.root, image, &run.config);
 	/* Records from an earlier run are kept whatever the config says. */
-	if (phase_c(root, &run, &next) == PHASE_C_DONE)
+	if (phase_c(&volume, &run, &next) == PHASE_C_DONE)
 		return EFI_SUCCESS;
 	if (config_problems->n_errors)
 		stop_visibly(CONFIG_PATH " has the errors listed above; fix "

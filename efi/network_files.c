@@ -22,52 +22,118 @@ static EFI_PXE_BASE_CODE_PROTOCOL *loading_pxe(EFI_HANDLE image)
 	return pxe;
 }
 
-INTN network_files_read(EFI_HANDLE image, const char *name, void *buf,
-			UINTN cap, char *from, UINTN from_cap)
+int lab_server_open(EFI_HANDLE image, struct lab_server *s)
 {
-	EFI_PXE_BASE_CODE_PROTOCOL *pxe = loading_pxe(image);
 	const EFI_PXE_BASE_CODE_MODE *m;
 	const EFI_PXE_BASE_CODE_PACKET *packet;
 	const EFI_PXE_BASE_CODE_DHCPV4_PACKET *offer;
-	EFI_IP_ADDRESS server;
-	char path[200];
 	unsigned folder = 0, i;
-	UINT64 size = cap;
-	EFI_STATUS st;
+	UINT8 *a = s->address.v4.Addr;
 
-	if (!pxe)
+	ZeroMem(s, sizeof(*s));
+	s->pxe = loading_pxe(image);
+	if (!s->pxe)
 		return -1;
 	/* The boot file and its server, as edk2's PXE takes them: from a
 	 * boot server's PXE reply, else a proxy DHCP server's offer, else
 	 * the DHCP ACK (docs/lab.md); the server is siaddr, or where that
 	 * is 0.0.0.0 the packet's server identifier (option 54). */
-	m = pxe->Mode;
+	m = s->pxe->Mode;
 	packet = m->PxeReplyReceived ? &m->PxeReply
 		 : m->ProxyOfferReceived ? &m->ProxyOffer : &m->DhcpAck;
 	offer = &packet->Dhcpv4;
-	ZeroMem(&server, sizeof(server));
-	CopyMem(server.v4.Addr, (void *)offer->BootpSiAddr, 4);
-	if (!(server.v4.Addr[0] | server.v4.Addr[1] | server.v4.Addr[2] |
-	      server.v4.Addr[3]) &&
+	CopyMem(a, (void *)offer->BootpSiAddr, 4);
+	if (!(a[0] | a[1] | a[2] | a[3]) &&
 	    dhcp_option(offer->DhcpOptions,
 			sizeof(*packet) - (UINTN)(offer->DhcpOptions -
 						  packet->Raw),
-			54, server.v4.Addr, 4) != 4)
+			54, a, 4) != 4) {
+		s->pxe = NULL;
 		return -1;
+	}
 	for (i = 0; i < sizeof(offer->BootpBootFile) &&
 		    offer->BootpBootFile[i]; i++)
 		if (offer->BootpBootFile[i] == '/')
 			folder = i + 1;
-	fmt_snprintf(path, sizeof(path), "%.*s%s", (int)folder,
-		     (const char *)offer->BootpBootFile, name);
-	fmt_snprintf(from, from_cap, "tftp://%u.%u.%u.%u/%s",
-		     server.v4.Addr[0], server.v4.Addr[1], server.v4.Addr[2],
-		     server.v4.Addr[3], path);
-	st = uefi_call_wrapper(pxe->Mtftp, 10, pxe,
+	if (folder >= sizeof(s->folder))
+		folder = 0;
+	CopyMem(s->folder, (void *)offer->BootpBootFile, folder);
+	s->folder[folder] = '\0';
+	return 0;
+}
+
+INTN lab_server_read(const struct lab_server *s, const char *path, void *buf,
+		     UINTN cap)
+{
+	UINT64 size = cap;
+	EFI_STATUS st;
+
+	st = uefi_call_wrapper(s->pxe->Mtftp, 10, s->pxe,
 			       EFI_PXE_BASE_CODE_TFTP_READ_FILE, buf, FALSE,
-			       &size, NULL, &server, (UINT8 *)path, NULL,
-			       FALSE);
+			       &size, NULL, (EFI_IP_ADDRESS *)&s->address,
+			       (UINT8 *)path, NULL, FALSE);
 	if (st == EFI_BUFFER_TOO_SMALL)
 		return (INTN)cap;
 	return EFI_ERROR(st) ? -1 : (INTN)size;
+}
+
+/* Why a transfer failed: the server's TFTP error where it sent one, or
+ * the firmware's status (a timeout where the server is gone). */
+static const char *why_failed(const struct lab_server *s, EFI_STATUS st,
+			      const char *what)
+{
+	static char why[160];
+	const EFI_PXE_BASE_CODE_MODE *m = s->pxe->Mode;
+
+	if (st == EFI_TFTP_ERROR && m->TftpErrorReceived)
+		fmt_snprintf(why, sizeof(why), "%s: the server refused it "
+			     "(TFTP error %u: %.100s)", what,
+			     m->TftpError.ErrorCode,
+			     (const char *)m->TftpError.ErrorString);
+	else if (st == EFI_TIMEOUT)
+		fmt_snprintf(why, sizeof(why), "%s: the server did not answer",
+			     what);
+	else
+		fmt_snprintf(why, sizeof(why), "%s: EFI status %llx", what,
+			     (unsigned long long)st);
+	return why;
+}
+
+const char *lab_server_write(const struct lab_server *s, const char *path,
+			     const void *data, UINTN len, void *scratch)
+{
+	UINT64 size = len;
+	EFI_STATUS st;
+	UINTN i;
+
+	st = uefi_call_wrapper(s->pxe->Mtftp, 10, s->pxe,
+			       EFI_PXE_BASE_CODE_TFTP_WRITE_FILE, (void *)data,
+			       TRUE, &size, NULL,
+			       (EFI_IP_ADDRESS *)&s->address, (UINT8 *)path,
+			       NULL, FALSE);
+	if (EFI_ERROR(st))
+		return why_failed(s, st, "upload");
+	size = len + 1;
+	st = uefi_call_wrapper(s->pxe->Mtftp, 10, s->pxe,
+			       EFI_PXE_BASE_CODE_TFTP_READ_FILE, scratch,
+			       FALSE, &size, NULL,
+			       (EFI_IP_ADDRESS *)&s->address, (UINT8 *)path,
+			       NULL, FALSE);
+	if (EFI_ERROR(st))
+		return why_failed(s, st, "read-back");
+	if (size != len)
+		return "read-back length differs";
+	for (i = 0; i < len; i++)
+		if (((const UINT8 *)data)[i] != ((const UINT8 *)scratch)[i])
+			return "read-back content differs";
+	return NULL;
+}
+
+void lab_server_url(const struct lab_server *s, const char *path, char *out,
+		    UINTN cap)
+{
+	const UINT8 *a = s->address.v4.Addr;
+
+	fmt_snprintf(out, cap, "tftp://%u.%u.%u.%u/%s", a[0], a[1], a[2], a[3],
+		     path);
 }

@@ -1,17 +1,35 @@
-/* Files on the server irqlab was PXE-booted from (docs/lab.md), read
- * through the firmware's PXE base code: the instance on the handle that
- * loaded the image (UEFI 2.10 §24.3), by TFTP from the server and the
- * folder its boot file came from. */
+/* The lab's server irqlab was PXE-booted from (docs/lab.md), through the
+ * firmware's PXE base code: the instance on the handle that loaded the
+ * image (UEFI 2.10 §24.3), by TFTP to the server and the folder its boot
+ * file came from. */
 #ifndef IRQLAB_EFI_NETWORK_FILES_H
 #define IRQLAB_EFI_NETWORK_FILES_H
 
 #include <efi.h>
+#include <efilib.h>
 
-/* Reads `name` (in the boot file's folder) into buf. Returns the length
- * read, `cap` where the file is larger, or -1 where irqlab was not
- * PXE-booted over IPv4 or the server has no such file. `from` gets
- * "tftp://SERVER/FOLDER/NAME". */
-INTN network_files_read(EFI_HANDLE image, const char *name, void *buf,
-			UINTN cap, char *from, UINTN from_cap);
+struct lab_server {
+	EFI_PXE_BASE_CODE_PROTOCOL *pxe;
+	EFI_IP_ADDRESS address;
+	/* The boot file's folder on the server: empty, or ending in '/'. */
+	char folder[128];
+};
+
+/* The server and folder irqlab's boot file came from. Returns 0, or -1
+ * where irqlab was not PXE-booted over IPv4 or no server is named. */
+int lab_server_open(EFI_HANDLE image, struct lab_server *s);
+/* Reads `path` (from the server's root) into buf. Returns the length
+ * read, `cap` where the file is larger, or -1 where the server has no
+ * such file. */
+INTN lab_server_read(const struct lab_server *s, const char *path, void *buf,
+		     UINTN cap);
+/* Sends `path`, then reads it back into `scratch` (len + 1 bytes) and
+ * compares. Returns NULL, or what went wrong: the server's own TFTP
+ * error where it sent one (RFC 1350 §5). */
+const char *lab_server_write(const struct lab_server *s, const char *path,
+			     const void *data, UINTN len, void *scratch);
+/* "tftp://SERVER/PATH". */
+void lab_server_url(const struct lab_server *s, const char *path, char *out,
+		    UINTN cap);
 
 #endif

@@ -14,6 +14,7 @@
 #include "efi/power.h"
 #include "efi/runtime.h"
 #include "efi/run_store.h"
+#include "efi/volume.h"
 
 /* The report page's template, written there by `make image` (web/). */
 #define REPORT_TEMPLATE_PATH "\\EFI\\irqlab\\report.tpl"
@@ -22,7 +23,7 @@
 
 /* results.json, summary.txt and report.html into `dir`, each read back
  * and compared before it takes its name. Returns NULL, or why not. */
-static const char *write_result_files(EFI_FILE_HANDLE root, const char *dir,
+static const char *write_result_files(struct volume *v, const char *dir,
 				      const struct run_result *r,
 				      const struct report_context *ctx,
 				      char *text, char *scratch, char *why,
@@ -31,13 +32,13 @@ static const char *write_result_files(EFI_FILE_HANDLE root, const char *dir,
 	struct text_buf tb;
 	unsigned i;
 
-	if (files_mkdir_p(root, dir)) {
+	if (volume_mkdir_p(v, dir)) {
 		fmt_snprintf(why, cap, "cannot create %s", dir);
 		return why;
 	}
 	for (i = 0; i < report_output_count; i++) {
 		const struct report_output *o = &report_outputs[i];
-		char path[128];
+		char path[128], where[256];
 		const char *err;
 		int rc;
 
@@ -54,12 +55,13 @@ static const char *write_result_files(EFI_FILE_HANDLE root, const char *dir,
 			return why;
 		}
 		fmt_snprintf(path, sizeof(path), "%s\\%s", dir, o->file);
-		err = files_write_verified(root, path, tb.data, tb.len, scratch);
+		err = volume_write_verified(v, path, tb.data, tb.len, scratch);
 		if (err) {
 			fmt_snprintf(why, cap, "%s: %s", path, err);
 			return why;
 		}
-		log_printf("wrote and verified %s (%llu bytes)\n", path,
+		volume_where(v, path, where, sizeof(where));
+		log_printf("wrote and verified %s (%llu bytes)\n", where,
 			   (unsigned long long)tb.len);
 	}
 	return NULL;
@@ -69,14 +71,14 @@ static const char *write_result_files(EFI_FILE_HANDLE root, const char *dir,
  * are written and verified. They are recognised by run id, length and
  * CRC against the run's blob on the ESP, and deleted, saying so; any that
  * cannot be deleted are set aside. */
-static void forget_runs_on_esp(EFI_FILE_HANDLE root,
+static void forget_runs_kept(const struct volume *vol,
 			       struct handoff_found *found, uint8_t *scratch)
 {
 	uint64_t run_id = 0;
 	uint32_t crc = 0, i, n = 0, failed;
 	int on_esp = 0;
 
-	for (i = 0; i < found->n && root; i++) {
+	for (i = 0; i < found->n && volume_usable(vol); i++) {
 		struct record_view v;
 
 		found->rec[i].chosen = 0;
@@ -87,7 +89,7 @@ static void forget_runs_on_esp(EFI_FILE_HANDLE root,
 		if (v.run_id != run_id || v.blob_crc != crc || i == 0) {
 			run_id = v.run_id;
 			crc = v.blob_crc;
-			on_esp = run_store_holds(root, &v, scratch);
+			on_esp = run_store_holds(vol, &v, scratch);
 		}
 		if (on_esp) {
 			found->rec[i].chosen = 1;
@@ -109,7 +111,7 @@ static void forget_runs_on_esp(EFI_FILE_HANDLE root,
 /* What phase C works on: the records found, the run they hold, and the
  * buffers its files are written from. */
 struct pending {
-	EFI_FILE_HANDLE root;
+	struct volume *volume;
 	struct platform *platform;	/* the run state's, for the tables */
 	char *text;	/* REPORT_TEXT_BYTES, the run state's */
 	struct handoff_found *found;
@@ -134,11 +136,11 @@ struct pending {
 	char dir[96];
 };
 
-static int pending_allocate(struct pending *pc, EFI_FILE_HANDLE root,
+static int pending_allocate(struct pending *pc, struct volume *volume,
 			    struct run_state *run)
 {
 	*pc = (struct pending){
-		.root = root,
+		.volume = volume,
 		.platform = &run->platform,
 		.found = pages_alloc(sizeof(*pc->found)),
 		.items = pages_alloc(sizeof(*pc->items) * HANDOFF_SCAN_RECORDS),
@@ -177,7 +179,7 @@ static uint32_t find_records(struct pending *pc)
 			   found->n_foreign - HANDOFF_FOREIGN_NAMES);
 	if (found->n == 0)
 		return 0;
-	forget_runs_on_esp(pc->root, found, (uint8_t *)pc->scratch);
+	forget_runs_kept(pc->volume, found, (uint8_t *)pc->scratch);
 	return found->n;
 }
 
@@ -221,7 +223,7 @@ static void select_run(struct pending *pc)
 static int keep_part(struct pending *pc, struct next_run *next)
 {
 	struct run_result *r = pc->r;
-	const char *err = run_store_write_blob(pc->root, r, r->part, pc->blob,
+	const char *err = run_store_write_blob(pc->volume, r, r->part, pc->blob,
 					       pc->blob_len, pc->scratch);
 
 	if (!err && !handoff_delete(pc->found)) {
@@ -278,7 +280,7 @@ static void join_parts(struct pending *pc)
 		CopyMem(pc->final_part, pc->blob, pc->blob_len);
 		pc->final_part_len = pc->blob_len;
 	}
-	missing = run_store_join_parts(pc->root, r, pc->blob);
+	missing = run_store_join_parts(pc->volume, r, pc->blob);
 	if (missing)
 		log_printf("phase C: the run's earlier parts cannot be "
 			   "joined (%s): its files hold the last part "
@@ -293,11 +295,11 @@ static void join_parts(struct pending *pc)
  * last part's own: a later boot knows that part's records by it. */
 static const char *keep_run_blobs(struct pending *pc)
 {
-	const char *err = run_store_write_blob(pc->root, pc->r, 0, pc->blob,
+	const char *err = run_store_write_blob(pc->volume, pc->r, 0, pc->blob,
 					       pc->blob_len, pc->scratch);
 
 	if (!err && pc->final_part)
-		err = run_store_write_blob(pc->root, pc->r, pc->r->part,
+		err = run_store_write_blob(pc->volume, pc->r, pc->r->part,
 					   pc->final_part, pc->final_part_len,
 					   pc->scratch);
 	return err;
@@ -337,12 +339,12 @@ static void read_path_reference(struct pending *pc,
 	char why[RESULTS_REASON_LEN - 40];
 
 	ctx->path_reference_problem = pc->path_problem;
-	if (!pc->root || !pc->path_text || !pc->path_reference) {
+	if (!volume_usable(pc->volume) || !pc->path_text || !pc->path_reference) {
 		fmt_snprintf(pc->path_problem, sizeof(pc->path_problem),
 			     "no room to read %s", PATH_REFERENCE_PATH);
 		return;
 	}
-	len = files_read(pc->root, PATH_REFERENCE_PATH, pc->path_text,
+	len = volume_read(pc->volume, PATH_REFERENCE_PATH, pc->path_text,
 			 PATH_REFERENCE_MAX_BYTES);
 	if (len <= 0) {
 		fmt_snprintf(pc->path_problem, sizeof(pc->path_problem),
@@ -375,8 +377,8 @@ static void build_context(struct pending *pc, struct report_context *ctx,
 	handoff_report_fill(pc->report, pc->items, names, pc->found->n);
 	report_context_build(ctx, pc->catalog, pc->have_run ? pc->r : NULL,
 			     pc->report);
-	if (pc->root && pc->html_template) {
-		INTN len = files_read(pc->root, REPORT_TEMPLATE_PATH,
+	if (volume_usable(pc->volume) && pc->html_template) {
+		INTN len = volume_read(pc->volume, REPORT_TEMPLATE_PATH,
 				      pc->html_template, REPORT_TEMPLATE_BYTES);
 
 		if (len > 0) {
@@ -387,7 +389,7 @@ static void build_context(struct pending *pc, struct report_context *ctx,
 	read_path_reference(pc, ctx);
 	if (pc->have_run && pc->r->config.runs > 1) {
 		ctx->runs = runs;
-		ctx->n_runs = run_store_load_series(pc->root, pc->r, runs,
+		ctx->n_runs = run_store_load_series(pc->volume, pc->r, runs,
 						    pc->blob);
 	}
 }
@@ -401,7 +403,7 @@ static void save_tables(struct pending *pc)
 
 	platform_identify(ST, &m, pc->platform);
 	fmt_snprintf(dir, sizeof(dir), "%s\\acpi", pc->dir);
-	platform_save_tables(pc->root, pc->platform, dir, pc->scratch);
+	platform_save_tables(pc->volume, pc->platform, dir, pc->scratch);
 }
 
 static const char *write_files(struct pending *pc,
@@ -411,11 +413,12 @@ static const char *write_files(struct pending *pc,
 	struct run_result *r = pc->r;
 	const char *err;
 
-	if (!pc->root)
-		return "cannot open the boot volume";
+	if (!volume_usable(pc->volume))
+		return "cannot open the boot volume, and irqlab was not "
+		       "booted from a lab's server";
 	if (pc->have_run) {
 		run_store_folder(pc->run_id, "", pc->dir, sizeof(pc->dir));
-		err = write_result_files(pc->root, pc->dir, r, ctx, pc->text,
+		err = write_result_files(pc->volume, pc->dir, r, ctx, pc->text,
 					 pc->scratch, why, cap);
 		/* The tables of the machine the run's files are written on,
 		 * which measured it: in the run's own folder, so another
@@ -432,6 +435,9 @@ static const char *write_files(struct pending *pc,
 			err = pc->blob_len ? keep_run_blobs(pc)
 					   : "the run's blob does not encode";
 		}
+		if (!err)
+			err = volume_write_manifest(pc->volume, pc->dir,
+						    pc->scratch);
 		return err;
 	}
 	{
@@ -445,10 +451,12 @@ static const char *write_files(struct pending *pc,
 		tb_printf(&tb, "irqlab found handoff records but no complete run.\n");
 		report_discards(&tb, pc->report);
 		fmt_snprintf(path, sizeof(path), "%s\\summary.txt", pc->dir);
-		if (files_mkdir_p(pc->root, pc->dir))
+		if (volume_mkdir_p(pc->volume, pc->dir))
 			return "cannot create the discard folder";
-		return files_write_verified(pc->root, path, tb.data, tb.len,
+		err = volume_write_verified(pc->volume, path, tb.data, tb.len,
 					    pc->scratch);
+		return err ? err : volume_write_manifest(pc->volume, pc->dir,
+							 pc->scratch);
 	}
 }
 
@@ -460,6 +468,7 @@ static int delete_and_show(struct pending *pc, const struct report_context *ctx)
 {
 	uint32_t n = pc->found->n, failed = handoff_delete(pc->found);
 	struct text_buf tb;
+	char where[256];
 
 	log_printf("phase C: %u record(s) deleted%s\n", n - failed,
 		   failed ? ", some deletions failed" : "");
@@ -468,7 +477,8 @@ static int delete_and_show(struct pending *pc, const struct report_context *ctx)
 		log_printf("phase C: nothing else pending; measuring\n");
 		return 0;
 	}
-	log_printf("results in %s\n", pc->dir);
+	volume_where(pc->volume, pc->dir, where, sizeof(where));
+	log_printf("results in %s\n", where);
 	log_status(STATUS_RESULTS, "folder=%s", files_last_component(pc->dir));
 	log_write("\n");
 	if (!pc->have_run) {
@@ -482,7 +492,7 @@ static int delete_and_show(struct pending *pc, const struct report_context *ctx)
 	console_log_to_firmware();
 	uefi_call_wrapper(ST->ConOut->ClearScreen, 1, ST->ConOut);
 	tb_init(&tb, pc->text, REPORT_TEXT_BYTES);
-	report_end_screen(&tb, pc->r, pc->dir);
+	report_end_screen(&tb, pc->r, where);
 	log_write(tb.data);
 	return 1;
 }
@@ -532,7 +542,8 @@ static __attribute__((noreturn)) void say_unfinished(
 	runtime_reset(EfiResetShutdown);
 }
 
-enum phase_c_outcome phase_c(EFI_FILE_HANDLE root, struct run_state *run,
+enum phase_c_outcome phase_c(struct volume *volume,
+			     struct run_state *run,
 			     struct next_run *next)
 {
 	static struct pending pc;
@@ -541,7 +552,7 @@ enum phase_c_outcome phase_c(EFI_FILE_HANDLE root, struct run_state *run,
 	const char *err;
 	char why[160];
 
-	if (pending_allocate(&pc, root, run)) {
+	if (pending_allocate(&pc, volume, run)) {
 		log_printf("phase C: out of memory\n");
 		return PHASE_C_MEASURE;
 	}

@@ -10,7 +10,7 @@
 #include "bench/model/pmu.h"
 #include "bench/model/probes.h"
 #include "bench/report/report.h"
-#include "efi/files.h"
+#include "efi/volume.h"
 #include "firmware/smbios.h"
 
 static const void *find_config_table(EFI_SYSTEM_TABLE *st, EFI_GUID *guid)
@@ -265,13 +265,13 @@ void platform_read_mtrrs(struct mtrr_view *v)
 	}
 }
 
-void platform_save_tables(EFI_FILE_HANDLE root, const struct platform *p,
+void platform_save_tables(struct volume *v, const struct platform *p,
 			  const char *dir, char *scratch)
 {
 	char path[128];
 	unsigned i;
 
-	if (!root || files_mkdir_p(root, dir))
+	if (!volume_usable(v) || volume_mkdir_p(v, dir))
 		return;
 	for (i = 0; i < sizeof(p->tables) / sizeof(p->tables[0]); i++) {
 		const struct acpi_sdt_header *t = p->tables[i];
@@ -280,12 +280,12 @@ void platform_save_tables(EFI_FILE_HANDLE root, const struct platform *p,
 			continue;
 		fmt_snprintf(path, sizeof(path), "%s\\%.4s.bin", dir,
 			     t->signature);
-		if (files_write_verified(root, path, t, t->length, scratch))
+		if (volume_write_verified(v, path, t, t->length, scratch))
 			log_printf("could not save %s\n", path);
 	}
 	fmt_snprintf(path, sizeof(path), "%s\\SMBIOS.bin", dir);
 	if (p->smbios && p->smbios_length <= REPORT_TEXT_BYTES &&
-	    files_write_verified(root, path, p->smbios, p->smbios_length,
+	    volume_write_verified(v, path, p->smbios, p->smbios_length,
 				 scratch))
 		log_printf("could not save the SMBIOS table\n");
 }

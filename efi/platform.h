@@ -36,7 +36,8 @@ void platform_read_mtrrs(struct mtrr_view *v);
 /* Raw copies of the ACPI tables and the SMBIOS table found, into `dir`
  * (the run's acpi\ folder), so what irqlab saw of the machine can be
  * checked (and replayed by the parser tests) offline. */
-void platform_save_tables(EFI_FILE_HANDLE root, const struct platform *p,
+struct volume;
+void platform_save_tables(struct volume *v, const struct platform *p,
 			  const char *dir, char *scratch);
 /* Fills r->tsc_hz and r->tsc_method. */
 void platform_tsc_frequency(const struct platform *p, struct run_result *r);

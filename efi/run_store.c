@@ -2,7 +2,6 @@
 #include <efilib.h>
 
 #include "efi/run_store.h"
-#include "efi/files.h"
 #include "efi/pages.h"
 #include "arch/lib/fmt.h"
 #include "arch/lib/log.h"
@@ -42,22 +41,22 @@ static void blob_path(uint64_t run_id, unsigned index, unsigned part,
 		fmt_snprintf(out, cap, "%s\\run-%u.bin", dir, index);
 }
 
-const char *run_store_write_blob(EFI_FILE_HANDLE root,
+const char *run_store_write_blob(struct volume *v,
 				 const struct run_result *r, unsigned part,
 				 const uint8_t *blob, size_t len, char *scratch)
 {
 	char dir[96], path[128];
 
-	if (!root)
+	if (!volume_usable(v))
 		return "cannot open the boot volume";
 	run_store_folder(r->run_id, "", dir, sizeof(dir));
-	if (files_mkdir_p(root, dir))
+	if (volume_mkdir_p(v, dir))
 		return "cannot create the results folder";
 	blob_path(r->run_id, r->run_index, part, path, sizeof(path));
-	return files_write_verified(root, path, blob, len, scratch);
+	return volume_write_verified(v, path, blob, len, scratch);
 }
 
-const char *run_store_join_parts(EFI_FILE_HANDLE root, struct run_result *r,
+const char *run_store_join_parts(const struct volume *v, struct run_result *r,
 				 uint8_t *blob)
 {
 	struct run_result *joined = pages_alloc(sizeof(*joined));
@@ -65,7 +64,7 @@ const char *run_store_join_parts(EFI_FILE_HANDLE root, struct run_result *r,
 	static char why[160];
 	unsigned p;
 
-	if (!joined || !part || !root)
+	if (!joined || !part || !volume_usable(v))
 		return "no memory or no boot volume to join the parts";
 	for (p = 1; p < r->part; p++) {
 		struct run_result *into = p == 1 ? joined : part;
@@ -73,7 +72,7 @@ const char *run_store_join_parts(EFI_FILE_HANDLE root, struct run_result *r,
 		INTN len;
 
 		blob_path(r->run_id, r->run_index, p, path, sizeof(path));
-		len = files_read(root, path, blob, RUN_FILE_BYTES);
+		len = volume_read(v, path, blob, RUN_FILE_BYTES);
 		if (len <= 0 ||
 		    results_decode(blob, (size_t)len, into) != DECODE_OK ||
 		    into->run_id != r->run_id || into->part != p ||
@@ -89,7 +88,7 @@ const char *run_store_join_parts(EFI_FILE_HANDLE root, struct run_result *r,
 	return NULL;
 }
 
-int run_store_holds(EFI_FILE_HANDLE root, const struct record_view *v,
+int run_store_holds(const struct volume *vol, const struct record_view *v,
 		    uint8_t *scratch)
 {
 	unsigned k;
@@ -103,7 +102,7 @@ int run_store_holds(EFI_FILE_HANDLE root, const struct record_view *v,
 			INTN len;
 
 			blob_path(v->run_id, k, p, path, sizeof(path));
-			len = files_read(root, path, scratch, HANDOFF_MAX_BLOB + 1);
+			len = volume_read(vol, path, scratch, HANDOFF_MAX_BLOB + 1);
 			if (len == (INTN)v->blob_len &&
 			    crc32(scratch, (size_t)len) == v->blob_crc)
 				return 1;
@@ -112,19 +111,19 @@ int run_store_holds(EFI_FILE_HANDLE root, const struct record_view *v,
 	return 0;
 }
 
-size_t run_store_load_series(EFI_FILE_HANDLE root, const struct run_result *r,
+size_t run_store_load_series(const struct volume *v, const struct run_result *r,
 			     const struct run_result **runs, uint8_t *blob)
 {
 	size_t n = 0;
 	unsigned k;
 
-	for (k = 1; k < r->run_index && root; k++) {
+	for (k = 1; k < r->run_index && volume_usable(v); k++) {
 		struct run_result *earlier = pages_alloc(sizeof(*earlier));
 		char path[128];
 		INTN len;
 
 		blob_path(r->run_id, k, 0, path, sizeof(path));
-		len = files_read(root, path, blob, RUN_FILE_BYTES);
+		len = volume_read(v, path, blob, RUN_FILE_BYTES);
 		if (!earlier || len <= 0 ||
 		    results_decode(blob, (size_t)len, earlier) != DECODE_OK ||
 		    earlier->run_id != r->run_id) {

@@ -9,6 +9,7 @@
 #include "bench/model/records.h"
 #include "bench/model/results.h"
 #include "bench/report/report.h"
+#include "efi/volume.h"
 
 #define RESULTS_ROOT REPORT_RESULTS_ROOT
 /* A run's blob joined from its parts can outgrow one handoff. */
@@ -23,20 +24,20 @@ void run_store_folder(uint64_t run_id, const char *suffix, char *out,
  * reads earlier runs back from it, and a later boot recognises the
  * run's records by it; a final run writes it last, after its other
  * files. A part's: phase C joins the parts from them. */
-const char *run_store_write_blob(EFI_FILE_HANDLE root,
+const char *run_store_write_blob(struct volume *v,
 				 const struct run_result *r, unsigned part,
 				 const uint8_t *blob, size_t len, char *scratch);
 /* The run `r`, the last of its parts, joined with the parts before it,
- * read back from the ESP. Returns NULL, or what is missing. */
-const char *run_store_join_parts(EFI_FILE_HANDLE root, struct run_result *r,
+ * read back from where its files are kept. Returns NULL, or what is missing. */
+const char *run_store_join_parts(const struct volume *v, struct run_result *r,
 				 uint8_t *blob);
-/* Whether the run a record belongs to is already on the ESP: a
+/* Whether the run a record belongs to is already kept (on the ESP or the lab's server): a
  * run-<k>.bin in its folder with the blob's length and CRC. */
-int run_store_holds(EFI_FILE_HANDLE root, const struct record_view *v,
+int run_store_holds(const struct volume *vol, const struct record_view *v,
 		    uint8_t *scratch);
-/* The earlier runs of the series `r` ends, read back from the ESP, then
+/* The earlier runs of the series `r` ends, read back from where its files are kept, then
  * `r` itself. Returns how many `runs` holds. */
-size_t run_store_load_series(EFI_FILE_HANDLE root, const struct run_result *r,
+size_t run_store_load_series(const struct volume *v, const struct run_result *r,
 			     const struct run_result **runs, uint8_t *blob);
 
 #endif

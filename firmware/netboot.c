@@ -166,3 +166,67 @@ int lab_machine_name(const uint8_t *uuid, const struct boot_origin *o,
 	fmt_snprintf(out, cap, "mac-%s", mac);
 	return 0;
 }
+
+/* A component the server's remap takes: letters, digits, '.', '_', '-',
+ * and not "." or "..". Returns its length, or 0 where refused. */
+static size_t component_ok(const char *s, char end)
+{
+	size_t n = 0;
+
+	for (; s[n] && s[n] != end; n++) {
+		char c = s[n];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-'))
+			return 0;
+	}
+	if (n == 0 || (n == 1 && s[0] == '.') ||
+	    (n == 2 && s[0] == '.' && s[1] == '.'))
+		return 0;
+	return n;
+}
+
+static int put(char *out, size_t cap, size_t *at, const char *s, size_t n)
+{
+	if (*at + n >= cap)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		out[(*at)++] = s[i];
+	out[*at] = '\0';
+	return 0;
+}
+
+int lab_server_path(const char *rel, const char *folder, const char *machine,
+		    char *out, size_t cap)
+{
+	static const char results[] = "results\\";
+	size_t at = 0, n, i;
+
+	if (!cap)
+		return -1;
+	out[0] = '\0';
+	for (i = 0; folder[i]; i++)
+		;
+	if (put(out, cap, &at, folder, i))
+		return -1;
+	for (i = 0; results[i] && rel[i] == results[i]; i++)
+		;
+	if (!results[i]) {
+		rel += i;
+		n = component_ok(machine, '\0');
+		if (!n || put(out, cap, &at, machine, n) ||
+		    put(out, cap, &at, "/", 1))
+			return -1;
+	}
+	for (;;) {
+		n = component_ok(rel, '\\');
+		if (!n || put(out, cap, &at, rel, n))
+			return -1;
+		rel += n;
+		if (!*rel)
+			return 0;
+		rel++;	/* the '\\' */
+		if (put(out, cap, &at, "/", 1))
+			return -1;
+	}
+}

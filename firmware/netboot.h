@@ -60,4 +60,16 @@ int dhcp_option(const uint8_t *options, size_t len, uint8_t code,
 int lab_machine_name(const uint8_t *uuid, const struct boot_origin *o,
 		     char *out, size_t cap);
 
+/* The lab's name on its server for a file irqlab keeps under
+ * \EFI\irqlab\ on a stick, `rel` being the rest of its path: the run
+ * folders under results\ go into the machine's folder, the rest (the
+ * report template, the icount reference) is read from the boot file's
+ * `folder` itself; '\' becomes '/'. "results\run-X\results.json" on
+ * machine M is "<folder>M/run-X/results.json" (docs/lab.md). Returns 0,
+ * or -1 where a component is empty, "." or "..", or holds a character
+ * other than a letter, a digit, '.', '_' or '-' (the server's remap
+ * refuses such names, image/serve.sh), or where `out` is too small. */
+int lab_server_path(const char *rel, const char *folder, const char *machine,
+		    char *out, size_t cap);
+
 #endif

@@ -230,6 +230,39 @@ static void the_machine_is_named_by_uuid_else_mac(void **state)
 	assert_string_equal(name, "00112233");
 }
 
+/* A stick's path under \EFI\irqlab\ as the lab's server names it: run
+ * folders in the machine's folder, the rest beside the boot file. */
+static void files_are_named_on_the_server_as_a_lab_files_them(void **state)
+{
+	char out[96];
+
+	(void)state;
+	assert_int_equal(lab_server_path("results\\run-20261205-091500\\results.json",
+					 "irqlab/", "mac-52-54-00-12-34-56",
+					 out, sizeof(out)), 0);
+	assert_string_equal(out, "irqlab/mac-52-54-00-12-34-56/"
+				 "run-20261205-091500/results.json");
+	assert_int_equal(lab_server_path("results\\run-1\\acpi\\APIC.bin", "",
+					 "m", out, sizeof(out)), 0);
+	assert_string_equal(out, "m/run-1/acpi/APIC.bin");
+	assert_int_equal(lab_server_path("report.tpl", "lab/", "m", out,
+					 sizeof(out)), 0);
+	assert_string_equal(out, "lab/report.tpl");
+	/* Climbing, empty components, odd characters, no machine, no room. */
+	assert_int_equal(lab_server_path("results\\..\\x", "", "m", out,
+					 sizeof(out)), -1);
+	assert_int_equal(lab_server_path("results\\run-1\\\\x", "", "m", out,
+					 sizeof(out)), -1);
+	assert_int_equal(lab_server_path("results\\run 1\\x", "", "m", out,
+					 sizeof(out)), -1);
+	assert_int_equal(lab_server_path("results\\run-1\\x", "", "", out,
+					 sizeof(out)), -1);
+	assert_int_equal(lab_server_path("results\\run-1\\x", "", "..", out,
+					 sizeof(out)), -1);
+	assert_int_equal(lab_server_path("report.tpl", "", "m", out, 10), -1);
+	assert_int_equal(lab_server_path("report.tpl", "", "m", out, 11), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +276,7 @@ int main(void)
 		cmocka_unit_test(a_long_uri_is_cut_and_an_ip_node_alone_is_no_boot),
 		cmocka_unit_test(dhcp_options_are_found_by_code),
 		cmocka_unit_test(the_machine_is_named_by_uuid_else_mac),
+		cmocka_unit_test(files_are_named_on_the_server_as_a_lab_files_them),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,50 @@
+/* Where irqlab keeps its files: the volume it was loaded from (the ESP
+ * of a stick), or, PXE-booted, a lab's server (docs/lab.md). Paths are
+ * the stick's, under \EFI\irqlab\; on the server a run's folder is
+ * <machine>/<run>/ beside the boot file (lab_server_path). */
+#ifndef IRQLAB_EFI_VOLUME_H
+#define IRQLAB_EFI_VOLUME_H
+
+#include <efi.h>
+
+#include "efi/network_files.h"
+#include "efi/platform.h"
+
+struct volume {
+	EFI_FILE_HANDLE root;	/* the ESP, or NULL */
+	int on_server;		/* files go to `server` instead */
+	struct lab_server server;
+	char machine[64];	/* the lab's name for this machine */
+	/* The files written to the server this boot, for the manifest. */
+	char written[4096];
+	UINTN written_len;
+};
+
+/* The ESP irqlab was loaded from; else, where it was PXE-booted, the
+ * server its boot file came from, the machine named by `p`'s SMBIOS
+ * UUID or the NIC's MAC (lab_machine_name). */
+void volume_open(EFI_HANDLE image, const struct platform *p,
+		 struct volume *v);
+/* Whether files can be kept anywhere. */
+int volume_usable(const struct volume *v);
+/* Where `path` is, for people: the stick's own path, or the server's
+ * tftp:// URL. */
+void volume_where(const struct volume *v, const char *path, char *out,
+		  UINTN cap);
+/* As files_mkdir_p, files_write_verified and files_read (efi/files.h);
+ * a server's folders need no creating. */
+int volume_mkdir_p(const struct volume *v, const char *path);
+const char *volume_write_verified(struct volume *v, const char *path,
+				  const void *data, UINTN len, void *scratch);
+INTN volume_read(const struct volume *v, const char *path, void *buf,
+		 UINTN cap);
+/* On a server, the last file of a run's folder `dir`: manifest.txt, a
+ * line "<bytes> <name>" for each file this boot wrote there. The server
+ * files a run only once its manifest is in and every file it names has
+ * its size (image/serve.sh): TFTP leaves a cut-off upload's part behind,
+ * and only this says a run's uploads all ended. Returns NULL (also on
+ * the ESP, where each file's rename says so), or why not. */
+const char *volume_write_manifest(struct volume *v, const char *dir,
+				  void *scratch);
+
+#endif

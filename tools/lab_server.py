@@ -1,0 +1,370 @@
+#!/usr/bin/env python3
+"""lab_server.py --dir LAB --interface IF [--mode proxy|dhcp]: the server
+a lab of machines PXE-boots irqlab from (docs/lab.md "The server").
+
+It runs two of Debian's engines and watches what they do:
+
+- dnsmasq answers PXE clients. In proxy mode (the default) it only
+  names the boot file and this server, and never hands out an address,
+  so it runs beside the lab's own DHCP server. In dhcp mode it also
+  leases addresses, for an isolated network.
+- tftpd-hpa serves LAB/tftp and takes uploads. Its remap file
+  (tftp-remap, written here) lets a client write only irqlab's own
+  file names under <machine>/<run>/, and puts them in LAB/tftp/incoming;
+  anything else is refused with "access violation". Each transfer runs
+  with a file size limit, so no file grows past FILE_LIMIT bytes.
+
+Uploads arrive flat, as <machine>+<run>+<file>. A run is complete when
+its manifest.txt is in and every file it names has the size it gives:
+irqlab writes the manifest last, after reading every file back, and a
+cut-off upload leaves only part of a file. The run is then copied to
+LAB/runs/<machine>/<run>/, which `make fleet DIR=LAB/runs` reads. An existing run there is
+never overwritten, and a file over its kind's size is moved to
+LAB/refused/. Every event is printed, and appended to LAB/serve.log.
+"""
+
+import argparse
+import os
+import re
+import resource
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+# The sizes irqlab writes at most (efi/run_store.h, bench/report/
+# context.h): report text 4 MiB, a run's blob 8 handoffs of 64 KiB.
+TEXT_LIMIT = 4 * 1024 * 1024
+BLOB_LIMIT = 8 * 64 * 1024
+# What tftpd-hpa may write at all: one byte over the largest, so a file
+# cut there is known to have been too large.
+FILE_LIMIT = TEXT_LIMIT + 1
+
+MACHINE = r"[0-9A-Za-z-]{1,64}"
+RUN = r"[0-9]{8}-[0-9]{6}(-discarded)?"
+FILES = r"results\.json|summary\.txt|report\.html|headline\.txt|manifest\.txt"
+BLOB = r"run-[0-9]{1,2}(-part-[0-9]{1,2})?\.bin"
+TABLE = r"acpi/([0-9A-Za-z_]{4}|SMBIOS)\.bin"
+# An upload's flat name in incoming/: machine, run, and the file, whose
+# folders are joined by '+' as well.
+FLAT = re.compile(r"^(%s)\+(%s)\+(%s|%s|acpi\+([0-9A-Za-z_]{4}|SMBIOS)\.bin)$"
+                  % (MACHINE, RUN, FILES, BLOB))
+
+
+def remap_rules():
+    """tftpd-hpa's rules (in.tftpd(8) "FILENAME REMAPPING"): uploads and
+    their read-back go to incoming/ under their flat names; any other
+    upload is refused. Reads of anything else are served as they are."""
+    whole = r"^(%s)/(%s)/(%s|%s)$" % (MACHINE, RUN, FILES, BLOB)
+    table = r"^(%s)/(%s)/acpi/([0-9A-Za-z_]{4}|SMBIOS)\.bin$" % (MACHINE, RUN)
+    lines = ["# written by lab_server.py: irqlab's uploads only"]
+    for op in ("P", "G"):
+        lines.append("r%se %s incoming/\\1+\\2+\\4" % (op, whole))
+        lines.append("r%se %s incoming/\\1+\\2+acpi+\\4.bin" % (op, table))
+    lines.append("aP .*")
+    return "\n".join(lines) + "\n"
+
+
+def limit_for(name):
+    """The most bytes an upload of this flat name may hold."""
+    return BLOB_LIMIT if name.endswith(".bin") and "+acpi+" not in name \
+        else TEXT_LIMIT
+
+
+class Log:
+    def __init__(self, path):
+        self.file = open(path, "a", buffering=1)
+        self.lock = threading.Lock()
+
+    def say(self, text):
+        line = "%s %s" % (time.strftime("%H:%M:%S"), text)
+        with self.lock:
+            print(line, flush=True)
+            self.file.write(line + "\n")
+
+
+class Sorter:
+    """Files complete runs from incoming/ into runs/."""
+
+    def __init__(self, lab, log):
+        self.incoming = os.path.join(lab, "tftp", "incoming")
+        self.runs = os.path.join(lab, "runs")
+        self.refused = os.path.join(lab, "refused")
+        self.log = log
+        self.seen = {}      # flat name -> (size, mtime) last seen
+        self.done = set()   # (machine, run, blob mtime) sorted or refused
+        self.sorted = 0
+
+    def scan(self):
+        groups = {}
+        now = time.time()
+        for name in sorted(os.listdir(self.incoming)):
+            path = os.path.join(self.incoming, name)
+            try:
+                st = os.stat(path)
+            except FileNotFoundError:
+                continue
+            m = FLAT.match(name)
+            if not m:
+                continue    # tftpd-hpa writes nothing else here
+            if st.st_size > limit_for(name):
+                self.refuse(name, "over its %d bytes" % limit_for(name))
+                continue
+            if self.seen.get(name) != (st.st_size, st.st_mtime_ns):
+                self.seen[name] = (st.st_size, st.st_mtime_ns)
+                self.log.say("upload: %s/%s/%s (%d bytes)" % (
+                    m.group(1), m.group(2),
+                    m.group(4).replace("+", "/"), st.st_size))
+            groups.setdefault((m.group(1), m.group(2)), {})[
+                m.group(4)] = st
+        for (machine, run), files in groups.items():
+            self.consider(machine, run, files, now)
+
+    def refuse(self, name, why):
+        os.makedirs(self.refused, exist_ok=True)
+        os.replace(os.path.join(self.incoming, name),
+                   os.path.join(self.refused, name))
+        self.seen.pop(name, None)
+        self.log.say("refused: %s: %s (moved to refused/)" % (name, why))
+
+    def consider(self, machine, run, files, now):
+        manifest = files.get("manifest.txt")
+        if not manifest:
+            return
+        key = (machine, run, manifest.st_mtime_ns)
+        if key in self.done:
+            return
+        listed = self.manifest(machine, run, files)
+        if listed is None:
+            return      # a file it names is not all there yet
+        self.done.add(key)
+        target = os.path.join(self.runs, machine, run)
+        if os.path.exists(target):
+            self.log.say("refused: %s/%s is already in runs/: an existing "
+                         "run is never overwritten" % (machine, run))
+            return
+        staging = target + ".sorting"
+        shutil.rmtree(staging, ignore_errors=True)
+        for f in files:
+            dest = os.path.join(staging, *f.split("+"))
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            shutil.copy2(os.path.join(self.incoming,
+                                      "%s+%s+%s" % (machine, run, f)), dest)
+        os.replace(staging, target)
+        self.sorted += 1
+        self.log.say("run: %s/%s complete, %d files (%d in its manifest), "
+                     "in runs/%s/%s" % (machine, run, len(files), listed,
+                                        machine, run))
+
+    def manifest(self, machine, run, files):
+        """How many files the run's manifest names, or None where one of
+        them is missing or has another size."""
+        path = os.path.join(self.incoming, "%s+%s+manifest.txt" % (machine,
+                                                                  run))
+        with open(path, errors="replace") as f:
+            lines = [line.split(" ", 1) for line in f.read().splitlines()]
+        if not all(len(p) == 2 and p[0].isdigit() for p in lines):
+            self.refuse("%s+%s+manifest.txt" % (machine, run),
+                        "a line is not \"<bytes> <name>\"")
+            return None
+        for size, name in lines:
+            st = files.get(name.replace("/", "+"))
+            if not st or st.st_size != int(size):
+                return None
+        return len(lines)
+
+
+def interface_address(interface):
+    out = subprocess.run(["ip", "-4", "-o", "addr", "show", "dev", interface],
+                         capture_output=True, text=True, check=True).stdout
+    m = re.search(r"inet ([0-9.]+)/([0-9]+)", out)
+    if not m:
+        sys.exit("lab_server: %s has no IPv4 address" % interface)
+    return m.group(1), int(m.group(2))
+
+
+def network_of(address, bits):
+    n = int.from_bytes(socket.inet_aton(address), "big")
+    n &= (0xffffffff << (32 - bits)) & 0xffffffff
+    return socket.inet_ntoa(n.to_bytes(4, "big"))
+
+
+def dnsmasq_command(args, address, bits, state):
+    cmd = ["dnsmasq", "--keep-in-foreground", "--conf-file=/dev/null",
+           "--port=0", "--log-dhcp", "--log-facility=-",
+           "--interface=%s" % args.interface, "--bind-interfaces",
+           "--pid-file=%s" % os.path.join(state, "dnsmasq.pid"),
+           "--dhcp-leasefile=%s" % os.path.join(state, "leases"),
+           # Both client types OVMF and real x86-64 firmware send (RFC
+           # 4578 §2.1: 7 EFI BC, 9 EFI x86-64).
+           "--pxe-service=BC_EFI,irqlab,irqlab.efi,%s" % address,
+           "--pxe-service=x86-64_EFI,irqlab,irqlab.efi,%s" % address,
+           "--dhcp-boot=irqlab.efi,,%s" % address]
+    if args.mode == "proxy":
+        cmd.append("--dhcp-range=%s,proxy" % network_of(address, bits))
+    else:
+        cmd.append("--dhcp-range=%s" % args.range)
+    return cmd
+
+
+def tftpd_command(args, root, state):
+    listen = args.tftp_address or ":69"
+    tftpd = ["in.tftpd", "--foreground", "--address", listen, "--secure",
+             "--create", "--verbose", "--verbose",
+             "--map-file", os.path.join(state, "tftp-remap"),
+             "--pidfile", os.path.join(state, "tftpd.pid")]
+    if os.geteuid() == 0:
+        tftpd += ["--user", "root"]
+    tftpd.append(root)
+    if os.geteuid() != 0 or not shutil.which("unshare"):
+        return tftpd, None
+    # tftpd-hpa logs only to syslog (/dev/log). In a mount namespace of
+    # its own, /dev holds /dev/null and this server's socket as /dev/log,
+    # so what it refuses is printed here too, and the host's syslog is
+    # left alone.
+    dev = os.path.join(state, "dev")
+    os.makedirs(dev, exist_ok=True)
+    open(os.path.join(dev, "null"), "a").close()
+    sock = os.path.join(dev, "log")
+    script = ('mount --bind /dev/null "$1/null" && mount --rbind "$1" /dev '
+              '&& shift && exec "$@"')
+    return (["unshare", "--mount", "--propagation", "private", "sh", "-c",
+             script, "sh", dev] + tftpd), sock
+
+
+def listen_syslog(sock_path, log):
+    if os.path.exists(sock_path):
+        os.unlink(sock_path)
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    s.bind(sock_path)
+
+    def run():
+        while True:
+            data = s.recv(4096).decode("utf-8", "replace")
+            text = re.sub(r"^<\d+>(\w{3} [ \d]\d [\d:]{8} )?", "", data)
+            log.say("tftpd: " + text.strip())
+    threading.Thread(target=run, daemon=True).start()
+
+
+def follow(proc, name, log):
+    def run():
+        for line in proc.stdout:
+            line = line.rstrip()
+            m = re.search(r"PXE\(\S+\) ([0-9a-f:]{17}) proxy", line) or \
+                re.search(r"DHCPACK\(\S+\) ([0-9.]+) ([0-9a-f:]{17})", line)
+            if m:
+                log.say("boot: %s asked for irqlab.efi" % m.group(m.lastindex))
+            log.say("%s: %s" % (name, line))
+    threading.Thread(target=run, daemon=True).start()
+
+
+def prepare(args):
+    root = os.path.join(args.dir, "tftp")
+    state = os.path.join(args.dir, "state")
+    for d in (root, os.path.join(root, "incoming"), state,
+              os.path.join(args.dir, "runs")):
+        os.makedirs(d, exist_ok=True)
+    with open(os.path.join(state, "tftp-remap"), "w") as f:
+        f.write(remap_rules())
+    for src, name in ((args.efi, "irqlab.efi"), (args.template, "report.tpl"),
+                      (args.reference, "icount.ref"),
+                      (args.config, "irqlab.cfg")):
+        dest = os.path.join(root, name)
+        if src and (name != "irqlab.cfg" or not os.path.exists(dest)):
+            shutil.copyfile(src, dest)
+    return root, state
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--dir", required=True, help="the lab's folder")
+    ap.add_argument("--interface", help="the NIC the machines are on")
+    ap.add_argument("--mode", choices=("proxy", "dhcp"), default="proxy")
+    ap.add_argument("--range", help="dhcp mode: FIRST,LAST[,LEASE]")
+    ap.add_argument("--efi", help="irqlab.efi to serve")
+    ap.add_argument("--template", help="the report page's template")
+    ap.add_argument("--reference", help="the icount reference")
+    ap.add_argument("--config", help="irqlab.cfg, where the lab has none")
+    ap.add_argument("--no-dhcp", action="store_true",
+                    help="TFTP only (another server answers PXE)")
+    ap.add_argument("--tftp-address", help="[ADDRESS]:PORT, else :69")
+    ap.add_argument("--runs", type=int, default=0,
+                    help="stop once this many runs are filed")
+    ap.add_argument("--seconds", type=float, default=0,
+                    help="stop after this long")
+    args = ap.parse_args()
+    if args.mode == "dhcp" and not args.range:
+        ap.error("--mode dhcp needs --range")
+    if not args.no_dhcp and not args.interface:
+        ap.error("--interface is needed to answer PXE clients")
+
+    root, state = prepare(args)
+    log = Log(os.path.join(args.dir, "serve.log"))
+    procs = []
+    if not args.no_dhcp:
+        address, bits = interface_address(args.interface)
+        dns = subprocess.Popen(dnsmasq_command(args, address, bits, state),
+                               stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+        follow(dns, "dnsmasq", log)
+        procs.append(dns)
+        log.say("serving irqlab.efi from %s on %s (%s DHCP)" % (
+            address, args.interface, args.mode))
+    cmd, sock = tftpd_command(args, root, state)
+    if sock:
+        listen_syslog(sock, log)
+
+    def limits():
+        # One byte over the largest file irqlab writes: a write past it
+        # fails (EFBIG, SIGXFSZ ignored) and tftpd-hpa refuses it.
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))
+        os.setsid()
+    tftpd = subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True,
+                             preexec_fn=limits)
+    follow(tftpd, "tftpd", log)
+    procs.append(tftpd)
+    log.say("TFTP: %s served from %s, uploads into incoming/" % (
+        args.tftp_address or ":69", root))
+
+    sorter = Sorter(args.dir, log)
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *a: stop.append(1))
+    start = time.time()
+    try:
+        while not stop:
+            sorter.scan()
+            if args.runs and sorter.sorted >= args.runs:
+                break
+            if args.seconds and time.time() - start > args.seconds:
+                break
+            if any(p.poll() is not None for p in procs):
+                log.say("an engine stopped: %s" % " ".join(
+                    "%s=%s" % (p.args[0], p.returncode) for p in procs))
+                return 1
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                try:
+                    os.killpg(p.pid, signal.SIGTERM) if p is tftpd \
+                        else p.terminate()
+                except ProcessLookupError:
+                    pass
+        for p in procs:
+            try:
+                p.wait(5)
+            except subprocess.TimeoutExpired:
+                p.kill()
+    log.say("stopped: %d run(s) filed" % sorter.sorted)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
