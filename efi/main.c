@@ -15,6 +15,7 @@
 #include "efi/volume.h"
 #include "efi/phase_a.h"
 #include "efi/phase_c.h"
+#include "efi/platform.h"
 #include "efi/power.h"
 #include "efi/run_state.h"
 
@@ -35,7 +36,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 
 	/* The SMBIOS UUID names the machine on a lab's server. */
 	platform_identify(ST, &machine, &run.platform);
-	volume_open(image, &run.platform, &volume);
+	volume_open(image, run.platform.has_system_uuid
+					   ? run.platform.system_uuid : NULL,
+		    &volume);
 	config_problems = config_file_load(volume.root, image, &run.config);
 	/* Records from an earlier run are kept whatever the config says. */
 	if (phase_c(&volume, &run, &next) == PHASE_C_DONE)

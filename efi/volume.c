@@ -9,7 +9,7 @@
 /* Every path irqlab keeps is under this folder of the stick. */
 #define STICK_FOLDER "\\EFI\\irqlab\\"
 
-void volume_open(EFI_HANDLE image, const struct platform *p,
+void volume_open(EFI_HANDLE image, const uint8_t *system_uuid,
 		 struct volume *v)
 {
 	struct boot_origin o;
@@ -18,7 +18,7 @@ void volume_open(EFI_HANDLE image, const struct platform *p,
 	v->root = files_open_root(image);
 	if (v->root || files_boot_origin(image, &o) ||
 	    o.medium != BOOT_FROM_PXE || lab_server_open(image, &v->server) ||
-	    lab_machine_name(p->has_system_uuid ? p->system_uuid : NULL, &o,
+	    lab_machine_name(system_uuid, &o,
 			     v->machine, sizeof(v->machine)))
 		return;
 	v->on_server = 1;

@@ -8,7 +8,6 @@
 #include <efi.h>
 
 #include "efi/network_files.h"
-#include "efi/platform.h"
 
 struct volume {
 	EFI_FILE_HANDLE root;	/* the ESP, or NULL */
@@ -21,9 +20,9 @@ struct volume {
 };
 
 /* The ESP irqlab was loaded from; else, where it was PXE-booted, the
- * server its boot file came from, the machine named by `p`'s SMBIOS
- * UUID or the NIC's MAC (lab_machine_name). */
-void volume_open(EFI_HANDLE image, const struct platform *p,
+ * server its boot file came from, the machine named by its SMBIOS system
+ * UUID (NULL where it has none) or the NIC's MAC (lab_machine_name). */
+void volume_open(EFI_HANDLE image, const uint8_t *system_uuid,
 		 struct volume *v);
 /* Whether files can be kept anywhere. */
 int volume_usable(const struct volume *v);
