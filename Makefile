@@ -65,7 +65,7 @@ IMAGE      := $(BUILD)/irqlab.img
 
 .PHONY: all efi image run test unit-test deps test-deps usb collect rescue \
 	fuzz fuzz-smoke reference help \
-	bochs-exact compare clean FORCE
+	bochs-exact compare serve clean FORCE
 
 # A plain `make` says what there is to make.
 all: help
@@ -91,6 +91,9 @@ help:
 	@echo "                  deletes the records (not with VARS=, only read);"
 	@echo "                  STICK= joins a run in parts with its earlier parts"
 	@echo "  compare RUNS=\"results/<run> ...\" [OUT=file.html]   runs side by side"
+	@echo "  serve LAB=folder INTERFACE=eth0 [MODE=dhcp RANGE=first,last] [RUNS=n]"
+	@echo "                  a lab's server: its machines PXE-boot irqlab and"
+	@echo "                  their runs arrive in LAB/runs (docs/lab.md)"
 	@echo "  reference       record the icount reference for this build"
 	@echo "  efi, image      the EFI application, the disk image"
 	@echo "  bochs-exact BOCHS_SOURCE=bochs-<commit>-src.tar.xz   the exact-count Bochs"
@@ -217,6 +220,14 @@ compare: $(TOP)/compare-template.html
 		$(if $(OUT),--out $(OUT)) $(RUNS)
 
 image: $(IMAGE)
+
+# make serve LAB=folder INTERFACE=eth0 [MODE=dhcp RANGE=first,last]
+# [RUNS=n]: a lab's machines PXE-boot irqlab from here, and their runs
+# arrive in LAB/runs (docs/lab.md).
+serve: $(BUILD)/irqlab.efi $(TOP)/report-template.html $(TOP)/icount.ref
+	EFI=$(BUILD)/irqlab.efi TEMPLATE=$(TOP)/report-template.html \
+	REFERENCE=$(TOP)/icount.ref image/serve.sh $(or $(LAB),lab) $(INTERFACE) \
+		$(or $(MODE),proxy) $(RANGE) $(RUNS)
 
 deps:
 	@image/install-deps.sh

@@ -4,13 +4,15 @@ A reads where it came from in the loaded image's device path, and the
 config from that server: the machine's own irqlab-<MAC>.cfg, else the
 lab's irqlab.cfg."""
 
+import json
 import os
+import re
 import shutil
 import subprocess
 import threading
 import time
 
-from harness import BUILD, ROOT, check
+from harness import BUILD, ROOT, TINY, TINY_SAMPLES, check
 
 # Two machines: one with an SMBIOS UUID and a config of its own on the
 # server, one with neither, which takes the lab's. What phase A must name
@@ -115,3 +117,270 @@ def pxe_boot_phase_a():
                   text, "config: samples=").startswith(
                       "config: samples=%d " % samples),
               line_of(text, "config:"))
+
+
+# A lab on a network of its own (docs/lab.md "Tested"): a namespace with
+# a bridge, the lab's own DHCP server in a second namespace on a veth,
+# `make serve` in proxy mode on the bridge, and three machines on taps.
+LAB_NET = "10.77.0"
+LAB_MACHINES = (
+    # (MAC, SMBIOS UUID or None, QEMU CPU model, its own config?)
+    ("52:54:00:1a:b0:01", "11111111-2222-3333-4444-555555555501", "max",
+     True),
+    ("52:54:00:1a:b0:02", "11111111-2222-3333-4444-555555555502",
+     "Westmere", False),
+    ("52:54:00:1a:b0:03", None, "qemu64", False),
+)
+LAB_CONFIG = (TINY + "schemes = direct\nvariants = none\nsources = int\n"
+              "apic_modes = xapic\ncpus = 0\nmatrix_cpus = none\n"
+              "finish = shutdown\n")
+OWN_CONFIG_SAMPLES = 321
+LAB_LIMIT = 420
+
+
+def sh(*cmd, ns=None):
+    full = (["ip", "netns", "exec", ns] if ns else []) + list(cmd)
+    return subprocess.run(full, check=True, capture_output=True, text=True)
+
+
+class Lab:
+    """The namespaces, the lab's DHCP server and the bridge; removed on
+    exit whatever happened."""
+
+    def __init__(self, top):
+        tag = str(os.getpid())
+        self.ns, self.dhcp_ns = "irqlab-lab-" + tag, "irqlab-dhcp-" + tag
+        self.top, self.procs = top, []
+
+    def __enter__(self):
+        sh("ip", "netns", "add", self.ns)
+        sh("ip", "netns", "add", self.dhcp_ns)
+        for cmd in (("ip", "link", "set", "lo", "up"),
+                    ("ip", "link", "add", "br0", "type", "bridge"),
+                    ("ip", "addr", "add", LAB_NET + ".1/24", "dev", "br0"),
+                    ("ip", "link", "set", "br0", "up"),
+                    ("ip", "link", "add", "veth-lab", "type", "veth",
+                     "peer", "name", "veth-dhcp"),
+                    ("ip", "link", "set", "veth-lab", "master", "br0", "up"),
+                    ("ip", "link", "set", "veth-dhcp", "netns",
+                     self.dhcp_ns)):
+            sh(*cmd, ns=self.ns)
+        for cmd in (("ip", "link", "set", "lo", "up"),
+                    ("ip", "addr", "add", LAB_NET + ".2/24", "dev",
+                     "veth-dhcp"),
+                    ("ip", "link", "set", "veth-dhcp", "up")):
+            sh(*cmd, ns=self.dhcp_ns)
+        # The lab's own DHCP server: addresses only, no boot file.
+        self.spawn(self.dhcp_ns, "dhcp.log", [
+            "dnsmasq", "--keep-in-foreground", "--conf-file=/dev/null",
+            "--port=0", "--log-dhcp", "--log-facility=-",
+            "--interface=veth-dhcp", "--bind-interfaces",
+            "--dhcp-range=%s.100,%s.150,1h" % (LAB_NET, LAB_NET),
+            "--dhcp-leasefile=" + os.path.join(self.top, "leases"),
+            "--pid-file=" + os.path.join(self.top, "dhcp.pid")])
+        return self
+
+    def spawn(self, ns, log, cmd):
+        out = open(os.path.join(self.top, log), "w")
+        p = subprocess.Popen(["ip", "netns", "exec", ns] + cmd, stdout=out,
+                             stderr=subprocess.STDOUT, start_new_session=True)
+        self.procs.append(p)
+        return p
+
+    def tap(self, name):
+        sh("ip", "tuntap", "add", name, "mode", "tap", ns=self.ns)
+        sh("ip", "link", "set", name, "master", "br0", "up", ns=self.ns)
+
+    def __exit__(self, *exc):
+        for p in self.procs:
+            if p.poll() is None:
+                try:
+                    os.killpg(p.pid, 15)
+                except ProcessLookupError:
+                    pass
+        for p in self.procs:
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, 9)
+                p.wait()
+        for ns in (self.ns, self.dhcp_ns):
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+def lab_machine(lab, index, mac, uuid, cpu):
+    """One machine on its tap: OVMF's own PXE, reset allowed (phase B's
+    reset starts phase C), finish = shutdown ends it."""
+    here = os.path.join(lab.top, "machine-%d" % index)
+    os.makedirs(here)
+    shutil.copy(OVMF_VARS, os.path.join(here, "vars.fd"))
+    tap = "tap%d" % index
+    lab.tap(tap)
+    return lab.spawn(lab.ns, "machine-%d.qemu.log" % index, [
+        "qemu-system-x86_64", "-machine", "q35", "-cpu", cpu, "-m", "512",
+        "-display", "none"] + (["-uuid", uuid] if uuid else []) + [
+        "-drive", "if=pflash,format=raw,readonly=on,file=" + OVMF_CODE,
+        "-drive", "if=pflash,format=raw,file=" + os.path.join(here,
+                                                              "vars.fd"),
+        "-netdev", "tap,id=n0,ifname=%s,script=no,downscript=no" % tap,
+        "-device", "virtio-net-pci,netdev=n0,mac=%s,romfile=" % mac,
+        "-serial", "file:" + os.path.join(here, "serial.log")])
+
+
+def lab_of_machines():
+    """Three machines PXE-boot at once through `make serve` beside the
+    lab's DHCP server; each measures, and its run arrives in its own
+    folder under LAB/runs."""
+    top = os.path.join(BUILD, "lab")
+    shutil.rmtree(top, ignore_errors=True)
+    os.makedirs(top)
+    served = os.path.join(top, "lab")
+    os.makedirs(os.path.join(served, "tftp"))
+    with open(os.path.join(served, "tftp", "irqlab.cfg"), "w") as f:
+        f.write(LAB_CONFIG)
+    own = LAB_MACHINES[0][0]
+    with open(os.path.join(served, "tftp", "irqlab-%s.cfg" % mac_name(own)),
+              "w") as f:
+        f.write(LAB_CONFIG + "samples = %d\n" % OWN_CONFIG_SAMPLES)
+    with Lab(top) as lab:
+        server = lab.spawn(lab.ns, "serve.log", [
+            "make", "-s", "-C", ROOT, "serve", "LAB=" + served,
+            "INTERFACE=br0", "RUNS=%d" % len(LAB_MACHINES)])
+        time.sleep(3)
+        machines = [lab_machine(lab, i, mac, uuid, cpu)
+                    for i, (mac, uuid, cpu, _) in enumerate(LAB_MACHINES)]
+        start = time.monotonic()
+        while time.monotonic() - start < LAB_LIMIT and (
+                server.poll() is None or
+                any(m.poll() is None for m in machines)):
+            time.sleep(2)
+        served_rc = server.poll()
+        leaked = sh("ip", "-o", "link", ns=lab.ns).stdout
+    with open(os.path.join(top, "serve.log")) as f:
+        said = f.read()
+    check("lab: make serve (proxy DHCP beside the lab's own DHCP server) "
+          "filed all three machines' runs and stopped by itself",
+          served_rc == 0 and "stopped: 3 run(s) filed" in said, said[-1500:])
+    check("lab: the lab's DHCP server leased the addresses, make serve's "
+          "dnsmasq only answered PXE as a proxy",
+          "proxy" in said and "DHCPACK" not in said and
+          "DHCPACK" in open(os.path.join(top, "dhcp.log")).read(),
+          said[:1500])
+    check("lab: the namespace holds only its bridge, veth, taps and "
+          "loopback: no link leaves it",
+          all(re.search(r"^\d+: (lo|br0|veth-lab@\S+|tap\d):", l)
+              for l in leaked.splitlines()), leaked)
+    runs = os.path.join(served, "runs")
+    for i, (mac, uuid, cpu, has_own) in enumerate(LAB_MACHINES):
+        machine = uuid or "mac-" + mac_name(mac)
+        folder = os.path.join(runs, machine)
+        found = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+        doc = None
+        if len(found) == 1:
+            with open(os.path.join(folder, found[0], "results.json")) as f:
+                doc = json.load(f)
+        with open(os.path.join(top, "machine-%d" % i, "serial.log"),
+                  "rb") as f:
+            text = f.read().decode("latin-1").replace("\r", "")
+        check("lab (%s): one run arrived in runs/%s/, with every file a "
+              "stick's folder has and its manifest" % (cpu, machine),
+              len(found) == 1 and all(os.path.exists(os.path.join(
+                  folder, found[0], n)) for n in (
+                      "results.json", "summary.txt", "report.html",
+                      "headline.txt", "manifest.txt", "run-1.bin",
+                      "acpi/APIC.bin")), str(found))
+        check("lab (%s): its results.json is the %s CPU's run, every row "
+              "ok, with the samples of %s" % (
+                  cpu, cpu, "its own irqlab-<MAC>.cfg" if has_own
+                  else "the lab's irqlab.cfg"),
+              doc is not None and doc["config"]["samples"] == (
+                  OWN_CONFIG_SAMPLES if has_own else TINY_SAMPLES) and
+              doc["experiments"] and all(
+                  e["status"] == "ok" for e in doc["experiments"]) and
+              ("QEMU" in doc["machine"]["brand"]) == (cpu != "Westmere"),
+              str(doc and (doc["config"]["samples"],
+                           doc["machine"]["brand"])))
+        check("lab (%s): phase C says where the results went: "
+              "tftp://%s.1/%s/<run>" % (cpu, LAB_NET, machine),
+              bool(found) and "results in tftp://%s.1/%s/%s" % (
+                  LAB_NET, machine, found[0]) in text, text[-800:])
+
+
+def lab_server_refusals():
+    """What the server refuses, each case on its own (docs/lab.md
+    "Safety"): tools/lab_server.py's TFTP on a loopback port, sent to by
+    tftp-hpa's client as a machine would."""
+    top = os.path.join(BUILD, "lab-refusals")
+    shutil.rmtree(top, ignore_errors=True)
+    os.makedirs(top)
+    served = os.path.join(top, "lab")
+    port = 16969
+    server = subprocess.Popen(
+        ["python3", os.path.join(ROOT, "tools", "lab_server.py"), "--dir",
+         served, "--no-dhcp", "--tftp-address", "127.0.0.1:%d" % port,
+         "--seconds", "60"], stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT)
+    run = "m1/20261205-091500/"
+
+    def put(data, name):
+        src = os.path.join(top, "upload")
+        with open(src, "wb") as f:
+            f.write(data)
+        subprocess.run(["tftp", "127.0.0.1", str(port), "-m", "binary", "-c",
+                        "put", src, name], capture_output=True, timeout=60)
+        time.sleep(1)
+
+    def log():
+        with open(os.path.join(served, "serve.log")) as f:
+            return f.read()
+
+    def whole_run():
+        put(b"{}\n", run + "results.json")
+        put(b"blob", run + "run-1.bin")
+        put(b"3 results.json\n4 run-1.bin\n", run + "manifest.txt")
+        time.sleep(2)
+    try:
+        time.sleep(2)
+        put(b"x", "../outside")
+        put(b"x", run + "../../outside")
+        climbed = [p for p in (os.path.join(top, "outside"),
+                               os.path.join(served, "outside"))
+                   if os.path.exists(p)]
+        said = log()
+        check("lab-refusals: uploads whose paths climb out of the server's "
+              "folder are refused and logged, and nothing is written",
+              not climbed and said.count("sending NAK (2, Access denied)")
+              == 2, said[-800:])
+        put(b"#!/bin/sh\n", run + "evil.sh")
+        said = log()
+        check("lab-refusals: a name irqlab does not write is refused and "
+              "logged, and nothing is written",
+              said.count("sending NAK (2, Access denied)") == 3 and
+              not any("evil" in n for n in os.listdir(
+                  os.path.join(served, "tftp", "incoming"))), said[-800:])
+        put(b"\0" * (5 * 1024 * 1024), run + "report.html")
+        said = log()
+        refused = os.path.join(served, "refused", "m1+20261205-091500+"
+                               "report.html")
+        check("lab-refusals: a file over the stated size (4 MiB) is cut "
+              "there, refused, logged and moved to refused/",
+              "refused: m1+20261205-091500+report.html: over its 4194304 "
+              "bytes" in said and os.path.exists(refused) and
+              os.path.getsize(refused) == 4 * 1024 * 1024 + 1, said[-800:])
+        whole_run()
+        first = os.path.join(served, "runs", "m1", "20261205-091500",
+                             "results.json")
+        filed = os.path.exists(first)
+        put(b"{\"again\": 1}\n", run + "results.json")
+        put(b"13 results.json\n", run + "manifest.txt")
+        time.sleep(2)
+        said = log()
+        check("lab-refusals: a run whose manifest's files are all in is "
+              "filed; the same run sent again is refused and logged, the "
+              "filed one left as it was",
+              filed and open(first).read() == "{}\n" and
+              "refused: m1/20261205-091500 is already in runs/" in said,
+              said[-800:])
+    finally:
+        server.terminate()
+        server.wait()

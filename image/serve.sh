@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# serve.sh LAB INTERFACE [proxy|dhcp FIRST,LAST] [RUNS]: the server a lab
+# of machines PXE-boots irqlab from (docs/lab.md "The server"). LAB holds
+# what it serves (LAB/tftp: irqlab.efi, the report template, the icount
+# reference, irqlab.cfg and any irqlab-<MAC>.cfg the lab adds), the
+# uploads (LAB/tftp/incoming) and the runs filed from them (LAB/runs).
+# dnsmasq answers PXE on INTERFACE, as a proxy beside the lab's own DHCP
+# server unless "dhcp" says it leases addresses too; tftpd-hpa serves
+# and takes uploads. It prints each machine as it boots and uploads,
+# until interrupted, or until RUNS runs are filed.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+# What it serves: make serve names this build's files.
+efi=${EFI:-$here/build/irqlab.efi}
+template=${TEMPLATE:-$here/build/report-template.html}
+reference=${REFERENCE:-$here/build/icount.ref}
+lab=${1:?usage: serve.sh LAB INTERFACE [proxy|dhcp FIRST,LAST] [RUNS]}
+interface=${2:?usage: serve.sh LAB INTERFACE [proxy|dhcp FIRST,LAST] [RUNS]}
+mode=${3:-proxy}
+range=
+if [ "$mode" = dhcp ]; then
+	range=${4:?dhcp mode needs FIRST,LAST}
+	shift
+fi
+runs=${4:-0}
+
+for tool in dnsmasq in.tftpd; do
+	command -v "$tool" >/dev/null || {
+		echo "serve.sh: $tool is missing: make deps installs it" >&2
+		exit 1
+	}
+done
+if [ "$(id -u)" != 0 ]; then
+	echo "serve.sh: DHCP and TFTP take ports 67 and 69: run it as root" >&2
+	exit 1
+fi
+exec python3 "$here/tools/lab_server.py" --dir "$lab" \
+	--interface "$interface" --mode "$mode" ${range:+--range "$range"} \
+	--efi "$efi" --template "$template" --reference "$reference" --config "$here/image/irqlab.cfg" \
+	--runs "$runs"
