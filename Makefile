@@ -65,7 +65,7 @@ IMAGE      := $(BUILD)/irqlab.img
 
 .PHONY: all efi image run test unit-test deps test-deps usb collect rescue \
 	fuzz fuzz-smoke reference help \
-	bochs-exact compare serve clean FORCE
+	bochs-exact compare serve fleet clean FORCE
 
 # A plain `make` says what there is to make.
 all: help
@@ -94,6 +94,8 @@ help:
 	@echo "  serve LAB=folder INTERFACE=eth0 [MODE=dhcp RANGE=first,last] [RUNS=n]"
 	@echo "                  a lab's server: its machines PXE-boot irqlab and"
 	@echo "                  their runs arrive in LAB/runs (docs/lab.md)"
+	@echo "  fleet DIR=folder   every machine's runs under DIR: fleet.html (side by"
+	@echo "                  side, grouped by CPU model) and fleet.db (SQLite)"
 	@echo "  reference       record the icount reference for this build"
 	@echo "  efi, image      the EFI application, the disk image"
 	@echo "  bochs-exact BOCHS_SOURCE=bochs-<commit>-src.tar.xz   the exact-count Bochs"
@@ -219,6 +221,12 @@ compare: $(TOP)/compare-template.html
 	python3 tools/compare.py --template $(TOP)/compare-template.html \
 		$(if $(OUT),--out $(OUT)) $(RUNS)
 
+# make fleet DIR=lab: every results.json under DIR, one row per machine,
+# run and row in DIR/fleet.db, and DIR/fleet.html (docs/lab.md).
+fleet: $(TOP)/fleet-template.html
+	python3 tools/fleet.py --template $(TOP)/fleet-template.html \
+		$(or $(DIR),lab)
+
 image: $(IMAGE)
 
 # make serve LAB=folder INTERFACE=eth0 [MODE=dhcp RANGE=first,last]
@@ -251,7 +259,8 @@ $(TOP)/tests/%: tests/unit/%.c $(PURE_SRCS) $(PURE_HDRS) arch/matrix.h \
 unit-test: test-deps $(UNIT_BINS)
 
 test: test-deps efi image $(UNIT_BINS) $(TOP)/other-disk.img \
-	$(BUILD)/irqlab-rescue $(TOP)/compare-template.html
+	$(BUILD)/irqlab-rescue $(TOP)/compare-template.html \
+	$(TOP)/fleet-template.html
 	tests/run.sh $(UNIT_BINS)
 
 # What the tests use beyond what make run needs: cmocka, chromium.

@@ -5,8 +5,8 @@ Replaces each /*INLINE:name*/ in TEMPLATE with the file it names: the
 charting library from NODE_MODULES (installed from web/package-lock.json
 at build time, never kept in the repository), or a script or style sheet
 of this folder; page.js stands for the page's own script, PAGE.js
-(report or compare). The data slot, IRQLAB_RESULTS_JSON, stays for
-phase C or tools/compare.py to fill."""
+(report, compare or fleet). The data slot, IRQLAB_RESULTS_JSON, stays for
+phase C, tools/compare.py or tools/fleet.py to fill."""
 
 import os
 import re

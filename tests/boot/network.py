@@ -8,6 +8,7 @@ import json
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 import threading
 import time
@@ -304,6 +305,55 @@ def lab_of_machines():
               "tftp://%s.1/%s/<run>" % (cpu, LAB_NET, machine),
               bool(found) and "results in tftp://%s.1/%s/%s" % (
                   LAB_NET, machine, found[0]) in text, text[-800:])
+    lab_fleet(served)
+
+
+def lab_fleet(served):
+    """make fleet over the lab's folder: fleet.db holds each machine's
+    run and every row of its results.json with the same medians, and
+    fleet.html names the three machines, one CPU model each."""
+    p = subprocess.run(["make", "-s", "-C", ROOT, "fleet", "DIR=" + served],
+                       capture_output=True, text=True)
+    db_path = os.path.join(served, "fleet.db")
+    check("lab: make fleet DIR=<lab> writes fleet.db and fleet.html",
+          p.returncode == 0 and os.path.exists(db_path) and
+          os.path.exists(os.path.join(served, "fleet.html")),
+          (p.stdout + p.stderr)[-800:])
+    if p.returncode:
+        return
+    db = sqlite3.connect(db_path)
+    want = {}
+    for mac, uuid, cpu, _ in LAB_MACHINES:
+        machine = uuid or "mac-" + mac_name(mac)
+        folder = os.path.join(served, "runs", machine)
+        for run in (os.listdir(folder) if os.path.isdir(folder) else []):
+            with open(os.path.join(folder, run, "results.json")) as f:
+                doc = json.load(f)
+            for e in doc["experiments"]:
+                want[(machine, run, e["name"])] = (
+                    e["status"], e["round_trip"]["median"] if
+                    e["status"] == "ok" else None)
+    got = {(m, r, n): (s, rt) for m, r, n, s, rt in db.execute(
+        "SELECT machine, run, row, state, round_trip FROM rows WHERE topic "
+        "IN ('schemes', 'i386', 'variants', 'caches', 'mitigations')")}
+    check("lab: fleet.db has a row per machine, run and experiment of the "
+          "three results.json files, each with its state and median round "
+          "trip, and no other",
+          len(want) >= 3 and got == want,
+          str(sorted(set(got.items()) ^ set(want.items()))[:6]))
+    machines = db.execute("SELECT machine, cpu_model FROM machines "
+                          "ORDER BY machine").fetchall()
+    with open(os.path.join(served, "fleet.html")) as f:
+        page = f.read()
+    data = json.loads(re.search(
+        r'<script type="application/json" id="irqlab-data">(.*?)</script>',
+        page, re.S).group(1))
+    shown = sorted((m["machine"], g["cpu_model"]) for g in data["groups"]
+                   for m in g["machines"])
+    check("lab: fleet.html shows the three machines in three groups, one "
+          "per CPU model, as fleet.db's machines table has them",
+          len(machines) == 3 and shown == machines and
+          len(data["groups"]) == 3, str((shown, machines)))
 
 
 def lab_server_refusals():

@@ -411,7 +411,7 @@ def check_page(label, page, docs, min_charts):
 REPORT_HEIGHT_BOUND = 17000
 
 # How many checks the suite counts under CI (tests/checks.py).
-CHECKS_UNDER_CI = 98
+CHECKS_UNDER_CI = 105
 
 
 def pages():
@@ -994,6 +994,150 @@ def your_entry_compare():
           want >= 7 + 2 and not wrong, wrong[:4])
 
 
+def fleet_row_text(values, cells):
+    """A group's cell as docs/lab.md "The collection" states it, from
+    fleet.db: the lower middle of the ok round trips, the range where
+    they differ, how many of the group had the row ok."""
+    if not values:
+        return None
+    fmt = lambda v: str(int(v)) if float(v).is_integer() else "%.1f" % v
+    mid = sorted(values)[(len(values) - 1) // 2]
+    spread = ("" if min(values) == max(values) else
+              " [%s..%s]" % (fmt(min(values)), fmt(max(values))))
+    return "%s%s, %d of %d ok" % (fmt(mid), spread, len(values), cells)
+
+
+def fleet_of_50():
+    """make fleet over 50 machines, made from icount-a's and cpu-EPYC's
+    runs: 20 of each CPU model in their own units, 10 of them renamed
+    to a third model, int-direct moved by each machine's index so that
+    groups have ranges, and 10 machines with an earlier, different run.
+    fleet.db holds all 60 runs; the page opens in Chromium, fits the
+    window with its groups closed, and every group cell of every topic
+    equals what fleet.db's latest runs give, every machine cell of the
+    schemes equals its results.json."""
+    sources = [run_folder(n) for n in ("icount-a", "cpu-EPYC")]
+    if not check("fleet-50: icount-a and cpu-EPYC left results folders",
+                 all(sources)):
+        return
+    bases = []
+    for folder in sources:
+        with open(os.path.join(folder, "results.json")) as f:
+            bases.append(json.load(f))
+    top = os.path.join(RUNS, "fleet-50")
+    subprocess.run(["rm", "-rf", top], check=True)
+    docs = {}
+    for i in range(50):
+        machine = "m%02d" % i
+        for again in ((0, 1) if i < 10 else (1,)):
+            doc = json.loads(json.dumps(bases[i % 2]))
+            if i >= 40:
+                doc["machine"]["brand"] = "Made-up CPU for the fleet test"
+            for e in doc["experiments"]:
+                if e["name"] == "int-direct" and e["status"] == "ok":
+                    e["round_trip"]["median"] += i % 7 + (0 if again
+                                                          else 100)
+            doc["run_id"] = "2026120%d-120000" % (4 + again)
+            folder = os.path.join(top, "runs", machine, doc["run_id"])
+            os.makedirs(folder)
+            with open(os.path.join(folder, "results.json"), "w") as f:
+                json.dump(doc, f)
+            if again:
+                docs[machine] = doc
+    p = subprocess.run(["make", "-s", "--no-print-directory", "-C", ROOT,
+                        "fleet", "DIR=" + top], capture_output=True,
+                       text=True)
+    check("fleet-50: make fleet reads 50 machines' 60 runs and writes "
+          "fleet.db and fleet.html",
+          p.returncode == 0 and p.stdout.startswith(
+              "50 machine(s), 60 run(s)") and os.path.exists(
+                  os.path.join(top, "fleet.html")),
+          (p.stdout[:400] + p.stderr[-400:]))
+    if p.returncode:
+        return
+    import sqlite3
+    db = sqlite3.connect(os.path.join(top, "fleet.db"))
+    counts = db.execute("SELECT COUNT(DISTINCT machine), COUNT(*) FROM runs"
+                        ).fetchone()
+    per_run = dict(((m, r), n) for m, r, n in db.execute(
+        "SELECT machine, run, COUNT(*) FROM rows WHERE topic IN ('schemes',"
+        " 'i386', 'variants', 'caches', 'mitigations') GROUP BY 1, 2"))
+    want_rows = {m: len([e for e in d["experiments"]
+                         if not e["name"].startswith("selftest-")])
+                 for m, d in docs.items()}
+    check("fleet-50: fleet.db holds 60 runs of 50 machines, each run with "
+          "one row per experiment of its results.json",
+          counts == (50, 60) and len(per_run) == 60 and all(
+              n == want_rows[m] for (m, _), n in per_run.items()),
+          str((counts, len(per_run))))
+    seen, why = inspect(os.path.join(top, "fleet.html"),
+                        os.path.join(SHOTS, "fleet-50.png"))
+    if not check("fleet-50: fleet.html opens in headless Chromium with no "
+                 "error and no request beyond itself",
+                 seen is not None and not seen["console_errors"] and
+                 not seen["page_errors"] and not seen["requests"], why or
+                 str(seen and (seen["console_errors"], seen["page_errors"],
+                               seen["requests"]))):
+        return
+    check("fleet-50: its title counts 50 machines and 60 runs, and with "
+          "the groups closed it is no wider than the window",
+          seen["title"] == "irqlab: 50 machines, 60 runs" and
+          seen["page_width"] == 1200, str((seen["title"],
+                                           seen["page_width"])))
+    # Each machine's latest run, and its group: CPU model and unit.
+    latest = {m: (r, b, u) for m, r, b, u in db.execute(
+        "SELECT machine, run, cpu_model, unit FROM runs JOIN machines "
+        "USING (machine) ORDER BY run")}
+    groups = sorted({(b, u) for _, b, u in latest.values()})
+    member = {m: groups.index((b, u)) for m, (_, b, u) in latest.items()}
+    wrong, compared = [], 0
+    by_table = {}
+    for c in seen["cells"]:
+        by_table.setdefault(c["table"], []).append(c)
+    for topic, in db.execute("SELECT DISTINCT topic FROM rows"):
+        cells = by_table.get("fleet-" + topic, [])
+        for k, c in enumerate(cells):
+            g = k % len(groups)
+            machines = [m for m in member if member[m] == g]
+            values = []
+            for m in machines:
+                got = db.execute(
+                    "SELECT round_trip FROM rows WHERE machine = ? AND "
+                    "run = ? AND topic = ? AND row = ? AND state = 'ok' AND "
+                    "round_trip IS NOT NULL",
+                    (m, latest[m][0], topic, c["row"])).fetchone()
+                if got:
+                    values.append(got[0])
+            want = fleet_row_text(values, len(machines))
+            compared += 1
+            if want is not None and c["text"] != want or \
+                    want is None and c["text"].endswith(" ok"):
+                wrong.append((topic, c["row"], g, c["text"], want))
+    check("fleet-50: each group cell of every topic is the median machine's "
+          "round trip, the range and the count of ok machines of fleet.db's "
+          "latest runs",
+          compared > 100 and not wrong, "%d compared: %s" % (compared,
+                                                            wrong[:4]))
+    wrong, compared = [], 0
+    for g in range(len(groups)):
+        machines = sorted(m for m in member if member[m] == g)
+        cells = by_table.get("fleet-schemes-group-%d" % g, [])
+        for k, c in enumerate(cells):
+            e = next((x for x in docs[machines[k % len(machines)]][
+                "experiments"] if x["name"] == c["row"]), None)
+            want = ("not measured" if e is None else e["status"]
+                    if e["status"] != "ok" else "%d (%d/%d)" % (
+                        e["round_trip"]["median"], e["entry"]["median"],
+                        e["exit"]["median"]))
+            compared += 1
+            if c["text"] != want:
+                wrong.append((g, c["row"], c["text"], want))
+    check("fleet-50: each machine's cell of the schemes is its latest "
+          "results.json's median round trip (entry/exit), or its state",
+          compared >= 50 and not wrong, "%d compared: %s" % (compared,
+                                                            wrong[:4]))
+
+
 def main():
     check.guarded("the browser tests", pages)
     check.guarded("the browser tests, your entry code", your_entry_page)
@@ -1017,6 +1161,7 @@ def main():
                   compare_selections)
     check.guarded("the browser tests, the report's counts and Linux's sites",
                   report_counts_and_sites)
+    check.guarded("the browser tests, a fleet of 50 machines", fleet_of_50)
     return check.finish(CHECKS_UNDER_CI)
 
 

@@ -76,6 +76,10 @@ SCHEMES = "arch/dispatch/schemes.h"
 # come from: a function giving them in the groups' order). The words are
 # matched with any white space between them, as README wraps its lines.
 CODE_FIGURES = [
+    ("the machines of the browser test's fleet (fleet_of_50)",
+     r"`fleet.html` of (\d+) machines",
+     lambda: found("tests/browser/pages_test.py",
+                   r"def fleet_of_50.*?for i in range\((\d+)\):")),
     ("the headline's width (END_SCREEN_COLS, a column spare)",
      r"in at most (\d+) columns",
      lambda: [define(END_SCREEN, "END_SCREEN_COLS") + 1]),

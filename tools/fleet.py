@@ -1,0 +1,363 @@
+#!/usr/bin/env python3
+"""fleet.py [--template T] DIR: every machine's runs under DIR, side by
+side (docs/lab.md "The collection").
+
+DIR is a lab's folder (`make serve` files each run in
+runs/<machine>/<run>/) or any folder of results folders: every
+results.json under it is one run, and its machine is the folder above
+the run's (the SMBIOS UUID or mac-<MAC> on a lab's server), or, where
+that folder is a stick's "results", the folder above it (a copy of
+each machine's stick side by side), else the run's own folder.
+
+It writes two files into DIR:
+
+- fleet.db, an SQLite database: one row per machine (machines), per run
+  (runs) and per measured row of a run (rows), with its figures, unit,
+  state and clock. The schema and example queries are in docs/lab.md;
+  the file is made anew each time, so it never holds a run twice.
+- fleet.html (with --template): each machine's latest run side by side,
+  by topic (the schemes per source, the i386 schemes, entry variants,
+  cache states, mitigations, on other processors, between CPUs, the
+  primitives), grouped by CPU model and unit. A group's column gives
+  its machines' median, the range and how many machines; each group
+  opens to a column per machine. Figures in different units are never
+  in one group, so instructions never sit beside cycles.
+
+What the page shows is computed here once (summary()); the page draws
+it and computes nothing, so the table printed here and the page agree.
+"""
+
+import argparse
+import json
+import os
+import sqlite3
+import statistics
+import sys
+
+DATA_SLOT = "IRQLAB_RESULTS_JSON"
+
+# The topics, in the page's order: (key, title). A row's topic is
+# decided by rows_of().
+TOPICS = (
+    ("schemes", "The schemes, per source"),
+    ("i386", "The i386 schemes, in 32-bit protected mode"),
+    ("variants", "Entry variants (segment and per-CPU base reloads)"),
+    ("caches", "Cold and thrashed caches"),
+    ("mitigations", "Mitigations"),
+    ("other-cpus", "On other processors (medians over the boot CPU's)"),
+    ("between-cpus", "Between CPUs (median by relation)"),
+    ("primitives", "Primitives (median per block)"),
+)
+
+SCHEMA = """
+CREATE TABLE machines (
+  machine TEXT PRIMARY KEY,  -- SMBIOS system UUID, mac-<MAC>, or folder
+  cpu_model TEXT,            -- CPUID brand string
+  vendor TEXT, family INTEGER, model INTEGER, stepping INTEGER,
+  microcode TEXT,
+  system TEXT                -- SMBIOS vendor and product
+);
+CREATE TABLE runs (
+  machine TEXT REFERENCES machines(machine),
+  run TEXT,                  -- the run id, yyyymmdd-hhmmss
+  build TEXT,                -- irqlab's build id
+  clock TEXT,                -- clock.kind: tsc, icount, tcg-noise, emulator..
+  unit TEXT,                 -- what every figure of the run counts
+  figures_are_cycles INTEGER,
+  tsc_hz INTEGER,
+  folder TEXT,               -- where its files are, under DIR
+  PRIMARY KEY (machine, run)
+);
+CREATE TABLE rows (
+  machine TEXT, run TEXT,
+  topic TEXT,                -- schemes, i386, variants, caches, ...
+  row TEXT,                  -- the row's name in results.json
+  scheme TEXT, source TEXT, variant TEXT, core_type TEXT,
+  measure TEXT,              -- what the figures are (median, ...)
+  round_trip REAL, entry REAL, exit REAL,
+  samples INTEGER,
+  unit TEXT, clock TEXT,     -- the run's, repeated for plain queries
+  state TEXT,                -- ok, skipped or failed
+  reason TEXT,               -- why, where not ok
+  PRIMARY KEY (machine, run, topic, row),
+  FOREIGN KEY (machine, run) REFERENCES runs(machine, run)
+);
+"""
+
+
+def median_of(stats):
+    return (stats or {}).get("median")
+
+
+def rows_of(doc):
+    """Every measured row of a run, as dicts of the rows table's
+    columns (less machine, run, unit and clock)."""
+    out = []
+    mitigation_variants = {r.get("variant") for r in
+                           (doc.get("mitigations") or {}).get("rows") or []}
+    mitigation_variants.add("linux")
+
+    def add(topic, row, **kw):
+        base = dict(topic=topic, row=row, scheme=None, source=None,
+                    variant=None, core_type=None, measure="median",
+                    round_trip=None, entry=None, exit=None, samples=None,
+                    state="ok", reason=None)
+        base.update(kw)
+        out.append(base)
+
+    for e in doc.get("experiments") or []:
+        name = e.get("name", "")
+        if name.startswith("selftest-"):
+            continue
+        variant = e.get("variant") or ""
+        if not variant:
+            topic = ("i386" if e.get("cpu_mode") == "protected-32"
+                     else "schemes")
+        elif e.get("cache"):
+            topic = "caches"
+        elif variant.split("+")[0] in mitigation_variants:
+            topic = "mitigations"
+        else:
+            topic = "variants"
+        add(topic, name, scheme=e.get("scheme"), source=e.get("source"),
+            variant=variant, core_type=e.get("core_type"),
+            round_trip=median_of(e.get("round_trip")),
+            entry=median_of(e.get("entry")), exit=median_of(e.get("exit")),
+            samples=e.get("samples"), state=e.get("status"),
+            reason=e.get("reason"))
+    for r in doc.get("matrix_on_other_cpus") or []:
+        add("other-cpus", "%s on CPU %s" % (r.get("row"), r.get("cpu")),
+            core_type=r.get("core_type"), measure="median over the boot "
+            "CPU's", round_trip=r.get("round_trip_over_boot"),
+            entry=r.get("entry_over_boot"), exit=r.get("exit_over_boot"),
+            state=r.get("status"), reason=r.get("reason"))
+    cross = doc.get("cross_cpu") or {}
+    for kind, relations in (cross.get("by_relation") or {}).items():
+        for relation, v in relations.items():
+            add("between-cpus", "%s %s" % (kind, relation),
+                round_trip=v.get("median"), samples=v.get("rows"),
+                measure="median of the rows' medians")
+    for r in (doc.get("primitives") or {}).get("rows") or []:
+        add("primitives", r.get("name"), measure="median per block of "
+            "%s" % (doc.get("primitives") or {}).get("reps_per_block"),
+            round_trip=median_of(r.get("block")), samples=r.get("blocks"),
+            state=r.get("status"), reason=r.get("reason"))
+    return out
+
+
+def find_runs(top):
+    """(machine, run folder relative to top, doc) of every results.json
+    under top, in a stable order; unreadable files are named in a
+    second list."""
+    runs, problems = [], []
+    for here, dirs, files in os.walk(top):
+        dirs.sort()
+        if "results.json" not in files:
+            continue
+        path = os.path.join(here, "results.json")
+        try:
+            with open(path) as f:
+                doc = json.load(f)
+        except (OSError, ValueError) as e:
+            problems.append("%s: cannot be read (%s)" % (path, e))
+            continue
+        if not isinstance(doc, dict) or not isinstance(
+                doc.get("experiments"), list):
+            problems.append("%s: not an irqlab results.json" % path)
+            continue
+        # runs/<machine>/<run>, or <machine>/results/<run> as a stick
+        # holds it, or a bare <run>.
+        rel = os.path.relpath(here, top).split(os.sep)
+        if len(rel) >= 3 and rel[-2] == "results":
+            machine = rel[-3]
+        elif len(rel) >= 2 and rel[-2] != "results":
+            machine = rel[-2]
+        else:
+            machine = rel[-1]
+        runs.append((machine, os.path.relpath(here, top), doc))
+    return runs, problems
+
+
+def write_db(path, runs):
+    if os.path.exists(path):
+        os.remove(path)
+    db = sqlite3.connect(path)
+    db.executescript(SCHEMA)
+    for machine, folder, doc in runs:
+        m = doc.get("machine") or {}
+        system = m.get("smbios_system") or {}
+        db.execute("INSERT OR REPLACE INTO machines VALUES (?,?,?,?,?,?,?,?)",
+                   (machine, m.get("brand"), m.get("cpu_vendor"),
+                    m.get("family"), m.get("model"), m.get("stepping"),
+                    None if m.get("microcode") is None
+                    else str(m.get("microcode")),
+                    " ".join(x for x in (system.get("vendor"),
+                                         system.get("product")) if x)))
+        clock = doc.get("clock") or {}
+        run = doc.get("run_id") or os.path.basename(folder)
+        db.execute("INSERT INTO runs VALUES (?,?,?,?,?,?,?,?)",
+                   (machine, run, doc.get("build"), clock.get("kind"),
+                    clock.get("unit"), int(bool(clock.get(
+                        "figures_are_cycles"))), clock.get("tsc_hz"), folder))
+        for r in rows_of(doc):
+            db.execute(
+                "INSERT INTO rows VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (machine, run, r["topic"], r["row"], r["scheme"],
+                 r["source"], r["variant"], r["core_type"], r["measure"],
+                 r["round_trip"], r["entry"], r["exit"], r["samples"],
+                 clock.get("unit"), clock.get("kind"), r["state"],
+                 r["reason"]))
+    db.commit()
+    db.close()
+
+
+def latest_runs(runs):
+    """Each machine's latest run (the largest run id): the page's
+    columns. The others stay in fleet.db."""
+    latest = {}
+    for machine, folder, doc in runs:
+        run = doc.get("run_id") or ""
+        if machine not in latest or run > latest[machine][2].get("run_id",
+                                                                 ""):
+            latest[machine] = (machine, folder, doc)
+    return [latest[m] for m in sorted(latest)]
+
+
+def fmt(v):
+    """A figure as results.json has it: whole numbers whole, never in
+    exponent form."""
+    return str(int(v)) if float(v).is_integer() else "%.1f" % v
+
+
+def cell_text(r):
+    """One machine's cell: '64 (18/17)', a bare figure where the row
+    has no entry and exit, or its state."""
+    if r is None:
+        return "not measured"
+    if r["state"] != "ok" or r["round_trip"] is None:
+        return r["state"] or "?"
+    figure = fmt(r["round_trip"])
+    if r["entry"] is not None and r["exit"] is not None:
+        figure += " (%s/%s)" % (fmt(r["entry"]), fmt(r["exit"]))
+    return figure
+
+
+def group_text(cells):
+    """A group's cell from its machines' rows (None where a machine's
+    run lacks the row): the median of the ok figures (the lower middle
+    one, so it is a machine's own figure), their range where they
+    differ, and how many machines had the row ok; else what the row's
+    state was on how many, or "not measured"."""
+    values = [c["round_trip"] for c in cells if c and c["state"] == "ok"
+              and c["round_trip"] is not None]
+    if values:
+        spread = ("" if min(values) == max(values) else
+                  " [%s..%s]" % (fmt(min(values)), fmt(max(values))))
+        return "%s%s, %d of %d ok" % (fmt(statistics.median_low(values)),
+                                      spread,
+                                      len(values), len(cells))
+    states = {}
+    for c in cells:
+        if c:
+            states[c["state"]] = states.get(c["state"], 0) + 1
+    if not states:
+        return "not measured"
+    return ", ".join("%s on %d of %d" % (s, n, len(cells))
+                     for s, n in sorted(states.items()))
+
+
+def summary(runs):
+    """What the page shows: the groups (CPU model and unit) with their
+    machines' latest runs, and per topic its rows, each row's cell per
+    group and per machine."""
+    latest = latest_runs(runs)
+    groups = {}
+    for machine, folder, doc in latest:
+        key = ((doc.get("machine") or {}).get("brand") or "?",
+               (doc.get("clock") or {}).get("unit") or "?")
+        groups.setdefault(key, []).append((machine, folder, doc))
+    ordered = sorted(groups.items())
+    group_list = [{"cpu_model": k[0], "unit": k[1], "machines": [
+        {"machine": m, "run": doc.get("run_id"), "folder": folder,
+         "clock": (doc.get("clock") or {}).get("kind")}
+        for m, folder, doc in members]} for k, members in ordered]
+    rows_by_machine = {m: {(r["topic"], r["row"]): r for r in rows_of(doc)}
+                       for m, _, doc in latest}
+    topics = []
+    for key, title in TOPICS:
+        names = []
+        for m, _, _ in latest:
+            for (topic, row) in rows_by_machine[m]:
+                if topic == key and row not in names:
+                    names.append(row)
+        if not names:
+            continue
+        lines = []
+        for name in names:
+            by_group, by_machine = [], []
+            for _, members in ordered:
+                cells = [rows_by_machine[m].get((key, name))
+                         for m, _, _ in members]
+                by_group.append(group_text(cells))
+                by_machine.append([cell_text(c) for c in cells])
+            lines.append({"row": name, "groups": by_group,
+                          "machines": by_machine})
+        topics.append({"topic": key, "title": title, "rows": lines})
+    return {"groups": group_list, "topics": topics,
+            "runs": len(runs), "machines": len(latest)}
+
+
+def print_summary(model, problems):
+    print("%d machine(s), %d run(s); each machine's latest run below, "
+          "the rest in fleet.db" % (model["machines"], model["runs"]))
+    for i, g in enumerate(model["groups"]):
+        print("group %d: %s, in %s: %s" % (i + 1, g["cpu_model"], g["unit"],
+                                           ", ".join(m["machine"] for m in
+                                                     g["machines"])))
+    for p in problems:
+        print("note: " + p)
+    for t in model["topics"]:
+        if t["topic"] != "schemes":
+            continue
+        print("\n%s: each group's median round trip [range], and how many "
+              "of its machines had the row ok" % t["title"])
+        header = ["row"] + ["group %d" % (i + 1)
+                            for i in range(len(model["groups"]))]
+        lines = [header] + [[r["row"]] + r["groups"] for r in t["rows"]]
+        widths = [max(len(x) for x in col) for col in zip(*lines)]
+        for line in lines:
+            print("  ".join(x.ljust(w) for x, w in zip(line,
+                                                       widths)).rstrip())
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--template", help="the fleet page's template")
+    ap.add_argument("dir")
+    args = ap.parse_args()
+    runs, problems = find_runs(args.dir)
+    if not runs:
+        print("fleet: no results.json under %s" % args.dir, file=sys.stderr)
+        for p in problems:
+            print("  " + p, file=sys.stderr)
+        return 1
+    db = os.path.join(args.dir, "fleet.db")
+    write_db(db, runs)
+    model = summary(runs)
+    model["problems"] = problems
+    print_summary(model, problems)
+    print("wrote %s" % db)
+    if args.template:
+        with open(args.template) as f:
+            page = f.read()
+        # Safe inside the page's <script> element.
+        data = json.dumps(model).replace("<", "\\u003c")
+        out = os.path.join(args.dir, "fleet.html")
+        with open(out, "w") as f:
+            f.write(page.replace(DATA_SLOT, data, 1))
+        print("wrote %s" % out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
