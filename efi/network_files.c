@@ -28,6 +28,7 @@ int lab_server_open(EFI_HANDLE image, struct lab_server *s)
 	const EFI_PXE_BASE_CODE_PACKET *packet;
 	const EFI_PXE_BASE_CODE_DHCPV4_PACKET *offer;
 	unsigned folder = 0, i;
+	UINTN options;
 	UINT8 *a = s->address.v4.Addr;
 
 	ZeroMem(s, sizeof(*s));
@@ -36,20 +37,23 @@ int lab_server_open(EFI_HANDLE image, struct lab_server *s)
 		return -1;
 	/* The boot file and its server, as edk2's PXE takes them: from a
 	 * boot server's PXE reply, else a proxy DHCP server's offer, else
-	 * the DHCP ACK (docs/lab.md); the server is siaddr, or where that
-	 * is 0.0.0.0 the packet's server identifier (option 54). */
+	 * the DHCP ACK (docs/lab.md). The server is the address that
+	 * packet's option 66 names, where it names one: QEMU's user
+	 * networking answers every TFTP request to siaddr itself and only
+	 * reads, so a lab there names its own server so. Else siaddr, or
+	 * where that is 0.0.0.0 the server identifier (option 54). */
 	m = s->pxe->Mode;
 	packet = m->PxeReplyReceived ? &m->PxeReply
 		 : m->ProxyOfferReceived ? &m->ProxyOffer : &m->DhcpAck;
 	offer = &packet->Dhcpv4;
-	CopyMem(a, (void *)offer->BootpSiAddr, 4);
-	if (!(a[0] | a[1] | a[2] | a[3]) &&
-	    dhcp_option(offer->DhcpOptions,
-			sizeof(*packet) - (UINTN)(offer->DhcpOptions -
-						  packet->Raw),
-			54, a, 4) != 4) {
-		s->pxe = NULL;
-		return -1;
+	options = sizeof(*packet) - (UINTN)(offer->DhcpOptions - packet->Raw);
+	if (dhcp_tftp_server(offer->DhcpOptions, options, a) != 0) {
+		CopyMem(a, (void *)offer->BootpSiAddr, 4);
+		if (!(a[0] | a[1] | a[2] | a[3]) &&
+		    dhcp_option(offer->DhcpOptions, options, 54, a, 4) != 4) {
+			s->pxe = NULL;
+			return -1;
+		}
 	}
 	for (i = 0; i < sizeof(offer->BootpBootFile) &&
 		    offer->BootpBootFile[i]; i++)

@@ -398,10 +398,10 @@ static void build_context(struct pending *pc, struct report_context *ctx,
  * run, a note of what was discarded. Returns NULL, or why not. */
 static void save_tables(struct pending *pc)
 {
-	struct machine_info m;
 	char dir[128];
 
-	platform_identify(ST, &m, pc->platform);
+	/* main() identified the platform before phase C, for the SMBIOS
+	 * UUID that names the machine on a lab's server. */
 	fmt_snprintf(dir, sizeof(dir), "%s\\acpi", pc->dir);
 	platform_save_tables(pc->volume, pc->platform, dir, pc->scratch);
 }

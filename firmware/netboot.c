@@ -130,6 +130,38 @@ int dhcp_option(const uint8_t *options, size_t len, uint8_t code,
 	return -1;
 }
 
+int dhcp_tftp_server(const uint8_t *options, size_t len, uint8_t out[4])
+{
+	uint8_t name[64], ip[4] = { 0 };
+	int n = dhcp_option(options, len, 66, name, sizeof(name));
+	int i, part = 0, digits = 0;
+	unsigned value = 0;
+
+	if (n <= 0 || n > (int)sizeof(name))
+		return -1;
+	/* Some servers count a terminating NUL in the option's length. */
+	if (name[n - 1] == '\0')
+		n--;
+	for (i = 0; i <= n; i++) {
+		if (i < n && name[i] >= '0' && name[i] <= '9') {
+			value = value * 10 + (unsigned)(name[i] - '0');
+			if (++digits > 3 || value > 255)
+				return -1;
+		} else if ((i == n || name[i] == '.') && digits && part < 4) {
+			ip[part++] = (uint8_t)value;
+			value = 0;
+			digits = 0;
+		} else {
+			return -1;
+		}
+	}
+	if (part != 4)
+		return -1;
+	for (i = 0; i < 4; i++)
+		out[i] = ip[i];
+	return 0;
+}
+
 /* Whether the 16 bytes are all `v`: DSP0134 §7.2.1's "not present"
  * (00h) and "not set" (FFh). */
 static int all_bytes(const uint8_t *p, uint8_t v)

@@ -53,6 +53,13 @@ void boot_origin_mac_name(const struct boot_origin *o, char *out, size_t cap);
 int dhcp_option(const uint8_t *options, size_t len, uint8_t code,
 		uint8_t *out, size_t cap);
 
+/* The TFTP server a DHCP packet names by address in option 66 ("TFTP
+ * server name", RFC 2132 §9.4), as QEMU's user networking names one with
+ * tftp-server-name: copies its four bytes to `out` and returns 0, or -1
+ * where the option is absent or is not a dotted IPv4 address (a host
+ * name is not looked up). */
+int dhcp_tftp_server(const uint8_t *options, size_t len, uint8_t out[4]);
+
 /* The machine's folder on the lab's server: the SMBIOS system UUID
  * (`uuid`, NULL where the firmware gives none; DSP0134 §7.2.1) in its
  * canonical text, else "mac-" and the MAC address's name. Returns 0, or

@@ -198,6 +198,41 @@ static void dhcp_options_are_found_by_code(void **state)
 	assert_int_equal(dhcp_option(cut, sizeof(cut), 54, ip, 4), -1);
 }
 
+/* Option 66 names the TFTP server where it is a dotted IPv4 address,
+ * with or without a counted NUL; a host name, a fifth part, a part over
+ * 255 or an empty part is no address, and `out` is left alone. */
+static void option_66_names_the_server_by_address(void **state)
+{
+	static const uint8_t plain[] = { 53, 1, 5, 66, 8, '1', '0', '.', '0',
+					 '.', '2', '.', '4', 255 };
+	static const uint8_t counted_nul[] = { 66, 12, '1', '9', '2', '.', '1',
+					       '6', '8', '.', '1', '.', '9',
+					       0, 255 };
+	static const char *const refused[] = { "lab-server", "10.0.2.4.5",
+					       "10.0.2.256", "10..2.4", "10.0.2.",
+					       "1000.0.2.4", "10.0.2" };
+	uint8_t ip[4] = { 0 }, option[40];
+	size_t i, n;
+
+	(void)state;
+	assert_int_equal(dhcp_tftp_server(plain, sizeof(plain), ip), 0);
+	assert_memory_equal(ip, ((uint8_t[]){ 10, 0, 2, 4 }), 4);
+	assert_int_equal(dhcp_tftp_server(counted_nul, sizeof(counted_nul), ip),
+			 0);
+	assert_memory_equal(ip, ((uint8_t[]){ 192, 168, 1, 9 }), 4);
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		n = strlen(refused[i]);
+		option[0] = 66;
+		option[1] = (uint8_t)n;
+		memcpy(option + 2, refused[i], n);
+		option[2 + n] = 255;
+		memset(ip, 7, sizeof(ip));
+		assert_int_equal(dhcp_tftp_server(option, n + 3, ip), -1);
+		assert_memory_equal(ip, ((uint8_t[]){ 7, 7, 7, 7 }), 4);
+	}
+	assert_int_equal(dhcp_tftp_server(plain, 3, ip), -1);
+}
+
 /* The machine's folder: the SMBIOS UUID, its first three fields stored
  * little-endian (DSP0134 §7.2.1), as dmidecode prints it; the MAC where
  * the UUID is all 00h (not present) or all FFh (not set) or not given. */
@@ -275,6 +310,7 @@ int main(void)
 		cmocka_unit_test(the_older_ip_nodes_are_read),
 		cmocka_unit_test(a_long_uri_is_cut_and_an_ip_node_alone_is_no_boot),
 		cmocka_unit_test(dhcp_options_are_found_by_code),
+		cmocka_unit_test(option_66_names_the_server_by_address),
 		cmocka_unit_test(the_machine_is_named_by_uuid_else_mac),
 		cmocka_unit_test(files_are_named_on_the_server_as_a_lab_files_them),
 	};
