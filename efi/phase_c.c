@@ -100,9 +100,9 @@ static void forget_runs_kept(const struct volume *vol,
 		return;
 	for (i = 0; i < found->n; i++)
 		if (found->rec[i].chosen)
-			log_printf("phase C: %s belongs to a run already on the ESP "
+			log_printf("phase C: %s belongs to a run already %s "
 				   "(same run id, length and CRC)\n",
-				   found->rec[i].name_ascii);
+				   found->rec[i].name_ascii, volume_place(vol));
 	failed = handoff_delete_chosen(found);
 	log_printf("phase C: %u such record(s) deleted\n", n - failed);
 	handoff_set_aside_undeletable(found);
@@ -231,11 +231,11 @@ static int keep_part(struct pending *pc, struct next_run *next)
 		 * only the matrix's senders from matrix_next_sender. */
 		uint16_t first = r->next_row ? r->next_row : r->plan_rows;
 
-		log_printf("phase C: part %u of run %u kept on the ESP: "
+		log_printf("phase C: part %u of run %u kept %s: "
 			   "the results did not all fit one handoff, so "
 			   "the plan's rows from %u on are measured next, in "
-			   "part %u\n", r->part, r->run_index, first,
-			   r->part + 1u);
+			   "part %u\n", r->part, r->run_index,
+			   volume_place(pc->volume), first, r->part + 1u);
 		if (r->matrix_next_sender)
 			log_printf("phase C: and the matrix between CPUs from "
 				   "its sender %u on\n",
@@ -314,9 +314,9 @@ static int keep_series_run(struct pending *pc, struct next_run *next)
 	const char *err = keep_run_blobs(pc);
 
 	if (!err && !handoff_delete(pc->found)) {
-		log_printf("phase C: run %u of %u kept on the ESP; "
-			   "measuring run %u\n", r->run_index,
-			   r->config.runs, r->run_index + 1);
+		log_printf("phase C: run %u of %u kept %s; measuring run "
+			   "%u\n", r->run_index, r->config.runs,
+			   volume_place(pc->volume), r->run_index + 1);
 		log_status(STATUS_RUN_KEPT, "run=%u runs=%u",
 			   r->run_index, r->config.runs);
 		*next = (struct next_run){

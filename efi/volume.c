@@ -53,6 +53,11 @@ void volume_where(const struct volume *v, const char *path, char *out,
 		fmt_snprintf(out, cap, "%s", path);
 }
 
+const char *volume_place(const struct volume *v)
+{
+	return v->on_server ? "on the lab's server" : "on the ESP";
+}
+
 int volume_mkdir_p(const struct volume *v, const char *path)
 {
 	if (v->root)

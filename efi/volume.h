@@ -30,6 +30,9 @@ int volume_usable(const struct volume *v);
  * tftp:// URL. */
 void volume_where(const struct volume *v, const char *path, char *out,
 		  UINTN cap);
+/* Where the files are, for a sentence: "on the ESP" or "on the lab's
+ * server". */
+const char *volume_place(const struct volume *v);
 /* As files_mkdir_p, files_write_verified and files_read (efi/files.h);
  * a server's folders need no creating. */
 int volume_mkdir_p(const struct volume *v, const char *path);
