@@ -93,7 +93,8 @@ help:
 	@echo "  compare RUNS=\"results/<run> ...\" [OUT=file.html]   runs side by side"
 	@echo "  serve LAB=folder INTERFACE=eth0 [MODE=dhcp RANGE=first,last] [RUNS=n]"
 	@echo "                  a lab's server: its machines PXE-boot irqlab and"
-	@echo "                  their runs arrive in LAB/runs (docs/lab.md)"
+	@echo "                  their runs arrive in LAB/runs (docs/lab.md);"
+	@echo "                  MODE=user (no INTERFACE) for QEMU user networking"
 	@echo "  fleet DIR=folder   every machine's runs under DIR: fleet.html (side by"
 	@echo "                  side, grouped by CPU model) and fleet.db (SQLite)"
 	@echo "  reference       record the icount reference for this build"
@@ -231,10 +232,12 @@ image: $(IMAGE)
 
 # make serve LAB=folder INTERFACE=eth0 [MODE=dhcp RANGE=first,last]
 # [RUNS=n]: a lab's machines PXE-boot irqlab from here, and their runs
-# arrive in LAB/runs (docs/lab.md).
+# arrive in LAB/runs (docs/lab.md). MODE=user, with no INTERFACE, serves
+# QEMU machines on user networking.
 serve: $(BUILD)/irqlab.efi $(TOP)/report-template.html $(TOP)/icount.ref
 	EFI=$(BUILD)/irqlab.efi TEMPLATE=$(TOP)/report-template.html \
-	REFERENCE=$(TOP)/icount.ref image/serve.sh $(or $(LAB),lab) $(INTERFACE) \
+	REFERENCE=$(TOP)/icount.ref image/serve.sh $(or $(LAB),lab) \
+		$(or $(INTERFACE),-) \
 		$(or $(MODE),proxy) $(RANGE) $(RUNS)
 
 deps:

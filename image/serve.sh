@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# serve.sh LAB INTERFACE [proxy|dhcp FIRST,LAST] [RUNS]: the server a lab
-# of machines PXE-boots irqlab from (docs/lab.md "The server"). LAB holds
+# serve.sh LAB INTERFACE [proxy|dhcp FIRST,LAST|user] [RUNS]: the server a
+# lab of machines PXE-boots irqlab from (docs/lab.md "The server"). LAB holds
 # what it serves (LAB/tftp: irqlab.efi, the report template, the icount
 # reference, irqlab.cfg and any irqlab-<MAC>.cfg the lab adds), the
 # uploads (LAB/tftp/incoming) and the runs filed from them (LAB/runs).
 # dnsmasq answers PXE on INTERFACE, as a proxy beside the lab's own DHCP
 # server unless "dhcp" says it leases addresses too; tftpd-hpa serves
-# and takes uploads. It prints each machine as it boots and uploads,
+# and takes uploads. "user" is for QEMU machines on user networking (no
+# INTERFACE: give -), whose own DHCP and TFTP servers boot them and whose
+# option 66 names this host. It prints each machine as it boots and uploads,
 # until interrupted, or until RUNS runs are filed.
 set -euo pipefail
 
@@ -15,8 +17,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 efi=${EFI:-$here/build/irqlab.efi}
 template=${TEMPLATE:-$here/build/report-template.html}
 reference=${REFERENCE:-$here/build/icount.ref}
-lab=${1:?usage: serve.sh LAB INTERFACE [proxy|dhcp FIRST,LAST] [RUNS]}
-interface=${2:?usage: serve.sh LAB INTERFACE [proxy|dhcp FIRST,LAST] [RUNS]}
+lab=${1:?usage: serve.sh LAB INTERFACE [proxy|dhcp FIRST,LAST|user] [RUNS]}
+interface=${2:?usage: serve.sh LAB INTERFACE|- [proxy|dhcp FIRST,LAST|user] [RUNS]}
 mode=${3:-proxy}
 range=
 if [ "$mode" = dhcp ]; then
@@ -36,6 +38,6 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 exec python3 "$here/tools/lab_server.py" --dir "$lab" \
-	--interface "$interface" --mode "$mode" ${range:+--range "$range"} \
+	$([ "$interface" = - ] || echo --interface "$interface") --mode "$mode" ${range:+--range "$range"} \
 	--efi "$efi" --template "$template" --reference "$reference" --config "$here/image/irqlab.cfg" \
 	--runs "$runs"

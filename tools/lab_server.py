@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""lab_server.py --dir LAB --interface IF [--mode proxy|dhcp]: the server
-a lab of machines PXE-boots irqlab from (docs/lab.md "The server").
+"""lab_server.py --dir LAB --interface IF [--mode proxy|dhcp|user]: the
+server a lab of machines PXE-boots irqlab from (docs/lab.md "The
+server").
 
 It runs two of Debian's engines and watches what they do:
 
 - dnsmasq answers PXE clients. In proxy mode (the default) it only
   names the boot file and this server, and never hands out an address,
   so it runs beside the lab's own DHCP server. In dhcp mode it also
-  leases addresses, for an isolated network.
+  leases addresses, for an isolated network. In user mode there is no
+  dnsmasq: the machines are QEMU guests on its user networking, whose
+  own DHCP and TFTP servers boot them, and option 66
+  (tftp-server-name) names this server for the config and the uploads.
 - tftpd-hpa serves LAB/tftp and takes uploads. Its remap file
   (tftp-remap, written here) lets a client write only irqlab's own
   file names under <machine>/<run>/, and puts them in LAB/tftp/incoming;
@@ -18,7 +22,7 @@ Uploads arrive flat, as <machine>+<run>+<file>. A run is complete when
 its manifest.txt is in and every file it names has the size it gives:
 irqlab writes the manifest last, after reading every file back, and a
 cut-off upload leaves only part of a file. The run is then copied to
-LAB/runs/<machine>/<run>/, which `make fleet DIR=LAB/runs` reads. An existing run there is
+LAB/runs/<machine>/<run>/, which `make fleet DIR=LAB` reads. An existing run there is
 never overwritten, and a file over its kind's size is moved to
 LAB/refused/. Every event is printed, and appended to LAB/serve.log.
 """
@@ -186,6 +190,23 @@ def interface_address(interface):
     return m.group(1), int(m.group(2))
 
 
+def host_address():
+    """This host's own IPv4 address, as QEMU's user networking reaches
+    it: the source of its default route, else its first global one."""
+    out = subprocess.run(["ip", "-4", "route", "get", "203.0.113.1"],
+                         capture_output=True, text=True).stdout
+    m = re.search(r"\bsrc ([0-9.]+)", out)
+    if not m:
+        out = subprocess.run(["ip", "-4", "-o", "addr", "show", "scope",
+                              "global"], capture_output=True,
+                             text=True).stdout
+        m = re.search(r"inet ([0-9.]+)/", out)
+    if not m:
+        sys.exit("lab_server: this host has no IPv4 address of its own, "
+                 "which QEMU's user networking could reach")
+    return m.group(1)
+
+
 def network_of(address, bits):
     n = int.from_bytes(socket.inet_aton(address), "big")
     n &= (0xffffffff << (32 - bits)) & 0xffffffff
@@ -282,7 +303,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dir", required=True, help="the lab's folder")
     ap.add_argument("--interface", help="the NIC the machines are on")
-    ap.add_argument("--mode", choices=("proxy", "dhcp"), default="proxy")
+    ap.add_argument("--mode", choices=("proxy", "dhcp", "user"),
+                    default="proxy")
     ap.add_argument("--range", help="dhcp mode: FIRST,LAST[,LEASE]")
     ap.add_argument("--efi", help="irqlab.efi to serve")
     ap.add_argument("--template", help="the report page's template")
@@ -298,6 +320,11 @@ def main():
     args = ap.parse_args()
     if args.mode == "dhcp" and not args.range:
         ap.error("--mode dhcp needs --range")
+    if args.mode == "user":
+        # QEMU's user networking: its own DHCP server answers, and this
+        # host is reached at its own address.
+        args.no_dhcp = True
+        args.tftp_address = args.tftp_address or host_address() + ":69"
     if not args.no_dhcp and not args.interface:
         ap.error("--interface is needed to answer PXE clients")
 
@@ -330,6 +357,11 @@ def main():
     procs.append(tftpd)
     log.say("TFTP: %s served from %s, uploads into incoming/" % (
         args.tftp_address or ":69", root))
+    if args.mode == "user":
+        log.say("QEMU machines on user networking boot with: -netdev user,"
+                "id=n0,tftp=%s,bootfile=irqlab.efi,tftp-server-name=%s "
+                "-device virtio-net-pci,netdev=n0,romfile=" % (
+                    root, args.tftp_address.rsplit(":", 1)[0]))
 
     sorter = Sorter(args.dir, log)
     stop = []

@@ -356,6 +356,119 @@ def lab_fleet(served):
           len(data["groups"]) == 3, str((shown, machines)))
 
 
+# A run in parts, under QEMU's user networking: histograms of plain
+# TCG's noisy figures outgrow a handoff capped at 8 KiB, so the run goes
+# in parts, each uploaded as it comes.
+USER_NET_CONFIG = ("samples = 300\nwarmup = 10\ncold_samples = 20\n"
+                   "thrash_samples = 2\nprimitive_blocks = 5\n"
+                   "gap_samples = 50\nhistograms = 1\nhandoff_kib = 8\n"
+                   "variants = none\napic_modes = xapic\ncpus = 0\n"
+                   "matrix_cpus = none\nfinish = shutdown\n")
+USER_NET_UUID = "11111111-2222-3333-4444-5555555555aa"
+USER_NET_LIMIT = 400
+
+
+def lab_user_networking():
+    """make serve MODE=user on this host, no namespace: QEMU's user
+    networking boots the machine from its own DHCP and TFTP servers, and
+    its option 66 (tftp-server-name) names the lab's server, which phase
+    A reads the config from and phase C uploads to. The run goes in two
+    parts or more, each uploaded as it comes, and is filed whole."""
+    top = os.path.join(BUILD, "lab-user-net")
+    shutil.rmtree(top, ignore_errors=True)
+    served = os.path.join(top, "lab")
+    os.makedirs(os.path.join(served, "tftp"))
+    with open(os.path.join(served, "tftp", "irqlab.cfg"), "w") as f:
+        f.write(USER_NET_CONFIG)
+    log_path = os.path.join(top, "serve.out")
+    with open(log_path, "w") as out:
+        server = subprocess.Popen(
+            ["make", "-s", "-C", ROOT, "serve", "LAB=" + served, "MODE=user",
+             "RUNS=1"], stdout=out, stderr=subprocess.STDOUT,
+            start_new_session=True)
+    said, netdev = "", None
+    try:
+        start = time.monotonic()
+        while netdev is None and time.monotonic() - start < 60 and \
+                server.poll() is None:
+            time.sleep(1)
+            with open(log_path) as f:
+                said = f.read()
+            netdev = re.search(r"boot with: -netdev (\S+)", said)
+        check("lab-user-net: make serve MODE=user names the -netdev line "
+              "its machines boot with, option 66 naming this host",
+              netdev is not None and "tftp-server-name=" in netdev.group(1),
+              said[-800:])
+        if netdev is None:
+            return
+        server_address = re.search(r"tftp-server-name=([0-9.]+)",
+                                   netdev.group(1)).group(1)
+        here = os.path.join(top, "machine")
+        os.makedirs(here)
+        shutil.copy(OVMF_VARS, os.path.join(here, "vars.fd"))
+        machine = subprocess.Popen(
+            ["qemu-system-x86_64", "-machine", "q35", "-cpu", "max", "-m",
+             "512", "-display", "none", "-uuid", USER_NET_UUID,
+             "-drive", "if=pflash,format=raw,readonly=on,file=" + OVMF_CODE,
+             "-drive", "if=pflash,format=raw,file=" + os.path.join(
+                 here, "vars.fd"),
+             "-netdev", netdev.group(1),
+             "-device", "virtio-net-pci,netdev=n0,romfile=",
+             "-serial", "file:" + os.path.join(here, "serial.log")],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        start = time.monotonic()
+        while time.monotonic() - start < USER_NET_LIMIT and (
+                server.poll() is None or machine.poll() is None):
+            time.sleep(2)
+        if machine.poll() is None:
+            machine.kill()
+        machine.wait()
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, 15)
+        server.wait()
+    with open(log_path) as f:
+        said = f.read()
+    with open(os.path.join(here, "serial.log"), "rb") as f:
+        text = f.read().decode("latin-1").replace("\r", "")
+    check("lab-user-net: the server filed the machine's run and stopped by "
+          "itself",
+          server.returncode == 0 and "stopped: 1 run(s) filed" in said,
+          said[-800:])
+    check("lab-user-net: phase A read its config from the server option "
+          "66 names, not from QEMU's own TFTP server",
+          "config: read from the server irqlab was booted from: tftp://%s/"
+          "irqlab.cfg" % server_address in text.splitlines(),
+          line_of(text, "config:"))
+    folder = os.path.join(served, "runs", USER_NET_UUID)
+    found = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+    doc = None
+    if len(found) == 1:
+        with open(os.path.join(folder, found[0], "results.json")) as f:
+            doc = json.load(f)
+    parts = (doc or {}).get("handoff", {}).get("parts", 0)
+    blobs = sorted(n for n in (os.listdir(os.path.join(folder, found[0]))
+                               if doc else []) if n.endswith(".bin"))
+    check("lab-user-net: the run went in parts, each kept on the lab's "
+          "server as it came, and its folder there holds every part's "
+          "blob and the joined run's",
+          parts >= 2 and text.count("kept on the lab's server") == parts - 1
+          and blobs == sorted(["run-1.bin"] + [
+              "run-1-part-%d.bin" % i for i in range(1, parts + 1)]),
+          "parts %s, blobs %s" % (parts, blobs))
+    check("lab-user-net: the joined results.json has every row measured "
+          "(none left to a later part), with the config's samples",
+          doc is not None and doc["handoff"]["unmeasured_from_row"] is None
+          and doc["config"]["samples"] == 300 and len(doc["experiments"])
+          > 20 and all(e["status"] in ("ok", "skipped")
+                       for e in doc["experiments"]),
+          str(doc and doc["handoff"]))
+    check("lab-user-net: phase C says where the results went: "
+          "tftp://<this host>/%s/<run>" % USER_NET_UUID,
+          bool(found) and "results in tftp://%s/%s/%s" % (
+              server_address, USER_NET_UUID, found[0]) in text, text[-800:])
+
+
 def lab_server_refusals():
     """What the server refuses, each case on its own (docs/lab.md
     "Safety"): tools/lab_server.py's TFTP on a loopback port, sent to by
