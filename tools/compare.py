@@ -200,6 +200,18 @@ def print_yours(docs, runs):
                      for x in yours_rows(entries)])
 
 
+def fill_template(template, data, out):
+    """A page from its template (web/inline.py), the data in its slot;
+    tools/fleet.py's too."""
+    with open(template) as f:
+        page = f.read()
+    # Safe inside the page's <script> element.
+    text = json.dumps(data).replace("<", "\\u003c")
+    with open(out, "w") as f:
+        f.write(page.replace(DATA_SLOT, text, 1))
+    print("wrote %s" % out)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--template")
@@ -274,14 +286,8 @@ def main():
         out = args.out or os.path.join(os.path.dirname(os.path.abspath(
             args.runs[0].rstrip("/") if not args.runs[0].endswith(".json")
             else os.path.dirname(args.runs[0]))), "compare.html")
-        with open(args.template) as f:
-            page = f.read()
-        data = json.dumps({"runs": runs, "problems": problems})
-        # Safe inside the page's <script> element.
-        data = data.replace("<", "\\u003c")
-        with open(out, "w") as f:
-            f.write(page.replace(DATA_SLOT, data, 1))
-        print("wrote %s" % out)
+        fill_template(args.template, {"runs": runs, "problems": problems},
+                      out)
     return 0
 
 

@@ -34,7 +34,7 @@ import sqlite3
 import statistics
 import sys
 
-DATA_SLOT = "IRQLAB_RESULTS_JSON"
+from compare import fill_template, print_table
 
 # The topics, in the page's order: (key, title). A row's topic is
 # decided by rows_of().
@@ -321,13 +321,9 @@ def print_summary(model, problems):
             continue
         print("\n%s: each group's median round trip [range], and how many "
               "of its machines had the row ok" % t["title"])
-        header = ["row"] + ["group %d" % (i + 1)
-                            for i in range(len(model["groups"]))]
-        lines = [header] + [[r["row"]] + r["groups"] for r in t["rows"]]
-        widths = [max(len(x) for x in col) for col in zip(*lines)]
-        for line in lines:
-            print("  ".join(x.ljust(w) for x, w in zip(line,
-                                                       widths)).rstrip())
+        print_table([["row"] + ["group %d" % (i + 1)
+                                for i in range(len(model["groups"]))]],
+                    [[r["row"]] + r["groups"] for r in t["rows"]])
 
 
 def main():
@@ -348,14 +344,8 @@ def main():
     print_summary(model, problems)
     print("wrote %s" % db)
     if args.template:
-        with open(args.template) as f:
-            page = f.read()
-        # Safe inside the page's <script> element.
-        data = json.dumps(model).replace("<", "\\u003c")
-        out = os.path.join(args.dir, "fleet.html")
-        with open(out, "w") as f:
-            f.write(page.replace(DATA_SLOT, data, 1))
-        print("wrote %s" % out)
+        fill_template(args.template, model,
+                      os.path.join(args.dir, "fleet.html"))
     return 0
 
 

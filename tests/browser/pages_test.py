@@ -16,6 +16,7 @@ import json
 import math
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 
@@ -1055,7 +1056,6 @@ def fleet_of_50():
           (p.stdout[:400] + p.stderr[-400:]))
     if p.returncode:
         return
-    import sqlite3
     db = sqlite3.connect(os.path.join(top, "fleet.db"))
     counts = db.execute("SELECT COUNT(DISTINCT machine), COUNT(*) FROM runs"
                         ).fetchone()
