@@ -81,13 +81,20 @@ INTN lab_server_read(const struct lab_server *s, const char *path, void *buf,
 	return EFI_ERROR(st) ? -1 : (INTN)size;
 }
 
-/* Why a transfer failed: the server's TFTP error where it sent one, or
- * the firmware's status (a timeout where the server is gone). */
+/* Why a transfer failed: the server's TFTP error where it sent one, else
+ * what the firmware's status says. A server that is gone shows as a
+ * timeout, or where its host still answers, as an ICMP unreachable: the
+ * network statuses EFIERR(100..103) of UEFI 2.10 Appendix D, which
+ * gnu-efi does not define. */
 static const char *why_failed(const struct lab_server *s, EFI_STATUS st,
 			      const char *what)
 {
+	static const char *const unreachable[] = {
+		"network", "host", "protocol", "port",
+	};
 	static char why[160];
 	const EFI_PXE_BASE_CODE_MODE *m = s->pxe->Mode;
+	UINTN net = st & ~EFIERR(0);
 
 	if (st == EFI_TFTP_ERROR && m->TftpErrorReceived)
 		fmt_snprintf(why, sizeof(why), "%s: the server refused it "
@@ -97,6 +104,10 @@ static const char *why_failed(const struct lab_server *s, EFI_STATUS st,
 	else if (st == EFI_TIMEOUT)
 		fmt_snprintf(why, sizeof(why), "%s: the server did not answer",
 			     what);
+	else if (EFI_ERROR(st) && net >= 100 && net <= 103)
+		fmt_snprintf(why, sizeof(why), "%s: the server did not answer "
+			     "(ICMP: %s unreachable)", what,
+			     unreachable[net - 100]);
 	else
 		fmt_snprintf(why, sizeof(why), "%s: EFI status %llx", what,
 			     (unsigned long long)st);

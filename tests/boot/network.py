@@ -8,11 +8,13 @@ import json
 import os
 import re
 import shutil
+import socket
 import sqlite3
 import subprocess
 import threading
 import time
 
+import varstore
 from harness import BUILD, ROOT, TINY, TINY_SAMPLES, check
 
 # Two machines: one with an SMBIOS UUID and a config of its own on the
@@ -356,6 +358,74 @@ def lab_fleet(served):
           len(data["groups"]) == 3, str((shown, machines)))
 
 
+def serve_user_mode(top, config, runs=1):
+    """make serve MODE=user with LAB=top/lab serving this config, in a
+    session of its own; returns the server, where it logs, and the
+    -netdev its machines boot with (None where it named none in 60 s)."""
+    served = os.path.join(top, "lab")
+    os.makedirs(os.path.join(served, "tftp"), exist_ok=True)
+    with open(os.path.join(served, "tftp", "irqlab.cfg"), "w") as f:
+        f.write(config)
+    log_path = os.path.join(top, "serve-%d.out" % len(
+        [n for n in os.listdir(top) if n.startswith("serve-")]))
+    with open(log_path, "w") as out:
+        server = subprocess.Popen(
+            ["make", "-s", "-C", ROOT, "serve", "LAB=" + served, "MODE=user",
+             "RUNS=%d" % runs], stdout=out, stderr=subprocess.STDOUT,
+            start_new_session=True)
+    netdev, start = None, time.monotonic()
+    while netdev is None and time.monotonic() - start < 60 and \
+            server.poll() is None:
+        time.sleep(1)
+        with open(log_path) as f:
+            netdev = re.search(r"boot with: -netdev (\S+)", f.read())
+    return server, log_path, netdev and netdev.group(1)
+
+
+def stop_server(server):
+    if server.poll() is None:
+        os.killpg(server.pid, 15)
+    server.wait()
+
+
+def user_machine(here, netdev, uuid, qmp=None):
+    """One QEMU machine on user networking, PXE-booted by QEMU's own
+    servers; its variable store stays in here/vars.fd (made on its first
+    boot), its serial text goes to here/serial-<boot>.log."""
+    os.makedirs(here, exist_ok=True)
+    store = os.path.join(here, "vars.fd")
+    if not os.path.exists(store):
+        shutil.copy(OVMF_VARS, store)
+    boot = len([n for n in os.listdir(here) if n.startswith("serial-")])
+    return subprocess.Popen(
+        ["qemu-system-x86_64", "-machine", "q35", "-cpu", "max", "-m",
+         "512", "-display", "none", "-uuid", uuid,
+         "-drive", "if=pflash,format=raw,readonly=on,file=" + OVMF_CODE,
+         "-drive", "if=pflash,format=raw,file=" + store,
+         "-netdev", netdev,
+         "-device", "virtio-net-pci,netdev=n0,romfile=",
+         "-serial", "file:" + os.path.join(here, "serial-%d.log" % boot)]
+        + (["-qmp", "unix:%s,server=on,wait=off" % qmp] if qmp else []),
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def text_of(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read().decode("latin-1").replace("\r", "")
+    except FileNotFoundError:
+        return ""
+
+
+def wait_for(procs, limit, until=lambda: False, step=2):
+    """Waits while any of procs runs, up to limit seconds, or until
+    until() holds."""
+    start = time.monotonic()
+    while time.monotonic() - start < limit and not until() and \
+            any(p.poll() is None for p in procs):
+        time.sleep(step)
+
+
 # A run in parts, under QEMU's user networking: histograms of plain
 # TCG's noisy figures outgrow a handoff capped at 8 KiB, so the run goes
 # in parts, each uploaded as it comes.
@@ -376,61 +446,28 @@ def lab_user_networking():
     parts or more, each uploaded as it comes, and is filed whole."""
     top = os.path.join(BUILD, "lab-user-net")
     shutil.rmtree(top, ignore_errors=True)
+    os.makedirs(top)
     served = os.path.join(top, "lab")
-    os.makedirs(os.path.join(served, "tftp"))
-    with open(os.path.join(served, "tftp", "irqlab.cfg"), "w") as f:
-        f.write(USER_NET_CONFIG)
-    log_path = os.path.join(top, "serve.out")
-    with open(log_path, "w") as out:
-        server = subprocess.Popen(
-            ["make", "-s", "-C", ROOT, "serve", "LAB=" + served, "MODE=user",
-             "RUNS=1"], stdout=out, stderr=subprocess.STDOUT,
-            start_new_session=True)
-    said, netdev = "", None
+    server, log_path, netdev = serve_user_mode(top, USER_NET_CONFIG)
+    here = os.path.join(top, "machine")
     try:
-        start = time.monotonic()
-        while netdev is None and time.monotonic() - start < 60 and \
-                server.poll() is None:
-            time.sleep(1)
-            with open(log_path) as f:
-                said = f.read()
-            netdev = re.search(r"boot with: -netdev (\S+)", said)
         check("lab-user-net: make serve MODE=user names the -netdev line "
               "its machines boot with, option 66 naming this host",
-              netdev is not None and "tftp-server-name=" in netdev.group(1),
-              said[-800:])
+              netdev is not None and "tftp-server-name=" in netdev,
+              text_of(log_path)[-800:])
         if netdev is None:
             return
         server_address = re.search(r"tftp-server-name=([0-9.]+)",
-                                   netdev.group(1)).group(1)
-        here = os.path.join(top, "machine")
-        os.makedirs(here)
-        shutil.copy(OVMF_VARS, os.path.join(here, "vars.fd"))
-        machine = subprocess.Popen(
-            ["qemu-system-x86_64", "-machine", "q35", "-cpu", "max", "-m",
-             "512", "-display", "none", "-uuid", USER_NET_UUID,
-             "-drive", "if=pflash,format=raw,readonly=on,file=" + OVMF_CODE,
-             "-drive", "if=pflash,format=raw,file=" + os.path.join(
-                 here, "vars.fd"),
-             "-netdev", netdev.group(1),
-             "-device", "virtio-net-pci,netdev=n0,romfile=",
-             "-serial", "file:" + os.path.join(here, "serial.log")],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        start = time.monotonic()
-        while time.monotonic() - start < USER_NET_LIMIT and (
-                server.poll() is None or machine.poll() is None):
-            time.sleep(2)
+                                   netdev).group(1)
+        machine = user_machine(here, netdev, USER_NET_UUID)
+        wait_for([server, machine], USER_NET_LIMIT)
         if machine.poll() is None:
             machine.kill()
         machine.wait()
     finally:
-        if server.poll() is None:
-            os.killpg(server.pid, 15)
-        server.wait()
-    with open(log_path) as f:
-        said = f.read()
-    with open(os.path.join(here, "serial.log"), "rb") as f:
-        text = f.read().decode("latin-1").replace("\r", "")
+        stop_server(server)
+    said = text_of(log_path)
+    text = text_of(os.path.join(here, "serial-0.log"))
     check("lab-user-net: the server filed the machine's run and stopped by "
           "itself",
           server.returncode == 0 and "stopped: 1 run(s) filed" in said,
@@ -467,6 +504,117 @@ def lab_user_networking():
           "tftp://<this host>/%s/<run>" % USER_NET_UUID,
           bool(found) and "results in tftp://%s/%s/%s" % (
               server_address, USER_NET_UUID, found[0]) in text, text[-800:])
+
+
+def qmp(path, command, **arguments):
+    """One QMP command to a QEMU started with -qmp unix:path (the QEMU
+    Machine Protocol specification: the greeting, qmp_capabilities, then
+    the command); returns its reply."""
+    with socket.socket(socket.AF_UNIX) as s:
+        s.connect(path)
+        f = s.makefile("rw")
+        json.loads(f.readline())
+        for message in ({"execute": "qmp_capabilities"},
+                        {"execute": command, "arguments": arguments}):
+            f.write(json.dumps(message) + "\n")
+            f.flush()
+            while True:
+                reply = json.loads(f.readline())
+                if "event" not in reply:
+                    break
+        return reply
+
+
+CUT_OFF_UUID = "11111111-2222-3333-4444-5555555555cc"
+CUT_OFF_LIMIT = 300
+# QEMU's filter-buffer holds the machine's packets and lets them go this
+# often (microseconds): an upload then takes seconds, long enough to stop
+# the server half-way through one.
+CUT_OFF_INTERVAL_US = 100000
+
+
+def lab_cut_off_upload():
+    """The lab's server stops while phase C uploads (docs/lab.md "When
+    an upload fails"): once the first upload starts, the machine's
+    packets are slowed (a QMP filter-buffer) and the server is stopped.
+    Phase C must keep its records and say why; booted again with the
+    server back, it uploads the same run, which the server files, and
+    deletes its records."""
+    top = os.path.join(BUILD, "lab-cut-off")
+    shutil.rmtree(top, ignore_errors=True)
+    os.makedirs(top)
+    incoming = os.path.join(top, "lab", "tftp", "incoming")
+    runs = os.path.join(top, "lab", "runs", CUT_OFF_UUID)
+    here = os.path.join(top, "machine")
+    monitor = os.path.join(top, "qmp.sock")
+    config = TINY + "variants = none\napic_modes = xapic\ncpus = 0\n" \
+        "matrix_cpus = none\nfinish = shutdown\n"
+    server, log_path, netdev = serve_user_mode(top, config)
+    slowed = None
+    try:
+        if netdev is None:
+            check("lab-cut-off: make serve MODE=user started", False,
+                  text_of(log_path)[-800:])
+            return
+        machine = user_machine(here, netdev, CUT_OFF_UUID, qmp=monitor)
+        wait_for([machine], CUT_OFF_LIMIT,
+                 until=lambda: "WRQ from" in text_of(log_path), step=0.05)
+        if "WRQ from" in text_of(log_path):
+            slowed = qmp(monitor, "object-add", **{
+                "qom-type": "filter-buffer", "id": "slow", "netdev": "n0",
+                "interval": CUT_OFF_INTERVAL_US})
+        stop_server(server)
+        wait_for([machine], CUT_OFF_LIMIT)
+        if machine.poll() is None:
+            machine.kill()
+        machine.wait()
+    finally:
+        stop_server(server)
+    text = text_of(os.path.join(here, "serial-0.log"))
+    arrived = sorted(os.listdir(incoming)) if os.path.isdir(incoming) \
+        else []
+    check("lab-cut-off: the server was stopped once the machine's first "
+          "upload had begun, its packets slowed then; nothing was filed "
+          "and no manifest arrived",
+          slowed == {"return": {}} and arrived and not any(
+              n.endswith("manifest.txt") for n in arrived)
+          and not os.path.exists(runs), "%s; %s" % (slowed, arrived))
+    failed = re.search(r"phase C: results NOT written \((.*)\); records "
+                       r"kept", text)
+    records = varstore.irqlab_records(os.path.join(here, "vars.fd"))
+    check("lab-cut-off: phase C said the results were NOT written, why "
+          "(the server did not answer) and that it kept its records; it "
+          "powered off with them in the store",
+          failed is not None and "did not answer" in failed.group(1) and
+          machine.returncode == 0 and len(records) > 0,
+          "%s; exit %s; %d records" % (failed and failed.group(0),
+                                       machine.returncode, len(records)))
+    server, log_path, netdev = serve_user_mode(top, config)
+    try:
+        machine = user_machine(here, netdev, CUT_OFF_UUID)
+        wait_for([server, machine], CUT_OFF_LIMIT)
+        if machine.poll() is None:
+            machine.kill()
+        machine.wait()
+    finally:
+        stop_server(server)
+    text = text_of(os.path.join(here, "serial-1.log"))
+    filed = sorted(os.listdir(runs)) if os.path.isdir(runs) else []
+    doc = None
+    if len(filed) == 1:
+        with open(os.path.join(runs, filed[0], "results.json")) as f:
+            doc = json.load(f)
+    check("lab-cut-off: booted again with the server back, the machine "
+          "measured nothing and uploaded the kept run, which the server "
+          "filed whole",
+          "stopped: 1 run(s) filed" in text_of(log_path) and doc is not None
+          and "phase B:" not in text and "results in tftp://" in text and
+          all(e["status"] in ("ok", "skipped") for e in doc["experiments"]),
+          "%s; %s" % (filed, text[-600:]))
+    check("lab-cut-off: after the upload the records are deleted from the "
+          "store",
+          doc is not None and varstore.irqlab_records(
+              os.path.join(here, "vars.fd")) == [], text[-600:])
 
 
 def lab_server_refusals():
