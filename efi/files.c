@@ -33,6 +33,58 @@ EFI_FILE_HANDLE files_open_root(EFI_HANDLE image)
 	return device ? LibOpenRoot(device) : NULL;
 }
 
+/* EFI_PARTITION_INFO_PROTOCOL (UEFI 2.10 §13.18), which gnu-efi does
+ * not define: only its head is read. System is 1 on an EFI system
+ * partition, GPT or MBR alike. */
+static EFI_GUID partition_info_guid = {
+	0x8cf2f62c, 0xbc9b, 0x4821,
+	{ 0x80, 0x8d, 0xec, 0x9e, 0xc4, 0x21, 0xa1, 0xa0 }
+};
+
+struct partition_info_head {
+	UINT32 revision;
+	UINT32 type;		/* 0 other, 1 MBR, 2 GPT */
+	UINT8 system;
+} __attribute__((packed));
+
+EFI_FILE_HANDLE files_open_system_partition(void)
+{
+	EFI_HANDLE *handles = NULL, found = NULL;
+	UINTN n = 0, i;
+
+	if (EFI_ERROR(uefi_call_wrapper(BS->LocateHandleBuffer, 5, ByProtocol,
+					&partition_info_guid, NULL, &n,
+					&handles)))
+		return NULL;
+	for (i = 0; i < n && !found; i++) {
+		struct partition_info_head *info = NULL;
+		EFI_FILE_HANDLE root;
+		EFI_FILE_SYSTEM_INFO *fs;
+		int writable;
+
+		if (EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3,
+						handles[i],
+						&partition_info_guid,
+						(void **)&info)) ||
+		    !info || info->system != 1)
+			continue;
+		root = LibOpenRoot(handles[i]);
+		if (!root)
+			continue;
+		fs = LibFileSystemInfo(root);
+		writable = fs && !fs->ReadOnly;
+		if (fs)
+			FreePool(fs);
+		if (writable) {
+			FreePool(handles);
+			return root;
+		}
+		uefi_call_wrapper(root->Close, 1, root);
+	}
+	FreePool(handles);
+	return NULL;
+}
+
 int files_boot_origin(EFI_HANDLE image, struct boot_origin *out)
 {
 	EFI_HANDLE device = files_loaded_device(image);

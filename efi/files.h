@@ -11,6 +11,10 @@
  * protocol's DeviceHandle), or NULL. */
 EFI_HANDLE files_loaded_device(EFI_HANDLE image);
 EFI_FILE_HANDLE files_open_root(EFI_HANDLE image);
+/* The root of the machine's first EFI system partition whose file system
+ * is writable, or NULL: where a network-booted irqlab keeps a copy of its
+ * files (docs/lab.md "Where the results go"). */
+EFI_FILE_HANDLE files_open_system_partition(void);
 /* Where the image was loaded from: its device's path, read by
  * boot_origin_read (a network boot has a MAC node; docs/lab.md).
  * Returns 0, or -1 where the firmware gives no readable path. */

@@ -468,7 +468,7 @@ static int delete_and_show(struct pending *pc, const struct report_context *ctx)
 {
 	uint32_t n = pc->found->n, failed = handoff_delete(pc->found);
 	struct text_buf tb;
-	char where[256];
+	char where[256], copy[256];
 
 	log_printf("phase C: %u record(s) deleted%s\n", n - failed,
 		   failed ? ", some deletions failed" : "");
@@ -479,6 +479,9 @@ static int delete_and_show(struct pending *pc, const struct report_context *ctx)
 	}
 	volume_where(pc->volume, pc->dir, where, sizeof(where));
 	log_printf("results in %s\n", where);
+	volume_copy_where(pc->volume, pc->dir, copy, sizeof(copy));
+	if (copy[0])
+		log_printf("%s\n", copy);
 	log_status(STATUS_RESULTS, "folder=%s", files_last_component(pc->dir));
 	log_write("\n");
 	if (!pc->have_run) {

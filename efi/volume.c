@@ -22,6 +22,28 @@ void volume_open(EFI_HANDLE image, const uint8_t *system_uuid,
 			     v->machine, sizeof(v->machine)))
 		return;
 	v->on_server = 1;
+	v->copy = files_open_system_partition();
+}
+
+/* Stops copying to the ESP, keeping the first reason. */
+static void copy_failed(struct volume *v, const char *path, const char *why)
+{
+	fmt_snprintf(v->copy_failed, sizeof(v->copy_failed), "%s: %s", path,
+		     why);
+	uefi_call_wrapper(v->copy->Close, 1, v->copy);
+	v->copy = NULL;
+}
+
+void volume_copy_where(const struct volume *v, const char *dir, char *out,
+		       UINTN cap)
+{
+	if (v->copy)
+		fmt_snprintf(out, cap, "a copy on this machine's ESP: %s", dir);
+	else if (v->copy_failed[0])
+		fmt_snprintf(out, cap, "no copy on this machine's ESP: %s",
+			     v->copy_failed);
+	else
+		out[0] = '\0';
 }
 
 int volume_usable(const struct volume *v)
@@ -58,24 +80,23 @@ const char *volume_place(const struct volume *v)
 	return v->on_server ? "on the lab's server" : "on the ESP";
 }
 
-int volume_mkdir_p(const struct volume *v, const char *path)
+int volume_mkdir_p(struct volume *v, const char *path)
 {
 	if (v->root)
 		return files_mkdir_p(v->root, path);
+	if (v->copy && files_mkdir_p(v->copy, path))
+		copy_failed(v, path, "cannot create it");
 	return v->on_server ? 0 : -1;
 }
 
-const char *volume_write_verified(struct volume *v, const char *path,
-				  const void *data, UINTN len, void *scratch)
+/* A file on the server, read back, and listed for the manifest. */
+static const char *server_write(struct volume *v, const char *path,
+				const void *data, UINTN len, void *scratch)
 {
 	char on_server[200];
 	const char *err;
 	int n;
 
-	if (v->root)
-		return files_write_verified(v->root, path, data, len, scratch);
-	if (!v->on_server)
-		return "no volume to write to";
 	if (server_path(v, path, on_server, sizeof(on_server)))
 		return "a name the lab's server does not take";
 	err = lab_server_write(&v->server, on_server, data, len, scratch);
@@ -87,6 +108,25 @@ const char *volume_write_verified(struct volume *v, const char *path,
 	if (n > 0 && v->written_len + (UINTN)n < sizeof(v->written))
 		v->written_len += (UINTN)n;
 	return NULL;
+}
+
+const char *volume_write_verified(struct volume *v, const char *path,
+				  const void *data, UINTN len, void *scratch)
+{
+	const char *err;
+
+	if (v->root)
+		return files_write_verified(v->root, path, data, len, scratch);
+	if (!v->on_server)
+		return "no volume to write to";
+	err = server_write(v, path, data, len, scratch);
+	if (!err && v->copy) {
+		const char *why = files_write_verified(v->copy, path, data, len,
+						       scratch);
+		if (why)
+			copy_failed(v, path, why);
+	}
+	return err;
 }
 
 const char *volume_write_manifest(struct volume *v, const char *dir,
@@ -122,8 +162,9 @@ const char *volume_write_manifest(struct volume *v, const char *dir,
 		if (at >= sizeof(list))
 			return "the manifest does not fit";
 	}
+	/* The server's alone: the copy's files are renamed into place. */
 	fmt_snprintf(path, sizeof(path), "%s\\manifest.txt", dir);
-	return volume_write_verified(v, path, list, at, scratch);
+	return server_write(v, path, list, at, scratch);
 }
 
 INTN volume_read(const struct volume *v, const char *path, void *buf,

@@ -14,6 +14,12 @@ struct volume {
 	int on_server;		/* files go to `server` instead */
 	struct lab_server server;
 	char machine[64];	/* the lab's name for this machine */
+	/* On a server: the machine's own writable ESP, which every file
+	 * written to the server is copied to, or NULL; copy_failed says why
+	 * the copy stopped (its first failure), else is empty. A copy that
+	 * fails never keeps the records: the server holds the run. */
+	EFI_FILE_HANDLE copy;
+	char copy_failed[160];
 	/* The files written to the server this boot, for the manifest. */
 	char written[4096];
 	UINTN written_len;
@@ -34,12 +40,17 @@ void volume_where(const struct volume *v, const char *path, char *out,
  * server". */
 const char *volume_place(const struct volume *v);
 /* As files_mkdir_p, files_write_verified and files_read (efi/files.h);
- * a server's folders need no creating. */
-int volume_mkdir_p(const struct volume *v, const char *path);
+ * a server's folders need no creating. On a server, folders and files
+ * go to the copy too, while it has not failed. */
+int volume_mkdir_p(struct volume *v, const char *path);
 const char *volume_write_verified(struct volume *v, const char *path,
 				  const void *data, UINTN len, void *scratch);
 INTN volume_read(const struct volume *v, const char *path, void *buf,
 		 UINTN cap);
+/* On a server with a copy on the ESP, a line for people: where the copy
+ * of `dir` is, or why there is none (empty where there is no copy). */
+void volume_copy_where(const struct volume *v, const char *dir, char *out,
+		       UINTN cap);
 /* On a server, the last file of a run's folder `dir`: manifest.txt, a
  * line "<bytes> <name>" for each file this boot wrote there. The server
  * files a run only once its manifest is in and every file it names has

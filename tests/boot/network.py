@@ -388,10 +388,11 @@ def stop_server(server):
     server.wait()
 
 
-def user_machine(here, netdev, uuid, qmp=None):
+def user_machine(here, netdev, uuid, qmp=None, disk=None):
     """One QEMU machine on user networking, PXE-booted by QEMU's own
-    servers; its variable store stays in here/vars.fd (made on its first
-    boot), its serial text goes to here/serial-<boot>.log."""
+    servers (first in its boot order); its variable store stays in
+    here/vars.fd (made on its first boot), its serial text goes to
+    here/serial-<boot>.log. A disk image is attached as virtio-blk."""
     os.makedirs(here, exist_ok=True)
     store = os.path.join(here, "vars.fd")
     if not os.path.exists(store):
@@ -403,10 +404,44 @@ def user_machine(here, netdev, uuid, qmp=None):
          "-drive", "if=pflash,format=raw,readonly=on,file=" + OVMF_CODE,
          "-drive", "if=pflash,format=raw,file=" + store,
          "-netdev", netdev,
-         "-device", "virtio-net-pci,netdev=n0,romfile=",
+         "-device", "virtio-net-pci,netdev=n0,romfile=,bootindex=1",
          "-serial", "file:" + os.path.join(here, "serial-%d.log" % boot)]
-        + (["-qmp", "unix:%s,server=on,wait=off" % qmp] if qmp else []),
+        + (["-qmp", "unix:%s,server=on,wait=off" % qmp] if qmp else [])
+        + (["-drive", "if=none,id=disk,format=raw,file=" + disk,
+            "-device", "virtio-blk-pci,drive=disk,bootindex=2"]
+           if disk else []),
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def blank_system_partition(path, kib=64 * 1024, start=2048):
+    """A disk as a machine's OS disk has one: GPT, one FAT EFI system
+    partition from sector start to the backup GPT, nothing on it;
+    returns its mtools address."""
+    with open(path, "wb") as f:
+        f.truncate(kib * 1024)
+    subprocess.run(["sfdisk", "--quiet", path], check=True, input=(
+        "label: gpt\nfirst-lba: %d\nstart=%d, type=C12A7328-F81F-11D2-BA4B-"
+        "00A0C93EC93B\n" % (start, start)).encode())
+    part = "%s@@%d" % (path, start * 512)
+    subprocess.run(["mformat", "-i", part, "-T", str(kib * 2 - start - 33),
+                    "::"], check=True,
+                   env=dict(os.environ, MTOOLS_SKIP_CHECK="1"))
+    return part
+
+
+def esp_files(part, folder):
+    """The files under folder on an mtools partition, with their bytes."""
+    env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
+    listing = subprocess.run(["mdir", "-i", part, "-b", "-/", "::" + folder],
+                             capture_output=True, text=True, env=env)
+    files = {}
+    for name in listing.stdout.split():
+        if name.endswith("/"):
+            continue
+        data = subprocess.run(["mtype", "-i", part, name],
+                              capture_output=True, env=env).stdout
+        files[name[len("::" + folder) + 1:]] = data
+    return files
 
 
 def text_of(path):
@@ -443,7 +478,8 @@ def lab_user_networking():
     networking boots the machine from its own DHCP and TFTP servers, and
     its option 66 (tftp-server-name) names the lab's server, which phase
     A reads the config from and phase C uploads to. The run goes in two
-    parts or more, each uploaded as it comes, and is filed whole."""
+    parts or more, each uploaded as it comes, and is filed whole; the
+    machine's own blank ESP gets a copy of every file."""
     top = os.path.join(BUILD, "lab-user-net")
     shutil.rmtree(top, ignore_errors=True)
     os.makedirs(top)
@@ -459,7 +495,9 @@ def lab_user_networking():
             return
         server_address = re.search(r"tftp-server-name=([0-9.]+)",
                                    netdev).group(1)
-        machine = user_machine(here, netdev, USER_NET_UUID)
+        esp = blank_system_partition(os.path.join(top, "esp.img"))
+        machine = user_machine(here, netdev, USER_NET_UUID,
+                               disk=os.path.join(top, "esp.img"))
         wait_for([server, machine], USER_NET_LIMIT)
         if machine.poll() is None:
             machine.kill()
@@ -504,6 +542,24 @@ def lab_user_networking():
           "tftp://<this host>/%s/<run>" % USER_NET_UUID,
           bool(found) and "results in tftp://%s/%s/%s" % (
               server_address, USER_NET_UUID, found[0]) in text, text[-800:])
+    on_server = {}
+    for base, _, names in os.walk(os.path.join(folder, found[0]) if found
+                                  else folder):
+        for name in names:
+            path = os.path.join(base, name)
+            with open(path, "rb") as f:
+                on_server[os.path.relpath(path, os.path.join(
+                    folder, found[0])).replace(os.sep, "/")] = f.read()
+    on_server.pop("manifest.txt", None)
+    copied = esp_files(esp, "/EFI/irqlab/results/%s" % found[0]) if found \
+        else {}
+    check("lab-user-net: the machine's own ESP holds a copy of every file "
+          "the server filed (its manifest aside), byte for byte, and phase "
+          "C said so",
+          bool(on_server) and copied == on_server and
+          "a copy on this machine's ESP: \\EFI\\irqlab\\results\\%s" %
+          found[0] in text,
+          "server %s; ESP %s" % (sorted(on_server), sorted(copied)))
 
 
 def qmp(path, command, **arguments):
@@ -531,6 +587,8 @@ CUT_OFF_LIMIT = 300
 # often (microseconds): an upload then takes seconds, long enough to stop
 # the server half-way through one.
 CUT_OFF_INTERVAL_US = 100000
+# An ESP with room for the run's first files but not all of them.
+SMALL_ESP_KIB = 160
 
 
 def lab_cut_off_upload():
@@ -539,7 +597,7 @@ def lab_cut_off_upload():
     packets are slowed (a QMP filter-buffer) and the server is stopped.
     Phase C must keep its records and say why; booted again with the
     server back, it uploads the same run, which the server files, and
-    deletes its records."""
+    deletes its records, though its copy on an ESP too small fails."""
     top = os.path.join(BUILD, "lab-cut-off")
     shutil.rmtree(top, ignore_errors=True)
     os.makedirs(top)
@@ -591,7 +649,10 @@ def lab_cut_off_upload():
                                        machine.returncode, len(records)))
     server, log_path, netdev = serve_user_mode(top, config)
     try:
-        machine = user_machine(here, netdev, CUT_OFF_UUID)
+        blank_system_partition(os.path.join(top, "small-esp.img"),
+                               kib=SMALL_ESP_KIB, start=40)
+        machine = user_machine(here, netdev, CUT_OFF_UUID,
+                               disk=os.path.join(top, "small-esp.img"))
         wait_for([server, machine], CUT_OFF_LIMIT)
         if machine.poll() is None:
             machine.kill()
@@ -615,6 +676,12 @@ def lab_cut_off_upload():
           "store",
           doc is not None and varstore.irqlab_records(
               os.path.join(here, "vars.fd")) == [], text[-600:])
+    check("lab-cut-off: the copy on the machine's ESP, too small for "
+          "the run, failed and phase C said why (disk full), which kept "
+          "no records: the server has the run",
+          re.search(r"no copy on this machine's ESP: \\EFI\\irqlab\\"
+                    r"results\\[0-9-]+\\[a-z.]+: disk full", text)
+          is not None, text[-600:])
 
 
 def lab_server_refusals():
