@@ -5,16 +5,18 @@
 set -euo pipefail
 
 # console-setup-linux: the console font phase B draws progress with.
-# dnsmasq-base and tftpd-hpa: make serve, a lab's server (docs/lab.md);
-# iproute2 and util-linux (unshare): its TFTP log, and the lab's test.
+# dnsmasq-base, tftpd-hpa, lighttpd and lighttpd-mod-webdav: make serve,
+# a lab's server (docs/lab.md); iproute2 and util-linux (unshare): its
+# TFTP log, and the lab's test.
 packages=(gnu-efi ovmf mtools fdisk qemu-system-x86 swtpm
 	  gcc make binutils python3 console-setup-linux
-	  dnsmasq-base tftpd-hpa iproute2 util-linux)
+	  dnsmasq-base tftpd-hpa lighttpd lighttpd-mod-webdav iproute2
+	  util-linux)
 # libcmocka-dev: the unit tests; chromium: the browser the report pages'
-# test opens them in; tftp-hpa: the client the lab server's test sends
-# with.
+# test opens them in; tftp-hpa and curl: the clients the lab server's
+# test sends with.
 if [ "${1:-run}" = test ]; then
-	packages+=(libcmocka-dev chromium tftp-hpa)
+	packages+=(libcmocka-dev chromium tftp-hpa curl)
 fi
 missing=()
 for p in "${packages[@]}"; do

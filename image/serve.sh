@@ -27,7 +27,7 @@ if [ "$mode" = dhcp ]; then
 fi
 runs=${4:-0}
 
-for tool in dnsmasq in.tftpd; do
+for tool in dnsmasq in.tftpd lighttpd; do
 	command -v "$tool" >/dev/null || {
 		echo "serve.sh: $tool is missing: make deps installs it" >&2
 		exit 1

@@ -17,6 +17,10 @@ It runs two of Debian's engines and watches what they do:
   file names under <machine>/<run>/, and puts them in LAB/tftp/incoming;
   anything else is refused with "access violation". Each transfer runs
   with a file size limit, so no file grows past FILE_LIMIT bytes.
+- lighttpd serves the same folder over HTTP, for UEFI HTTP boot, and
+  takes the same uploads as PUT (mod_webdav) into the same incoming/,
+  under the same names and sizes (lighttpd_config). In dhcp mode dnsmasq
+  also answers HTTP boot clients with the boot file's URL.
 
 Uploads arrive flat, as <machine>+<run>+<file>. A run is complete when
 its manifest.txt is in and every file it names has the size it gives:
@@ -70,6 +74,42 @@ def remap_rules():
         lines.append("r%se %s incoming/\\1+\\2+acpi+\\4.bin" % (op, table))
     lines.append("aP .*")
     return "\n".join(lines) + "\n"
+
+
+def lighttpd_config(root, state, address, port):
+    """lighttpd's config (lighttpd.conf(5), mod_rewrite, mod_webdav):
+    GET and HEAD of anything under root; PUT only of irqlab's names under
+    <machine>/<run>/, rewritten to incoming/ under their flat names as
+    tftpd-hpa's remap puts them, so a read-back reads the same file. Any
+    other method or name is denied (403); a body over FILE_LIMIT is
+    refused (413). The URL is normalised before it is matched, so a path
+    that climbs out matches nothing and is denied."""
+    whole = r"^/(%s)/(%s)/(%s|%s)$" % (MACHINE, RUN, FILES, BLOB)
+    table = r"^/(%s)/(%s)/acpi/([0-9A-Za-z_]{4}|SMBIOS)\.bin$" % (
+        MACHINE, RUN)
+    flat = r"^/incoming/%s" % FLAT.pattern.lstrip("^")
+    return "\n".join([
+        "# written by lab_server.py: irqlab's uploads only",
+        'server.document-root = "%s"' % root,
+        'server.bind = "%s"' % address,
+        "server.port = %d" % port,
+        'server.modules = ("mod_access", "mod_rewrite", "mod_webdav", '
+        '"mod_accesslog")',
+        # Its errors on stderr (no server.errorlog), followed; its
+        # accesses in a file, written as they come and followed too (on
+        # stderr they would wait in a buffer).
+        'server.upload-dirs = ("%s")' % os.path.join(state, "http-bodies"),
+        'accesslog.filename = "%s"' % os.path.join(state, "access.log"),
+        'accesslog.format = "%h %r %>s %b"',
+        "server.max-request-size = %d" % ((FILE_LIMIT + 1023) // 1024),
+        'url.rewrite-once = ("%s" => "/incoming/$1+$2+$4", '
+        '"%s" => "/incoming/$1+$2+acpi+$4.bin")' % (whole, table),
+        '$HTTP["request-method"] !~ "^(GET|HEAD|PUT)$" '
+        '{ url.access-deny = ("") }',
+        '$HTTP["request-method"] == "PUT" {',
+        '  $HTTP["url"] !~ "%s" { url.access-deny = ("") }' % flat,
+        '  $HTTP["url"] =~ "%s" { webdav.activate = "enable" }' % flat,
+        "}", ""])
 
 
 def limit_for(name):
@@ -207,6 +247,18 @@ def host_address():
     return m.group(1)
 
 
+def http_address(args):
+    """Where lighttpd listens: --http-address, else the TFTP server's
+    address (the interface's in proxy and dhcp modes), port 80."""
+    if args.http_address:
+        host, port = args.http_address.rsplit(":", 1)
+        return host, int(port)
+    host = (args.tftp_address or ":").rsplit(":", 1)[0]
+    if not host and args.interface:
+        host = interface_address(args.interface)[0]
+    return host or "0.0.0.0", 80
+
+
 def network_of(address, bits):
     n = int.from_bytes(socket.inet_aton(address), "big")
     n &= (0xffffffff << (32 - bits)) & 0xffffffff
@@ -228,6 +280,12 @@ def dnsmasq_command(args, address, bits, state):
         cmd.append("--dhcp-range=%s,proxy" % network_of(address, bits))
     else:
         cmd.append("--dhcp-range=%s" % args.range)
+        # UEFI HTTP boot clients (UEFI 2.10 §24.7.2): vendor class
+        # "HTTPClient", answered with the same and the boot file's URL.
+        # dnsmasq's proxy mode answers PXE clients only.
+        cmd += ["--dhcp-vendorclass=set:httpboot,HTTPClient",
+                "--dhcp-option-force=tag:httpboot,60,HTTPClient",
+                "--dhcp-boot=tag:httpboot,http://%s/irqlab.efi" % address]
     return cmd
 
 
@@ -282,6 +340,24 @@ def follow(proc, name, log):
     threading.Thread(target=run, daemon=True).start()
 
 
+def follow_file(path, name, log):
+    """Prints and logs each whole line appended to path, as tail -f
+    would."""
+    def run():
+        open(path, "ab").close()
+        at, rest = os.path.getsize(path), b""
+        while True:
+            with open(path, "rb") as f:
+                f.seek(at)
+                data = f.read()
+            at += len(data)
+            *lines, rest = (rest + data).split(b"\n")
+            for line in lines:
+                log.say("%s: %s" % (name, line.decode("utf-8", "replace")))
+            time.sleep(0.2)
+    threading.Thread(target=run, daemon=True).start()
+
+
 def prepare(args):
     root = os.path.join(args.dir, "tftp")
     state = os.path.join(args.dir, "state")
@@ -313,6 +389,10 @@ def main():
     ap.add_argument("--no-dhcp", action="store_true",
                     help="TFTP only (another server answers PXE)")
     ap.add_argument("--tftp-address", help="[ADDRESS]:PORT, else :69")
+    ap.add_argument("--http-address",
+                    help="ADDRESS:PORT, else the TFTP address's, port 80")
+    ap.add_argument("--no-http", action="store_true",
+                    help="no HTTP server (TFTP alone)")
     ap.add_argument("--runs", type=int, default=0,
                     help="stop once this many runs are filed")
     ap.add_argument("--seconds", type=float, default=0,
@@ -357,6 +437,24 @@ def main():
     procs.append(tftpd)
     log.say("TFTP: %s served from %s, uploads into incoming/" % (
         args.tftp_address or ":69", root))
+    # QEMU's user networking cannot HTTP-boot a machine (its DHCP
+    # server does not answer HTTP boot clients): no HTTP unless asked.
+    if args.mode == "user" and not args.http_address:
+        args.no_http = True
+    if not args.no_http:
+        http = http_address(args)
+        with open(os.path.join(state, "lighttpd.conf"), "w") as f:
+            f.write(lighttpd_config(root, state, *http))
+        os.makedirs(os.path.join(state, "http-bodies"), exist_ok=True)
+        web = subprocess.Popen(["lighttpd", "-D", "-f",
+                                os.path.join(state, "lighttpd.conf")],
+                               stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+        follow(web, "http", log)
+        follow_file(os.path.join(state, "access.log"), "http", log)
+        procs.append(web)
+        log.say("HTTP: http://%s:%d/ served from %s, uploads (PUT) into "
+                "incoming/" % (http[0], http[1], root))
     if args.mode == "user":
         log.say("QEMU machines on user networking boot with: -netdev user,"
                 "id=n0,tftp=%s,bootfile=irqlab.efi,tftp-server-name=%s "

@@ -29,8 +29,8 @@ from harness import (Boot, CONFIG, HERE, ICOUNT, ICOUNT_CROSS_SAMPLES,
                      ICOUNT_CROSS_WARMUP, ONE_HANDOFF, ROOT, SMALL, TINY,
                      TPM_OFF)
 from icount import icount_checks, icount_pair
-from network import (lab_cut_off_upload, lab_of_machines,
-                     lab_server_refusals, lab_user_networking,
+from network import (lab_cut_off_upload, lab_http_refusals,
+                     lab_of_machines, lab_server_refusals, lab_user_networking,
                      pxe_boot_phase_a)
 from machines import (CALL16_SELECTION, HPET_NOWHERE, call16_first,
                       hpet_missing, hpet_table_to_nowhere, nmi_in_switch,
@@ -190,6 +190,7 @@ SECOND_LANE = (
     # namespace of their own, and what its server refuses.
     Boot("lab", perform=lab_of_machines),
     Boot("lab-refusals", perform=lab_server_refusals),
+    Boot("lab-http-refusals", perform=lab_http_refusals),
     Boot("lab-user-net", perform=lab_user_networking),
     Boot("lab-cut-off", perform=lab_cut_off_upload),
     Boot("no-display", (no_display, reset_returns),

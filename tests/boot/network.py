@@ -695,8 +695,8 @@ def lab_server_refusals():
     port = 16969
     server = subprocess.Popen(
         ["python3", os.path.join(ROOT, "tools", "lab_server.py"), "--dir",
-         served, "--no-dhcp", "--tftp-address", "127.0.0.1:%d" % port,
-         "--seconds", "60"], stdout=subprocess.DEVNULL,
+         served, "--no-dhcp", "--no-http", "--tftp-address",
+         "127.0.0.1:%d" % port, "--seconds", "60"], stdout=subprocess.DEVNULL,
         stderr=subprocess.STDOUT)
     run = "m1/20261205-091500/"
 
@@ -759,6 +759,102 @@ def lab_server_refusals():
               filed and open(first).read() == "{}\n" and
               "refused: m1/20261205-091500 is already in runs/" in said,
               said[-800:])
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def lab_http_refusals():
+    """The server's HTTP side (docs/lab.md "Safety"): lighttpd on a
+    loopback port, sent to by curl as an HTTP-booted machine would: the
+    same names, sizes and folder as over TFTP."""
+    top = os.path.join(BUILD, "lab-http-refusals")
+    shutil.rmtree(top, ignore_errors=True)
+    os.makedirs(top)
+    served = os.path.join(top, "lab")
+    base = "http://127.0.0.1:18080/"
+    server = subprocess.Popen(
+        ["python3", os.path.join(ROOT, "tools", "lab_server.py"), "--dir",
+         served, "--no-dhcp", "--tftp-address", "127.0.0.1:16970",
+         "--http-address", "127.0.0.1:18080", "--config",
+         os.path.join(ROOT, "image", "irqlab.cfg"), "--seconds", "60"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    run = "m2/20261205-101500/"
+    incoming = os.path.join(served, "tftp", "incoming")
+
+    def send(method, name, data=b""):
+        """curl's HTTP status for one request; the URL as written, not
+        normalised by curl."""
+        out = subprocess.run(
+            ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
+             "--path-as-is", "-X", method] +
+            (["--data-binary", "@-"] if method == "PUT" else []) +
+            [base + name], input=data, capture_output=True, timeout=60)
+        return out.stdout.decode()
+
+    def log():
+        with open(os.path.join(served, "serve.log")) as f:
+            return f.read()
+    try:
+        start = time.monotonic()
+        while time.monotonic() - start < 20 and not (
+                os.path.exists(os.path.join(served, "serve.log")) and
+                "HTTP: http://127.0.0.1:18080/" in log()):
+            time.sleep(0.5)
+        time.sleep(1)
+        served_cfg = send("GET", "irqlab.cfg")
+        put = send("PUT", run + "results.json", b"{}\n")
+        got = subprocess.run(["curl", "-s", base + run + "results.json"],
+                             capture_output=True, timeout=60).stdout
+        check("lab-http: irqlab.cfg is served by GET, and a PUT of "
+              "results.json under <machine>/<run>/ lands in incoming/ "
+              "under its flat name, read back the same by GET",
+              served_cfg == "200" and put in ("200", "201", "204") and
+              got == b"{}\n" and os.path.exists(os.path.join(
+                  incoming, "m2+20261205-101500+results.json")),
+              "GET %s, PUT %s, read back %r" % (served_cfg, put, got))
+        refused = {
+            "climbing": send("PUT", run + "../../outside", b"x"),
+            "climbing, encoded": send("PUT", run + "%2e%2e/%2e%2e/outside",
+                                      b"x"),
+            "unknown name": send("PUT", run + "evil.sh", b"#!/bin/sh\n"),
+            "incoming's own name": send("PUT", "incoming/evil.sh", b"x"),
+            "DELETE": send("DELETE", run + "results.json"),
+            "PROPFIND": send("PROPFIND", "incoming/"),
+        }
+        left = sorted(os.listdir(incoming))
+        # lighttpd writes its access log a few seconds late.
+        start = time.monotonic()
+        while time.monotonic() - start < 15 and \
+                log().count(" 403 ") < len(refused):
+            time.sleep(0.5)
+        check("lab-http: a PUT whose path climbs out (plain or encoded), an "
+              "unknown name, a name outside irqlab's, a DELETE and a "
+              "PROPFIND are each denied (403) and logged, and nothing is "
+              "written or removed",
+              all(v == "403" for v in refused.values()) and
+              left == ["m2+20261205-101500+results.json"] and
+              not os.path.exists(os.path.join(served, "outside")) and
+              not os.path.exists(os.path.join(top, "outside")) and
+              log().count(" 403 ") >= len(refused),
+              "%s; incoming %s" % (refused, left))
+        big = send("PUT", run + "report.html", b"\0" * (5 * 1024 * 1024))
+        check("lab-http: a body over the stated size (4 MiB) is refused "
+              "(413), logged, and not written",
+              big == "413" and "-> 413" in log() and not os.path.exists(
+                  os.path.join(incoming, "m2+20261205-101500+report.html")),
+              "PUT %s" % big)
+        send("PUT", run + "run-1.bin", b"blob")
+        send("PUT", run + "acpi/APIC.bin", b"apic")
+        send("PUT", run + "manifest.txt",
+             b"3 results.json\n4 run-1.bin\n4 acpi/APIC.bin\n")
+        time.sleep(2)
+        filed = os.path.join(served, "runs", "m2", "20261205-101500")
+        check("lab-http: a run sent whole by PUT, its manifest last, is "
+              "filed as a TFTP upload is, its ACPI table in acpi/",
+              os.path.exists(os.path.join(filed, "results.json")) and
+              os.path.exists(os.path.join(filed, "acpi", "APIC.bin")),
+              log()[-800:])
     finally:
         server.terminate()
         server.wait()
