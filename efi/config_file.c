@@ -23,7 +23,7 @@ static void log_problems(const char *kind, const struct text_buf *tb,
 			   count, kind);
 }
 
-/* From the server irqlab was PXE-booted from: the machine's own file,
+/* From the server irqlab was PXE- or HTTP-booted from: the machine's own file,
  * named by its MAC (boot_origin_mac_name), else the lab's. Returns the
  * length read or -1, and says which file it read. */
 static INTN read_from_server(EFI_HANDLE image, char *text, UINTN cap)
@@ -33,7 +33,7 @@ static INTN read_from_server(EFI_HANDLE image, char *text, UINTN cap)
 	char mac[100], path[256], from[300];
 	INTN n = -1;
 
-	if (files_boot_origin(image, &o) || o.medium != BOOT_FROM_PXE ||
+	if (files_boot_origin(image, &o) || o.medium == BOOT_FROM_DISK ||
 	    lab_server_open(image, &server))
 		return -1;
 	boot_origin_mac_name(&o, mac, sizeof(mac));

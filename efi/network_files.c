@@ -33,8 +33,16 @@ int lab_server_open(EFI_HANDLE image, struct lab_server *s)
 
 	ZeroMem(s, sizeof(*s));
 	s->pxe = loading_pxe(image);
-	if (!s->pxe)
-		return -1;
+	if (!s->pxe) {
+		struct boot_origin o;
+
+		if (files_boot_origin(image, &o) ||
+		    http_link_open(image, &o, &s->http, s->folder,
+				   sizeof(s->folder)))
+			return -1;
+		s->by_http = 1;
+		return 0;
+	}
 	/* The boot file and its server, as edk2's PXE takes them: from a
 	 * boot server's PXE reply, else a proxy DHCP server's offer, else
 	 * the DHCP ACK (docs/lab.md). The server is the address that
@@ -72,6 +80,15 @@ INTN lab_server_read(const struct lab_server *s, const char *path, void *buf,
 	UINT64 size = cap;
 	EFI_STATUS st;
 
+	if (s->by_http) {
+		UINTN len;
+		unsigned status;
+
+		st = http_link_get(&s->http, path, buf, cap, &len, &status);
+		if (st == EFI_BUFFER_TOO_SMALL)
+			return (INTN)cap;
+		return EFI_ERROR(st) ? -1 : (INTN)len;
+	}
 	st = uefi_call_wrapper(s->pxe->Mtftp, 10, s->pxe,
 			       EFI_PXE_BASE_CODE_TFTP_READ_FILE, buf, FALSE,
 			       &size, NULL, (EFI_IP_ADDRESS *)&s->address,
@@ -87,16 +104,19 @@ INTN lab_server_read(const struct lab_server *s, const char *path, void *buf,
  * network statuses EFIERR(100..103) of UEFI 2.10 Appendix D, which
  * gnu-efi does not define. */
 static const char *why_failed(const struct lab_server *s, EFI_STATUS st,
-			      const char *what)
+			      unsigned http_status, const char *what)
 {
 	static const char *const unreachable[] = {
 		"network", "host", "protocol", "port",
 	};
 	static char why[160];
-	const EFI_PXE_BASE_CODE_MODE *m = s->pxe->Mode;
+	const EFI_PXE_BASE_CODE_MODE *m = s->pxe ? s->pxe->Mode : NULL;
 	UINTN net = st & ~EFIERR(0);
 
-	if (st == EFI_TFTP_ERROR && m->TftpErrorReceived)
+	if (http_status && (http_status < 200 || http_status > 299))
+		fmt_snprintf(why, sizeof(why), "%s: the server refused it "
+			     "(HTTP %u)", what, http_status);
+	else if (st == EFI_TFTP_ERROR && m && m->TftpErrorReceived)
 		fmt_snprintf(why, sizeof(why), "%s: the server refused it "
 			     "(TFTP error %u: %.100s)", what,
 			     m->TftpError.ErrorCode,
@@ -119,23 +139,32 @@ const char *lab_server_write(const struct lab_server *s, const char *path,
 {
 	UINT64 size = len;
 	EFI_STATUS st;
-	UINTN i;
+	unsigned status = 0;
+	UINTN i, got;
 
-	st = uefi_call_wrapper(s->pxe->Mtftp, 10, s->pxe,
-			       EFI_PXE_BASE_CODE_TFTP_WRITE_FILE, (void *)data,
-			       TRUE, &size, NULL,
-			       (EFI_IP_ADDRESS *)&s->address, (UINT8 *)path,
-			       NULL, FALSE);
+	if (s->by_http)
+		st = http_link_put(&s->http, path, data, len, &status);
+	else
+		st = uefi_call_wrapper(s->pxe->Mtftp, 10, s->pxe,
+				       EFI_PXE_BASE_CODE_TFTP_WRITE_FILE,
+				       (void *)data, TRUE, &size, NULL,
+				       (EFI_IP_ADDRESS *)&s->address,
+				       (UINT8 *)path, NULL, FALSE);
 	if (EFI_ERROR(st))
-		return why_failed(s, st, "upload");
+		return why_failed(s, st, status, "upload");
 	size = len + 1;
-	st = uefi_call_wrapper(s->pxe->Mtftp, 10, s->pxe,
-			       EFI_PXE_BASE_CODE_TFTP_READ_FILE, scratch,
-			       FALSE, &size, NULL,
-			       (EFI_IP_ADDRESS *)&s->address, (UINT8 *)path,
-			       NULL, FALSE);
+	if (s->by_http) {
+		st = http_link_get(&s->http, path, scratch, len + 1, &got,
+				   &status);
+		size = got;
+	} else
+		st = uefi_call_wrapper(s->pxe->Mtftp, 10, s->pxe,
+				       EFI_PXE_BASE_CODE_TFTP_READ_FILE,
+				       scratch, FALSE, &size, NULL,
+				       (EFI_IP_ADDRESS *)&s->address,
+				       (UINT8 *)path, NULL, FALSE);
 	if (EFI_ERROR(st))
-		return why_failed(s, st, "read-back");
+		return why_failed(s, st, status, "read-back");
 	if (size != len)
 		return "read-back length differs";
 	for (i = 0; i < len; i++)
@@ -149,6 +178,9 @@ void lab_server_url(const struct lab_server *s, const char *path, char *out,
 {
 	const UINT8 *a = s->address.v4.Addr;
 
-	fmt_snprintf(out, cap, "tftp://%u.%u.%u.%u/%s", a[0], a[1], a[2], a[3],
-		     path);
+	if (s->by_http)
+		fmt_snprintf(out, cap, "%s%s", s->http.base, path);
+	else
+		fmt_snprintf(out, cap, "tftp://%u.%u.%u.%u/%s", a[0], a[1],
+			     a[2], a[3], path);
 }

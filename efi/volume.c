@@ -17,7 +17,7 @@ void volume_open(EFI_HANDLE image, const uint8_t *system_uuid,
 	ZeroMem(v, sizeof(*v));
 	v->root = files_open_root(image);
 	if (v->root || files_boot_origin(image, &o) ||
-	    o.medium != BOOT_FROM_PXE || lab_server_open(image, &v->server) ||
+	    o.medium == BOOT_FROM_DISK || lab_server_open(image, &v->server) ||
 	    lab_machine_name(system_uuid, &o,
 			     v->machine, sizeof(v->machine)))
 		return;

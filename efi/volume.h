@@ -1,5 +1,5 @@
 /* Where irqlab keeps its files: the volume it was loaded from (the ESP
- * of a stick), or, PXE-booted, a lab's server (docs/lab.md). Paths are
+ * of a stick), or, booted from the network, a lab's server (docs/lab.md). Paths are
  * the stick's, under \EFI\irqlab\; on the server a run's folder is
  * <machine>/<run>/ beside the boot file (lab_server_path). */
 #ifndef IRQLAB_EFI_VOLUME_H
@@ -25,7 +25,7 @@ struct volume {
 	UINTN written_len;
 };
 
-/* The ESP irqlab was loaded from; else, where it was PXE-booted, the
+/* The ESP irqlab was loaded from; else, where it was network-booted, the
  * server its boot file came from, the machine named by its SMBIOS system
  * UUID (NULL where it has none) or the NIC's MAC (lab_machine_name). */
 void volume_open(EFI_HANDLE image, const uint8_t *system_uuid,

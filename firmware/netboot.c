@@ -16,6 +16,7 @@
 #define DP_HEADER 4
 #define DP_MAC_LEN (DP_HEADER + 33)
 #define DP_IPV4_MIN (DP_HEADER + 15)
+#define DP_IPV4_MASK 23		/* the subnet mask's offset, UEFI 2.4 on */
 #define DP_IPV6_MIN (DP_HEADER + 39)
 
 /* The bytes of a MAC node's address: 6 for Ethernet (IfType 1) and IEEE
@@ -72,6 +73,8 @@ int boot_origin_read(const uint8_t *path, size_t available,
 			if (len < DP_IPV4_MIN)
 				return -1;
 			read_addresses(n + DP_HEADER, 4, out);
+			for (i = 0; i < 4 && len >= DP_IPV4_MASK + 4; i++)
+				out->subnet[i] = n[DP_IPV4_MASK + i];
 		} else if (n[0] == DP_MESSAGING && n[1] == DP_MSG_IPV6 &&
 			   out->mac_len) {
 			if (len < DP_IPV6_MIN)
@@ -261,4 +264,50 @@ int lab_server_path(const char *rel, const char *folder, const char *machine,
 		if (put(out, cap, &at, "/", 1))
 			return -1;
 	}
+}
+
+int http_uri_split(const char *uri, char *base, size_t base_cap,
+		   char *folder, size_t folder_cap)
+{
+	static const char scheme[] = "http://";
+	size_t i, host, path, last = 0;
+
+	for (i = 0; scheme[i]; i++)
+		if ((uri[i] | 0x20) != scheme[i] && uri[i] != scheme[i])
+			return -1;
+	host = i;
+	while (uri[i] && uri[i] != '/')
+		i++;
+	path = i;
+	if (path == host || uri[path] != '/' || path + 2 > base_cap)
+		return -1;
+	for (; uri[i]; i++)
+		if (uri[i] == '/')
+			last = i;
+	if (last - path > folder_cap - 1)
+		return -1;
+	for (i = 0; i <= path; i++)
+		base[i] = uri[i];
+	base[i] = '\0';
+	for (i = path + 1; i <= last; i++)
+		folder[i - path - 1] = uri[i];
+	folder[last - path] = '\0';
+	return 0;
+}
+
+unsigned http_status_number(unsigned code)
+{
+	static const struct {
+		unsigned first_code, first_number, count;
+	} runs[] = {
+		{ 1, 100, 2 }, { 3, 200, 7 }, { 10, 300, 6 }, { 16, 307, 1 },
+		{ 17, 400, 18 }, { 35, 500, 6 },
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
+		if (code >= runs[i].first_code &&
+		    code < runs[i].first_code + runs[i].count)
+			return runs[i].first_number + code - runs[i].first_code;
+	return 0;
 }

@@ -28,6 +28,8 @@ struct boot_origin {
 	 * holds 0.0.0.0: DHCP gives them only when it boots). */
 	uint8_t local_ip[16];
 	uint8_t remote_ip[16];
+	/* An IPv4 node's subnet mask (UEFI 2.4 on), else zero. */
+	uint8_t subnet[4];
 	/* HTTP boot's URI, as the node holds it (not NUL-terminated there),
 	 * cut at BOOT_ORIGIN_URI_MAX - 1. */
 	char uri[BOOT_ORIGIN_URI_MAX];
@@ -59,6 +61,20 @@ int dhcp_option(const uint8_t *options, size_t len, uint8_t code,
  * where the option is absent or is not a dotted IPv4 address (a host
  * name is not looked up). */
 int dhcp_tftp_server(const uint8_t *options, size_t len, uint8_t out[4]);
+
+/* HTTP boot's URI split for a lab (docs/lab.md): "http://HOST[:PORT]/"
+ * into `base` and the boot file's folder, the path between the first '/'
+ * and the last, into `folder` (empty, or ending in '/'), as a PXE boot
+ * file's folder is. Returns 0, or -1 for another scheme (https is not
+ * spoken), an empty host, a URI without a path, or where a part does not
+ * fit. */
+int http_uri_split(const char *uri, char *base, size_t base_cap,
+		   char *folder, size_t folder_cap);
+
+/* The HTTP status number (RFC 9110 §15) of an EFI_HTTP_STATUS_CODE (UEFI
+ * 2.10 §29.6.2.2: 0 unsupported, then 100, 101, 200-206, 300-305, 307,
+ * 400-417, 500-505 in order), or 0 where it is none of them. */
+unsigned http_status_number(unsigned code);
 
 /* The machine's folder on the lab's server: the SMBIOS system UUID
  * (`uuid`, NULL where the firmware gives none; DSP0134 §7.2.1) in its

@@ -29,7 +29,7 @@ from harness import (Boot, CONFIG, HERE, ICOUNT, ICOUNT_CROSS_SAMPLES,
                      ICOUNT_CROSS_WARMUP, ONE_HANDOFF, ROOT, SMALL, TINY,
                      TPM_OFF)
 from icount import icount_checks, icount_pair
-from network import (lab_cut_off_upload, lab_http_refusals,
+from network import (lab_cut_off_upload, lab_http_boot, lab_http_refusals,
                      lab_of_machines, lab_server_refusals, lab_user_networking,
                      pxe_boot_phase_a)
 from machines import (CALL16_SELECTION, HPET_NOWHERE, call16_first,
@@ -191,6 +191,7 @@ SECOND_LANE = (
     Boot("lab", perform=lab_of_machines),
     Boot("lab-refusals", perform=lab_server_refusals),
     Boot("lab-http-refusals", perform=lab_http_refusals),
+    Boot("lab-http-boot", perform=lab_http_boot),
     Boot("lab-user-net", perform=lab_user_networking),
     Boot("lab-cut-off", perform=lab_cut_off_upload),
     Boot("no-display", (no_display, reset_returns),

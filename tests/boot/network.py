@@ -150,19 +150,24 @@ class Lab:
     """The namespaces, the lab's DHCP server and the bridge; removed on
     exit whatever happened."""
 
-    def __init__(self, top):
+    def __init__(self, top, own_dhcp=True):
+        """own_dhcp: the lab has a DHCP server of its own (else make
+        serve leases the addresses)."""
         tag = str(os.getpid())
         self.ns, self.dhcp_ns = "irqlab-lab-" + tag, "irqlab-dhcp-" + tag
-        self.top, self.procs = top, []
+        self.top, self.procs, self.own_dhcp = top, [], own_dhcp
 
     def __enter__(self):
         sh("ip", "netns", "add", self.ns)
-        sh("ip", "netns", "add", self.dhcp_ns)
         for cmd in (("ip", "link", "set", "lo", "up"),
                     ("ip", "link", "add", "br0", "type", "bridge"),
                     ("ip", "addr", "add", LAB_NET + ".1/24", "dev", "br0"),
-                    ("ip", "link", "set", "br0", "up"),
-                    ("ip", "link", "add", "veth-lab", "type", "veth",
+                    ("ip", "link", "set", "br0", "up")):
+            sh(*cmd, ns=self.ns)
+        if not self.own_dhcp:
+            return self
+        sh("ip", "netns", "add", self.dhcp_ns)
+        for cmd in (("ip", "link", "add", "veth-lab", "type", "veth",
                      "peer", "name", "veth-dhcp"),
                     ("ip", "link", "set", "veth-lab", "master", "br0", "up"),
                     ("ip", "link", "set", "veth-dhcp", "netns",
@@ -211,9 +216,10 @@ class Lab:
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
 
 
-def lab_machine(lab, index, mac, uuid, cpu):
+def lab_machine(lab, index, mac, uuid, cpu, http=False):
     """One machine on its tap: OVMF's own PXE, reset allowed (phase B's
-    reset starts phase C), finish = shutdown ends it."""
+    reset starts phase C), finish = shutdown ends it. With http, OVMF's
+    PXE is turned off (its fw_cfg switches), so it boots by HTTP."""
     here = os.path.join(lab.top, "machine-%d" % index)
     os.makedirs(here)
     shutil.copy(OVMF_VARS, os.path.join(here, "vars.fd"))
@@ -227,7 +233,10 @@ def lab_machine(lab, index, mac, uuid, cpu):
                                                               "vars.fd"),
         "-netdev", "tap,id=n0,ifname=%s,script=no,downscript=no" % tap,
         "-device", "virtio-net-pci,netdev=n0,mac=%s,romfile=" % mac,
-        "-serial", "file:" + os.path.join(here, "serial.log")])
+        "-serial", "file:" + os.path.join(here, "serial.log")] + ([
+            "-fw_cfg", "name=opt/org.tianocore/IPv4PXESupport,string=n",
+            "-fw_cfg", "name=opt/org.tianocore/IPv6PXESupport,string=n"]
+            if http else []))
 
 
 def lab_of_machines():
@@ -308,6 +317,65 @@ def lab_of_machines():
               bool(found) and "results in tftp://%s.1/%s/%s" % (
                   LAB_NET, machine, found[0]) in text, text[-800:])
     lab_fleet(served)
+
+
+HTTP_MACHINE = ("52:54:00:1a:b0:09", "11111111-2222-3333-4444-555555555509")
+
+
+def lab_http_boot():
+    """UEFI HTTP boot from make serve in dhcp mode, on a network
+    namespace of its own: its dnsmasq answers the HTTP boot client with
+    the boot file's URL, lighttpd serves it, and irqlab reads its config
+    and sends its run through the firmware's HTTP protocol."""
+    top = os.path.join(BUILD, "lab-http-boot")
+    shutil.rmtree(top, ignore_errors=True)
+    os.makedirs(top)
+    served = os.path.join(top, "lab")
+    os.makedirs(os.path.join(served, "tftp"))
+    with open(os.path.join(served, "tftp", "irqlab.cfg"), "w") as f:
+        f.write(LAB_CONFIG)
+    mac, uuid = HTTP_MACHINE
+    with Lab(top, own_dhcp=False) as lab:
+        server = lab.spawn(lab.ns, "serve.log", [
+            "make", "-s", "-C", ROOT, "serve", "LAB=" + served,
+            "INTERFACE=br0", "MODE=dhcp",
+            "RANGE=%s.100,%s.150" % (LAB_NET, LAB_NET), "RUNS=1"])
+        time.sleep(3)
+        machine = lab_machine(lab, 0, mac, uuid, "max", http=True)
+        wait_for([server, machine], LAB_LIMIT)
+        served_rc = server.poll()
+    said = text_of(os.path.join(top, "serve.log"))
+    text = text_of(os.path.join(top, "machine-0", "serial.log"))
+    url = "http://%s.1/" % LAB_NET
+    check("lab-http-boot: make serve's dnsmasq answered the HTTP boot "
+          "client with the boot file's URL, and lighttpd served it",
+          "vendor class: HTTPClient" in said and
+          "bootfile-name  %sirqlab.efi" % url in said and
+          "GET /irqlab.efi HTTP/1.1 200" in said, said[-1500:])
+    check("lab-http-boot: phase A knew it was HTTP-booted from that URL, "
+          "and read the lab's config from the server over HTTP",
+          "phase A: from %sirqlab.efi" % url in text and
+          "config: read from the server irqlab was booted from: "
+          "%sirqlab.cfg" % url in text.splitlines(),
+          line_of(text, "config:") + line_of(text, "phase A: from"))
+    folder = os.path.join(served, "runs", uuid)
+    found = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+    doc = None
+    if len(found) == 1:
+        with open(os.path.join(folder, found[0], "results.json")) as f:
+            doc = json.load(f)
+    check("lab-http-boot: the run was sent by PUT and filed whole in "
+          "runs/<UUID>/, every row ok; the server stopped by itself",
+          served_rc == 0 and doc is not None and all(
+              e["status"] == "ok" for e in doc["experiments"]) and
+          os.path.exists(os.path.join(folder, found[0], "acpi",
+                                      "APIC.bin")) and
+          "run: %s/%s complete" % (uuid, found[0]) in said,
+          "%s; %s" % (found, said[-800:]))
+    check("lab-http-boot: phase C says where the results went: "
+          "%s%s/<run>" % (url, uuid),
+          bool(found) and "results in %s%s/%s" % (url, uuid, found[0])
+          in text, text[-800:])
 
 
 def lab_fleet(served):

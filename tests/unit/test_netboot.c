@@ -50,12 +50,14 @@ static void leased_addresses_are_read(void **state)
 					IPV4_LEASED, END };
 	static const uint8_t local[4] = { 10, 0, 2, 15 };
 	static const uint8_t remote[4] = { 10, 0, 2, 2 };
+	static const uint8_t mask[4] = { 255, 255, 255, 0 };
 	struct boot_origin o;
 
 	(void)state;
 	assert_int_equal(boot_origin_read(path, sizeof(path), &o), 0);
 	assert_memory_equal(o.local_ip, local, 4);
 	assert_memory_equal(o.remote_ip, remote, 4);
+	assert_memory_equal(o.subnet, mask, 4);
 }
 
 /* UEFI HTTP boot: a URI node after the IP node (UEFI 2.10 §10.3.5.23),
@@ -298,6 +300,56 @@ static void files_are_named_on_the_server_as_a_lab_files_them(void **state)
 	assert_int_equal(lab_server_path("report.tpl", "", "m", out, 11), 0);
 }
 
+/* HTTP boot's URI: the server's base and the boot file's folder. */
+static void an_http_uri_splits_into_server_and_folder(void **state)
+{
+	char base[32], folder[16];
+
+	(void)state;
+	assert_int_equal(http_uri_split("http://10.77.0.1/irqlab.efi", base,
+					sizeof(base), folder, sizeof(folder)),
+			 0);
+	assert_string_equal(base, "http://10.77.0.1/");
+	assert_string_equal(folder, "");
+	assert_int_equal(http_uri_split("HTTP://lab:8080/a/b/irqlab.efi", base,
+					sizeof(base), folder, sizeof(folder)),
+			 0);
+	assert_string_equal(base, "HTTP://lab:8080/");
+	assert_string_equal(folder, "a/b/");
+	/* Refused: https, no host, no path, a folder or base too long. */
+	assert_int_equal(http_uri_split("https://lab/irqlab.efi", base,
+					sizeof(base), folder, sizeof(folder)),
+			 -1);
+	assert_int_equal(http_uri_split("http:///irqlab.efi", base,
+					sizeof(base), folder, sizeof(folder)),
+			 -1);
+	assert_int_equal(http_uri_split("http://lab", base, sizeof(base),
+					folder, sizeof(folder)), -1);
+	assert_int_equal(http_uri_split("http://lab/0123456789abcdef/x.efi",
+					base, sizeof(base), folder,
+					sizeof(folder)), -1);
+	assert_int_equal(http_uri_split("http://lab/a/x.efi", base, 11, folder,
+					sizeof(folder)), -1);
+	assert_int_equal(http_uri_split("http://lab/a/x.efi", base, 12, folder,
+					sizeof(folder)), 0);
+}
+
+/* EFI_HTTP_STATUS_CODE's values to the numbers a server sent. */
+static void http_status_codes_are_numbered(void **state)
+{
+	static const unsigned pairs[][2] = {
+		{ 0, 0 }, { 1, 100 }, { 2, 101 }, { 3, 200 }, { 4, 201 },
+		{ 7, 204 }, { 9, 206 }, { 10, 300 }, { 15, 305 }, { 16, 307 },
+		{ 17, 400 }, { 20, 403 }, { 21, 404 }, { 30, 413 },
+		{ 34, 417 }, { 35, 500 }, { 40, 505 }, { 41, 0 },
+	};
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		assert_int_equal(http_status_number(pairs[i][0]), pairs[i][1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -313,6 +365,8 @@ int main(void)
 		cmocka_unit_test(option_66_names_the_server_by_address),
 		cmocka_unit_test(the_machine_is_named_by_uuid_else_mac),
 		cmocka_unit_test(files_are_named_on_the_server_as_a_lab_files_them),
+		cmocka_unit_test(an_http_uri_splits_into_server_and_folder),
+		cmocka_unit_test(http_status_codes_are_numbered),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
