@@ -230,15 +230,18 @@ fleet: $(TOP)/fleet-template.html
 
 image: $(IMAGE)
 
-# make serve LAB=folder INTERFACE=eth0 [MODE=dhcp RANGE=first,last]
-# [RUNS=n]: a lab's machines PXE-boot irqlab from here, and their runs
-# arrive in LAB/runs (docs/lab.md). MODE=user, with no INTERFACE, serves
+# make serve LAB=folder INTERFACE=eth0 [MODE=dhcp RANGE=first,last
+# RANGE6=first,last] [RUNS=n]: a lab's machines PXE-boot irqlab from here,
+# and their runs arrive in LAB/runs (docs/lab.md). RANGE6 leases IPv6
+# addresses and boots over IPv6 too. MODE=user, with no INTERFACE, serves
 # QEMU machines on user networking.
 serve: $(BUILD)/irqlab.efi $(TOP)/report-template.html $(TOP)/icount.ref
 	EFI=$(BUILD)/irqlab.efi TEMPLATE=$(TOP)/report-template.html \
+	RANGE6=$(RANGE6) \
 	REFERENCE=$(TOP)/icount.ref image/serve.sh $(or $(LAB),lab) \
 		$(or $(INTERFACE),-) \
-		$(or $(MODE),proxy) $(RANGE) $(RUNS)
+		$(or $(MODE),proxy) $(if $(filter dhcp,$(MODE)),$(or $(RANGE),-)) \
+		$(RUNS)
 
 deps:
 	@image/install-deps.sh

@@ -28,11 +28,16 @@ struct http_v4_access_point {
 	UINT16 local_port;
 };
 
+struct http_v6_access_point {
+	EFI_IPv6_ADDRESS local_address;
+	UINT16 local_port;
+};
+
 struct http_config {
 	UINT32 version;
 	UINT32 timeout_ms;
 	BOOLEAN local_is_ipv6;
-	struct http_v4_access_point *ipv4;
+	void *access_point;	/* IPv4's or IPv6's, as local_is_ipv6 says */
 };
 
 struct http_request { UINT32 method; CHAR16 *url; };
@@ -77,7 +82,8 @@ int http_link_open(EFI_HANDLE image, const struct boot_origin *o,
 	UINTN i;
 
 	ZeroMem(l, sizeof(*l));
-	if (!device || o->medium != BOOT_FROM_HTTP || o->ip_version != 4 ||
+	if (!device || o->medium != BOOT_FROM_HTTP ||
+	    (o->ip_version != 4 && o->ip_version != 6) ||
 	    http_uri_split(o->uri, l->base, sizeof(l->base), folder,
 			   folder_cap))
 		return -1;
@@ -97,10 +103,11 @@ int http_link_open(EFI_HANDLE image, const struct boot_origin *o,
 	    EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, child,
 					&http_protocol_guid, &l->http)))
 		return -1;
-	/* The address HTTP boot leased, as the loaded image's IPv4 node
+	/* The address HTTP boot leased, as the loaded image's IP node
 	 * holds it; where it holds none, the NIC's default. */
-	CopyMem(&l->station, (void *)o->local_ip, 4);
-	CopyMem(&l->subnet, (void *)o->subnet, 4);
+	l->ipv6 = o->ip_version == 6;
+	CopyMem(&l->station, (void *)o->local_ip, sizeof(l->station));
+	CopyMem(&l->subnet, (void *)o->subnet, sizeof(l->subnet));
 	host = l->base + sizeof("http://") - 1;
 	for (i = 0; host[i] && host[i] != '/' && i < sizeof(l->host) - 1; i++)
 		l->host[i] = host[i];
@@ -185,8 +192,9 @@ static EFI_STATUS exchange(const struct http_link *l, UINT32 method,
 {
 	struct efi_http *h = l->http;
 	struct http_v4_access_point ap = { 0 };
-	struct http_config config = { HTTP_VERSION_11, EXCHANGE_MS, FALSE,
-				      &ap };
+	struct http_v6_access_point ap6 = { 0 };
+	struct http_config config = { HTTP_VERSION_11, EXCHANGE_MS, l->ipv6,
+				      l->ipv6 ? (void *)&ap6 : (void *)&ap };
 	CHAR16 url[256];
 	char text[256], length_text[24];
 	struct http_header headers[2] = {
@@ -204,11 +212,14 @@ static EFI_STATUS exchange(const struct http_link *l, UINT32 method,
 
 	*status = 0;
 	*len = 0;
-	ap.use_default_address = !(l->station.Addr[0] | l->station.Addr[1] |
-				   l->station.Addr[2] | l->station.Addr[3]) ||
-				 !l->subnet.Addr[0];
-	ap.local_address = l->station;
-	ap.local_subnet = l->subnet;
+	/* IPv4's default address where the node holds none; IPv6's zero
+	 * address lets the firmware choose (UEFI 2.10 §29.6.2.2). */
+	ap.use_default_address = !(l->station[0] | l->station[1] |
+				   l->station[2] | l->station[3]) ||
+				 !l->subnet[0];
+	CopyMem(&ap.local_address, l->station, 4);
+	CopyMem(&ap.local_subnet, l->subnet, 4);
+	CopyMem(&ap6.local_address, l->station, 16);
 	fmt_snprintf(text, sizeof(text), "%s%s", l->base, path);
 	for (i = 0; text[i] && i < 255; i++)
 		url[i] = (CHAR16)(unsigned char)text[i];

@@ -18,14 +18,17 @@
 
 struct http_link {
 	void *http;		/* the child's EFI_HTTP_PROTOCOL */
-	EFI_IPv4_ADDRESS station, subnet;	/* zero: the default */
+	int ipv6;		/* the NIC was HTTP-booted over IPv6 */
+	/* The station address (IPv4's in the first 4 bytes) and IPv4's
+	 * subnet mask; zero: the firmware's default. */
+	UINT8 station[16], subnet[4];
 	char base[96];		/* "http://HOST[:PORT]/" */
 	char host[80];		/* the Host header: HOST[:PORT] */
 };
 
-/* The HTTP instance for an image HTTP-booted as `o` says, and the boot
- * file's folder. Returns 0, or -1 where the firmware has no HTTP service
- * on its NIC or the URI is not http://. */
+/* The HTTP instance for an image HTTP-booted as `o` says, over IPv4 or
+ * IPv6, and the boot file's folder. Returns 0, or -1 where the firmware
+ * has no HTTP service on its NIC or the URI is not http://. */
 int http_link_open(EFI_HANDLE image, const struct boot_origin *o,
 		   struct http_link *l, char *folder, UINTN folder_cap);
 /* GET base + path into buf: EFI_SUCCESS with *len its length,

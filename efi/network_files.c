@@ -7,7 +7,7 @@
 #include "efi/files.h"
 #include "firmware/netboot.h"
 
-/* The PXE base code that loaded the image, started over IPv4. */
+/* The PXE base code that loaded the image, started. */
 static EFI_PXE_BASE_CODE_PROTOCOL *loading_pxe(EFI_HANDLE image)
 {
 	EFI_HANDLE device = files_loaded_device(image);
@@ -16,21 +16,71 @@ static EFI_PXE_BASE_CODE_PROTOCOL *loading_pxe(EFI_HANDLE image)
 	if (!device ||
 	    EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, device,
 					&PxeBaseCodeProtocol, (void **)&pxe)) ||
-	    !pxe || !pxe->Mode || !pxe->Mode->Started ||
-	    pxe->Mode->UsingIpv6)
+	    !pxe || !pxe->Mode || !pxe->Mode->Started)
 		return NULL;
 	return pxe;
 }
 
+/* The packet the boot file came from, as edk2's PXE takes it: a boot
+ * server's PXE reply, else a proxy DHCP server's offer, else the DHCP
+ * ACK; over IPv6, a DHCPv6 reply. */
+static const EFI_PXE_BASE_CODE_PACKET *boot_packet(
+	const EFI_PXE_BASE_CODE_MODE *m)
+{
+	return m->PxeReplyReceived ? &m->PxeReply
+	       : m->ProxyOfferReceived ? &m->ProxyOffer : &m->DhcpAck;
+}
+
+/* Over IPv4 (docs/lab.md): the server is the address the packet's
+ * option 66 names, where it names one: QEMU's user networking answers
+ * every TFTP request to siaddr itself and only reads, so a lab there
+ * names its own server so. Else siaddr, or where that is 0.0.0.0 the
+ * server identifier (option 54). The folder is the boot file name's. */
+static int server_over_ipv4(const EFI_PXE_BASE_CODE_PACKET *packet,
+			    struct lab_server *s)
+{
+	const EFI_PXE_BASE_CODE_DHCPV4_PACKET *offer = &packet->Dhcpv4;
+	UINTN options = sizeof(*packet) -
+			(UINTN)(offer->DhcpOptions - packet->Raw);
+	UINT8 *a = s->address.v4.Addr;
+	unsigned folder = 0, i;
+
+	if (dhcp_tftp_server(offer->DhcpOptions, options, a) != 0) {
+		CopyMem(a, (void *)offer->BootpSiAddr, 4);
+		if (!(a[0] | a[1] | a[2] | a[3]) &&
+		    dhcp_option(offer->DhcpOptions, options, 54, a, 4) != 4)
+			return -1;
+	}
+	for (i = 0; i < sizeof(offer->BootpBootFile) &&
+		    offer->BootpBootFile[i]; i++)
+		if (offer->BootpBootFile[i] == '/')
+			folder = i + 1;
+	if (folder >= sizeof(s->folder))
+		folder = 0;
+	CopyMem(s->folder, (void *)offer->BootpBootFile, folder);
+	s->folder[folder] = '\0';
+	return 0;
+}
+
+/* Over IPv6: the server and folder the boot file URL names (DHCPv6
+ * option 59, RFC 5970 §3.1), as edk2's PXE reads them: by address, the
+ * URL's host in brackets. */
+static int server_over_ipv6(const EFI_PXE_BASE_CODE_PACKET *packet,
+			    struct lab_server *s)
+{
+	const EFI_PXE_BASE_CODE_DHCPV6_PACKET *reply = &packet->Dhcpv6;
+	char url[256];
+	int n = dhcp6_option(reply->DhcpOptions, sizeof(reply->DhcpOptions),
+			     59, (UINT8 *)url, sizeof(url));
+
+	if (n <= 0 || n > (int)sizeof(url))
+		return -1;
+	return tftp_url_split(url, (size_t)n, s->address.v6.Addr, s->folder,
+			      sizeof(s->folder));
+}
+
 int lab_server_open(EFI_HANDLE image, struct lab_server *s)
 {
-	const EFI_PXE_BASE_CODE_MODE *m;
-	const EFI_PXE_BASE_CODE_PACKET *packet;
-	const EFI_PXE_BASE_CODE_DHCPV4_PACKET *offer;
-	unsigned folder = 0, i;
-	UINTN options;
-	UINT8 *a = s->address.v4.Addr;
-
 	ZeroMem(s, sizeof(*s));
 	s->pxe = loading_pxe(image);
 	if (!s->pxe) {
@@ -43,34 +93,12 @@ int lab_server_open(EFI_HANDLE image, struct lab_server *s)
 		s->by_http = 1;
 		return 0;
 	}
-	/* The boot file and its server, as edk2's PXE takes them: from a
-	 * boot server's PXE reply, else a proxy DHCP server's offer, else
-	 * the DHCP ACK (docs/lab.md). The server is the address that
-	 * packet's option 66 names, where it names one: QEMU's user
-	 * networking answers every TFTP request to siaddr itself and only
-	 * reads, so a lab there names its own server so. Else siaddr, or
-	 * where that is 0.0.0.0 the server identifier (option 54). */
-	m = s->pxe->Mode;
-	packet = m->PxeReplyReceived ? &m->PxeReply
-		 : m->ProxyOfferReceived ? &m->ProxyOffer : &m->DhcpAck;
-	offer = &packet->Dhcpv4;
-	options = sizeof(*packet) - (UINTN)(offer->DhcpOptions - packet->Raw);
-	if (dhcp_tftp_server(offer->DhcpOptions, options, a) != 0) {
-		CopyMem(a, (void *)offer->BootpSiAddr, 4);
-		if (!(a[0] | a[1] | a[2] | a[3]) &&
-		    dhcp_option(offer->DhcpOptions, options, 54, a, 4) != 4) {
-			s->pxe = NULL;
-			return -1;
-		}
+	s->ipv6 = s->pxe->Mode->UsingIpv6;
+	if ((s->ipv6 ? server_over_ipv6 : server_over_ipv4)(
+		    boot_packet(s->pxe->Mode), s)) {
+		s->pxe = NULL;
+		return -1;
 	}
-	for (i = 0; i < sizeof(offer->BootpBootFile) &&
-		    offer->BootpBootFile[i]; i++)
-		if (offer->BootpBootFile[i] == '/')
-			folder = i + 1;
-	if (folder >= sizeof(s->folder))
-		folder = 0;
-	CopyMem(s->folder, (void *)offer->BootpBootFile, folder);
-	s->folder[folder] = '\0';
 	return 0;
 }
 
@@ -177,10 +205,15 @@ void lab_server_url(const struct lab_server *s, const char *path, char *out,
 		    UINTN cap)
 {
 	const UINT8 *a = s->address.v4.Addr;
+	char v6[48];
 
-	if (s->by_http)
+	if (s->by_http) {
 		fmt_snprintf(out, cap, "%s%s", s->http.base, path);
-	else
+	} else if (s->ipv6) {
+		ipv6_text(s->address.v6.Addr, v6, sizeof(v6));
+		fmt_snprintf(out, cap, "tftp://[%s]/%s", v6, path);
+	} else {
 		fmt_snprintf(out, cap, "tftp://%u.%u.%u.%u/%s", a[0], a[1],
 			     a[2], a[3], path);
+	}
 }

@@ -16,13 +16,14 @@ struct lab_server {
 	int by_http;				/* else HTTP, by `http` */
 	struct http_link http;
 	EFI_IP_ADDRESS address;			/* TFTP's server */
+	int ipv6;				/* the address is IPv6's */
 	/* The boot file's folder on the server: empty, or ending in '/'. */
 	char folder[128];
 };
 
 /* The server and folder irqlab's boot file came from. Returns 0, or -1
- * where irqlab was not PXE- or HTTP-booted over IPv4, or no server is
- * named. */
+ * where irqlab was not PXE- or HTTP-booted, or no server is named (over
+ * IPv6, by address: irqlab looks up no name). */
 int lab_server_open(EFI_HANDLE image, struct lab_server *s);
 /* Reads `path` (from the server's root) into buf. Returns the length
  * read, `cap` where the file is larger, or -1 where the server has no
@@ -34,7 +35,8 @@ INTN lab_server_read(const struct lab_server *s, const char *path, void *buf,
  * error where it sent one (RFC 1350 §5), or its HTTP status. */
 const char *lab_server_write(const struct lab_server *s, const char *path,
 			     const void *data, UINTN len, void *scratch);
-/* "tftp://SERVER/PATH", or HTTP's "http://SERVER/PATH". */
+/* "tftp://SERVER/PATH" ("tftp://[ADDRESS]/PATH" over IPv6), or HTTP's
+ * "http://SERVER/PATH". */
 void lab_server_url(const struct lab_server *s, const char *path, char *out,
 		    UINTN cap);
 

@@ -266,32 +266,172 @@ int lab_server_path(const char *rel, const char *folder, const char *machine,
 	}
 }
 
+int dhcp6_option(const uint8_t *options, size_t len, uint16_t code,
+		 uint8_t *out, size_t cap)
+{
+	size_t at = 0, i;
+
+	while (at + 4 <= len) {
+		uint16_t c = (uint16_t)(options[at] << 8 | options[at + 1]);
+		size_t n = (size_t)options[at + 2] << 8 | options[at + 3];
+
+		if (at + 4 + n > len)
+			return -1;
+		if (c == code) {
+			for (i = 0; i < n && i < cap; i++)
+				out[i] = options[at + 4 + i];
+			return (int)n;
+		}
+		at += 4 + n;
+	}
+	return -1;
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)(c | 0x20);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+int ipv6_parse(const char *text, size_t len, uint8_t out[16])
+{
+	uint16_t group[8];
+	int groups = 0, gap = -1, i;
+	size_t at = 0;
+
+	if (len >= 2 && text[0] == ':' && text[1] == ':') {
+		gap = 0;
+		at = 2;
+	}
+	while (at < len) {
+		unsigned value = 0, digits = 0;
+
+		while (at < len && hex_digit(text[at]) >= 0 && digits <= 4) {
+			value = value << 4 | (unsigned)hex_digit(text[at++]);
+			digits++;
+		}
+		if (!digits || digits > 4 || groups == 8)
+			return -1;
+		group[groups++] = (uint16_t)value;
+		if (at == len)
+			break;
+		if (text[at++] != ':' || at == len)
+			return -1;	/* another character, or a ':' last */
+		if (text[at] == ':') {
+			if (gap >= 0)
+				return -1;	/* a second "::" */
+			gap = groups;
+			at++;
+		}
+	}
+	if (gap < 0 ? groups != 8 : groups > 7)
+		return -1;
+	for (i = 0; i < 16; i++)
+		out[i] = 0;
+	for (i = 0; i < groups; i++) {
+		/* The groups after the gap are the address's last ones. */
+		int to = gap >= 0 && i >= gap ? 8 - groups + i : i;
+
+		out[2 * to] = (uint8_t)(group[i] >> 8);
+		out[2 * to + 1] = (uint8_t)group[i];
+	}
+	return 0;
+}
+
+void ipv6_text(const uint8_t addr[16], char *out, size_t cap)
+{
+	struct text_buf tb;
+	int best = -1, best_len = 1, run = 0, i;
+
+	for (i = 0; i < 8; i++) {
+		run = addr[2 * i] | addr[2 * i + 1] ? 0 : run + 1;
+		if (run > best_len) {
+			best_len = run;
+			best = i - run + 1;
+		}
+	}
+	tb_init(&tb, out, cap);
+	for (i = 0; i < 8; i++) {
+		if (i == best) {
+			tb_printf(&tb, "::");
+			i += best_len - 1;
+			continue;
+		}
+		tb_printf(&tb, "%s%x", i && i != best + best_len ? ":" : "",
+			  (unsigned)(addr[2 * i] << 8 | addr[2 * i + 1]));
+	}
+}
+
+/* Where the parts of "SCHEME://HOST/PATH" are (RFC 3986 §3), in `len`
+ * characters or up to a NUL: the host from `host` to `path`, the path's
+ * first '/' at `path` and its last at `last`. */
+struct url_parts {
+	size_t host, path, last;
+};
+
+static int url_split(const char *url, size_t len, const char *scheme,
+		     struct url_parts *p)
+{
+	size_t i;
+
+	/* '|' 0x20 lowers a letter and leaves ':' and '/' as they are. */
+	for (i = 0; scheme[i]; i++)
+		if (i >= len || (url[i] | 0x20) != scheme[i])
+			return -1;
+	p->host = i;
+	while (i < len && url[i] && url[i] != '/')
+		i++;
+	p->path = p->last = i;
+	if (p->path == p->host || i >= len || url[i] != '/')
+		return -1;
+	for (; i < len && url[i]; i++)
+		if (url[i] == '/')
+			p->last = i;
+	return 0;
+}
+
+/* The boot file's folder: the path between its first '/' and its last,
+ * that one kept. */
+static int url_folder(const char *url, const struct url_parts *p,
+		      char *folder, size_t cap)
+{
+	size_t i;
+
+	if (p->last - p->path > cap - 1)
+		return -1;
+	for (i = p->path + 1; i <= p->last; i++)
+		folder[i - p->path - 1] = url[i];
+	folder[p->last - p->path] = '\0';
+	return 0;
+}
+
+int tftp_url_split(const char *url, size_t len, uint8_t server[16],
+		   char *folder, size_t folder_cap)
+{
+	struct url_parts p;
+
+	if (url_split(url, len, "tftp://", &p) ||
+	    p.path - p.host < 4 || url[p.host] != '[' ||
+	    url[p.path - 1] != ']' ||
+	    ipv6_parse(url + p.host + 1, p.path - p.host - 2, server))
+		return -1;
+	return url_folder(url, &p, folder, folder_cap);
+}
+
 int http_uri_split(const char *uri, char *base, size_t base_cap,
 		   char *folder, size_t folder_cap)
 {
-	static const char scheme[] = "http://";
-	size_t i, host, path, last = 0;
+	struct url_parts p;
+	size_t i;
 
-	for (i = 0; scheme[i]; i++)
-		if ((uri[i] | 0x20) != scheme[i] && uri[i] != scheme[i])
-			return -1;
-	host = i;
-	while (uri[i] && uri[i] != '/')
-		i++;
-	path = i;
-	if (path == host || uri[path] != '/' || path + 2 > base_cap)
+	if (url_split(uri, (size_t)-1, "http://", &p) ||
+	    p.path + 2 > base_cap || url_folder(uri, &p, folder, folder_cap))
 		return -1;
-	for (; uri[i]; i++)
-		if (uri[i] == '/')
-			last = i;
-	if (last - path > folder_cap - 1)
-		return -1;
-	for (i = 0; i <= path; i++)
+	for (i = 0; i <= p.path; i++)
 		base[i] = uri[i];
 	base[i] = '\0';
-	for (i = path + 1; i <= last; i++)
-		folder[i - path - 1] = uri[i];
-	folder[last - path] = '\0';
 	return 0;
 }
 

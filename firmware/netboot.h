@@ -62,10 +62,38 @@ int dhcp_option(const uint8_t *options, size_t len, uint8_t code,
  * name is not looked up). */
 int dhcp_tftp_server(const uint8_t *options, size_t len, uint8_t out[4]);
 
+/* DHCPv6 option `code` among a DHCPv6 message's options (RFC 8415
+ * §21.1: a 16-bit code and length, big-endian, then the value): copies
+ * up to `cap` bytes of its value to `out` and returns its length, or -1
+ * where it is absent or the options run past `len`. */
+int dhcp6_option(const uint8_t *options, size_t len, uint16_t code,
+		 uint8_t *out, size_t cap);
+
+/* An IPv6 address in text (RFC 4291 §2.2: eight groups of up to four
+ * hex digits, one "::" for a run of zero groups; the dotted IPv4 tail is
+ * not taken), `len` characters of it, into its 16 bytes. Returns 0, or
+ * -1 where it is not one. */
+int ipv6_parse(const char *text, size_t len, uint8_t out[16]);
+
+/* An IPv6 address as RFC 5952 §4 writes it: lowercase, no leading
+ * zeros, the longest run of two or more zero groups (the first of
+ * equals) as "::". */
+void ipv6_text(const uint8_t addr[16], char *out, size_t cap);
+
+/* A PXE boot over IPv6's boot file URL (DHCPv6 option 59, RFC 5970
+ * §3.1), "tftp://[ADDRESS]/PATH", `len` characters of it: the server's
+ * address into `server` and the boot file's folder into `folder` (empty,
+ * or ending in '/'). Returns 0, or -1 for another scheme, a host that is
+ * a name (irqlab looks up none) or has a port (the PXE base code's TFTP
+ * speaks to port 69), or a folder that does not fit. */
+int tftp_url_split(const char *url, size_t len, uint8_t server[16],
+		   char *folder, size_t folder_cap);
+
 /* HTTP boot's URI split for a lab (docs/lab.md): "http://HOST[:PORT]/"
- * into `base` and the boot file's folder, the path between the first '/'
- * and the last, into `folder` (empty, or ending in '/'), as a PXE boot
- * file's folder is. Returns 0, or -1 for another scheme (https is not
+ * (HOST a name, an IPv4 address, or an IPv6 one in brackets, RFC 3986
+ * §3.2.2) into `base`, and the boot file's folder, the path between the
+ * first '/' and the last, into `folder` (empty, or ending in '/'), as a
+ * PXE boot file's folder is. Returns 0, or -1 for another scheme (https is not
  * spoken), an empty host, a URI without a path, or where a part does not
  * fit. */
 int http_uri_split(const char *uri, char *base, size_t base_cap,

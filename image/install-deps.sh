@@ -14,9 +14,10 @@ packages=(gnu-efi ovmf mtools fdisk qemu-system-x86 swtpm
 	  util-linux)
 # libcmocka-dev: the unit tests; chromium: the browser the report pages'
 # test opens them in; tftp-hpa and curl: the clients the lab server's
-# test sends with.
+# test sends with; kea-dhcp6-server: the lab's own DHCPv6 server in
+# the IPv6 lab's test, which answers UEFI HTTP boot clients.
 if [ "${1:-run}" = test ]; then
-	packages+=(libcmocka-dev chromium tftp-hpa curl)
+	packages+=(libcmocka-dev chromium tftp-hpa curl kea-dhcp6-server)
 fi
 missing=()
 for p in "${packages[@]}"; do

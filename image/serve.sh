@@ -8,8 +8,11 @@
 # server unless "dhcp" says it leases addresses too; tftpd-hpa serves
 # and takes uploads. "user" is for QEMU machines on user networking (no
 # INTERFACE: give -), whose own DHCP and TFTP servers boot them and whose
-# option 66 names this host. It prints each machine as it boots and uploads,
-# until interrupted, or until RUNS runs are filed.
+# option 66 names this host. In dhcp mode, RANGE6=FIRST,LAST in the
+# environment leases IPv6 addresses too, in INTERFACE's global prefix, and
+# boots machines over IPv6 (FIRST,LAST may then be -, for IPv6 alone). It
+# prints each machine as it boots and uploads, until interrupted, or until
+# RUNS runs are filed.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,7 +25,8 @@ interface=${2:?usage: serve.sh LAB INTERFACE|- [proxy|dhcp FIRST,LAST|user] [RUN
 mode=${3:-proxy}
 range=
 if [ "$mode" = dhcp ]; then
-	range=${4:?dhcp mode needs FIRST,LAST}
+	range=${4:?dhcp mode needs FIRST,LAST, or - with RANGE6}
+	[ "$range" != - ] || range=
 	shift
 fi
 runs=${4:-0}
@@ -38,6 +42,6 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 exec python3 "$here/tools/lab_server.py" --dir "$lab" \
-	$([ "$interface" = - ] || echo --interface "$interface") --mode "$mode" ${range:+--range "$range"} \
+	$([ "$interface" = - ] || echo --interface "$interface") --mode "$mode" ${range:+--range "$range"} ${RANGE6:+--range6 "$RANGE6"} \
 	--efi "$efi" --template "$template" --reference "$reference" --config "$here/image/irqlab.cfg" \
 	--runs "$runs"

@@ -76,14 +76,15 @@ def remap_rules():
     return "\n".join(lines) + "\n"
 
 
-def lighttpd_config(root, state, address, port):
+def lighttpd_config(root, state, address, port, also=()):
     """lighttpd's config (lighttpd.conf(5), mod_rewrite, mod_webdav):
     GET and HEAD of anything under root; PUT only of irqlab's names under
     <machine>/<run>/, rewritten to incoming/ under their flat names as
     tftpd-hpa's remap puts them, so a read-back reads the same file. Any
     other method or name is denied (403); a body over FILE_LIMIT is
     refused (413). The URL is normalised before it is matched, so a path
-    that climbs out matches nothing and is denied."""
+    that climbs out matches nothing and is denied. `also`: more
+    addresses to listen on, at the same port (an IPv6 one in brackets)."""
     whole = r"^/(%s)/(%s)/(%s|%s)$" % (MACHINE, RUN, FILES, BLOB)
     table = r"^/(%s)/(%s)/acpi/([0-9A-Za-z_]{4}|SMBIOS)\.bin$" % (
         MACHINE, RUN)
@@ -92,7 +93,8 @@ def lighttpd_config(root, state, address, port):
         "# written by lab_server.py: irqlab's uploads only",
         'server.document-root = "%s"' % root,
         'server.bind = "%s"' % address,
-        "server.port = %d" % port,
+        "server.port = %d" % port] + [
+        '$SERVER["socket"] == "%s:%d" { }' % (a, port) for a in also] + [
         'server.modules = ("mod_access", "mod_rewrite", "mod_webdav", '
         '"mod_accesslog")',
         # Its errors on stderr (no server.errorlog), followed; its
@@ -221,13 +223,17 @@ class Sorter:
         return len(lines)
 
 
-def interface_address(interface):
-    out = subprocess.run(["ip", "-4", "-o", "addr", "show", "dev", interface],
+def interface_address(interface, family=4):
+    """The interface's address and prefix length: IPv4's, or with
+    family 6 its global IPv6 one; None where it has none."""
+    out = subprocess.run(["ip", "-%d" % family, "-o", "addr", "show", "dev",
+                          interface, "scope", "global"],
                          capture_output=True, text=True, check=True).stdout
-    m = re.search(r"inet ([0-9.]+)/([0-9]+)", out)
-    if not m:
-        sys.exit("lab_server: %s has no IPv4 address" % interface)
-    return m.group(1), int(m.group(2))
+    # The address the lab gave it, before one it made itself from a
+    # router's advertisement (RFC 4862's, marked "dynamic").
+    found = sorted(re.findall(r"inet6? ([0-9a-f.:]+)/([0-9]+)(.*)", out),
+                   key=lambda a: " dynamic" in a[2])
+    return (found[0][0], int(found[0][1])) if found else None
 
 
 def host_address():
@@ -254,8 +260,10 @@ def http_address(args):
         host, port = args.http_address.rsplit(":", 1)
         return host, int(port)
     host = (args.tftp_address or ":").rsplit(":", 1)[0]
-    if not host and args.interface:
-        host = interface_address(args.interface)[0]
+    if (not host or host == "[::]") and args.interface:
+        v4 = interface_address(args.interface)
+        host = v4[0] if v4 else "[%s]" % interface_address(args.interface,
+                                                             6)[0]
     return host or "0.0.0.0", 80
 
 
@@ -265,20 +273,26 @@ def network_of(address, bits):
     return socket.inet_ntoa(n.to_bytes(4, "big"))
 
 
-def dnsmasq_command(args, address, bits, state):
+def dnsmasq_command(args, v4, v6, state):
+    """dnsmasq's command line: over IPv4 (v4, the interface's address
+    and prefix), PXE's answers, as a proxy or leasing; over IPv6 (v6, in
+    dhcp mode with --range6), leases, router advertisements and the boot
+    file's URL (RFC 5970 §3.1) for PXE clients."""
     cmd = ["dnsmasq", "--keep-in-foreground", "--conf-file=/dev/null",
            "--port=0", "--log-dhcp", "--log-facility=-",
            "--interface=%s" % args.interface, "--bind-interfaces",
            "--pid-file=%s" % os.path.join(state, "dnsmasq.pid"),
-           "--dhcp-leasefile=%s" % os.path.join(state, "leases"),
-           # Both client types OVMF and real x86-64 firmware send (RFC
-           # 4578 §2.1: 7 EFI BC, 9 EFI x86-64).
-           "--pxe-service=BC_EFI,irqlab,irqlab.efi,%s" % address,
-           "--pxe-service=x86-64_EFI,irqlab,irqlab.efi,%s" % address,
-           "--dhcp-boot=irqlab.efi,,%s" % address]
-    if args.mode == "proxy":
+           "--dhcp-leasefile=%s" % os.path.join(state, "leases")]
+    if v4:
+        address, bits = v4
+        # Both client types OVMF and real x86-64 firmware send (RFC
+        # 4578 §2.1: 7 EFI BC, 9 EFI x86-64).
+        cmd += ["--pxe-service=BC_EFI,irqlab,irqlab.efi,%s" % address,
+                "--pxe-service=x86-64_EFI,irqlab,irqlab.efi,%s" % address,
+                "--dhcp-boot=irqlab.efi,,%s" % address]
+    if v4 and args.mode == "proxy":
         cmd.append("--dhcp-range=%s,proxy" % network_of(address, bits))
-    else:
+    elif v4 and args.range:
         cmd.append("--dhcp-range=%s" % args.range)
         # UEFI HTTP boot clients (UEFI 2.10 §24.7.2): vendor class
         # "HTTPClient", answered with the same and the boot file's URL.
@@ -286,11 +300,43 @@ def dnsmasq_command(args, address, bits, state):
         cmd += ["--dhcp-vendorclass=set:httpboot,HTTPClient",
                 "--dhcp-option-force=tag:httpboot,60,HTTPClient",
                 "--dhcp-boot=tag:httpboot,http://%s/irqlab.efi" % address]
+    if v6 and args.range6:
+        # A lease and the boot file's URL by address: a PXE client reads
+        # the server from it (edk2 looks up no name there). The router
+        # advertisements say to ask DHCPv6 (RFC 4861 §4.2's M flag).
+        address, bits = v6
+        cmd += ["--enable-ra",
+                "--dhcp-range=%s,%d" % (args.range6, bits),
+                "--dhcp-option=option6:bootfile-url,tftp://[%s]/irqlab.efi"
+                % address,
+                # An HTTP boot client takes an offer as its own only where
+                # it carries DHCPv6's vendor class "HTTPClient" (RFC 8415
+                # §21.16, enterprise 343; UEFI 2.10 §24.7.2), which
+                # dnsmasq cannot send: it writes option 16 as a list of
+                # strings, no enterprise number. Such clients are left to
+                # the lab's own DHCPv6 server (docs/lab.md "IPv6").
+                "--dhcp-vendorclass=set:httpboot6,enterprise:343,"
+                "HTTPClient",
+                "--dhcp-ignore=tag:httpboot6"]
     return cmd
 
 
+def interface_v6(args):
+    """The interface's global IPv6 address, where it has one: IPv6
+    machines are served there too, whoever leases their addresses."""
+    return args.interface and interface_address(args.interface, 6)
+
+
+def tftp_listen(args):
+    """tftpd-hpa's address: --tftp-address, else every address, IPv6's
+    too where the interface has one (its IPv6 socket takes IPv4 as
+    well)."""
+    return args.tftp_address or ("[::]:69" if interface_v6(args) else
+                                 ":69")
+
+
 def tftpd_command(args, root, state):
-    listen = args.tftp_address or ":69"
+    listen = tftp_listen(args)
     tftpd = ["in.tftpd", "--foreground", "--address", listen, "--secure",
              "--create", "--verbose", "--verbose",
              "--map-file", os.path.join(state, "tftp-remap"),
@@ -328,14 +374,43 @@ def listen_syslog(sock_path, log):
     threading.Thread(target=run, daemon=True).start()
 
 
+# A boot's DHCP exchanges come within this many seconds of each other
+# (a PXE client asks twice, then once more from its boot server): one
+# line per boot.
+BOOT_SECONDS = 20
+
+
 def follow(proc, name, log):
+    macs, leased, said = {}, {}, {}
+
+    def boot(mac, how=""):
+        if time.monotonic() - said.get(mac, -BOOT_SECONDS) >= BOOT_SECONDS:
+            log.say("boot: %s asked for irqlab.efi%s" % (mac, how))
+        said[mac] = time.monotonic()
+
     def run():
         for line in proc.stdout:
             line = line.rstrip()
             m = re.search(r"PXE\(\S+\) ([0-9a-f:]{17}) proxy", line) or \
                 re.search(r"DHCPACK\(\S+\) ([0-9.]+) ([0-9a-f:]{17})", line)
             if m:
-                log.say("boot: %s asked for irqlab.efi" % m.group(m.lastindex))
+                boot(m.group(m.lastindex))
+            # DHCPv6 names the client by its DUID; dnsmasq gives its MAC
+            # on a line of its own, each line led by the transaction. A
+            # boot is a reply that leased an address and sent the boot
+            # file's URL: the firmware's own DHCPv6 client (edk2's
+            # Ip6Config, where advertisements say to ask) asks for no URL.
+            m = re.search(r"^\S+ (\d+) client MAC address: ([0-9a-f:]{17})",
+                          line)
+            if m:
+                macs[m.group(1)] = m.group(2)
+            m = re.search(r"^\S+ (\d+) DHCPREPLY\(\S+\) ([0-9a-f:]+) ", line)
+            if m:
+                leased[m.group(1)] = m.group(2)
+            m = re.search(r"^\S+ (\d+) sent size: +\d+ option: 59 ", line)
+            if m and m.group(1) in leased and m.group(1) in macs:
+                boot(macs.pop(m.group(1)), " (IPv6, leased %s)"
+                     % leased.pop(m.group(1)))
             log.say("%s: %s" % (name, line))
     threading.Thread(target=run, daemon=True).start()
 
@@ -382,6 +457,9 @@ def main():
     ap.add_argument("--mode", choices=("proxy", "dhcp", "user"),
                     default="proxy")
     ap.add_argument("--range", help="dhcp mode: FIRST,LAST[,LEASE]")
+    ap.add_argument("--range6",
+                    help="dhcp mode: IPv6 leases FIRST,LAST, in the "
+                    "interface's global prefix")
     ap.add_argument("--efi", help="irqlab.efi to serve")
     ap.add_argument("--template", help="the report page's template")
     ap.add_argument("--reference", help="the icount reference")
@@ -398,8 +476,12 @@ def main():
     ap.add_argument("--seconds", type=float, default=0,
                     help="stop after this long")
     args = ap.parse_args()
-    if args.mode == "dhcp" and not args.range:
-        ap.error("--mode dhcp needs --range")
+    if args.mode == "dhcp" and not (args.range or args.range6):
+        ap.error("--mode dhcp needs --range or --range6")
+    if args.range6 and args.mode != "dhcp":
+        # dnsmasq's proxy mode is DHCPv4's (RFC 4578's PXE), and QEMU's
+        # user networking boots over IPv4.
+        ap.error("--range6 needs --mode dhcp")
     if args.mode == "user":
         # QEMU's user networking: its own DHCP server answers, and this
         # host is reached at its own address.
@@ -412,14 +494,21 @@ def main():
     log = Log(os.path.join(args.dir, "serve.log"))
     procs = []
     if not args.no_dhcp:
-        address, bits = interface_address(args.interface)
-        dns = subprocess.Popen(dnsmasq_command(args, address, bits, state),
+        v4 = interface_address(args.interface)
+        v6 = interface_address(args.interface, 6)
+        if args.range6 and not v6:
+            sys.exit("lab_server: %s has no global IPv6 address to serve "
+                     "--range6 from" % args.interface)
+        if not v4 and not args.range6:
+            sys.exit("lab_server: %s has no IPv4 address" % args.interface)
+        dns = subprocess.Popen(dnsmasq_command(args, v4, v6, state),
                                stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True)
         follow(dns, "dnsmasq", log)
         procs.append(dns)
         log.say("serving irqlab.efi from %s on %s (%s DHCP)" % (
-            address, args.interface, args.mode))
+            " and ".join(a[0] for a in (v4, v6 if args.range6 else None)
+                         if a), args.interface, args.mode))
     cmd, sock = tftpd_command(args, root, state)
     if sock:
         listen_syslog(sock, log)
@@ -436,7 +525,7 @@ def main():
     follow(tftpd, "tftpd", log)
     procs.append(tftpd)
     log.say("TFTP: %s served from %s, uploads into incoming/" % (
-        args.tftp_address or ":69", root))
+        tftp_listen(args), root))
     # QEMU's user networking cannot HTTP-boot a machine (its DHCP
     # server does not answer HTTP boot clients): no HTTP unless asked.
     if args.mode == "user" and not args.http_address:
@@ -444,7 +533,10 @@ def main():
     if not args.no_http:
         http = http_address(args)
         with open(os.path.join(state, "lighttpd.conf"), "w") as f:
-            f.write(lighttpd_config(root, state, *http))
+            v6 = not args.http_address and interface_v6(args) and \
+                "[%s]" % interface_v6(args)[0]
+            f.write(lighttpd_config(root, state, *http, also=[
+                a for a in (v6,) if a and a != http[0]]))
         os.makedirs(os.path.join(state, "http-bodies"), exist_ok=True)
         web = subprocess.Popen(["lighttpd", "-D", "-f",
                                 os.path.join(state, "lighttpd.conf")],
@@ -454,7 +546,9 @@ def main():
         follow_file(os.path.join(state, "access.log"), "http", log)
         procs.append(web)
         log.say("HTTP: http://%s:%d/ served from %s, uploads (PUT) into "
-                "incoming/" % (http[0], http[1], root))
+                "incoming/%s" % (http[0], http[1], root,
+                                 " (and on %s)" % v6 if v6 and
+                                 v6 != http[0] else ""))
     if args.mode == "user":
         log.say("QEMU machines on user networking boot with: -netdev user,"
                 "id=n0,tftp=%s,bootfile=irqlab.efi,tftp-server-name=%s "

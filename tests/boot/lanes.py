@@ -29,6 +29,7 @@ from harness import (Boot, CONFIG, HERE, ICOUNT, ICOUNT_CROSS_SAMPLES,
                      ICOUNT_CROSS_WARMUP, ONE_HANDOFF, ROOT, SMALL, TINY,
                      TPM_OFF)
 from icount import icount_checks, icount_pair
+from lab_ipv6 import lab_ipv6
 from network import (lab_cut_off_upload, lab_http_boot, lab_http_refusals,
                      lab_of_machines, lab_server_refusals, lab_user_networking,
                      pxe_boot_phase_a)
@@ -194,6 +195,8 @@ SECOND_LANE = (
     Boot("lab-http-boot", perform=lab_http_boot),
     Boot("lab-user-net", perform=lab_user_networking),
     Boot("lab-cut-off", perform=lab_cut_off_upload),
+    # The lab over IPv6: PXE and HTTP boot, at once.
+    Boot("lab-ipv6", perform=lab_ipv6),
     Boot("no-display", (no_display, reset_returns),
          config=TINY + "simulate = reset-returns\n",
          env={"TPM": "off", "VGA": "none"}),

@@ -126,6 +126,9 @@ def pxe_boot_phase_a():
 # a bridge, the lab's own DHCP server in a second namespace on a veth,
 # `make serve` in proxy mode on the bridge, and three machines on taps.
 LAB_NET = "10.77.0"
+# Its IPv6 prefix, from the documentation range (RFC 3849): the server
+# is ::1, the lab's own DHCPv6 server ::2.
+LAB_NET6 = "2001:db8:1ab::"
 LAB_MACHINES = (
     # (MAC, SMBIOS UUID or None, QEMU CPU model, its own config?)
     ("52:54:00:1a:b0:01", "11111111-2222-3333-4444-555555555501", "max",
@@ -150,12 +153,15 @@ class Lab:
     """The namespaces, the lab's DHCP server and the bridge; removed on
     exit whatever happened."""
 
-    def __init__(self, top, own_dhcp=True):
+    def __init__(self, top, own_dhcp=True, ipv6=None):
         """own_dhcp: the lab has a DHCP server of its own (else make
-        serve leases the addresses)."""
+        serve leases the addresses). ipv6: the lab's own DHCPv6 server's
+        config (Kea's, lab_ipv6.py), with an IPv6 prefix on the bridge
+        and the veth; the lab's own DHCPv4 server is then left out."""
         tag = str(os.getpid())
         self.ns, self.dhcp_ns = "irqlab-lab-" + tag, "irqlab-dhcp-" + tag
         self.top, self.procs, self.own_dhcp = top, [], own_dhcp
+        self.ipv6 = ipv6
 
     def __enter__(self):
         sh("ip", "netns", "add", self.ns)
@@ -164,6 +170,12 @@ class Lab:
                     ("ip", "addr", "add", LAB_NET + ".1/24", "dev", "br0"),
                     ("ip", "link", "set", "br0", "up")):
             sh(*cmd, ns=self.ns)
+        if self.ipv6:
+            # No duplicate address detection to wait for, and no address
+            # of the bridge's own making from make serve's advertisements.
+            sh("sysctl", "-qw", "net.ipv6.conf.br0.accept_ra=0", ns=self.ns)
+            sh("ip", "addr", "add", LAB_NET6 + "1/64", "dev", "br0",
+               "nodad", ns=self.ns)
         if not self.own_dhcp:
             return self
         sh("ip", "netns", "add", self.dhcp_ns)
@@ -173,11 +185,27 @@ class Lab:
                     ("ip", "link", "set", "veth-dhcp", "netns",
                      self.dhcp_ns)):
             sh(*cmd, ns=self.ns)
+        if self.ipv6:
+            # Kea opens its socket on the link-local address at once: no
+            # duplicate address detection to leave it tentative.
+            sh("sysctl", "-qw", "net.ipv6.conf.veth-dhcp.accept_dad=0",
+               ns=self.dhcp_ns)
+            sh("ip", "addr", "add", LAB_NET6 + "2/64", "dev", "veth-dhcp",
+               "nodad", ns=self.dhcp_ns)
         for cmd in (("ip", "link", "set", "lo", "up"),
                     ("ip", "addr", "add", LAB_NET + ".2/24", "dev",
                      "veth-dhcp"),
                     ("ip", "link", "set", "veth-dhcp", "up")):
             sh(*cmd, ns=self.dhcp_ns)
+        if self.ipv6:
+            config = os.path.join(self.top, "kea-dhcp6.json")
+            with open(config, "w") as f:
+                json.dump(self.ipv6, f, indent=1)
+            # Kea keeps its pid and lock files where these say.
+            self.spawn(self.dhcp_ns, "dhcp6.log", [
+                "env", "KEA_PIDFILE_DIR=" + self.top,
+                "KEA_LOCKFILE_DIR=" + self.top, "kea-dhcp6", "-c", config])
+            return self
         # The lab's own DHCP server: addresses only, no boot file.
         self.spawn(self.dhcp_ns, "dhcp.log", [
             "dnsmasq", "--keep-in-foreground", "--conf-file=/dev/null",
@@ -216,10 +244,12 @@ class Lab:
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
 
 
-def lab_machine(lab, index, mac, uuid, cpu, http=False):
+def lab_machine(lab, index, mac, uuid, cpu, http=False, ipv6=False):
     """One machine on its tap: OVMF's own PXE, reset allowed (phase B's
     reset starts phase C), finish = shutdown ends it. With http, OVMF's
-    PXE is turned off (its fw_cfg switches), so it boots by HTTP."""
+    PXE is turned off (its fw_cfg switches), so it boots by HTTP; with
+    ipv6 alone, its PXE over IPv4 is, so it PXE-boots over IPv6."""
+    off = ("IPv4", "IPv6") if http else ("IPv4",) if ipv6 else ()
     here = os.path.join(lab.top, "machine-%d" % index)
     os.makedirs(here)
     shutil.copy(OVMF_VARS, os.path.join(here, "vars.fd"))
@@ -233,10 +263,10 @@ def lab_machine(lab, index, mac, uuid, cpu, http=False):
                                                               "vars.fd"),
         "-netdev", "tap,id=n0,ifname=%s,script=no,downscript=no" % tap,
         "-device", "virtio-net-pci,netdev=n0,mac=%s,romfile=" % mac,
-        "-serial", "file:" + os.path.join(here, "serial.log")] + ([
-            "-fw_cfg", "name=opt/org.tianocore/IPv4PXESupport,string=n",
-            "-fw_cfg", "name=opt/org.tianocore/IPv6PXESupport,string=n"]
-            if http else []))
+        "-serial", "file:" + os.path.join(here, "serial.log")] + [
+            a for ip in off for a in (
+                "-fw_cfg", "name=opt/org.tianocore/%sPXESupport,string=n"
+                % ip)])
 
 
 def lab_of_machines():

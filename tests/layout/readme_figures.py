@@ -207,6 +207,7 @@ NAMES = [
     r"UTF-8", r"EDK2", r"CR3", r"ENDBR64", r"i440FX", r"F1[12]",
     r"Boot000N", r"PCR 7", r"CPUID 15H/16H", r"8259", r"Core 2",
     r"Debian 12", r"OVMF's [24] MB", r"python3", r"qemu-system-x86", r"call16", r"step \d",
+    r"(DHCP|IP)v[46]", r"RANGE6",
     r"^\s*\d+\. ",   # an ordered list's numbers
 ]
 

@@ -334,6 +334,121 @@ static void an_http_uri_splits_into_server_and_folder(void **state)
 					sizeof(folder)), 0);
 }
 
+/* An IPv6 literal host in HTTP boot's URI (RFC 3986 §3.2.2): its
+ * colons are the host's, not a port's. */
+static void an_http_uri_with_an_ipv6_host_splits(void **state)
+{
+	char base[48], folder[16];
+
+	(void)state;
+	assert_int_equal(http_uri_split("http://[2001:db8:1ab::1]/lab/x.efi",
+					base, sizeof(base), folder,
+					sizeof(folder)), 0);
+	assert_string_equal(base, "http://[2001:db8:1ab::1]/");
+	assert_string_equal(folder, "lab/");
+}
+
+/* DHCPv6's options: 16-bit codes and lengths, big-endian; the zeros
+ * that fill the rest of the firmware's 1024-byte buffer are empty
+ * options, passed over. */
+static void dhcpv6_options_are_found_by_code(void **state)
+{
+	static const uint8_t options[] = {
+		0, 1, 0, 2, 0xaa, 0xbb,		/* client id, 2 bytes */
+		0, 59, 0, 5, 't', 'f', 't', 'p', ':',	/* boot file URL */
+		0, 0, 0, 0, 0, 0, 0, 0,		/* the buffer's fill */
+	};
+	static const uint8_t cut[] = { 0, 59, 0, 9, 't', 'f' };
+	uint8_t out[8];
+
+	(void)state;
+	assert_int_equal(dhcp6_option(options, sizeof(options), 59, out,
+				      sizeof(out)), 5);
+	assert_memory_equal(out, "tftp:", 5);
+	assert_int_equal(dhcp6_option(options, sizeof(options), 1, out, 1), 2);
+	assert_int_equal(out[0], 0xaa);
+	assert_int_equal(dhcp6_option(options, sizeof(options), 16, out,
+				      sizeof(out)), -1);
+	assert_int_equal(dhcp6_option(cut, sizeof(cut), 59, out, sizeof(out)),
+			 -1);
+}
+
+/* IPv6 text both ways: RFC 4291 §2.2's forms in, RFC 5952 §4's out (the
+ * longest zero run compressed, the first of two equal ones, a single
+ * zero group left as "0"). */
+static void ipv6_addresses_are_read_and_written(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} ok[] = {
+		{ "2001:db8:1ab::1", "2001:db8:1ab::1" },
+		{ "2001:0DB8:0000:0000:0000:0000:0000:0001", "2001:db8::1" },
+		{ "::", "::" },
+		{ "::1", "::1" },
+		{ "fe80::", "fe80::" },
+		{ "1:0:0:2:0:0:0:3", "1:0:0:2::3" },
+		{ "1:0:0:2:0:0:3:4", "1::2:0:0:3:4" },
+		{ "1:2:3:4:5:6:0:8", "1:2:3:4:5:6:0:8" },
+		{ "1:2:3:4:5:6:7::", "1:2:3:4:5:6:7:0" },
+	};
+	static const char *const refused[] = {
+		"", ":", ":1::", "1:::2", "1::2::3", "12345::1", "1:2:3:4:5:6:7",
+		"1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7:8::", "1:", "g::1",
+		"::10.0.0.1", "1:2:3:4:5:6:7:8:",
+	};
+	uint8_t a[16], b[16];
+	char text[48];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		assert_int_equal(ipv6_parse(ok[i].in, strlen(ok[i].in), a), 0);
+		ipv6_text(a, text, sizeof(text));
+		assert_string_equal(text, ok[i].out);
+		assert_int_equal(ipv6_parse(text, strlen(text), b), 0);
+		assert_memory_equal(a, b, 16);
+	}
+	assert_int_equal(ipv6_parse("2001:db8::1", 11, a), 0);
+	assert_memory_equal(a, ((uint8_t[]){ 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0,
+					     0, 0, 0, 0, 0, 0, 0, 0, 1 }), 16);
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		assert_int_equal(ipv6_parse(refused[i], strlen(refused[i]), a),
+				 -1);
+}
+
+/* PXE over IPv6's boot file URL: the server by its address in
+ * brackets, and the boot file's folder; a name, a port, IPv4 or another
+ * scheme is refused. The URL's length is the option's, not a NUL. */
+static void a_tftp_url_names_the_server_and_folder(void **state)
+{
+	static const char *const refused[] = {
+		"tftp://lab/irqlab.efi", "tftp://[2001:db8::1]:69/irqlab.efi",
+		"tftp://10.77.0.1/irqlab.efi", "http://[2001:db8::1]/x.efi",
+		"tftp://[2001:db8::1]", "tftp://[]/x.efi",
+		"tftp://[2001:db8::1/x.efi", "tftp://[2001:db8::1]/a/b/c/x.efi",
+	};
+	static const char counted[] = "tftp://[::1]/a/x.efiGARBAGE/";
+	uint8_t server[16];
+	char folder[6];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(tftp_url_split("TFTP://[2001:db8:1ab::1]/irqlab.efi",
+					35, server, folder, sizeof(folder)), 0);
+	assert_memory_equal(server, ((uint8_t[]){ 0x20, 0x01, 0x0d, 0xb8, 1,
+						  0xab, 0, 0, 0, 0, 0, 0, 0, 0,
+						  0, 1 }), 16);
+	assert_string_equal(folder, "");
+	assert_int_equal(tftp_url_split(counted, 20, server, folder,
+					sizeof(folder)), 0);
+	assert_string_equal(folder, "a/");
+	assert_int_equal(server[15], 1);
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		assert_int_equal(tftp_url_split(refused[i], strlen(refused[i]),
+						server, folder,
+						sizeof(folder)), -1);
+}
+
 /* EFI_HTTP_STATUS_CODE's values to the numbers a server sent. */
 static void http_status_codes_are_numbered(void **state)
 {
@@ -367,6 +482,10 @@ int main(void)
 		cmocka_unit_test(files_are_named_on_the_server_as_a_lab_files_them),
 		cmocka_unit_test(an_http_uri_splits_into_server_and_folder),
 		cmocka_unit_test(http_status_codes_are_numbered),
+		cmocka_unit_test(an_http_uri_with_an_ipv6_host_splits),
+		cmocka_unit_test(dhcpv6_options_are_found_by_code),
+		cmocka_unit_test(ipv6_addresses_are_read_and_written),
+		cmocka_unit_test(a_tftp_url_names_the_server_and_folder),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
