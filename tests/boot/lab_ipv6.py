@@ -8,12 +8,11 @@ server and sends its run back the way it came."""
 import json
 import os
 import re
-import shutil
 import time
 
-from harness import BUILD, ROOT, check
-from network import (LAB_CONFIG, LAB_LIMIT, LAB_NET6, Lab, lab_machine,
-                     line_of, mac_name, sh, text_of, wait_for)
+from harness import ROOT, check
+from network import (LAB_CONFIG, LAB_LIMIT, LAB_NET6, Lab, fresh_lab,
+                     lab_machine, line_of, mac_name, sh, text_of, wait_for)
 
 SERVER6 = LAB_NET6 + "1"
 # make serve's leases, and the lab's own DHCPv6 server's.
@@ -59,13 +58,7 @@ def filed_run(served, machine):
 
 
 def lab_ipv6():
-    top = os.path.join(BUILD, "lab-ipv6")
-    shutil.rmtree(top, ignore_errors=True)
-    os.makedirs(top)
-    served = os.path.join(top, "lab")
-    os.makedirs(os.path.join(served, "tftp"))
-    with open(os.path.join(served, "tftp", "irqlab.cfg"), "w") as f:
-        f.write(LAB_CONFIG)
+    top, served = fresh_lab("lab-ipv6", LAB_CONFIG)
     with Lab(top, ipv6=KEA_HTTP_BOOT) as lab:
         server = lab.spawn(lab.ns, "serve.log", [
             "make", "-s", "-C", ROOT, "serve", "LAB=" + served,

@@ -244,6 +244,20 @@ class Lab:
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
 
 
+def fresh_lab(name, config=None):
+    """The test's folder under BUILD, emptied, and the lab's folder in
+    it; with config, the lab's irqlab.cfg holding it."""
+    top = os.path.join(BUILD, name)
+    shutil.rmtree(top, ignore_errors=True)
+    os.makedirs(top)
+    served = os.path.join(top, "lab")
+    if config is not None:
+        os.makedirs(os.path.join(served, "tftp"))
+        with open(os.path.join(served, "tftp", "irqlab.cfg"), "w") as f:
+            f.write(config)
+    return top, served
+
+
 def lab_machine(lab, index, mac, uuid, cpu, http=False, ipv6=False):
     """One machine on its tap: OVMF's own PXE, reset allowed (phase B's
     reset starts phase C), finish = shutdown ends it. With http, OVMF's
@@ -273,13 +287,7 @@ def lab_of_machines():
     """Three machines PXE-boot at once through `make serve` beside the
     lab's DHCP server; each measures, and its run arrives in its own
     folder under LAB/runs."""
-    top = os.path.join(BUILD, "lab")
-    shutil.rmtree(top, ignore_errors=True)
-    os.makedirs(top)
-    served = os.path.join(top, "lab")
-    os.makedirs(os.path.join(served, "tftp"))
-    with open(os.path.join(served, "tftp", "irqlab.cfg"), "w") as f:
-        f.write(LAB_CONFIG)
+    top, served = fresh_lab("lab", LAB_CONFIG)
     own = LAB_MACHINES[0][0]
     with open(os.path.join(served, "tftp", "irqlab-%s.cfg" % mac_name(own)),
               "w") as f:
@@ -357,13 +365,7 @@ def lab_http_boot():
     namespace of its own: its dnsmasq answers the HTTP boot client with
     the boot file's URL, lighttpd serves it, and irqlab reads its config
     and sends its run through the firmware's HTTP protocol."""
-    top = os.path.join(BUILD, "lab-http-boot")
-    shutil.rmtree(top, ignore_errors=True)
-    os.makedirs(top)
-    served = os.path.join(top, "lab")
-    os.makedirs(os.path.join(served, "tftp"))
-    with open(os.path.join(served, "tftp", "irqlab.cfg"), "w") as f:
-        f.write(LAB_CONFIG)
+    top, served = fresh_lab("lab-http-boot", LAB_CONFIG)
     mac, uuid = HTTP_MACHINE
     with Lab(top, own_dhcp=False) as lab:
         server = lab.spawn(lab.ns, "serve.log", [
@@ -559,6 +561,15 @@ def wait_for(procs, limit, until=lambda: False, step=2):
         time.sleep(step)
 
 
+def run_out(machine, server, limit):
+    """Waits while the machine or the server runs, up to limit seconds;
+    then the machine is stopped if it still runs."""
+    wait_for([server, machine], limit)
+    if machine.poll() is None:
+        machine.kill()
+    machine.wait()
+
+
 # A run in parts, under QEMU's user networking: histograms of plain
 # TCG's noisy figures outgrow a handoff capped at 8 KiB, so the run goes
 # in parts, each uploaded as it comes.
@@ -578,10 +589,7 @@ def lab_user_networking():
     A reads the config from and phase C uploads to. The run goes in two
     parts or more, each uploaded as it comes, and is filed whole; the
     machine's own blank ESP gets a copy of every file."""
-    top = os.path.join(BUILD, "lab-user-net")
-    shutil.rmtree(top, ignore_errors=True)
-    os.makedirs(top)
-    served = os.path.join(top, "lab")
+    top, served = fresh_lab("lab-user-net")
     server, log_path, netdev = serve_user_mode(top, USER_NET_CONFIG)
     here = os.path.join(top, "machine")
     try:
@@ -596,10 +604,7 @@ def lab_user_networking():
         esp = blank_system_partition(os.path.join(top, "esp.img"))
         machine = user_machine(here, netdev, USER_NET_UUID,
                                disk=os.path.join(top, "esp.img"))
-        wait_for([server, machine], USER_NET_LIMIT)
-        if machine.poll() is None:
-            machine.kill()
-        machine.wait()
+        run_out(machine, server, USER_NET_LIMIT)
     finally:
         stop_server(server)
     said = text_of(log_path)
@@ -696,9 +701,7 @@ def lab_cut_off_upload():
     Phase C must keep its records and say why; booted again with the
     server back, it uploads the same run, which the server files, and
     deletes its records, though its copy on an ESP too small fails."""
-    top = os.path.join(BUILD, "lab-cut-off")
-    shutil.rmtree(top, ignore_errors=True)
-    os.makedirs(top)
+    top = fresh_lab("lab-cut-off")[0]
     incoming = os.path.join(top, "lab", "tftp", "incoming")
     runs = os.path.join(top, "lab", "runs", CUT_OFF_UUID)
     here = os.path.join(top, "machine")
@@ -751,10 +754,7 @@ def lab_cut_off_upload():
                                kib=SMALL_ESP_KIB, start=40)
         machine = user_machine(here, netdev, CUT_OFF_UUID,
                                disk=os.path.join(top, "small-esp.img"))
-        wait_for([server, machine], CUT_OFF_LIMIT)
-        if machine.poll() is None:
-            machine.kill()
-        machine.wait()
+        run_out(machine, server, CUT_OFF_LIMIT)
     finally:
         stop_server(server)
     text = text_of(os.path.join(here, "serial-1.log"))
@@ -786,10 +786,7 @@ def lab_server_refusals():
     """What the server refuses, each case on its own (docs/lab.md
     "Safety"): tools/lab_server.py's TFTP on a loopback port, sent to by
     tftp-hpa's client as a machine would."""
-    top = os.path.join(BUILD, "lab-refusals")
-    shutil.rmtree(top, ignore_errors=True)
-    os.makedirs(top)
-    served = os.path.join(top, "lab")
+    top, served = fresh_lab("lab-refusals")
     port = 16969
     server = subprocess.Popen(
         ["python3", os.path.join(ROOT, "tools", "lab_server.py"), "--dir",
