@@ -93,9 +93,9 @@ int tftp_url_split(const char *url, size_t len, uint8_t server[16],
  * (HOST a name, an IPv4 address, or an IPv6 one in brackets, RFC 3986
  * §3.2.2) into `base`, and the boot file's folder, the path between the
  * first '/' and the last, into `folder` (empty, or ending in '/'), as a
- * PXE boot file's folder is. Returns 0, or -1 for another scheme (https is not
- * spoken), an empty host, a URI without a path, or where a part does not
- * fit. */
+ * PXE boot file's folder is. Returns 0, or -1 for another scheme (https
+ * is not spoken), an empty host, a URI without a path, or where a part
+ * does not fit. */
 int http_uri_split(const char *uri, char *base, size_t base_cap,
 		   char *folder, size_t folder_cap);
 

@@ -253,17 +253,16 @@ def host_address():
     return m.group(1)
 
 
-def http_address(args):
+def http_address(args, v4, v6):
     """Where lighttpd listens: --http-address, else the TFTP server's
-    address (the interface's in proxy and dhcp modes), port 80."""
+    address (the interface's in proxy and dhcp modes: v4, else v6, as
+    interface_address gives them), port 80."""
     if args.http_address:
         host, port = args.http_address.rsplit(":", 1)
         return host, int(port)
     host = (args.tftp_address or ":").rsplit(":", 1)[0]
-    if (not host or host == "[::]") and args.interface:
-        v4 = interface_address(args.interface)
-        host = v4[0] if v4 else "[%s]" % interface_address(args.interface,
-                                                             6)[0]
+    if (not host or host == "[::]") and (v4 or v6):
+        host = v4[0] if v4 else "[%s]" % v6[0]
     return host or "0.0.0.0", 80
 
 
@@ -321,22 +320,15 @@ def dnsmasq_command(args, v4, v6, state):
     return cmd
 
 
-def interface_v6(args):
-    """The interface's global IPv6 address, where it has one: IPv6
-    machines are served there too, whoever leases their addresses."""
-    return args.interface and interface_address(args.interface, 6)
-
-
-def tftp_listen(args):
+def tftp_listen(args, v6):
     """tftpd-hpa's address: --tftp-address, else every address, IPv6's
-    too where the interface has one (its IPv6 socket takes IPv4 as
-    well)."""
-    return args.tftp_address or ("[::]:69" if interface_v6(args) else
-                                 ":69")
+    too where the interface has one (v6; its IPv6 socket takes IPv4 as
+    well): IPv6 machines are served there whoever leases their
+    addresses."""
+    return args.tftp_address or ("[::]:69" if v6 else ":69")
 
 
-def tftpd_command(args, root, state):
-    listen = tftp_listen(args)
+def tftpd_command(args, listen, root, state):
     tftpd = ["in.tftpd", "--foreground", "--address", listen, "--secure",
              "--create", "--verbose", "--verbose",
              "--map-file", os.path.join(state, "tftp-remap"),
@@ -493,9 +485,11 @@ def main():
     root, state = prepare(args)
     log = Log(os.path.join(args.dir, "serve.log"))
     procs = []
+    # The interface's addresses, read once: IPv4's, and its global IPv6
+    # one, where it has them.
+    v4 = args.interface and interface_address(args.interface)
+    v6 = args.interface and interface_address(args.interface, 6)
     if not args.no_dhcp:
-        v4 = interface_address(args.interface)
-        v6 = interface_address(args.interface, 6)
         if args.range6 and not v6:
             sys.exit("lab_server: %s has no global IPv6 address to serve "
                      "--range6 from" % args.interface)
@@ -509,7 +503,8 @@ def main():
         log.say("serving irqlab.efi from %s on %s (%s DHCP)" % (
             " and ".join(a[0] for a in (v4, v6 if args.range6 else None)
                          if a), args.interface, args.mode))
-    cmd, sock = tftpd_command(args, root, state)
+    listen = tftp_listen(args, v6)
+    cmd, sock = tftpd_command(args, listen, root, state)
     if sock:
         listen_syslog(sock, log)
 
@@ -525,18 +520,18 @@ def main():
     follow(tftpd, "tftpd", log)
     procs.append(tftpd)
     log.say("TFTP: %s served from %s, uploads into incoming/" % (
-        tftp_listen(args), root))
+        listen, root))
     # QEMU's user networking cannot HTTP-boot a machine (its DHCP
     # server does not answer HTTP boot clients): no HTTP unless asked.
     if args.mode == "user" and not args.http_address:
         args.no_http = True
     if not args.no_http:
-        http = http_address(args)
+        http = http_address(args, v4, v6)
+        # Where the interface has an IPv6 address, it is served there too.
+        also = ["[%s]" % v6[0]] if v6 and not args.http_address else []
+        also = [a for a in also if a != http[0]]
         with open(os.path.join(state, "lighttpd.conf"), "w") as f:
-            v6 = not args.http_address and interface_v6(args) and \
-                "[%s]" % interface_v6(args)[0]
-            f.write(lighttpd_config(root, state, *http, also=[
-                a for a in (v6,) if a and a != http[0]]))
+            f.write(lighttpd_config(root, state, *http, also=also))
         os.makedirs(os.path.join(state, "http-bodies"), exist_ok=True)
         web = subprocess.Popen(["lighttpd", "-D", "-f",
                                 os.path.join(state, "lighttpd.conf")],
@@ -547,8 +542,7 @@ def main():
         procs.append(web)
         log.say("HTTP: http://%s:%d/ served from %s, uploads (PUT) into "
                 "incoming/%s" % (http[0], http[1], root,
-                                 " (and on %s)" % v6 if v6 and
-                                 v6 != http[0] else ""))
+                                 "".join(" (and on %s)" % a for a in also)))
     if args.mode == "user":
         log.say("QEMU machines on user networking boot with: -netdev user,"
                 "id=n0,tftp=%s,bootfile=irqlab.efi,tftp-server-name=%s "
