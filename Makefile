@@ -63,7 +63,7 @@ UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(TOP)/tests/%)
 
 IMAGE      := $(BUILD)/irqlab.img
 
-.PHONY: all efi image run test unit-test deps test-deps usb collect rescue \
+.PHONY: all efi image run test test-long unit-test deps test-deps usb collect rescue \
 	fuzz fuzz-smoke reference help \
 	bochs-exact compare serve fleet clean FORCE
 
@@ -83,6 +83,8 @@ help:
 	@echo "                  direct, the gate and linux (docs/your-entry.md); also"
 	@echo "                  for usb and image. Built in build/entry"
 	@echo "  test            every test; ends with 'N passed, N failed'"
+	@echo "  test-long       the checks of scale (docs/testing.md): 72, 128 and"
+	@echo "                  288 processors, ten store cycles; its own line"
 	@echo "  usb DEVICE=/dev/sdX [CONFIG=file.cfg]   write the stick"
 	@echo "  collect [DISK=image|device|mount] [DEST=results]   the stick's results"
 	@echo "  rescue [SOURCE=efivars dir | VARS=OVMF_VARS.fd] [DEST=results]"
@@ -268,6 +270,11 @@ test: test-deps efi image $(UNIT_BINS) $(TOP)/other-disk.img \
 	$(BUILD)/irqlab-rescue $(TOP)/compare-template.html \
 	$(TOP)/fleet-template.html
 	tests/run.sh $(UNIT_BINS)
+
+# The checks of scale, not of a code path (docs/testing.md): the
+# matrices of 72 and 128 processors, 288 processors, ten store cycles.
+test-long: test-deps efi image
+	tests/run.sh --long
 
 # What the tests use beyond what make run needs: cmocka, chromium.
 test-deps:

@@ -65,12 +65,17 @@
 #   SECURE_BOOT=1    boot OVMF's Secure Boot build with Microsoft's keys
 #                    enrolled (needs SMM), to see what a user with Secure
 #                    Boot on sees: the firmware refuses irqlab, unsigned.
-#   TPM=auto         an emulated TPM (swtpm) when installed. Debian's OVMF
-#                    probes for a TPM at 0xFED40000 and, finding none,
-#                    busy-waits out its timeouts on the ACPI PM timer:
-#                    seconds of guest time, which under -icount shift=0
-#                    are billions of instructions (~40 s per boot instead
-#                    of ~9 s). TPM=off boots without one.
+#   TPM=auto         an emulated TPM (swtpm), when installed, on the boots
+#                    that run under -icount and on no other (TPM=on: every
+#                    boot; TPM=off: none). Debian's OVMF probes for a TPM
+#                    at 0xFED40000 and, finding none, busy-waits out its
+#                    timeouts on the ACPI PM timer: under -icount shift=0
+#                    that is billions of instructions (~52 s from QEMU's
+#                    start to irqlab's first line instead of ~20 s). Under
+#                    plain TCG the wait is host time, and the TPM's own
+#                    cost is the greater: the firmware measures itself into
+#                    it (~9.4 s to irqlab's first line with one, ~5 s
+#                    without; docs/testing.md "The firmware's start").
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -109,7 +114,8 @@ mkdir -p "$RUN_DIR" "$RESULTS_DIR"
 # What an earlier run's boots left here (boot<n>.log, the store after a
 # boot): a run in fewer boots would leave them beside its own, and they
 # would be read as this run's.
-rm -f "$RUN_DIR"/boot[0-9]*.log "$RUN_DIR"/vars-after-boot[0-9]*.fd
+rm -f "$RUN_DIR"/boot[0-9]*.log "$RUN_DIR"/vars-after-boot[0-9]*.fd \
+	"$RUN_DIR"/firmware[0-9]*.s
 disk=$RUN_DIR/disk.img
 vars=$RUN_DIR/vars.fd
 if [ -n "${DISK_FILE:-}" ]; then
@@ -165,6 +171,10 @@ start_tpm() {
 	if [ "$TPM" = off ] || ! command -v swtpm >/dev/null; then
 		return 0
 	fi
+	# auto: only where the boot counts instructions (accel_for).
+	if [ "$TPM" = auto ] && [[ " ${accel_args[*]} " != *" -icount "* ]]; then
+		return 0
+	fi
 	rm -rf "$tpm_dir"
 	mkdir -p "$tpm_dir"
 	swtpm socket --tpm2 --tpmstate "dir=$tpm_dir" --terminate --daemon \
@@ -196,6 +206,16 @@ watch_for_refusal() {
 	done
 }
 
+# The firmware's share of a boot: seconds from QEMU's start to irqlab's
+# first line on COM1 (docs/testing.md), or "-" where none came.
+firmware_seconds() {
+	local log=$1 began=$2
+	while [ ! -s "$log" ] || ! grep -qa '^irqlab: ' "$log"; do
+		sleep 0.2
+	done
+	awk -v a="$began" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'
+}
+
 monitor_args=(-monitor none)
 if [ -n "${VGA:-}" ]; then
 	monitor_args+=(-vga "$VGA")
@@ -216,12 +236,14 @@ fi
 
 boot() {
 	local n=$1 log=$RUN_DIR/boot$1.log rc=0 watcher
-	local start=$SECONDS
+	local start=$SECONDS firmware_timer
 	accel_for "$n"
 	start_tpm
 	: >"$log"
 	watch_for_refusal "$log" &
 	watcher=$!
+	firmware_seconds "$log" "$EPOCHREALTIME" >"$RUN_DIR/firmware$n.s" &
+	firmware_timer=$!
 	timeout --foreground "$BOOT_TIMEOUT" qemu-system-x86_64 \
 		"${machine_args[@]}" "${accel_args[@]}" -cpu "$CPU" -m "$MEMORY" \
 		"${tpm_args[@]}" \
@@ -235,8 +257,14 @@ boot() {
 		rc=$?
 	kill "$watcher" 2>/dev/null || true
 	wait "$watcher" 2>/dev/null || true
+	# A timer still waiting saw no line (or none in its last 0.2 s).
+	if kill "$firmware_timer" 2>/dev/null; then
+		wait "$firmware_timer" 2>/dev/null || true
+		echo - >"$RUN_DIR/firmware$n.s"
+	fi
+	wait "$firmware_timer" 2>/dev/null || true
 	stop_tpm
-	echo "boot $n: $((SECONDS - start)) s, QEMU exit $rc, serial log $log"
+	echo "boot $n: $((SECONDS - start)) s, firmware $(cat "$RUN_DIR/firmware$n.s" 2>/dev/null || echo -) s, QEMU exit $rc, serial log $log"
 	if grep -qaE "$REFUSED" "$log"; then
 		echo "irqlab: the firmware refused to start irqlab: Secure Boot is" \
 		     "on, and irqlab is not signed (\"$(grep -aoE "$REFUSED" "$log" |
@@ -355,6 +383,15 @@ while [ -z "$folder" ]; do
 		sed -n 's/^folder=//p')
 	if [ -z "$folder" ] && ! status "$RUN_DIR/boot$n.log" handed-over >/dev/null; then
 		echo "irqlab: boot $n wrote no results; see $RUN_DIR/boot$n.log" >&2
+		exit 1
+	fi
+	# ICOUNT_BOOTS=1 counted boot 1 alone: a later boot that measured
+	# (a part, a series' next run) ran plain TCG, its figures noise.
+	if [ -z "$folder" ] && [ "$ACCEL" = tcg ] && [ -n "$ICOUNT" ] &&
+	   [ "$ICOUNT_BOOTS" = 1 ]; then
+		echo "irqlab: boot $n measured again (a part or a series' next" \
+		     "run) without -icount: ICOUNT_BOOTS=1 is for a run that" \
+		     "hands over once; use ICOUNT_BOOTS=all" >&2
 		exit 1
 	fi
 done

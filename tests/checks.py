@@ -32,6 +32,8 @@ class Checks:
         self.skipped = 0
         self.names = []   # of every check counted, for a pin of names
         self.lock = threading.Lock()   # boot tests run two QEMUs at once
+        # Checks counted by each thread, for what a boot entry fed.
+        self.here = threading.local()
 
     def __call__(self, name, ok, detail=""):
         with self.lock:
@@ -39,6 +41,7 @@ class Checks:
 
     def count(self, name, ok, detail):
         self.names.append(name)
+        self.here.counted = getattr(self.here, "counted", 0) + 1
         if ok:
             self.passed += 1
             print("ok    %s" % name)

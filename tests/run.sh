@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # tests/run.sh UNIT_TEST_BINARY...
+# tests/run.sh --long: make test-long's boot entries alone.
 # Runs the host unit tests (cmocka), the QEMU boot tests and the browser
 # tests of the report pages they leave, and ends
 # with one line "N passed, N failed" counting every test case of both.
@@ -10,6 +11,7 @@ passed=0
 failed=0
 
 for t in "$@"; do
+	[ "$t" = --long ] && continue
 	out=$("$t" 2>&1)
 	rc=$?
 	printf '%s\n' "$out" | grep -E '^\[ *(FAILED|ERROR|LINE) *\]|^==[0-9]+==ERROR' || true
@@ -47,6 +49,14 @@ suite() {
 		failed=$((failed + 1))
 	fi
 }
+
+# make test-long: the boot entries of scale (docs/testing.md), alone.
+if [ "${1:-}" = --long ]; then
+	suite boot all python3 "$here/boot/boot_test.py" --long
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+fi
 
 # The house rule: includes point down the floors, no module loops.
 suite layout quiet python3 "$here/layout/floors.py"

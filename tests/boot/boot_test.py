@@ -26,10 +26,12 @@ exact-count Bochs run against QEMU's)."""
 import json
 import os
 import sys
+import time
 
 from figures import differences, figures
-from harness import IMAGE, REFERENCE, check, closest_to_limits, walk
-from lanes import AFTER, ALONE, FIRST_LANE, SECOND_LANE
+from harness import (BUILD, IMAGE, REFERENCE, check, closest_to_limits,
+                     entry_rows, timing_table, walk)
+from lanes import AFTER, ALONE, FIRST_LANE, LONG, SECOND_LANE
 from checks import RECORDING  # tests/, on the path harness set
 
 # The names of the checks the suite counts under CI, where every tool is
@@ -37,8 +39,47 @@ from checks import RECORDING  # tests/, on the path harness set
 # check lost while another is added is named. A change to the checks
 # records the list again: RECORD_CHECKS=1 python3 tests/boot/boot_test.py
 # (the whole suite, every tool there, every check passing).
-CHECKS_UNDER_CI = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                               "checks_under_ci.txt")
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHECKS_UNDER_CI = os.path.join(HERE, "checks_under_ci.txt")
+# make test-long's (docs/testing.md "make test-long").
+CHECKS_LONG = os.path.join(HERE, "checks_long.txt")
+
+# The boots each suite may make, as it counts them (a QEMU or Bochs run
+# an entry makes; the second emulator beside cross-cpu-16 is load, not
+# a boot of the suite's): a budget, not a record. A scenario that would
+# go over it finds room by sharing a run, or raises the number in a
+# commit that says why (docs/testing.md "The boot budget").
+BOOT_BUDGET = os.path.join(HERE, "boot_budget.txt")
+
+
+def budget(suite):
+    """The boots `suite` (test or test-long) may make."""
+    with open(BOOT_BUDGET) as f:
+        for line in f:
+            words = line.split("#")[0].split()
+            if len(words) == 2 and words[0] == suite:
+                return int(words[1])
+    raise ValueError("%s names no budget for %s" % (BOOT_BUDGET, suite))
+
+
+def keep_to_budget(suite, rows, seconds):
+    """The suite's last lines: its wall time and boots beside its budget,
+    and the check that it kept to it; the table of its entries, printed
+    and written to build/boot-test/timing-<suite>.md for docs/testing.md."""
+    boots = sum(r.boots() for r in rows)
+    allowed = budget(suite)
+    table = timing_table(rows)
+    os.makedirs(BUILD, exist_ok=True)
+    with open(os.path.join(BUILD, "timing-%s.md" % suite), "w") as f:
+        f.write(table + "\n")
+    print("table %s" % table.replace("\n", "\ntable "))
+    print("time  the boot tests: %.0f s, %d boots of a budget of %d"
+          % (seconds, boots, allowed))
+    check("boot: the whole suite (make %s) made at most the %d boots its "
+          "budget allows (tests/boot/boot_budget.txt)" % (suite, allowed),
+          boots <= allowed,
+          "%d boots, %d over: share a run, or raise the budget in a commit "
+          "that says why" % (boots, boots - allowed))
 
 
 def record_reference():
@@ -74,15 +115,26 @@ def main():
         print("RECORD_CHECKS records the whole suite's check names: "
               "unset BOOT_ONLY")
         return 1
+    began = time.monotonic()
+    whole = not os.environ.get("BOOT_ONLY")
+    if sys.argv[1:] == ["--long"]:
+        # make test-long: one entry at a time, each alone on the host.
+        check.guarded("the long entries", walk, LONG, {})
+        closest_to_limits()
+        if whole:
+            keep_to_budget("test-long", entry_rows, time.monotonic() - began)
+        return check.finish(pinned_names=CHECKS_LONG)
     outcomes = {}
     beside = check.thread("the second lane", walk, SECOND_LANE, outcomes)
     beside.start()
     check.guarded("the first lane", walk, FIRST_LANE, outcomes)
     beside.join()
     check.guarded("the entries run alone", walk, ALONE, outcomes)
-    for after in () if os.environ.get("BOOT_ONLY") else AFTER:
+    for after in () if not whole else AFTER:
         check.guarded(after.__name__, after, outcomes)
     closest_to_limits()
+    if whole:
+        keep_to_budget("test", entry_rows, time.monotonic() - began)
     return check.finish(pinned_names=CHECKS_UNDER_CI)
 
 

@@ -64,24 +64,42 @@ BOCHS_LIMIT = "400"
 
 # What each boot of the entry a lane is walking took, with its limit,
 # for the entry's `time` line: one list a lane, as the two lanes run
-# side by side. And every entry's margin, for the suite's last lines.
+# side by side; the firmware's share of each QEMU boot (image/run.sh's
+# "firmware N s"); and the boots it made that no runner timed (the lab's
+# machines, started here). And every entry's row, for the suite's table
+# (docs/testing.md) and last lines.
 lane_boots = threading.local()
-margins = []
+entry_rows = []
+
+# image/run.sh's line for each boot: its seconds, and the seconds from
+# QEMU's start to irqlab's first line on COM1 ("-" where none came).
+RUN_SH_BOOT = r"^boot \d+: (\d+) s"
+RUN_SH_FIRMWARE = r"^boot \d+: \d+ s, firmware ([0-9.]+) s"
 
 
-def note_boots(log_path, limit, said):
+def note_boots(log_path, limit, said, firmware=None):
     """Adds to the entry being walked each boot's seconds found in
     log_path by `said` (a pattern whose one group is the seconds), each
-    with `limit`."""
+    with `limit`, and each firmware share `firmware` finds."""
     timed = getattr(lane_boots, "timed", None)
     if timed is None:
         return
     try:
         with open(log_path) as f:
-            seconds = re.findall(said, f.read(), re.M)
+            text = f.read()
     except OSError:
         return
-    timed.extend((int(s), int(limit)) for s in seconds)
+    timed.extend((int(s), int(limit)) for s in re.findall(said, text, re.M))
+    if firmware:
+        lane_boots.firmware.extend(
+            float(s) for s in re.findall(firmware, text, re.M))
+
+
+def launched(count=1):
+    """Counts boots the entry being walked started itself (QEMU run by
+    the test, not by image/run.sh or image/bochs.sh), for the budget."""
+    if getattr(lane_boots, "timed", None) is not None:
+        lane_boots.untimed += count
 
 
 def run_env(run_dir, config, icount, cpu, machine, extra_env=None):
@@ -118,7 +136,7 @@ def run(name, icount, after_boot1=None, cpu="max", machine="q35",
                             env=env, stdout=log, stderr=subprocess.STDOUT,
                             stdin=subprocess.DEVNULL).returncode
     note_boots(os.path.join(run_dir, "run.log"), env["BOOT_TIMEOUT"],
-               r"^boot \d+: (\d+) s")
+               RUN_SH_BOOT, RUN_SH_FIRMWARE)
     return rc, run_dir, results
 
 
@@ -298,7 +316,7 @@ class Boot:
     def __init__(self, name, checks=(), icount="", cpu="max", machine="q35",
                  config=None, env=None, before_boot1=None, after_boot1=None,
                  prepare=None, needs=None, busy_host=False, perform=None,
-                 deep=False, beside=False, image=IMAGE, again_if=None):
+                 deep=False, beside=False, image=IMAGE):
         self.name, self.checks, self.needs = name, checks, needs
         # deep: a run folder deeper than a UNIX socket path may be (108
         # bytes), as a deep checkout's is: sockets must live elsewhere.
@@ -313,9 +331,6 @@ class Boot:
         # image: the disk image it boots, build/irqlab.img but where
         # `prepare` builds another (make run ENTRY=..., your_entry.py).
         self.image = image
-        # again_if(outcome): a reason to make the run once more, said on
-        # its own line, where a run's host starved it (apic_ids.py).
-        self.again_if = again_if
 
 
 class Beside:
@@ -426,18 +441,6 @@ def have(tool):
 
 
 def boot(entry):
-    """Makes the entry's run and returns its Outcome; once more where
-    entry.again_if gives a reason, saying so."""
-    outcome = boot_once(entry)
-    why = entry.again_if and entry.again_if(outcome)
-    if why:
-        print("again %s: %s; its run is made once more" % (entry.name, why))
-        sys.stdout.flush()
-        outcome = boot_once(entry)
-    return outcome
-
-
-def boot_once(entry):
     """Makes the entry's run and returns its Outcome."""
     if entry.prepare:
         entry.prepare()
@@ -478,7 +481,9 @@ def walk(lane, outcomes):
         if only and entry.name not in only.split(","):
             continue
         started = time.monotonic()
-        lane_boots.timed = []
+        lane_boots.timed, lane_boots.firmware = [], []
+        lane_boots.untimed = 0
+        checks_before = getattr(check.here, "counted", 0)
         missing = entry.needs and have(entry.needs)
         if missing:
             check.skip(entry.name, missing)
@@ -492,33 +497,77 @@ def walk(lane, outcomes):
                 for c in entry.checks:
                     check.guarded("%s: %s" % (entry.name, c.__name__), c,
                                   outcome)
-        print(timing_line(entry.name, time.monotonic() - started,
-                          lane_boots.timed))
+        row = EntryRow(entry.name, time.monotonic() - started,
+                       lane_boots.timed, lane_boots.untimed,
+                       lane_boots.firmware,
+                       getattr(check.here, "counted", 0) - checks_before)
+        entry_rows.append(row)
+        print(row.time_line())
         sys.stdout.flush()
 
 
-def timing_line(name, seconds, timed):
-    """The entry's `time` line: what it took, how many boots, and its
-    slowest boot against that boot's limit. A limit of at least twice
-    a boot's usual time leaves a margin of 50% or less."""
-    if not timed:
-        return "time  %s: %.0f s, no boot timed" % (name, seconds)
-    took, limit = max(timed, key=lambda t: t[0] / t[1])
-    margins.append((took / limit, name, took, limit))
-    return ("time  %s: %.0f s, %d boot(s); the slowest %d s of its %d s "
-            "limit (%.0f%%)" % (name, seconds, len(timed), took, limit,
-                                100.0 * took / limit))
+class EntryRow:
+    """What one entry took: its wall time, its boots (each timed one's
+    seconds and limit, and those no runner timed), the firmware's share
+    of its QEMU boots, and the checks it fed."""
+
+    def __init__(self, name, seconds, timed, untimed, firmware, checks):
+        self.name, self.seconds, self.timed = name, seconds, timed
+        self.untimed, self.firmware, self.checks = untimed, firmware, checks
+
+    def boots(self):
+        return len(self.timed) + self.untimed
+
+    def slowest(self):
+        """(seconds, limit) of the boot closest to its limit, or None."""
+        if not self.timed:
+            return None
+        return max(self.timed, key=lambda t: t[0] / t[1])
+
+    def time_line(self):
+        """The entry's `time` line: what it took, how many boots, and
+        its slowest boot against that boot's limit. A limit of at least
+        twice a boot's usual time leaves a margin of 50% or less."""
+        if not self.slowest():
+            return "time  %s: %.0f s, %d boot(s), none timed" % (
+                self.name, self.seconds, self.boots())
+        took, limit = self.slowest()
+        return ("time  %s: %.0f s, %d boot(s); the slowest %d s of its %d s "
+                "limit (%.0f%%)" % (self.name, self.seconds, self.boots(),
+                                    took, limit, 100.0 * took / limit))
+
+    def table_line(self):
+        """Its row of docs/testing.md's table."""
+        slowest = self.slowest()
+        firmware = ("%.1f s" % (sum(self.firmware) / len(self.firmware))
+                    if self.firmware else "-")
+        return "| %s | %.0f | %d | %s | %s | %d |" % (
+            self.name, self.seconds, self.boots(),
+            "%d of %d s" % slowest if slowest else "-", firmware,
+            self.checks)
+
+
+TABLE_HEAD = ("| entry | seconds | boots | slowest boot of its limit "
+              "| firmware, mean a boot | checks fed |\n"
+              "|---|---|---|---|---|---|")
+
+
+def timing_table(rows):
+    """docs/testing.md's table: an entry a row, in the order they ran."""
+    return "\n".join([TABLE_HEAD] + [r.table_line() for r in rows])
 
 
 def closest_to_limits(count=5):
     """The suite's last lines on time: the entries whose slowest boot
     came closest to its limit, which a loaded host would kill first."""
+    timed = [(r.slowest()[0] / r.slowest()[1], r) for r in entry_rows
+             if r.slowest()]
     print("time  closest to their limits (a boot's time over its limit; "
           "at most 50%% leaves it twice its time): %d entries timed"
-          % len(margins))
-    for margin, name, took, limit in sorted(margins, reverse=True)[:count]:
-        print("time    %s: %d s of %d s (%.0f%%)" % (name, took, limit,
-                                                   100.0 * margin))
+          % len(timed))
+    for margin, r in sorted(timed, key=lambda t: -t[0])[:count]:
+        print("time    %s: %d s of %d s (%.0f%%)" % (
+            r.name, r.slowest()[0], r.slowest()[1], 100.0 * margin))
     sys.stdout.flush()
 
 
@@ -532,6 +581,11 @@ SMALL = ("samples = 500\nwarmup = 20\ncold_samples = 50\n"
 # goes in parts (docs/uefi-variables.md "Parts").
 ONE_HANDOFF = "variants = none, gs-swapgs, cold\napic_modes = xapic\n"
 TPM_OFF = {"TPM": "off"}
+# A run under -icount that hands over once: only boot 1, the one that
+# measures, counts instructions; phase C's boot runs plain TCG, ~15 s
+# sooner (docs/testing.md "The firmware's start"). image/run.sh fails a
+# run that measures again on a later boot, whose figures would be noise.
+MEASURED_ONCE = {"ICOUNT_BOOTS": "1"}
 
 
 def matrix_cells(section):

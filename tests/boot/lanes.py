@@ -8,8 +8,9 @@ entries, which need the whole host, after both."""
 import os
 
 from apic_ids import (APIC_ID_256_CONFIG, APIC_ID_256_ENV,
-                      APIC_IDS_288_CONFIG, APIC_IDS_288_ENV, apic_id_256,
-                      apic_ids_288, starved_288)
+                      APIC_IDS_288_CONFIG, APIC_IDS_288_ENV,
+                      APIC_IDS_SPARSE_ENV, apic_id_256, apic_ids_288,
+                      apic_ids_sparse)
 from between_cpus import (CROSS_CPU_SOURCES, MATRIX_CPU_SOURCES, cross_cpu,
                           cross_cpu_alone, cross_cpu_fault, cross_cpu_icount,
                           cross_cpu_section, cross_cpu_sixteen,
@@ -26,8 +27,8 @@ from emulators import bochs_exact_run, cross_check
 from every_step import (EVERY_STEP_CONFIG, bochs_every_step,
                         linux_every_step_icount)
 from harness import (Boot, CONFIG, HERE, ICOUNT, ICOUNT_CROSS_SAMPLES,
-                     ICOUNT_CROSS_WARMUP, ONE_HANDOFF, ROOT, SMALL, TINY,
-                     TPM_OFF)
+                     ICOUNT_CROSS_WARMUP, MEASURED_ONCE, ONE_HANDOFF, ROOT,
+                     SMALL, TINY, TPM_OFF)
 from icount import icount_checks, icount_pair
 from lab_ipv6 import lab_ipv6
 from network import (lab_cut_off_upload, lab_http_boot, lab_http_refusals,
@@ -46,7 +47,8 @@ from your_entry import (FAULTS_CONFIG, YOURS_CONFIG, entry_image,
                         prepare_bad, prepare_good, your_entry_faults,
                         your_entry_figures, your_entry_refusals,
                         your_entry_reports, your_entry_results)
-from store import (FOREIGN, OVMF_2M, STORE_MATRIX, UNDELETABLE, corrupt,
+from store import (FOREIGN, OVMF_2M, STORE_MATRIX, STORE_SOAK_CYCLES,
+                   UNDELETABLE, corrupt,
                    foreign_variable, kill_mid_deletion, plant_foreign,
                    plant_undeletable, runtime_fault, serial_handoff,
                    setvariable_error, store_cycles, store_fills,
@@ -72,8 +74,9 @@ FIRST_LANE = (
     # as seed 000's Core 2 Xeons had none. Every row must end ok or
     # skipped with a reason.
     Boot("cpu-qemu64", (other_cpu,), icount=ICOUNT, cpu="qemu64",
-         config=TINY),
-    Boot("cpu-EPYC", (other_cpu,), icount=ICOUNT, cpu="EPYC", config=TINY),
+         config=TINY, env=MEASURED_ONCE),
+    Boot("cpu-EPYC", (other_cpu,), icount=ICOUNT, cpu="EPYC", config=TINY,
+         env=MEASURED_ONCE),
     # Plain TCG on a busy host, as noisy as a real machine: waits are
     # bounded by time, not polls, and no row may fail or time out.
     Boot("noise", (noise,), config=SMALL + "handoff_kib = 8\n",
@@ -98,10 +101,11 @@ FIRST_LANE = (
          deep=True),
     # Every step of the linux variant TCG can run, patched on.
     Boot("linux-every-step", (linux_every_step_icount,), icount=ICOUNT,
-         config=TINY + EVERY_STEP_CONFIG, env=TPM_OFF),
+         config=TINY + EVERY_STEP_CONFIG, env=MEASURED_ONCE),
     Boot("selection", (selection,), icount=ICOUNT,
          config=TINY + "schemes = direct, push-jmp\nsources = int\n"
-         "variants = none\n", prepare=plant_stale_boot_log),
+         "variants = none\n", prepare=plant_stale_boot_log,
+         env=MEASURED_ONCE),
     # Four CPUs on two sockets: the cross-CPU rows, both APIC modes.
     Boot("cross-cpu", (cross_cpu, cross_cpu_section),
          config=TINY + "schemes = direct\nvariants = none\nsources = "
@@ -127,7 +131,7 @@ FIRST_LANE = (
          "simulate = ap-absent\n",
          # Under -icount the two vCPUs take turns: its boot took 162 and
          # 186 s on a quiet host, and passed 240 s on a loaded one.
-         env={"TPM": "off", "SMP": "2,maxcpus=4", "ICOUNT_BOOTS": "1",
+         env={"SMP": "2,maxcpus=4", "ICOUNT_BOOTS": "1",
               "BOOT_TIMEOUT": "600"}),
     # Every long-mode row again on CPU 1, the IO-APIC routed to it.
     Boot("matrix-all-rows", (matrix_all_rows,),
@@ -146,6 +150,10 @@ FIRST_LANE = (
     # hands over in x2APIC mode, and the run stays there.
     Boot("apic-id-256", (apic_id_256,), config=TINY + APIC_ID_256_CONFIG,
          env=APIC_ID_256_ENV),
+    # Three processors in a topology of 512, two past APIC ID 254: the
+    # path of make test-long's 288, started together in x2APIC mode.
+    Boot("apic-ids-sparse", (apic_ids_sparse,),
+         config=TINY + APIC_IDS_288_CONFIG, env=APIC_IDS_SPARSE_ENV),
     Boot("foreign-variable", (foreign_variable,), config=SMALL + STORE_MATRIX,
          prepare=plant_foreign, needs="virt-fw-vars",
          before_boot1="virt-fw-vars --set-json %s --inplace" % FOREIGN),
@@ -192,11 +200,10 @@ SECOND_LANE = (
                         your_entry_reports), icount=ICOUNT,
          config=TINY + YOURS_CONFIG, prepare=prepare_good,
          image=entry_image("your-entry"),
-         env={"TPM": "off", "SMP": "2", "ICOUNT_BOOTS": "1",
-              "BOOT_TIMEOUT": "600"}),
+         env={"SMP": "2", "ICOUNT_BOOTS": "1", "BOOT_TIMEOUT": "600"}),
     Boot("your-entry-faults", (your_entry_faults,), icount=ICOUNT,
          config=TINY + FAULTS_CONFIG, prepare=prepare_bad,
-         image=entry_image("your-entry-faults"), env=TPM_OFF),
+         image=entry_image("your-entry-faults"), env=MEASURED_ONCE),
     Boot("your-entry-refused", perform=your_entry_refusals),
     Boot("no-display", (no_display, reset_returns),
          config=TINY + "simulate = reset-returns\n",
@@ -266,25 +273,30 @@ SECOND_LANE = (
          config=TINY + "variants = none\nsources = "
          + ", ".join(MATRIX_CPU_SOURCES) + "\nmatrix_cpus = 1, 5\n",
          # Two vCPUs under -icount take turns, as cross-cpu-icount's do.
-         env={"TPM": "off", "SMP": "2", "ICOUNT_BOOTS": "1",
-              "BOOT_TIMEOUT": "600"}),
+         env={"SMP": "2", "ICOUNT_BOOTS": "1", "BOOT_TIMEOUT": "600"}),
 )
 
-# Once both lanes are done, alone on the host: 288 vCPUs under plain TCG
-# keep both host cores busy (load average over 100 here), which would
-# starve the other lane's boots past their limits.
+# Once both lanes are done, alone on the host: 64 vCPUs under plain TCG
+# keep both host cores busy, which would starve the other lane's boots
+# past their limits.
 ALONE = (
     # The matrix of 64 processors, 4,032 pairs (docs/cross-cpu.md "The
     # matrix"): the cross-CPU sources and the section only; alone, for
-    # its 64 vCPUs.
+    # its 64 vCPUs. The one entry of the suite's scale kept in make test.
     Boot("cross-cpu-64", (cross_cpu_sixty_four,),
          config=TINY + "schemes = direct\nvariants = none\nsources = "
          + ", ".join(CROSS_CPU_SOURCES) + "\n",
          env={"TPM": "off", "SMP": "64,sockets=2,cores=32",
               "MEMORY": "2G", "BOOT_TIMEOUT": "600"}),
+)
+
+# make test-long: the checks of scale, not of a code path (docs/testing.md
+# says why each is here and what make test runs in its place), one by
+# one, alone on the host.
+LONG = (
     # The full matrix of 72 processors on request (cpus = all), past
     # auto's 64, in parts: 5,112 pairs, several times what a handoff
-    # capped at 16 KiB holds.
+    # capped at 16 KiB holds; no fewer processors make that many.
     Boot("matrix-in-parts", (matrix_in_parts,),
          config=TINY + "schemes = direct\nvariants = none\nsources = "
          "ipi-cpu-roundtrip\napic_modes = xapic\nhandoff_kib = 16\n"
@@ -297,9 +309,12 @@ ALONE = (
          "ipi-cpu-roundtrip\napic_modes = xapic\n",
          env={"TPM": "off", "SMP": "128,sockets=2,cores=32,threads=2",
               "MEMORY": "2G", "BOOT_TIMEOUT": "900"}),
+    # 288 processors, 33 past APIC ID 254 (apic-ids-sparse: the path).
     Boot("apic-ids-288", (apic_ids_288,), config=TINY + APIC_IDS_288_CONFIG,
-         again_if=starved_288,
          env=APIC_IDS_288_ENV),
+    # Ten runs on one 2 MB store (store-2m: three).
+    Boot("store-2m-10", perform=lambda: store_cycles(
+        TINY + STORE_MATRIX, STORE_SOAK_CYCLES)),
 )
 
 # Checks across runs, once both lanes are done.

@@ -15,7 +15,7 @@ import threading
 import time
 
 import varstore
-from harness import BUILD, ROOT, TINY, TINY_SAMPLES, check
+from harness import BUILD, ROOT, TINY, TINY_SAMPLES, check, launched
 
 # Two machines: one with an SMBIOS UUID and a config of its own on the
 # server, one with neither, which takes the lab's. What phase A must name
@@ -43,6 +43,7 @@ def boot_until_phase_a(here, tftp, mac, uuid):
     os.makedirs(here)
     shutil.copy(OVMF_VARS, os.path.join(here, "vars.fd"))
     log = os.path.join(here, "serial.log")
+    launched()
     qemu = subprocess.Popen(
         ["qemu-system-x86_64", "-machine", "q35", "-cpu", "max", "-m", "512",
          "-display", "none", "-no-reboot"]
@@ -269,6 +270,7 @@ def lab_machine(lab, index, mac, uuid, cpu, http=False, ipv6=False):
     shutil.copy(OVMF_VARS, os.path.join(here, "vars.fd"))
     tap = "tap%d" % index
     lab.tap(tap)
+    launched()
     return lab.spawn(lab.ns, "machine-%d.qemu.log" % index, [
         "qemu-system-x86_64", "-machine", "q35", "-cpu", cpu, "-m", "512",
         "-display", "none"] + (["-uuid", uuid] if uuid else []) + [
@@ -498,6 +500,7 @@ def user_machine(here, netdev, uuid, qmp=None, disk=None):
     if not os.path.exists(store):
         shutil.copy(OVMF_VARS, store)
     boot = len([n for n in os.listdir(here) if n.startswith("serial-")])
+    launched()
     return subprocess.Popen(
         ["qemu-system-x86_64", "-machine", "q35", "-cpu", "max", "-m",
          "512", "-display", "none", "-uuid", uuid,
