@@ -53,6 +53,7 @@ suite() {
 # make test-long: the boot entries of scale (docs/testing.md), alone.
 if [ "${1:-}" = --long ]; then
 	suite boot all python3 "$here/boot/boot_test.py" --long
+	suite browser all python3 "$here/browser/pages_test.py" --long
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]
 	exit

@@ -411,8 +411,10 @@ def check_page(label, page, docs, min_charts):
 # distribution).
 REPORT_HEIGHT_BOUND = 17000
 
-# How many checks the suite counts under CI (tests/checks.py).
+# How many checks the suite counts under CI (tests/checks.py), and with
+# --long, the pages of make test-long's runs (docs/testing.md).
 CHECKS_UNDER_CI = 105
+CHECKS_LONG = 0
 
 
 def pages():
@@ -1138,18 +1140,25 @@ def fleet_of_50():
                                                             wrong[:4]))
 
 
-def main():
-    check.guarded("the browser tests", pages)
-    check.guarded("the browser tests, your entry code", your_entry_page)
-    check.guarded("the browser tests, your entry code compared",
-                  your_entry_compare)
-    check.guarded("the browser tests, the cross-CPU heatmap", cross_cpu_page)
+def long_pages():
+    """make test-long's: the pages of its matrices of 72 and 128."""
     check.guarded("the browser tests, the heatmap past 64 processors",
                   matrix_past_64_page)
     check.guarded("the browser tests, the full matrix of 72",
                   matrix_all_72_page)
     check.guarded("the browser tests, the full matrix of 128",
                   matrix_of_128_page)
+    return check.finish(CHECKS_LONG)
+
+
+def main():
+    if sys.argv[1:] == ["--long"]:
+        return long_pages()
+    check.guarded("the browser tests", pages)
+    check.guarded("the browser tests, your entry code", your_entry_page)
+    check.guarded("the browser tests, your entry code compared",
+                  your_entry_compare)
+    check.guarded("the browser tests, the cross-CPU heatmap", cross_cpu_page)
     check.guarded("the browser tests, the rows on other processors",
                   other_cpus_page)
     check.guarded("the browser tests, core cycles", cycles_page)
