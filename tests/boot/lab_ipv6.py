@@ -10,7 +10,7 @@ import os
 import re
 import time
 
-from harness import ROOT, check
+from harness import ROOT, TINY_SAMPLES, check
 from network import (LAB_CONFIG, LAB_LIMIT, LAB_NET6, Lab, fresh_lab,
                      lab_machine, line_of, mac_name, sh, text_of, wait_for)
 
@@ -106,6 +106,12 @@ def lab_ipv6():
               "%sirqlab.cfg" % url in text.splitlines(),
               line_of(text, "phase A: loaded") + line_of(text, "config:"))
         found, doc = filed_run(served, machine)
+        check("lab-ipv6 (%s): the run measured with the config read over "
+              "IPv6: results.json's config has the lab's samples (%d, not "
+              "the image's own)" % (how, TINY_SAMPLES),
+              doc is not None
+              and doc["config"].get("samples") == TINY_SAMPLES,
+              str(doc and doc["config"]))
         check("lab-ipv6 (%s): its run was filed whole in runs/%s/, every "
               "row ok; phase C says it is in %s%s/<run>" % (how, machine,
                                                            url, machine),

@@ -45,7 +45,8 @@ from stick import (collect_sources, full_esp, no_display, one_time_boot,
                    usb_writer)
 from your_entry import (FAULTS_CONFIG, YOURS_CONFIG, entry_image,
                         prepare_bad, prepare_good, your_entry_faults,
-                        your_entry_figures, your_entry_refusals,
+                        your_entry_figures, your_entry_overs,
+                        your_entry_refusals,
                         your_entry_reports, your_entry_results)
 from store import (FOREIGN, OVMF_2M, STORE_MATRIX, STORE_SOAK_CYCLES,
                    UNDELETABLE, corrupt,
@@ -197,7 +198,8 @@ SECOND_LANE = (
     # files of known length, under -icount, on the boot CPU and CPU 1;
     # three files that must fail by name; what the build refuses.
     Boot("your-entry", (your_entry_figures, your_entry_results,
-                        your_entry_reports), icount=ICOUNT,
+                        your_entry_overs, your_entry_reports),
+         icount=ICOUNT,
          config=TINY + YOURS_CONFIG, prepare=prepare_good,
          image=entry_image("your-entry"),
          env={"SMP": "2", "ICOUNT_BOOTS": "1", "BOOT_TIMEOUT": "600"}),

@@ -8,7 +8,7 @@ import re
 import struct
 
 from harness import BUILD, TPM_OFF, check, load_results, run, serial, statuses
-from row_checks import check_i386
+from row_checks import check_i386, check_run_whole
 from source_checks import (SKIP_FSGSBASE, SKIP_X2APIC, TCG_SKIPS,
                            check_every_row_ends_well, check_skips,
                            check_sources)
@@ -267,6 +267,8 @@ def one_reset(store, most_parts):
               and doc["handoff"]["row_histograms"] > 0,
               "parts=%d boots=%s handed=%s %s" % (parts, boots, handed,
                                                   doc["handoff"]))
+        check_run_whole(label, doc, "".join(serial(o.run_dir, b)
+                                            for b in boots))
     return checks
 
 

@@ -16,6 +16,7 @@ import time
 
 import varstore
 from harness import BUILD, ROOT, TINY, TINY_SAMPLES, check, launched
+from row_checks import check_run_whole
 
 # Two machines: one with an SMBIOS UUID and a config of its own on the
 # server, one with neither, which takes the lab's. What phase A must name
@@ -400,12 +401,17 @@ def lab_http_boot():
             doc = json.load(f)
     check("lab-http-boot: the run was sent by PUT and filed whole in "
           "runs/<UUID>/, every row ok; the server stopped by itself",
-          served_rc == 0 and doc is not None and all(
+          served_rc == 0 and doc is not None and doc["experiments"] and all(
               e["status"] == "ok" for e in doc["experiments"]) and
           os.path.exists(os.path.join(folder, found[0], "acpi",
                                       "APIC.bin")) and
           "run: %s/%s complete" % (uuid, found[0]) in said,
           "%s; %s" % (found, said[-800:]))
+    check("lab-http-boot: the run measured with the config read over "
+          "HTTP: results.json's config has the lab's samples (%d, not the "
+          "image's own)" % TINY_SAMPLES,
+          doc is not None and doc["config"].get("samples") == TINY_SAMPLES,
+          str(doc and doc["config"]))
     check("lab-http-boot: phase C says where the results went: "
           "%s%s/<run>" % (url, uuid),
           bool(found) and "results in %s%s/%s" % (url, uuid, found[0])
@@ -644,6 +650,7 @@ def lab_user_networking():
           > 20 and all(e["status"] in ("ok", "skipped")
                        for e in doc["experiments"]),
           str(doc and doc["handoff"]))
+    check_run_whole("lab-user-net", doc, text)
     check("lab-user-net: phase C says where the results went: "
           "tftp://<this host>/%s/<run>" % USER_NET_UUID,
           bool(found) and "results in tftp://%s/%s/%s" % (
@@ -760,6 +767,7 @@ def lab_cut_off_upload():
         run_out(machine, server, CUT_OFF_LIMIT)
     finally:
         stop_server(server)
+    measured = text
     text = text_of(os.path.join(here, "serial-1.log"))
     filed = sorted(os.listdir(runs)) if os.path.isdir(runs) else []
     doc = None
@@ -773,6 +781,12 @@ def lab_cut_off_upload():
           and "phase B:" not in text and "results in tftp://" in text and
           all(e["status"] in ("ok", "skipped") for e in doc["experiments"]),
           "%s; %s" % (filed, text[-600:]))
+    # incoming/<machine>+<run>+<file>: the run the cut-off upload sent.
+    first = sorted({n.split("+")[1] for n in arrived if n.count("+") >= 2})
+    check("lab-cut-off: the run filed is the one the first boot measured "
+          "and began to upload (its run ID), not another",
+          len(first) == 1 and filed == first, "%s; %s" % (first, filed))
+    check_run_whole("lab-cut-off", doc, measured + text)
     check("lab-cut-off: after the upload the records are deleted from the "
           "store",
           doc is not None and varstore.irqlab_records(
@@ -857,6 +871,19 @@ def lab_server_refusals():
               filed and open(first).read() == "{}\n" and
               "refused: m1/20261205-091500 is already in runs/" in said,
               said[-800:])
+        # A run whose manifest gives a file a size it does not have (a
+        # file cut short, or sent again shorter): never filed as whole.
+        short = "m1/20261205-101500/"
+        put(b"{}\n", short + "results.json")
+        put(b"5 results.json\n", short + "manifest.txt")
+        time.sleep(2)
+        said = log()
+        check("lab-refusals: a run whose manifest gives a file another size "
+              "than the one that arrived is not filed, nor said complete",
+              not os.path.exists(os.path.join(served, "runs", "m1",
+                                              "20261205-101500"))
+              and "m1/20261205-101500 complete" not in said
+              and "m1/20261205-091500 complete" in said, said[-800:])
     finally:
         server.terminate()
         server.wait()

@@ -3,6 +3,7 @@ results.json, the schemes, the self-IPIs, the mitigations, the
 primitives, the i386 rows, the gate and the entry variants, with the
 instruction counts they are held to under icount."""
 
+import re
 import subprocess
 
 from harness import (COLD_SAMPLES, PASSES, PRIMITIVE_BLOCKS, SAMPLES,
@@ -533,3 +534,36 @@ def seed_rows_off(doc, section):
         if r["this_machine"] != want:
             off.append((r["label"], r["this_machine"], want))
     return off
+
+
+def check_run_whole(label, doc, logs):
+    """A run, in parts or not, came back whole (docs/uefi-variables.md
+    "Parts"): row_counts starts at the plan's row 0 with nothing missing
+    or unmeasured, its experiment and gap rows with those the serial log
+    says were omitted for want of their APIC mode are the plan's row
+    count as the log's first plan line gives it, and phase C said it
+    joined its parts where there were more than one. `logs`: the serial
+    text of every boot of the run, in order. Phase C falls back to the
+    last part alone where it cannot read an earlier one back, and its
+    results still say they are whole: this is what tells."""
+    c = (doc or {}).get("row_counts", {})
+    plan = re.search(r"^plan: (\d+) rows", logs, re.M)
+    omitted = len(re.findall(r"^experiment \S+: omitted: ", logs, re.M))
+    joined = re.findall(r"^phase C: (\d+) parts joined into one run", logs,
+                        re.M)
+    parts = c.get("parts")
+    rows = (c["experiments"]["total"] + c["gap_rows"]["total"]) if c \
+        else None
+    check("%s: the run came back whole: row_counts from the plan's row 0, "
+          "nothing missing or unmeasured, its experiment and gap rows with "
+          "the log's omitted ones the serial log's plan, and phase C said "
+          "it joined its parts where there was more than one" % label,
+          doc is not None and c.get("first_row") == 0
+          and c.get("unmeasured_from_row") is None and not c.get("missing")
+          and plan is not None and rows + omitted == int(plan.group(1))
+          and joined == ([str(parts)] if parts and parts > 1 else []),
+          "parts %s, joined %s, %s rows + %d omitted, plan %s, first %s, "
+          "unmeasured %s, missing %s" % (
+              parts, joined, rows, omitted, plan and plan.group(1),
+              c.get("first_row"), c.get("unmeasured_from_row"),
+              c.get("missing")))

@@ -12,6 +12,7 @@ import subprocess
 import varstore
 from harness import (BUILD, HERE, ROOT, STICK_REFERENCE, TPM_OFF, check,
                      load_results, result_folders, run, serial, statuses)
+from row_checks import check_run_whole
 
 
 OVMF_2M = {"OVMF_CODE": "/usr/share/OVMF/OVMF_CODE.fd",
@@ -482,6 +483,8 @@ def store_nearly_full(o):
           and rooms[0]["ok"] == "1" and int(rooms[0]["budget"]) == 8 * 988
           and o.doc["handoff"]["unmeasured_from_row"] is None,
           "rc %d %s" % (o.rc, rooms))
+    check_run_whole("store-nearly-full", o.doc,
+                    "".join(serial(o.run_dir, b) for b in boots))
     reclaims = [r for r in rooms[1:] if r.get("reclaimed") == "1"]
     check("store-nearly-full: each later part's phase A made the firmware "
           "reclaim the last part's deleted records and kept 8 records' "

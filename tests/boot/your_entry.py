@@ -8,6 +8,7 @@ line."""
 import hashlib
 import json
 import os
+import re
 import subprocess
 
 from harness import BUILD, ROOT, check, serial
@@ -153,6 +154,68 @@ def your_entry_results(o):
           "with its file's SHA-256 and its listing's counts, and sets each "
           "of its rows against direct, the gate's floor and, on the boot "
           "CPU's INT n, linux" % len(GOOD), not bad and len(files) == len(GOOD), bad)
+
+
+# What each of results.json's comparisons of a file's row sets it
+# against: the row it names, made from the file's row's own name.
+AGAINST = (("over_direct", lambda row, name: row.replace("+yours-" + name,
+                                                         "")),
+           ("over_gate", lambda row, name: row.replace(
+               "-direct+yours-" + name, "-gate")),
+           ("over_linux", lambda row, name: row.replace("+yours-" + name,
+                                                        "+linux")))
+METRICS = ("entry", "exit", "round_trip")
+
+
+def your_entry_overs(o):
+    """Under -icount each of a file's rows in results.json's yours is set
+    against the very rows a user reads it by: over_direct names the row
+    without the file (warm for warm, cold for cold, CPU 1's for CPU
+    1's) and is exactly the listing's entry, exit and their sum;
+    over_gate and over_linux name the gate's and linux's row of the same
+    source, cache state and CPU, each over exactly those rows' medians,
+    and are null only where that row is not in the run, ok."""
+    rows = rows_of(o)
+    files = {f["name"]: f for f in (o.doc or {}).get("yours", [])}
+    bad, seen = [], 0
+    for _, name, entry, exit_ in GOOD:
+        for r in files.get(name, {}).get("rows", []):
+            mine = rows.get(r["experiment"])
+            for key, base_of in AGAINST:
+                base = rows.get(base_of(r["experiment"], name))
+                over = r.get(key)
+                seen += 1
+                if not base or base.get("status") != "ok":
+                    if over is not None:
+                        bad.append((r["experiment"], key, "not null", over))
+                    continue
+                want = {m + "_median_over": mine[m]["median"]
+                        - base[m]["median"] for m in METRICS}
+                if key == "over_direct":
+                    want = {"entry_median_over": entry,
+                            "exit_median_over": exit_,
+                            "round_trip_median_over": entry + exit_}
+                got = over and {k: over.get(k) for k in want}
+                if not over or over.get("row") != base["name"] or \
+                        got != want:
+                    bad.append((r["experiment"], key, over, base["name"],
+                                want))
+    check("your-entry: under -icount each file's row in results.json's "
+          "yours is over direct's row of the same source, cache state and "
+          "CPU by exactly its listing's entry, exit and their sum, and over "
+          "the gate's and linux's rows by exactly their medians' "
+          "differences, null only where that row is not in the run",
+          not bad and seen >= 3 * len(GOOD) * 5, (seen, bad[:3]))
+    lines = o.file("headline.txt").splitlines()
+    wrong = []
+    for k, (_, name, entry, exit_) in enumerate(GOOD, 1):
+        line = [l for l in lines if l.startswith("yours %d " % k)]
+        overs = re.findall(r"\(\+(\d+)\)", line[0]) if line else []
+        if not overs or any(int(v) != entry + exit_ for v in overs):
+            wrong.append((name, line, entry + exit_))
+    check("your-entry: the end screen's line 'yours K' gives, for each "
+          "file, in every source's cell, a round trip over direct of "
+          "exactly its listing's entry and exit", not wrong, wrong)
 
 
 def your_entry_reports(o):

@@ -643,6 +643,56 @@ def make_compare(runs, name):
     return docs, out, p
 
 
+def compare_text_cells(lines, docs):
+    """What is wrong with make compare's text tables (long mode's, then
+    the i386 rows'): each row of either run once, each cell that run's
+    median round trip (entry/exit) from its results.json, its status
+    where it did not end ok, or missing/not selected where the run has
+    no such row. A list of what differs, empty when all agree."""
+    wrong, tables = [], []
+    for i, line in enumerate(lines):
+        if line.startswith("source ") and i + 1 < len(lines):
+            rows = []
+            for row in lines[i + 2:]:
+                if not row.strip():
+                    break
+                rows.append(re.split(r"\s{2,}", row.strip()))
+            tables.append(rows)
+    for mode, rows in zip(("long", "protected-32"), tables):
+        want = {}
+        for k, doc in enumerate(docs):
+            for e in doc["experiments"]:
+                if e.get("variant") or e["name"].startswith("selftest-") \
+                        or e.get("cpu_mode", "long") != mode:
+                    continue
+                source = e["source"] + ("@x2apic" if e.get("apic_mode")
+                                        == "x2apic" else "")
+                cell = ("%d (%d/%d)" % tuple(e[m]["median"] for m in (
+                    "round_trip", "entry", "exit"))
+                    if e["status"] == "ok" else e["status"])
+                want.setdefault((source, e["scheme"]), [None] * len(docs))
+                want[(source, e["scheme"])][k] = cell
+        got = {(r[0], r[1]): r[2:] for r in rows if len(r) >= 2}
+        if len(got) != len(rows) or set(got) != set(want):
+            wrong.append("%s rows: missing %s, extra %s" % (
+                mode, sorted(set(want) - set(got))[:3],
+                sorted(set(got) - set(want))[:3]))
+        for key, cells in want.items():
+            have = got.get(key)
+            if have is None:
+                continue
+            if len(have) != len(cells) or any(
+                    h != c if c is not None
+                    else h not in ("missing", "not selected")
+                    for h, c in zip(have, cells)):
+                wrong.append("%s %s: table %s, results.json %s"
+                             % (mode, key, have, cells))
+    if len(tables) < 2:
+        wrong.append("%d tables, not long mode's and the i386 rows'"
+                     % len(tables))
+    return wrong
+
+
 def compare_units():
     """make compare of two runs in different units (icount-a's, and
     cpu-EPYC's given the coarse Bochs clock's long unit): the text table
@@ -681,6 +731,12 @@ def compare_units():
           and note is not None and note < header,
           "units %s, note at %s, table at %s: %s" % (
               units, note, header, (p.stdout[:600] + p.stderr[-300:])))
+    wrong = compare_text_cells(lines, docs)
+    check("compare-units: every cell of make compare's text tables, long "
+          "mode's and the i386 rows', is its run's median round trip "
+          "(entry/exit) from its results.json, or its status, for each "
+          "row of either run once and no other",
+          p.returncode == 0 and not wrong, "; ".join(wrong[:4]))
     seen, why = inspect(out, os.path.join(SHOTS, "compare-units.png"))
     if not check("compare-units: opens in headless Chromium",
                  seen is not None, why):
@@ -1010,6 +1066,35 @@ def fleet_row_text(values, cells):
     return "%s%s, %d of %d ok" % (fmt(mid), spread, len(values), cells)
 
 
+def fleet_value(doc, topic, row):
+    """A row's ok figure in one run, read from its results.json as
+    docs/lab.md "The collection" says each topic's rows are made (not
+    from fleet.db, which the code under test writes), or None."""
+    def median(v):
+        return v.get("median") if isinstance(v, dict) else None
+    if topic in ("schemes", "i386", "variants", "caches", "mitigations"):
+        e = next((x for x in doc["experiments"] if x["name"] == row), None)
+        return median(e["round_trip"]) if e and e["status"] == "ok" \
+            else None
+    if topic == "other-cpus":
+        r = next((x for x in doc.get("matrix_on_other_cpus") or []
+                  if "%s on CPU %s" % (x["row"], x["cpu"]) == row), None)
+        return r.get("round_trip_over_boot") if r and r.get(
+            "status") == "ok" else None
+    if topic == "between-cpus":
+        for kind, relations in ((doc.get("cross_cpu") or {}).get(
+                "by_relation") or {}).items():
+            for relation, v in relations.items():
+                if "%s %s" % (kind, relation) == row:
+                    return v.get("median")
+        return None
+    if topic == "primitives":
+        r = next((x for x in (doc.get("primitives") or {}).get("rows") or []
+                  if x["name"] == row), None)
+        return median(r.get("block")) if r and r["status"] == "ok" else None
+    raise ValueError("a topic docs/lab.md does not name: %s" % topic)
+
+
 def fleet_of_50():
     """make fleet over 50 machines, made from icount-a's and cpu-EPYC's
     runs: 20 of each CPU model in their own units, 10 of them renamed
@@ -1086,39 +1171,35 @@ def fleet_of_50():
           seen["title"] == "irqlab: 50 machines, 60 runs" and
           seen["page_width"] == 1200, str((seen["title"],
                                            seen["page_width"])))
-    # Each machine's latest run, and its group: CPU model and unit.
-    latest = {m: (r, b, u) for m, r, b, u in db.execute(
-        "SELECT machine, run, cpu_model, unit FROM runs JOIN machines "
-        "USING (machine) ORDER BY run")}
-    groups = sorted({(b, u) for _, b, u in latest.values()})
-    member = {m: groups.index((b, u)) for m, (_, b, u) in latest.items()}
+    # Each machine's latest run, and its group: CPU model and unit, from
+    # the results.json files the fleet was made of.
+    group_of = {m: (d["machine"]["brand"], d["clock"]["unit"])
+                for m, d in docs.items()}
+    groups = sorted(set(group_of.values()))
+    member = {m: groups.index(g) for m, g in group_of.items()}
     wrong, compared = [], 0
     by_table = {}
     for c in seen["cells"]:
         by_table.setdefault(c["table"], []).append(c)
-    for topic, in db.execute("SELECT DISTINCT topic FROM rows"):
-        cells = by_table.get("fleet-" + topic, [])
+    topics = [t[len("fleet-"):] for t in by_table
+              if t.startswith("fleet-") and "-group-" not in t]
+    for topic in topics:
+        cells = by_table["fleet-" + topic]
         for k, c in enumerate(cells):
             g = k % len(groups)
             machines = [m for m in member if member[m] == g]
-            values = []
-            for m in machines:
-                got = db.execute(
-                    "SELECT round_trip FROM rows WHERE machine = ? AND "
-                    "run = ? AND topic = ? AND row = ? AND state = 'ok' AND "
-                    "round_trip IS NOT NULL",
-                    (m, latest[m][0], topic, c["row"])).fetchone()
-                if got:
-                    values.append(got[0])
+            values = [v for v in (fleet_value(docs[m], topic, c["row"])
+                                   for m in machines) if v is not None]
             want = fleet_row_text(values, len(machines))
             compared += 1
             if want is not None and c["text"] != want or \
                     want is None and c["text"].endswith(" ok"):
                 wrong.append((topic, c["row"], g, c["text"], want))
     check("fleet-50: each group cell of every topic is the median machine's "
-          "round trip, the range and the count of ok machines of fleet.db's "
-          "latest runs",
-          compared > 100 and not wrong, "%d compared: %s" % (compared,
+          "round trip, the range and the count of ok machines of the "
+          "machines' latest results.json files",
+          compared > 100 and not wrong
+          and {"schemes", "primitives"} <= set(topics), "%d compared: %s" % (compared,
                                                             wrong[:4]))
     wrong, compared = [], 0
     for g in range(len(groups)):

@@ -30,7 +30,7 @@ from checks import Checks  # noqa: E402
 
 check = Checks("readme")
 # How many checks the suite counts under CI (tests/checks.py).
-CHECKS_UNDER_CI = 6
+CHECKS_UNDER_CI = 7
 
 
 def read(path):
@@ -342,6 +342,38 @@ def boot_entries_named(readme):
           len(entries) > 30 and not unnamed, ", ".join(unnamed))
 
 
+def lane_entries():
+    """The boot entries of tests/boot/lanes.py: (make test's, make
+    test-long's), each a list of names in the order they are listed."""
+    lanes = read("tests/boot/lanes.py")
+    short, long_ = lanes.split("\nLONG = (", 1)
+    name = r'Boot\("([A-Za-z0-9-]+)"'
+    return re.findall(name, short), re.findall(name, long_)
+
+
+def timing_tables_name_entries():
+    """docs/testing.md's two tables, as the boot tests print them, name
+    every entry of their suite once and no other."""
+    testing = read("docs/testing.md")
+    short, long_ = lane_entries()
+    wrong = []
+    for suite, entries in (("test", short), ("test-long", long_)):
+        m = re.search(r"<!-- table: %s -->\n(.*?)<!-- end table -->"
+                      % re.escape(suite), testing, re.S)
+        rows = re.findall(r"^\| ([A-Za-z0-9-]+) \|", m.group(1), re.M) \
+            if m else None
+        if rows is None:
+            wrong.append("no table for make %s" % suite)
+        elif sorted(r for r in rows if r != "entry") != sorted(entries):
+            wrong.append("make %s: missing %s, not an entry %s" % (
+                suite, sorted(set(entries) - set(rows)),
+                sorted(set(rows) - set(entries) - {"entry"})))
+    check("docs/testing.md's tables each name every boot entry of their "
+          "suite in tests/boot/lanes.py (make test's, make test-long's) "
+          "once, and no other", not wrong and len(short) > 30 and long_,
+          "; ".join(wrong))
+
+
 def readme_checks():
     readme = read("README.md")
     held = figures(readme)
@@ -349,6 +381,7 @@ def readme_checks():
     table = qemu_defaults(readme)
     help_names_them(readme, table)
     boot_entries_named(readme)
+    timing_tables_name_entries()
 
 
 def main():
