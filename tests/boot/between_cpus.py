@@ -12,6 +12,7 @@ import time
 
 from harness import (BUILD, ICOUNT_CROSS_SAMPLES, ICOUNT_CROSS_WARMUP,
                      TINY_SAMPLES, TINY_WARMUP, TPM_OFF, boot_seconds, check,
+                     entry_thread,
                      matrix_cells, result_folders, run, serial, statuses)
 from row_checks import SCHEMES_RUN, qemu_has_tcg_x2apic
 
@@ -46,7 +47,7 @@ def other_cpus(tiny):
             done.set()
 
     alone = run(name + "-1", "", config=config, extra_env=TPM_OFF)
-    runner = check.thread("other-cpus: the -smp 4 run", measure)
+    runner = entry_thread("other-cpus: the -smp 4 run", measure)
     runner.start()
     log = os.path.join(BUILD, name + "-4", "boot1.log")
     # Up to three looks: on a loaded host the monitor may answer late,

@@ -77,29 +77,53 @@ RUN_SH_BOOT = r"^boot \d+: (\d+) s"
 RUN_SH_FIRMWARE = r"^boot \d+: \d+ s, firmware ([0-9.]+) s"
 
 
+class EntryBoots:
+    """The boots of the entry a lane is walking, shared with the threads
+    the entry starts (entry_thread)."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.timed, self.firmware, self.untimed = [], [], 0
+
+
 def note_boots(log_path, limit, said, firmware=None):
     """Adds to the entry being walked each boot's seconds found in
     log_path by `said` (a pattern whose one group is the seconds), each
     with `limit`, and each firmware share `firmware` finds."""
-    timed = getattr(lane_boots, "timed", None)
-    if timed is None:
+    entry = getattr(lane_boots, "entry", None)
+    if entry is None:
         return
     try:
         with open(log_path) as f:
             text = f.read()
     except OSError:
         return
-    timed.extend((int(s), int(limit)) for s in re.findall(said, text, re.M))
-    if firmware:
-        lane_boots.firmware.extend(
-            float(s) for s in re.findall(firmware, text, re.M))
+    with entry.lock:
+        entry.timed.extend((int(s), int(limit))
+                           for s in re.findall(said, text, re.M))
+        if firmware:
+            entry.firmware.extend(
+                float(s) for s in re.findall(firmware, text, re.M))
 
 
 def launched(count=1):
     """Counts boots the entry being walked started itself (QEMU run by
     the test, not by image/run.sh or image/bochs.sh), for the budget."""
-    if getattr(lane_boots, "timed", None) is not None:
-        lane_boots.untimed += count
+    entry = getattr(lane_boots, "entry", None)
+    if entry is not None:
+        with entry.lock:
+            entry.untimed += count
+
+
+def entry_thread(name, fn, *args):
+    """A thread, guarded (check.thread), whose boots count as the
+    entry's that started it."""
+    entry = getattr(lane_boots, "entry", None)
+
+    def in_entry(*a):
+        lane_boots.entry = entry
+        return fn(*a)
+    return check.thread(name, in_entry, *args)
 
 
 def run_env(run_dir, config, icount, cpu, machine, extra_env=None):
@@ -481,8 +505,7 @@ def walk(lane, outcomes):
         if only and entry.name not in only.split(","):
             continue
         started = time.monotonic()
-        lane_boots.timed, lane_boots.firmware = [], []
-        lane_boots.untimed = 0
+        boots = lane_boots.entry = EntryBoots()
         checks_before = getattr(check.here, "counted", 0)
         missing = entry.needs and have(entry.needs)
         if missing:
@@ -497,9 +520,9 @@ def walk(lane, outcomes):
                 for c in entry.checks:
                     check.guarded("%s: %s" % (entry.name, c.__name__), c,
                                   outcome)
+        lane_boots.entry = None
         row = EntryRow(entry.name, time.monotonic() - started,
-                       lane_boots.timed, lane_boots.untimed,
-                       lane_boots.firmware,
+                       boots.timed, boots.untimed, boots.firmware,
                        getattr(check.here, "counted", 0) - checks_before)
         entry_rows.append(row)
         print(row.time_line())

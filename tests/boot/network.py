@@ -15,7 +15,8 @@ import threading
 import time
 
 import varstore
-from harness import BUILD, ROOT, TINY, TINY_SAMPLES, check, launched
+from harness import (BUILD, ROOT, TINY, TINY_SAMPLES, check, entry_thread,
+                     launched)
 from row_checks import check_run_whole
 
 # Two machines: one with an SMBIOS UUID and a config of its own on the
@@ -93,8 +94,8 @@ def pxe_boot_phase_a():
     def boot(key, mac, uuid):
         texts[key] = boot_until_phase_a(os.path.join(top, key), tftp, mac,
                                         uuid)
-    threads = [threading.Thread(target=boot, args=("own",) + OWN),
-               threading.Thread(target=boot, args=("lab",) + LABS)]
+    threads = [entry_thread("pxe-boot: a machine", boot, "own", *OWN),
+               entry_thread("pxe-boot: a machine", boot, "lab", *LABS)]
     for t in threads:
         t.start()
     for t in threads:

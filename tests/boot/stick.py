@@ -12,7 +12,8 @@ import tempfile
 import threading
 
 import varstore
-from harness import (BUILD, IMAGE, ROOT, STICK_REFERENCE, check, load_results,
+from harness import (BUILD, IMAGE, ROOT, STICK_REFERENCE, check, entry_thread,
+                     load_results,
                      result_folders, run, serial, statuses)
 
 
@@ -298,7 +299,7 @@ def progress_screen():
         finally:
             done.set()
 
-    runner = check.thread("progress-screen: the measuring run", measure)
+    runner = entry_thread("progress-screen: the measuring run", measure)
     runner.start()
     n = 0
     while not done.wait(1.0):

@@ -329,6 +329,24 @@ def check_one_bucket(label, doc, seen):
                                            "; ".join(wrong[:4])))
 
 
+def answer_rows(doc, cpu_mode):
+    """The rows the report's answer table must show figures for: the
+    schemes' rows (no variant, no self-test) of one CPU mode that ended
+    ok, by source (and APIC mode), but for a source whose rows results.json
+    says are not latencies (an emulator's scheduling between CPUs)."""
+    groups = {}
+    for e in doc["experiments"]:
+        if e.get("variant") or e["name"].startswith("selftest-") \
+                or e.get("cpu_mode", "long") != cpu_mode:
+            continue
+        key = e["source"] + ("@x2apic" if e.get("apic_mode") == "x2apic"
+                             else "")
+        groups.setdefault(key, []).append(e)
+    return {e["name"] for rows in groups.values()
+            if not any(e.get("latencies") is False for e in rows)
+            for e in rows if e["status"] == "ok"}
+
+
 def check_page(label, page, docs, min_charts):
     """docs: the results.json each data-run index (or the one run) is."""
     os.makedirs(SHOTS, exist_ok=True)
@@ -384,6 +402,15 @@ def check_page(label, page, docs, min_charts):
               and tables.get("compare-i386-table")
               and not both & tables.get("compare-table", set()),
               str(sorted(tables))[:300])
+    if len(docs) == 1:
+        want = answer_rows(docs[0], "long")
+        got = {c["row"] for c in cells if c["table"] == "headline"}
+        check("%s: the answer table has a figure for every ok row of "
+              "results.json's long-mode schemes, every source's group (left "
+              "out only where its rows are not latencies), and no other row"
+              % label, want and got == want,
+              "missing %s, extra %s" % (sorted(want - got)[:5],
+                                         sorted(got - want)[:5]))
     if len(docs) == 1 and i386:
         tables = {}
         for c in cells:
