@@ -11,7 +11,6 @@ import shutil
 import socket
 import sqlite3
 import subprocess
-import threading
 import time
 
 import varstore
