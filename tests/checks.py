@@ -47,6 +47,7 @@ class Checks:
             print("ok    %s" % name)
         else:
             self.failed += 1
+            detail = str(detail)
             if len(detail) > 600:
                 detail = detail[:600] + "..."
             print("FAIL  %s%s" % (name, (": " + detail) if detail else ""))

@@ -26,7 +26,9 @@ fixtures() {
 	esac
 }
 
-for bin in "$@"; do
+# One harness: its report line(s) to $2.
+fuzz_one() {
+	local bin=$1 out=$2 name work seeds pattern log rc runs
 	name=$(basename "$bin")
 	name=${name#fuzz_}
 	work=$(dirname "$(dirname "$bin")")/fuzz-corpus/$name
@@ -47,14 +49,35 @@ for bin in "$@"; do
 	rc=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 	if [ "$rc" -eq 0 ]; then
-		passed=$((passed + 1))
-		echo "ok    fuzz $name: ${runs:-?} executions in ${seconds}s, no crash"
+		echo "ok    fuzz $name: ${runs:-?} executions in ${seconds}s, no crash" >"$out"
 	else
-		failed=$((failed + 1))
-		echo "FAIL  fuzz $name: exit $rc after ${runs:-?} executions; inputs in $work-crashes"
-		grep -E 'ERROR|SUMMARY|runtime error' "$log" | head -5
+		{ echo "FAIL  fuzz $name: exit $rc after ${runs:-?} executions; inputs in $work-crashes"
+		  grep -E 'ERROR|SUMMARY|runtime error' "$log" | head -5; } >"$out"
 	fi
 	rm -f "$log"
+}
+
+# As many harnesses at once as the machine has cores: each runs its time
+# out on one, so a smoke run of N takes N/cores times SECONDS.
+jobs=$(nproc 2>/dev/null || echo 1)
+results=$(mktemp -d)
+k=0
+for bin in "$@"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+		wait -n
+	done
+	k=$((k + 1))
+	fuzz_one "$bin" "$results/$k" &
 done
+wait
+for n in $(seq 1 "$k"); do
+	if [ -s "$results/$n" ] && head -n 1 "$results/$n" | grep -q '^ok '; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+	fi
+	cat "$results/$n" 2>/dev/null || echo "FAIL  fuzz: harness $n said nothing"
+done
+rm -rf "$results"
 echo "fuzz: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
