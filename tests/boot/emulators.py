@@ -4,7 +4,7 @@ where the two emulators' path lengths may differ, and why."""
 import os
 import re
 
-from bochs import check_mitigations_under_bochs
+from bochs import EXACT_SAMPLES, check_mitigations_under_bochs
 from harness import BUILD, check, check_every_plan_row, experiment, run_bochs
 
 
@@ -20,7 +20,8 @@ def bochs_exact_run(tiny):
     results take more than one handoff: the runner runs every part
     (image/bochs.sh), and every row of the plan must be measured."""
     doc, run_dir = run_bochs("bochs-exact", os.environ["BOCHS_EXACT"],
-                             "wildcat_lake", tiny)
+                             "wildcat_lake",
+                             tiny + "samples = %d\n" % EXACT_SAMPLES)
     if doc is not None:
         check_every_plan_row("bochs-exact", doc, run_dir)
         check("bochs-exact: its TSC counts every instruction, and the run "

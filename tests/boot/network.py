@@ -964,6 +964,10 @@ def lab_http_refusals():
               log().count(" 403 ") >= len(refused),
               "%s; incoming %s" % (refused, left))
         big = send("PUT", run + "report.html", b"\0" * (5 * 1024 * 1024))
+        # The access log comes late, as above (a loaded host: seconds).
+        start = time.monotonic()
+        while time.monotonic() - start < 15 and "-> 413" not in log():
+            time.sleep(0.5)
         check("lab-http: a body over the stated size (4 MiB) is refused "
               "(413), logged, and not written",
               big == "413" and "-> 413" in log() and not os.path.exists(
