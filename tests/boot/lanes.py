@@ -62,13 +62,14 @@ from store import (FOREIGN, OVMF_2M, STORE_MATRIX, STORE_SOAK_CYCLES,
 FIRST_LANE = (
     # -icount shift=0: the full matrix, twice, figures compared exactly.
     Boot("icount-a", (icount_checks, cross_cpu_alone, counts_agree),
-         icount=ICOUNT, config=CONFIG),
-    Boot("icount-b", (icount_checks,), icount=ICOUNT, config=CONFIG),
+         icount=ICOUNT, config=CONFIG, env=MEASURED_ONCE),
+    Boot("icount-b", (icount_checks,), icount=ICOUNT, config=CONFIG,
+         env=MEASURED_ONCE),
     # An xAPIC-only CPU; the i440FX machine, plain TCG (its IDE disk makes
     # phase C slow under icount), with percentiles only (plain TCG's
     # noisy histograms would take it into parts).
     Boot("xapic-only", (other_machine(lambda: False, True),),
-         icount=ICOUNT, cpu="max,-x2apic", config=SMALL),
+         icount=ICOUNT, cpu="max,-x2apic", config=SMALL, env=MEASURED_ONCE),
     Boot("machine-pc", (other_machine(qemu_has_tcg_x2apic, False),),
          machine="pc", config=SMALL + "histograms = 0\n"),
     # Other CPU models, old and new, Intel and AMD: qemu64 has no RDTSCP,
@@ -99,7 +100,7 @@ FIRST_LANE = (
          config="samples = lots\nruns = 2\nshade = 3\n"
          "schemes = direct, fast\nsources = ,\n"),
     Boot("quick", (quick,), icount=ICOUNT, config=shipped_with_quick(),
-         deep=True),
+         deep=True, env=MEASURED_ONCE),
     # Every step of the linux variant TCG can run, patched on.
     Boot("linux-every-step", (linux_every_step_icount,), icount=ICOUNT,
          config=TINY + EVERY_STEP_CONFIG, env=MEASURED_ONCE),
@@ -126,17 +127,6 @@ FIRST_LANE = (
          + ", ".join(CROSS_CPU_SOURCES) + "\n",
          env={"TPM": "off", "SMP": "16,sockets=2,cores=8", "MEMORY": "1G",
               "BOOT_TIMEOUT": "600"}, beside=True),
-    # Two CPUs and two listed absent, under icount: counts only.
-    Boot("cross-cpu-icount", (cross_cpu_icount,), icount=ICOUNT,
-         config=TINY + "samples = %d\nwarmup = %d\n" % (
-             ICOUNT_CROSS_SAMPLES, ICOUNT_CROSS_WARMUP)
-         + "schemes = direct\nvariants = none\n"
-         "sources = ipi-cpu-roundtrip\napic_modes = xapic\n"
-         "simulate = ap-absent\n",
-         # Under -icount the two vCPUs take turns: its boot took 162 and
-         # 186 s on a quiet host, and passed 240 s on a loaded one.
-         env={"SMP": "2,maxcpus=4", "ICOUNT_BOOTS": "1",
-              "BOOT_TIMEOUT": "600"}),
     # Every long-mode row again on CPU 1, the IO-APIC routed to it.
     Boot("matrix-all-rows", (matrix_all_rows,),
          config=TINY + "schemes = direct, push-jmp\nvariants = gs-swapgs, "
@@ -222,7 +212,6 @@ SECOND_LANE = (
     Boot("usb", perform=usb_writer),
     Boot("store-2m", perform=lambda: store_cycles(TINY + STORE_MATRIX)),
     Boot("bochs", perform=lambda: bochs_runs(TINY), needs="bochs"),
-    Boot("bochs-shipped", perform=bochs_shipped_config, needs="bochs"),
     Boot("bochs-counted", perform=lambda: bochs_counted_pass(TINY),
          needs="bochs-exact"),
     Boot("bochs-cet", perform=lambda: bochs_cet(TINY), needs="bochs"),
@@ -269,6 +258,17 @@ SECOND_LANE = (
     Boot("store-full", (store_full_refused,), config=TINY, env=TPM_OFF,
          before_boot1="%s --fill 20000 live" % os.path.join(HERE,
                                                          "varstore.py")),
+    # Two CPUs and two listed absent, under icount: counts only.
+    Boot("cross-cpu-icount", (cross_cpu_icount,), icount=ICOUNT,
+         config=TINY + "samples = %d\nwarmup = %d\n" % (
+             ICOUNT_CROSS_SAMPLES, ICOUNT_CROSS_WARMUP)
+         + "schemes = direct\nvariants = none\n"
+         "sources = ipi-cpu-roundtrip\napic_modes = xapic\n"
+         "simulate = ap-absent\n",
+         # Under -icount the two vCPUs take turns: its boot took 162 and
+         # 186 s on a quiet host, and passed 240 s on a loaded one.
+         env={"SMP": "2,maxcpus=4", "ICOUNT_BOOTS": "1",
+              "BOOT_TIMEOUT": "600"}),
     # INT n and the self-IPIs under every scheme again on CPU 1, in the
     # boot CPU's place, under icount; and on a CPU the MADT lacks.
     Boot("matrix-on-cpu1-icount", (matrix_on_cpu1_icount,), icount=ICOUNT,
@@ -318,6 +318,9 @@ LONG = (
     # parts at most: one-reset's sizing on the smaller store.
     Boot("one-reset-2m", (one_reset("2m", 2),), config=SHIPPED,
          env=OVMF_2M),
+    # Bochs with the shipped config, in parts: the shipped counts, 243 s
+    # (bochs-exact takes the parts' path in make test).
+    Boot("bochs-shipped", perform=bochs_shipped_config, needs="bochs"),
     # Ten runs on one 2 MB store (store-2m: three).
     Boot("store-2m-10", perform=lambda: store_cycles(
         TINY + STORE_MATRIX, STORE_SOAK_CYCLES)),
