@@ -261,6 +261,8 @@ endif
 # 24 compiled them all again: minutes of make test).
 # arch/matrix.h: the axes' lists, which the host-built floors expand.
 HOST_OBJS := $(PURE_SRCS:%.c=$(TOP)/host-obj/%.o)
+# Kept between makes: intermediates of a pattern rule are removed.
+.SECONDARY: $(HOST_OBJS)
 $(TOP)/host-obj/%.o: %.c $(PURE_HDRS) arch/matrix.h
 	@mkdir -p $(dir $@)
 	$(call say,HOSTCC,$<)
