@@ -305,17 +305,22 @@ def run_bochs(label, bochs, model, config_text, cpus=1):
     return doc, run_dir
 
 
+def omitted_rows(log):
+    """Rows a serial log says were omitted: those whose APIC mode did
+    not come up (the source's first row is skipped with the reason, the
+    others are said on the log only)."""
+    return len(re.findall(r"^experiment \S+: omitted: ", log, re.M))
+
+
 def check_every_plan_row(label, doc, run_dir):
     """The run measured every row of its plan, each once: the plan's rows
     (`plan: N rows` on the serial log, as its first part said it) are the
     results' experiment and gap rows, and no part was left unmeasured.
     image/bochs.sh runs a run in parts as Bochs runs of their own."""
     with open(os.path.join(run_dir, "serial.log"), "rb") as f:
-        log = f.read()
-    plan = re.search(rb"plan: (\d+) rows", log)
-    # Rows whose APIC mode did not come up: the source's first row is
-    # skipped with the reason, the others are said on the log only.
-    omitted = len(re.findall(rb"^experiment \S+: omitted: ", log, re.M))
+        log = f.read().decode("latin-1")
+    plan = re.search(r"plan: (\d+) rows", log)
+    omitted = omitted_rows(log)
     names = [e["name"] for e in doc["experiments"]]
     check("%s: the results' experiment and gap rows, with the rows the log "
           "says were omitted for want of their APIC mode, are the plan's "

@@ -7,7 +7,7 @@ import re
 import subprocess
 
 from harness import (COLD_SAMPLES, PASSES, PRIMITIVE_BLOCKS, SAMPLES,
-                     THRASH_SAMPLES, WARMUP, check, experiment)
+                     THRASH_SAMPLES, WARMUP, check, experiment, omitted_rows)
 
 
 SCHEMES_RUN = ("direct", "push-jmp", "push-jmp-ibt", "compact", "call",
@@ -548,7 +548,7 @@ def check_run_whole(label, doc, logs):
     results still say they are whole: this is what tells."""
     c = (doc or {}).get("row_counts", {})
     plan = re.search(r"^plan: (\d+) rows", logs, re.M)
-    omitted = len(re.findall(r"^experiment \S+: omitted: ", logs, re.M))
+    omitted = omitted_rows(logs)
     joined = re.findall(r"^phase C: (\d+) parts joined into one run", logs,
                         re.M)
     parts = c.get("parts")

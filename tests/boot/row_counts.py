@@ -6,7 +6,7 @@ the serial log's plan and progress lines. They must agree on one run."""
 import os
 import re
 
-from harness import check, serial
+from harness import check, omitted_rows, serial
 
 # A kind of row as the end screen and summary.txt give it.
 STATUSES = r"(\d+) ok, (\d+) skipped(?:, (\d+) failed)?"
@@ -129,8 +129,7 @@ def counts_agree(o):
         # The whole plan ran: each of its rows left a row but those the
         # log says were omitted for want of their APIC mode, counted
         # from the log, not from row_counts' own left_out.
-        omitted = len(re.findall(r"^experiment \S+: omitted: ", logs,
-                                 re.M))
+        omitted = omitted_rows(logs)
         if c["unmeasured_from_row"] is not None or c["first_row"] != 0 or \
                 c["experiments"]["total"] + c["gap_rows"]["total"] \
                 + omitted != p or c["left_out"] != omitted:
