@@ -31,9 +31,9 @@ from harness import (Boot, CONFIG, HERE, ICOUNT, ICOUNT_CROSS_SAMPLES,
                      SMALL, TINY, TPM_OFF)
 from icount import icount_checks, icount_pair
 from lab_ipv6 import lab_ipv6
-from network import (lab_cut_off_upload, lab_http_boot, lab_http_refusals,
-                     lab_of_machines, lab_server_refusals, lab_user_networking,
-                     pxe_boot_phase_a)
+from lab_refusals import lab_http_refusals, lab_server_refusals
+from network import (lab_cut_off_upload, lab_http_boot, lab_of_machines,
+                     lab_user_networking, pxe_boot_phase_a)
 from machines import (CALL16_SELECTION, HPET_NOWHERE, call16_first,
                       hpet_missing, hpet_table_to_nowhere, nmi_in_switch,
                       noise, one_reset, other_cpu, other_machine,
