@@ -202,7 +202,6 @@ static __attribute__((noreturn)) void persist_and_reset(void)
 	uint32_t dropped;
 	static struct report_catalog catalog;
 	struct report_context ctx;
-	struct text_buf tb;
 	uint64_t store_free = 0;
 	char why[200];
 	const char *err;
@@ -214,14 +213,6 @@ static __attribute__((noreturn)) void persist_and_reset(void)
 	noise_finish();
 	fpu_state_for_firmware();
 	report_context_build(&ctx, &catalog, r, NULL);
-	if (r->config.serial_results) {
-		tb_init(&tb, run->text, REPORT_TEXT_BYTES);
-		if (!report_json(&tb, r, &ctx)) {
-			log_printf("irqlab-results-json-begin\n");
-			log_write(tb.data);
-			log_printf("\nirqlab-results-json-end\n");
-		}
-	}
 	if (config_hands_over_serial(&r->config))
 		hand_over_on_serial(r, &ctx);
 	/* The store's budget is fixed (docs/uefi-variables.md); the rows'

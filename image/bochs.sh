@@ -2,15 +2,16 @@
 # bochs.sh IMAGE: one irqlab run under Bochs + OVMF, a second emulator
 # with FRED, LKGS and the TSC-deadline timer (docs/emulators.md).
 # Bochs runs phases A and B; its reset does not bring OVMF back for
-# phase C, so phase B prints results.json and the handoff's blob on COM1
-# (serial_results = 1). This runner cuts both out of the serial log.
+# phase C, so phase B prints the handoff's blob on COM1 (serial_results
+# = 1). This runner cuts it out of the serial log.
 # A run whose results outgrow one handoff stops at the end of its first
 # part (docs/uefi-variables.md "Parts"), and phase C, which would start
 # the next, never comes: so this runner starts Bochs again at the first
 # row not measured (start_row), each part a run of its own, until the
-# plan is done. irqlab-rescue --blob joins the parts as phase C would
-# and writes the files phase C would, into RESULTS_DIR/<run id>/; then
-# the headline is printed.
+# plan is done, reading where each part stopped from the parts so far,
+# joined by irqlab-rescue --blob as phase C joins them. The same joins
+# the whole run's parts and writes the files phase C would, into
+# RESULTS_DIR/<run id>/; then the headline is printed.
 #
 #   BOCHS=PATH       the bochs binary (else the one on PATH); its firmware
 #                    (OVMF-pure-efi.fd, VGABIOS-lgpl-latest.bin) is looked
@@ -21,6 +22,8 @@
 #   CONFIG=FILE      an irqlab.cfg for the ESP (serial_results = 1 is added).
 #   RUN_DIR=build/bochs      disk copy, bochsrc, serial log (every part's,
 #                    in order; serial-part-<p>.log each part's own),
+#                    blob-part-<p>.hex each part's blob,
+#                    results-part-<p>.json the run as parts 1 to p give it,
 #                    results.json (the whole run's, parts joined).
 #   RESULTS_DIR=results      where the run's folder is written.
 #   IRQLAB_RESCUE=build/irqlab-rescue  the image's own build of it
@@ -45,8 +48,8 @@ export MTOOLS_SKIP_CHECK=1
 mkdir -p "$RUN_DIR"
 disk=$RUN_DIR/disk.img
 log=$RUN_DIR/serial.log
-rm -f "$disk.lock" "$RUN_DIR"/results*.json "$RUN_DIR"/blob*.hex \
-	"$RUN_DIR"/serial-part-*.log
+rm -rf "$disk.lock" "$RUN_DIR"/results*.json "$RUN_DIR"/blob*.hex \
+	"$RUN_DIR"/serial-part-*.log "$RUN_DIR"/parts-1-to-*
 cp "$image" "$disk"
 config=$RUN_DIR/config-on-esp.cfg
 if [ -n "${CONFIG:-}" ]; then
@@ -113,8 +116,23 @@ RC
 			sed '1d;$d' >"$2"
 		[ -s "$2" ] || rm -f "$2"
 	}
-	cut_out irqlab-results-json "$RUN_DIR/results-part-$p.json"
 	cut_out irqlab-results-blob "$RUN_DIR/blob-part-$p.hex"
+}
+
+here=$(cd "$(dirname "$0")" && pwd)
+build=$here/../build
+rescue=${IRQLAB_RESCUE:-$build/irqlab-rescue}
+# The files phase C would write from the blobs given (--blob FILE ...),
+# into the folder $1, each run's in a folder of its own there.
+files_from_blobs() {
+	local dest=$1
+	shift
+	if ! "$rescue" "$@" --template "$build/report-template.html" \
+		--reference "$build/icount.ref" "$dest" \
+		>"$RUN_DIR/rescue.log" 2>&1; then
+		cat "$RUN_DIR/rescue.log" >&2
+		return 1
+	fi
 }
 
 : >"$log"
@@ -124,13 +142,19 @@ from=${start_row:-0}
 while :; do
 	bochs_part "$from" "$p"
 	json=$RUN_DIR/results-part-$p.json
-	if [ ! -s "$json" ] || [ ! -s "$RUN_DIR/blob-part-$p.hex" ]; then
-		echo "bochs.sh: part $p left no results or no blob on the serial" \
-		     "log; see $RUN_DIR/serial-part-$p.log" >&2
+	if [ ! -s "$RUN_DIR/blob-part-$p.hex" ]; then
+		echo "bochs.sh: part $p left no blob on the serial log; see" \
+		     "$RUN_DIR/serial-part-$p.log" >&2
 		[ "$p" -eq 1 ] && exit 1
 		break
 	fi
 	blobs+=(--blob "$RUN_DIR/blob-part-$p.hex")
+	# The run as its parts so far give it: where the next part starts.
+	if ! files_from_blobs "$RUN_DIR/parts-1-to-$p" "${blobs[@]}"; then
+		echo "bochs.sh: parts 1 to $p's blobs gave no results" >&2
+		exit 1
+	fi
+	cp "$RUN_DIR/parts-1-to-$p"/*/results.json "$json"
 	next=$(sed -n 's/.*"unmeasured_from_row": \([0-9][0-9]*\).*/\1/p' \
 		"$json" | head -n 1)
 	# Each part measures at least one row: a part that did not would
@@ -144,25 +168,14 @@ while :; do
 	p=$((p + 1))
 done
 # The files phase C would write, from the parts' blobs, joined.
-here=$(cd "$(dirname "$0")" && pwd)
-build=$here/../build
 results=${RESULTS_DIR:-results}
-if ! "${IRQLAB_RESCUE:-$build/irqlab-rescue}" "${blobs[@]}" \
-	--template "$build/report-template.html" \
-	--reference "$build/icount.ref" "$results" >"$RUN_DIR/rescue.log" 2>&1; then
-	cat "$RUN_DIR/rescue.log" >&2
+folder=$(sed -n 's/.*"run_id": "\([0-9-]*\)".*/\1/p' \
+	"$RUN_DIR/results-part-1.json" | head -n 1)
+if ! files_from_blobs "$results" "${blobs[@]}"; then
 	echo "bochs.sh: the blobs gave no results folder" >&2
 	exit 1
 fi
-folder=$(sed -n 's/.*"run_id": "\([0-9-]*\)".*/\1/p' \
-	"$RUN_DIR/results-part-1.json" | head -n 1)
-# The whole run's results.json: one part's as it is, parts joined as the
-# folder has them.
-if [ ${#blobs[@]} -eq 2 ]; then
-	cp "$RUN_DIR/results-part-1.json" "$RUN_DIR/results.json"
-else
-	cp "$results/$folder/results.json" "$RUN_DIR/results.json"
-fi
+cp "$results/$folder/results.json" "$RUN_DIR/results.json"
 echo "bochs.sh: results in $RUN_DIR/results.json"
 echo
 cat "$results/$folder/headline.txt"

@@ -74,7 +74,8 @@ enum handoff_route {
 	/* makes int-direct's first batch look disturbed by an SMI, to show \
 	 * it is discarded and counted */                                   \
 	X(selftest_smi, 0, 0, 1, NULL, 0)                                      \
-	/* phase B prints results.json on COM1 too: for emulators whose     \
+	/* phase B prints the blob it hands over on COM1 too, which        \
+	 * irqlab-rescue --blob turns into the files: for emulators whose  \
 	 * reset never reaches phase C (Bochs, docs/emulators.md) */        \
 	X(serial_results, 0, 0, 1, NULL, 0)                                \
 	/* variables (UEFI variables, phase C writes the files) or serial  \

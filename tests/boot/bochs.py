@@ -278,7 +278,7 @@ def registers_per_kind(e):
 
 def bochs_runs(tiny):
     """Bochs, a second emulator (docs/emulators.md): phases A and B under
-    three of its CPU models, results cut from the serial log. Every row
+    three of its CPU models, their blobs cut from the serial log. Every row
     ends ok or skipped with a reason; wildcat_lake has x2APIC and the
     TSC-deadline timer, which QEMU's TCG cannot offer. Its table entry
     needs Bochs (have)."""
