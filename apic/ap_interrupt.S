@@ -4,7 +4,15 @@
  * 3A §11.6.1: in xAPIC mode ICR high first, the write to ICR low sends;
  * in x2APIC mode one WRMSR, §11.12.9), or a count in ap_acks, the shape
  * of a TLB shootdown's acknowledgement. Each AP counts what it took in
- * its own ap_cpu, through GS, with the TSC it read first. */
+ * its own ap_cpu, through GS, with the TSC it read first.
+ *
+ * The xAPIC reply does not first read the ICR until its Delivery Status
+ * is idle, as Linux does before every xAPIC ICR write: it is timed (the
+ * ipi-ack and one-way figures, and the clock offsets measured from
+ * them, docs/cross-cpu.md), as the boot CPU's timed sends are
+ * (lapic_icr_write), and it is idle by construction: the sender takes
+ * this AP's last reply before it sends again. The wake-ups, which are
+ * not timed, wait (other_cpus_send). */
 #include "apic/lapic.h"
 #include "arch/ap.h"
 

@@ -108,7 +108,8 @@ static void count_wakeup(struct ap_cpu *me, uint32_t seq,
 		me->wakeups_without_interrupt++;
 }
 
-/* Waits as the boot CPU commands (arch/ap.h), until an INIT parks it.
+/* Waits as the boot CPU commands (arch/ap.h), until an INIT or AP_PARKED
+ * parks it.
  * Each pass reads the command and its seq in one load, takes
  * the command in `state` and echoes the seq in `taken`. A halted or
  * MWAITing AP wakes for an interrupt, and its handler's IRET returns
@@ -175,6 +176,14 @@ static __attribute__((noreturn)) void ap_wait(struct ap_cpu *me)
 				count_wakeup(me, seq, before, wakes);
 			}
 			me->waiting = 0;
+		} else if (command == AP_PARKED) {
+			/* Taken (`taken` above), never left. An SMI or NMI
+			 * ends the HLT and comes back to it, so that the
+			 * firmware's SMM rendezvous gathers this processor,
+			 * as it could not one INIT left in wait-for-SIPI
+			 * (docs/cross-cpu.md "Parked for good"). */
+			for (;;)
+				__asm__ volatile("cli; hlt" ::: "memory");
 		} else if (command == AP_RUN && ran != seq) {
 			/* Once per command: `seq` tells a new run from the
 			 * one that just returned. */
@@ -243,6 +252,7 @@ void ap_trampoline_prepare(void *page)
 	 * LA57 where the tables have five levels. */
 	put(p, AP_CR4, boot_cr4 & (CR4_PAE | CR4_PSE | CR4_LA57), 4);
 	put(p, AP_EFER, rdmsr(MSR_EFER) & ~EFER_LMA, 8);
+	put(p, AP_CR0, read_cr0(), 4);
 	put(p, AP_ENTRY, (uint64_t)(uintptr_t)ap_main, 8);
 	put(p, AP_STRAYS, 0, 4);
 }

@@ -22,7 +22,8 @@
 #define AP_COUNT 0x240		/* 4: the slots in both tables */
 #define AP_STRAYS 0x244		/* 4: APs whose APIC id no slot has */
 #define AP_GDT 0x248		/* four descriptors */
-#define AP_DATA_END 0x268
+#define AP_CR0 0x268		/* 4: the boot CPU's, PG and PE included */
+#define AP_DATA_END 0x270
 
 #define AP_SEL_CODE32 0x08
 #define AP_SEL_DATA32 0x10
@@ -38,6 +39,10 @@
 #define AP_HALT 3	/* interrupts on, HLT */
 #define AP_MWAIT 4	/* interrupts on, MWAIT on its command word */
 #define AP_RUN 5	/* interrupts off: run `work` once, then say done */
+/* Interrupts off, HLT, for good: the end of phase B, where the
+ * firmware's runtime services and SMIs run (docs/cross-cpu.md "Parked
+ * for good"). */
+#define AP_PARKED 6
 /* Each command is stored with a new `seq`, which the AP echoes in
  * `taken` once it took it: the boot CPU then knows the AP has left its
  * last wait, even where the command is the one it had. */

@@ -21,13 +21,23 @@
 ap_trampoline:
 	cli
 	cld
+	/* INIT leaves CR0's CD and NW as they were (SDM vol. 3A §10.1.1,
+	 * Table 10-1), and the whole CR0 loaded below sets them as the
+	 * boot CPU has them: the caches written back and emptied first,
+	 * as before any change of cache mode (SDM vol. 3A, "Memory Cache
+	 * Control"), and as Linux's trampoline starts
+	 * (arch/x86/realmode/rm/trampoline_64.S). */
+	wbinvd
 	movw %cs, %ax
 	movw %ax, %ds
 	xorl %ebx, %ebx
 	movw %ax, %bx
 	shll $4, %ebx		/* the page's linear address */
 	lgdtl AP_GDTR
-	movl %cr0, %eax
+	/* The boot CPU's CR0 whole, less PG, with PE: every other bit
+	 * (CD, NW, NE, MP, WP, AM, ...) is its, not what INIT left. */
+	movl AP_CR0, %eax
+	andl $0x7fffffff, %eax	/* PG off until long mode's tables */
 	orl $1, %eax		/* PE */
 	movl %eax, %cr0
 	ljmpl *AP_FAR32		/* into the 32-bit code below */
@@ -49,8 +59,7 @@ ap_protected:
 	movl AP_EFER(%ebx), %eax
 	movl AP_EFER + 4(%ebx), %edx
 	wrmsr
-	movl %cr0, %eax
-	orl $0x80000001, %eax	/* PG, PE */
+	movl AP_CR0(%ebx), %eax	/* the boot CPU's, PG and PE set */
 	movl %eax, %cr0
 	ljmpl *AP_FAR64(%ebx)	/* compatibility mode to 64-bit code */
 

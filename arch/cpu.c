@@ -229,3 +229,47 @@ uint32_t cpu_core_type(void)
 		return 0;
 	return cpuid(0x1a, 0).eax;
 }
+
+const char *fpu_state_unsupported(void)
+{
+	uint32_t edx = cpuid(1, 0).edx;
+
+	if (!(edx & CPUID_01_EDX_FXSR))
+		return "CPUID says the processor has no FXSAVE/FXRSTOR "
+		       "(CPUID.1:EDX[24]), without which CR4.OSFXSR cannot "
+		       "turn SSE on";
+	if (!(edx & CPUID_01_EDX_SSE2))
+		return "CPUID says the processor has no SSE2 (CPUID.1:EDX[26])";
+	return 0;
+}
+
+int fpu_state_as_uefi(uint64_t cr0, uint64_t cr4)
+{
+	return (cr0 & FPU_CR0_BITS) == FPU_CR0_WANTED &&
+	       (cr4 & FPU_CR4_BITS) == FPU_CR4_BITS;
+}
+
+/* FNINIT's control word is 037FH; MXCSR 1F80H masks every SSE
+ * exception, round to nearest (UEFI 2.10 §2.3.4). */
+static void fpu_control_words(void)
+{
+	uint32_t mxcsr = 0x1f80;
+
+	__asm__ volatile("fninit; ldmxcsr %0" ::"m"(mxcsr) : "memory");
+}
+
+void fpu_take(struct fpu_control *firmware)
+{
+	firmware->cr0 = read_cr0();
+	firmware->cr4 = read_cr4();
+	write_cr0((firmware->cr0 & ~FPU_CR0_BITS) | FPU_CR0_WANTED);
+	write_cr4(firmware->cr4 | FPU_CR4_BITS);
+	fpu_control_words();
+}
+
+void fpu_give_back(const struct fpu_control *firmware)
+{
+	fpu_control_words();
+	write_cr4((read_cr4() & ~FPU_CR4_BITS) | (firmware->cr4 & FPU_CR4_BITS));
+	write_cr0((read_cr0() & ~FPU_CR0_BITS) | (firmware->cr0 & FPU_CR0_BITS));
+}

@@ -271,6 +271,30 @@ static inline void tsc_pause_us(uint64_t tsc_hz, uint64_t us)
  * 8000_0006 on AMD), or 0 when CPUID does not say. */
 uint64_t cpu_llc_bytes(void);
 
+/* The x87 and SSE state irqlab runs on: what UEFI 2.10 §2.3.4 requires
+ * of x64 firmware (CR0.MP and NE set, EM and TS clear; CR4.OSFXSR and
+ * OSXMMEXCPT set; FCW 037FH, MXCSR 1F80H), which not every firmware
+ * leaves: U-Boot's EFI leaves CR4.OSFXSR clear, where LDMXCSR raises
+ * #UD (docs/run.md "The FPU and SSE"). */
+#define FPU_CR0_BITS ((1ull << 1) | (1ull << 2) | (1ull << 3) | (1ull << 5))
+#define FPU_CR0_WANTED ((1ull << 1) | (1ull << 5))	/* MP, NE */
+#define FPU_CR4_BITS ((1ull << 9) | (1ull << 10))	/* OSFXSR, OSXMMEXCPT */
+struct fpu_control {
+	uint64_t cr0, cr4;	/* the firmware's, as fpu_take found them */
+};
+/* Why this processor cannot run so, or NULL: no FXSR or SSE2
+ * (CPUID.1:EDX[24], [26]), which every x86-64 processor has. */
+const char *fpu_state_unsupported(void);
+/* Whether CR0 and CR4 are as UEFI requires. */
+int fpu_state_as_uefi(uint64_t cr0, uint64_t cr4);
+/* Phase B, before anything that may use the x87 or SSE: CR0 and CR4 as
+ * UEFI requires, then FCW and MXCSR; the firmware's CR0 and CR4 into
+ * `firmware`. */
+void fpu_take(struct fpu_control *firmware);
+/* Before the firmware runs again: FCW and MXCSR as UEFI requires, then
+ * CR0's and CR4's x87 and SSE bits as the firmware had them. */
+void fpu_give_back(const struct fpu_control *firmware);
+
 /* What CPUID says this processor is. */
 struct cpu_identity {
 	char cpu_vendor[13];

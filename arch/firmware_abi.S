@@ -1,17 +1,3 @@
-/* void fpu_state_for_firmware(void)
- * UEFI calls expect the x87 control word 0x037F and MXCSR 0x1F80 (UEFI
- * spec §2.3.4; docs/uefi-variables.md). irqlab's own code never touches them, but a
- * runtime call must not depend on that. */
-	.text
-	.globl fpu_state_for_firmware
-fpu_state_for_firmware:
-	fninit			/* FCW = 0x037F */
-	subq $8, %rsp
-	movl $0x1f80, (%rsp)
-	ldmxcsr (%rsp)
-	addq $8, %rsp
-	ret
-
 /* void cpu_shadow_stack_on(uint64_t *token): arch/cpu.h.
  * The order the SDM requires: CR4.CET only with CR0.WP set (vol. 3A
  * §2.5); SETSSBSY only with shadow stacks on at CPL 0, where it checks
@@ -25,6 +11,7 @@ fpu_state_for_firmware:
 #define S_CET_SH_STK_EN 1
 #define CR0_WP (1 << 16)
 #define CR4_CET (1 << 23)
+	.text
 	.globl cpu_shadow_stack_on
 cpu_shadow_stack_on:
 	popq %r8		/* the caller's return address */

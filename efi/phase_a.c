@@ -462,6 +462,29 @@ EFI_STATUS phase_a(struct run_state *run,
 		   (unsigned long long)r->tsc_hz, tsc_method_name(r->tsc_method),
 		   clock_kind_unit(r->clock_kind));
 	{
+		/* Phase B owns CR0 and CR4 and makes the x87 and SSE state
+		 * its own (fpu_take); only a processor without SSE cannot
+		 * be (docs/run.md "The FPU and SSE"). */
+		uint64_t cr0 = read_cr0(), cr4 = read_cr4();
+		const char *no_sse = fpu_state_unsupported();
+
+		log_printf("phase A: x87 and SSE: CR0 %llx, CR4 %llx: %s\n",
+			   (unsigned long long)cr0, (unsigned long long)cr4,
+			   no_sse ? no_sse
+			   : fpu_state_as_uefi(cr0, cr4)
+				   ? "as UEFI requires (2.10, section 2.3.4)"
+				   : "not as UEFI requires (2.10, section "
+				     "2.3.4: "
+				     "CR0.MP and NE set, EM and TS clear, "
+				     "CR4.OSFXSR and OSXMMEXCPT set): phase B "
+				     "makes them so for itself and gives them "
+				     "back");
+		if (no_sse) {
+			stop_visibly(no_sse);
+			return EFI_UNSUPPORTED;
+		}
+	}
+	{
 		const char *refused = runtime_services_offered(run, r);
 
 		if (refused) {

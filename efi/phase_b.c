@@ -28,11 +28,13 @@
 #include "efi/progress.h"
 #include "efi/runtime.h"
 
-void fpu_state_for_firmware(void);	/* arch/firmware_abi.S */
-
 /* The run being measured; the fault hook (fatal_persist) has no other
  * way to reach it. */
 static struct run_state *run;
+/* CR0 and CR4 as the firmware left them, once phase B took the x87 and
+ * SSE state (fpu_take): given back before the firmware runs again. */
+static struct fpu_control firmware_fpu;
+static int fpu_taken;
 
 /* Room part 1 keeps for the primitives, which run after its rows: about
  * 70 bytes each encoded. A misjudgement only costs histograms, which
@@ -211,7 +213,8 @@ static __attribute__((noreturn)) void persist_and_reset(void)
 	 * back included. */
 	counters_unpin();
 	noise_finish();
-	fpu_state_for_firmware();
+	if (fpu_taken)
+		fpu_give_back(&firmware_fpu);
 	report_context_build(&ctx, &catalog, r, NULL);
 	if (config_hands_over_serial(&r->config))
 		hand_over_on_serial(r, &ctx);
@@ -430,8 +433,18 @@ void phase_b(struct run_state *measured)
 	 * raises #CP where they do not match (SDM vol. 2B, RET's operation
 	 * with shadow stacks), and the firmware's IDT would take it. */
 	found.cet_was_on = (uint8_t)cpu_cet_clear(&found.s_cet);
+	/* Before anything may use the x87 or SSE (docs/run.md "The FPU
+	 * and SSE"): phase A refused a processor that cannot. */
+	fpu_take(&firmware_fpu);
+	fpu_taken = 1;
 	console_log_to_serial();
 	log_printf("phase B: boot services exited, interrupts off\n");
+	if (!fpu_state_as_uefi(firmware_fpu.cr0, firmware_fpu.cr4))
+		log_printf("phase B: the x87 and SSE made irqlab's: CR0 %llx, "
+			   "CR4 %llx as the firmware left them, not as UEFI "
+			   "requires (2.10, section 2.3.4); given back before "
+			   "it runs again\n", (unsigned long long)firmware_fpu.cr0,
+			   (unsigned long long)firmware_fpu.cr4);
 	gdt_install(run->ist_stacks);
 	exceptions_install();
 	idt_install();

@@ -7,12 +7,18 @@
 #include "arch/lib/fmt.h"
 #include "arch/lib/log.h"
 #include "arch/reset.h"
+#include "bench/run/other_cpus.h"
 
 static struct {
 	int guarded;
 	uint64_t tsc_hz;
 	uint32_t simulate;	/* the config's, once guarded */
 	char lost[160];
+	/* Phase B's calls, and those made while a processor an INIT of
+	 * this boot's left in wait-for-SIPI: the firmware's SMIs, which a
+	 * runtime service may raise, gather every processor but such a
+	 * one, and wait for it (docs/cross-cpu.md "Parked for good"). */
+	uint32_t calls, calls_beside_init;
 } rt;
 
 /* A pointer no firmware can read: bit 63 set and bit 47 clear is
@@ -88,6 +94,8 @@ static EFI_STATUS call(void (*fn)(void *), struct call *c)
 		fn(c);
 		return c->status;
 	}
+	rt.calls++;
+	rt.calls_beside_init += other_cpus_left_in_init() != 0;
 	if (!guard_run(fn, c, &fault))
 		return c->status;
 	fault_describe(&fault, what, sizeof(what));
@@ -130,8 +138,15 @@ void runtime_reset(EFI_RESET_TYPE type)
 	if (!rt.guarded) {
 		call_reset_system(&c);
 	} else if (!rt.lost[0] && !simulated(SIMULATE_RESET_RETURNS)) {
-		log_status(STATUS_RESET, "method=firmware type=%s",
-			   type == EfiResetShutdown ? "shutdown" : "warm");
+		/* This call counted in: the last runtime service phase B
+		 * calls. */
+		log_status(STATUS_RESET, "method=firmware type=%s "
+			   "runtime_calls=%u beside_wait_for_sipi=%u "
+			   "in_wait_for_sipi=%u",
+			   type == EfiResetShutdown ? "shutdown" : "warm",
+			   rt.calls + 1, rt.calls_beside_init +
+			   (other_cpus_left_in_init() != 0),
+			   other_cpus_left_in_init());
 		call(call_reset_system, &c);
 	}
 	if (simulated(SIMULATE_RESET_RETURNS))

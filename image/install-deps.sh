@@ -15,9 +15,12 @@ packages=(gnu-efi ovmf mtools fdisk qemu-system-x86 swtpm
 # libcmocka-dev: the unit tests; chromium: the browser the report pages'
 # test opens them in; tftp-hpa and curl: the clients the lab server's
 # test sends with; kea-dhcp6-server: the lab's own DHCPv6 server in
-# the IPv6 lab's test, which answers UEFI HTTP boot clients.
+# the IPv6 lab's test, which answers UEFI HTTP boot clients;
+# u-boot-qemu: U-Boot's EFI, firmware that leaves SSE off (docs/run.md
+# "The FPU and SSE").
 if [ "${1:-run}" = test ]; then
-	packages+=(libcmocka-dev chromium tftp-hpa curl kea-dhcp6-server)
+	packages+=(libcmocka-dev chromium tftp-hpa curl kea-dhcp6-server
+		   u-boot-qemu)
 fi
 missing=()
 for p in "${packages[@]}"; do

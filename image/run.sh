@@ -42,6 +42,11 @@
 #                    as its argument (the boot tests corrupt records so).
 #   OVMF_CODE / OVMF_VARS  the 4 MB build: its variable store is 256 KiB
 #                    (the 2 MB build's 56 KiB is tight, docs/uefi-variables.md).
+#   BIOS=FILE        other firmware, loaded with -bios in place of OVMF's
+#                    flash: U-Boot's EFI (Debian's u-boot-qemu,
+#                    /usr/lib/u-boot/qemu-x86_64/u-boot.rom), which leaves
+#                    SSE off (docs/run.md "The FPU and SSE"). It keeps no
+#                    variable store across boots, so only handoff = serial.
 #   VARS_FILE=FILE   a variable store used in place and kept, as a machine
 #                    keeps its own from run to run: created from OVMF_VARS
 #                    when missing (the store-cycle test reuses one).
@@ -224,6 +229,11 @@ if [ -n "${MONITOR:-}" ]; then
 	monitor_args=(-monitor "unix:$MONITOR,server=on,wait=off")
 fi
 
+firmware_args=(-drive "if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE"
+	       -drive "if=pflash,format=raw,unit=1,file=$vars")
+if [ -n "${BIOS:-}" ]; then
+	firmware_args=(-bios "$BIOS")
+fi
 disk_args=(-drive "if=none,id=esp,format=raw,file=$disk"
 	   -device ide-hd,drive=esp,bootindex=1)
 if [ -n "${OTHER_DISK:-}" ]; then
@@ -250,9 +260,7 @@ boot() {
 		-smp "${SMP:-1}" -no-reboot -display none "${monitor_args[@]}" \
 		${QEMU_EXTRA:-} \
 		-serial "file:$log" -net none \
-		-drive "if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE" \
-		-drive "if=pflash,format=raw,unit=1,file=$vars" \
-		"${disk_args[@]}" \
+		"${firmware_args[@]}" "${disk_args[@]}" \
 		</dev/null 2> >(grep -v 'icount sleep disabled and no active timers' >&2) ||
 		rc=$?
 	kill "$watcher" 2>/dev/null || true

@@ -20,6 +20,8 @@
 #define CPUID_01_EDX_MTRR (1u << 12)
 #define CPUID_01_EDX_MCA (1u << 14)
 #define CPUID_01_EDX_CLFLUSH (1u << 19)
+#define CPUID_01_EDX_FXSR (1u << 24)
+#define CPUID_01_EDX_SSE2 (1u << 26)
 
 /* Leaf 05H, MONITOR/MWAIT (SDM vol. 2A, Table 3-8): the largest
  * monitor-line size in bytes, 0 where not given. */

@@ -106,6 +106,44 @@ enum pmu_pin_path pmu_intel_pin_path(const struct pmu_intel_clock *c,
 	return PIN_PATH_PERF_CTL;
 }
 
+int pmu_atom_takes_vid(uint32_t family, uint32_t model)
+{
+	return family == 6 && (model == 0x37 || model == 0x4c);
+}
+
+/* The Atom's VID for `ratio`, in whole steps: the lowest ratio's VID
+ * plus (ratio - lowest) steps of (highest's VID - lowest's) / (highest
+ * - lowest), rounded up, within the two; the turbo VID past the
+ * highest. */
+static uint32_t atom_vid(const struct pmu_atom_vids *a, uint32_t ratio)
+{
+	uint32_t low = (uint32_t)(a->ratios >> 8) & 0x7f,
+		 high = (uint32_t)(a->ratios >> 16) & 0x7f,
+		 vid_low = (uint32_t)(a->vids >> 8) & 0x7f,
+		 vid_high = (uint32_t)(a->vids >> 16) & 0x7f;
+	uint32_t span, up, vid;
+
+	if (ratio > high)
+		return (uint32_t)a->turbo_vids & 0x7f;
+	if (ratio <= low || high <= low || vid_high <= vid_low)
+		return ratio <= low ? vid_low : vid_high;
+	span = high - low;
+	up = (ratio - low) * (vid_high - vid_low);
+	vid = vid_low + (up + span - 1) / span;
+	return vid < vid_high ? vid : vid_high;
+}
+
+uint64_t pmu_perf_ctl_request(uint64_t current, uint32_t ratio,
+			      const struct pmu_atom_vids *atom)
+{
+	uint64_t request = (current & ~0xff00ull) | (uint64_t)(ratio & 0xff)
+							    << 8;
+
+	if (atom)
+		request = (request & ~0xffull) | atom_vid(atom, ratio);
+	return request;
+}
+
 enum pmu_turbo_step pmu_intel_turbo_step(uint32_t leaf6_eax,
 					 uint64_t misc_enable)
 {

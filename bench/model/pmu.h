@@ -93,4 +93,26 @@ enum pmu_turbo_step {
 enum pmu_turbo_step pmu_intel_turbo_step(uint32_t leaf6_eax,
 					 uint64_t misc_enable);
 
+/* IA32_PERF_CTL's request (SDM vol. 4, Table 2-2): the target ratio in
+ * bits 15:8, everything else as it was, since other bits are not
+ * irqlab's to set (bit 32 disengages turbo on some parts). On
+ * Silvermont and Airmont Atoms (family 6, models 37H Bay Trail and 4CH
+ * Cherry Trail and Braswell), bits 7:0 are the voltage ID the ratio is
+ * to run at: a VID of 0, or one left from a slower request, asks for
+ * the ratio at too low a voltage. There the VID is the one Linux's
+ * intel_pstate gives such a ratio (atom_get_val, from the
+ * MSR_ATOM_CORE_* table below): the VID of the lowest ratio, plus an
+ * equal step for each ratio above it, rounded up, up to the VID of the
+ * highest non-turbo ratio; past that ratio, the turbo VID. */
+#define PMU_MSR_ATOM_CORE_RATIOS 0x66a	/* 14:8 lowest, 22:16 highest */
+#define PMU_MSR_ATOM_CORE_VIDS 0x66b	/* 14:8 lowest's, 22:16 highest's */
+#define PMU_MSR_ATOM_CORE_TURBO_VIDS 0x66d	/* 6:0 turbo's */
+int pmu_atom_takes_vid(uint32_t family, uint32_t model);
+struct pmu_atom_vids {
+	uint64_t ratios, vids, turbo_vids;	/* the three MSRs as read */
+};
+/* `atom` NULL where the processor is not such an Atom. */
+uint64_t pmu_perf_ctl_request(uint64_t current, uint32_t ratio,
+			      const struct pmu_atom_vids *atom);
+
 #endif

@@ -234,7 +234,9 @@ static void clock_line(const struct run_result *r, const struct cpu_clock *c,
 	fmt_snprintf(out, cap, "%s; LFENCE %s; APERF/MPERF %s%s", reason,
 		     cpu_fence_state_name(c->fence),
 		     c->ratio_milli ? ratio : cpu_clock_ratio_note(r, c),
-		     c->restored ? "" : "; not put back before INIT");
+		     c->restored ? ""
+				 : "; not put back before INIT or the park for "
+				   "good");
 }
 
 /* Each other processor that ran rows or sent IPIs: its pin, LFENCE and

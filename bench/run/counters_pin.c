@@ -27,7 +27,21 @@ static struct {
 	uint8_t turbo_off;	/* MISC_ENABLE[38] set, as on the boot CPU */
 	uint8_t boost_off, pstate;	/* AMD: HWCR[25]; PStateCtl */
 	uint32_t base;		/* IA32_PERF_CTL's ratio */
+	uint8_t atom;		/* its VID too (pmu_atom_takes_vid) */
 } plan;
+
+/* A Silvermont or Airmont Atom's VID table, read on the processor it
+ * is for: 0, or -1 where one of its MSRs faults. */
+static int atom_vids_read(struct pmu_atom_vids *a)
+{
+	return msr_read_guarded(PMU_MSR_ATOM_CORE_RATIOS, &a->ratios) ||
+			       msr_read_guarded(PMU_MSR_ATOM_CORE_VIDS,
+						&a->vids) ||
+			       msr_read_guarded(PMU_MSR_ATOM_CORE_TURBO_VIDS,
+						&a->turbo_vids)
+		       ? -1
+		       : 0;
+}
 
 /* min = max = guaranteed, desired 0 (the hardware's choice inside
  * that), EPP 0 (performance). */
@@ -57,18 +71,32 @@ static const char *pin_hwp(char *what, size_t cap)
  * it; where that write faults, or turbo is not offered, the ratio is
  * pinned all the same: a request at the maximum non-turbo ratio asks
  * for no turbo (SDM vol. 3B §15.3.2.2). */
-static const char *pin_perf_ctl(uint64_t misc, char *what, size_t cap)
+static const char *pin_perf_ctl(const struct machine_info *m, uint64_t misc,
+				char *what, size_t cap)
 {
 	uint32_t leaf6 = cpuid_max_leaf(0) >= 6 ? cpuid(6, 0).eax : 0;
-	uint64_t info;
+	uint64_t info, request;
 	uint32_t base;
 	const char *turbo;
+	struct pmu_atom_vids atom;
+	int atom_vid = pmu_atom_takes_vid(m->family, m->model);
 
 	if (msr_read_guarded(MSR_PLATFORM_INFO, &info))
 		return "MSR_PLATFORM_INFO faults: the base ratio is unknown";
 	base = (uint32_t)(info >> 8) & 0xff;
 	if (base == 0)
 		return "MSR_PLATFORM_INFO gives no base ratio";
+	/* Its VID is read before anything is changed: without it, the
+	 * request would ask for the ratio at a voltage of 0. */
+	if (atom_vid && atom_vids_read(&atom))
+		return "the Atom's voltage IDs (MSR 66AH-66DH) fault: "
+		       "IA32_PERF_CTL, whose bits 7:0 need one, is left alone";
+	if (msr_read_guarded(MSR_PERF_CTL, &request))
+		return "IA32_PERF_CTL faults";
+	request = pmu_perf_ctl_request(request, base, atom_vid ? &atom : 0);
+	if (atom_vid && !(request & 0xff))
+		return "the Atom's voltage IDs read 0: IA32_PERF_CTL, whose "
+		       "bits 7:0 need one, is left alone";
 	switch (pmu_intel_turbo_step(leaf6, misc)) {
 	case TURBO_ALREADY_OFF:
 		turbo = "turbo already off (IA32_MISC_ENABLE[38])";
@@ -87,12 +115,13 @@ static const char *pin_perf_ctl(uint64_t misc, char *what, size_t cap)
 			plan.turbo_off = 1;
 		}
 	}
-	if (counters_change(MSR_PERF_CTL, (uint64_t)base << 8))
+	if (counters_change(MSR_PERF_CTL, request))
 		return "IA32_PERF_CTL faults";
 	plan.path = PLAN_PERF_CTL;
 	plan.base = base;
-	fmt_snprintf(what, cap, "%s, IA32_PERF_CTL at the base ratio %u",
-		     turbo, base);
+	plan.atom = (uint8_t)atom_vid;
+	fmt_snprintf(what, cap, "%s, IA32_PERF_CTL at the base ratio %u%s",
+		     turbo, base, atom_vid ? " with the Atom's VID for it" : "");
 	return 0;
 }
 
@@ -110,7 +139,7 @@ static const char *pin_intel(const struct machine_info *m, char *what,
 	case PIN_PATH_HWP:
 		return pin_hwp(what, cap);
 	case PIN_PATH_PERF_CTL:
-		return pin_perf_ctl(c.misc_enable, what, cap);
+		return pin_perf_ctl(m, c.misc_enable, what, cap);
 	default:
 		return why;
 	}
@@ -242,6 +271,7 @@ void counters_pin_here(void *slot_of)
 {
 	struct cpu_clock_here *h = &here[(uintptr_t)slot_of];
 	uint64_t misc;
+	struct pmu_atom_vids atom;
 
 	h->n = 0;
 	h->pin = CPU_PIN_AS_BOOT;
@@ -264,7 +294,16 @@ void counters_pin_here(void *slot_of)
 		if (plan.turbo_off && !(misc & MISC_ENABLE_TURBO_DISABLE))
 			change_here(h, MSR_MISC_ENABLE,
 				    misc | MISC_ENABLE_TURBO_DISABLE);
-		change_here(h, MSR_PERF_CTL, (uint64_t)plan.base << 8);
+		/* Unguarded reads, as change_here's: the boot CPU read the
+		 * same MSRs without a fault. */
+		if (plan.atom) {
+			atom.ratios = rdmsr(PMU_MSR_ATOM_CORE_RATIOS);
+			atom.vids = rdmsr(PMU_MSR_ATOM_CORE_VIDS);
+			atom.turbo_vids = rdmsr(PMU_MSR_ATOM_CORE_TURBO_VIDS);
+		}
+		change_here(h, MSR_PERF_CTL,
+			    pmu_perf_ctl_request(rdmsr(MSR_PERF_CTL), plan.base,
+						 plan.atom ? &atom : 0));
 		h->pin = CPU_PIN_PINNED;
 		break;
 	case PLAN_AMD:

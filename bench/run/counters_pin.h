@@ -20,8 +20,9 @@ void counters_pin(struct run_result *r);
  * arch/ap.h) once it started, with its slot in ap_cpus as the argument,
  * counters_pin_here pins it as counters_pin pinned the boot CPU, sets
  * its LFENCE as fences_prepare did, and measures its APERF/MPERF ratio;
- * before INIT parks it, counters_unpin_here puts back what it changed
- * (INIT leaves MSRs as they are, SDM vol. 3A §10.1.1, Table 10-1).
+ * before each INIT and the park for good, counters_unpin_here puts
+ * back what it changed (INIT leaves MSRs as they are, SDM vol. 3A
+ * §10.1.1, Table 10-1).
  * Neither is guarded: only MSRs the boot CPU used without an
  * exception. */
 void counters_pin_here(void *slot);

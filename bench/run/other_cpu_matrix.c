@@ -150,7 +150,7 @@ void other_cpu_matrix_release(void)
 {
 	if (in_place < 0)
 		return;
-	other_cpus_park_one((uint32_t)in_place);
+	other_cpus_restart_one((uint32_t)in_place);
 	in_place = -1;
 }
 
@@ -190,8 +190,8 @@ static const char *take_place(const struct plan_row *p)
 		return 0;
 	other_cpu_matrix_release();
 	/* It waits in irqlab's loop, in the boot CPU's mode, since phase B
-	 * started it; one that INIT parked since, after rows here, is
-	 * started again alone. */
+	 * started it or since its start again after rows here; one whose
+	 * start again did not come is tried again alone. */
 	if (other_cpus_take((uint32_t)slot)) {
 		fmt_snprintf(why, sizeof(why), "CPU %u, APIC id %u: did not "
 			     "start again", index, other_cpus_apic_id(slot));

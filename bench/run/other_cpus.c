@@ -138,6 +138,7 @@ static uint32_t start_wanted(const char *what)
 				   o->cpu[s].apic_id);
 		} else {
 			n++;
+			o->cpu[s].init_left = 1;
 		}
 	}
 	if (!n)
@@ -160,6 +161,7 @@ static uint32_t start_wanted(const char *what)
 		if (arrived(s)) {
 			came++;
 			o->cpu[s].up = 1;
+			o->cpu[s].init_left = 0;
 			if (++o->cpu[s].starts > o->most_starts)
 				o->most_starts = o->cpu[s].starts;
 			continue;
@@ -407,9 +409,10 @@ static void pin_started(uint32_t slot)
 			      outcome);
 }
 
-/* What the pin changed put back, before INIT parks it: INIT leaves the
- * MSRs as they are. One that faulted parked itself and runs nothing. */
-static void unpin_before_init(uint32_t slot)
+/* What the pin changed put back, before INIT or the park for good:
+ * neither puts the MSRs back. One that faulted parked itself and runs
+ * nothing. */
+static void unpin(uint32_t slot)
 {
 	struct other_cpus *o = &started_cpus;
 	int restored;
@@ -423,9 +426,10 @@ static void unpin_before_init(uint32_t slot)
 	counters_note_parked((uint16_t)(o->cpu[slot].index + 1), restored);
 }
 
-/* The processors that started in phase B but were parked with INIT
- * since (a row in the boot CPU's place leaves one so), started again
- * together and parked halted. NULL, or why not all came. */
+/* The processors that started in phase B but are not in ap_wait now
+ * (one whose start again after a row in the boot CPU's place did not
+ * come), started again together and parked halted. NULL, or why not
+ * all came. */
 static const char *bring_up(void)
 {
 	struct other_cpus *o = &started_cpus;
@@ -624,27 +628,40 @@ void other_cpus_after_mode_switch(int usable)
 void other_cpus_park_for_good(void)
 {
 	struct other_cpus *o = &started_cpus;
-	uint32_t s, n = 0;
+	uint32_t s, n = 0, late;
 
 	for (s = 0; s < o->count; s++)
 		n += o->cpu[s].up;
 	if (!n)
 		return;
-	/* QUIET first: QEMU's TCG does not wake a halted vCPU for an INIT
-	 * alone (ap_wait, arch/ap.c). */
+	/* QUIET first: the clocks put back run as work (AP_RUN), which a
+	 * processor takes from a loop that needs no wake-up IPI. */
 	(void)tell_all(AP_QUIET);
 	for (s = 0; s < o->count; s++)
 		if (o->cpu[s].up)
-			unpin_before_init(s);
+			unpin(s);
+	/* Halted in irqlab's loop, never INIT: the runtime services and
+	 * the reset that follow may raise SMIs, whose rendezvous waits for
+	 * every processor and cannot reach one in wait-for-SIPI (Linux
+	 * 6.5's INIT at shutdown hung laptops so, and was reverted:
+	 * docs/cross-cpu.md "Parked for good"). */
+	late = tell_all(AP_PARKED);
 	for (s = 0; s < o->count; s++)
-		if (o->cpu[s].up) {
-			(void)lapic_send_init(o->cpu[s].apic_id);
-			o->cpu[s].up = 0;
-		}
-	settle_us(o->tsc_hz, INIT_SETTLE_US);
-	log_printf("other CPUs: %u parked with INIT in wait-for-SIPI; started "
-		   "%u time(s) at once this boot, %u time(s) at most each\n", n,
-		   o->rounds, o->most_starts);
+		o->cpu[s].up = 0;
+	log_printf("other CPUs: %u parked for good, halted with interrupts off"
+		   " in irqlab's loop (%u late to say so), none put in "
+		   "wait-for-SIPI; started %u time(s) at once this boot, %u "
+		   "time(s) at most each\n", n, late, o->rounds, o->most_starts);
+}
+
+uint32_t other_cpus_left_in_init(void)
+{
+	const struct other_cpus *o = &started_cpus;
+	uint32_t s, n = 0;
+
+	for (s = 0; s < o->count; s++)
+		n += o->cpu[s].init_left;
+	return n;
 }
 
 void other_cpus_starts(uint32_t *rounds, uint32_t *most)
@@ -726,12 +743,11 @@ int other_cpus_take(uint32_t slot)
 	return hold(slot, AP_QUIET);
 }
 
-void other_cpus_park_one(uint32_t slot)
+void other_cpus_restart_one(uint32_t slot)
 {
 	struct other_cpus *o = &started_cpus;
 
-	unpin_before_init(slot);
-	(void)lapic_send_init(o->cpu[slot].apic_id);
+	unpin(slot);
 	o->cpu[slot].up = 0;
-	settle_us(o->tsc_hz, INIT_SETTLE_US);
+	(void)bring_up();
 }

@@ -3,7 +3,9 @@
  * phase B, all together, and parked halted in irqlab's loop (arch/ap.c)
  * before any row, so that no firmware loop runs beside the measured
  * CPU, on its SMT sibling or on the memory bus; woken by command for the
- * rows that use them, and parked with INIT at the end of the boot.
+ * rows that use them, and parked for good, halted with interrupts off,
+ * at the end of the boot: never left in wait-for-SIPI while the
+ * firmware runs (docs/cross-cpu.md "Parked for good").
  * Their command channel is bench/run/other_cpus_command.h. */
 #ifndef IRQLAB_BENCH_RUN_OTHER_CPUS_H
 #define IRQLAB_BENCH_RUN_OTHER_CPUS_H
@@ -64,9 +66,13 @@ uint32_t other_cpus_target_wakeups(uint32_t *target_took);
  * without a new start. */
 void other_cpus_before_mode_switch(void);
 void other_cpus_after_mode_switch(int usable);
-/* At the end of the boot: each running one's clock put back and INIT
- * sent, into wait-for-SIPI (SDM vol. 3A §9.4). */
+/* At the end of the boot: each running one's clock put back, and
+ * halted for good with interrupts off in irqlab's loop (AP_PARKED),
+ * never INIT, before the firmware's runtime services run. */
 void other_cpus_park_for_good(void);
+/* The processors an INIT of this boot's left in wait-for-SIPI: those
+ * that did not arrive after a start. */
+uint32_t other_cpus_left_in_init(void);
 /* This boot's starts: how many times processors were started together,
  * and the most starts any one took. */
 void other_cpus_starts(uint32_t *rounds, uint32_t *most);
@@ -87,8 +93,10 @@ uint32_t other_cpus_own_apic_id(void);
  * (bench/run/other_cpu_matrix.h): how many processors the MADT lists, and
  * the boot CPU's index among them; the slot of the one at MADT index
  * `index`, -1 where it did not start in phase B; that one running and
- * quiet, started again alone where INIT parked it (0, or -1 where it
- * did not reach long mode); parked with INIT. */
+ * quiet, started again alone where it is not in ap_wait (0, or -1
+ * where it did not reach long mode); once its rows are done, INIT and
+ * started again at once, from a clean state, into irqlab's loop: never
+ * left in wait-for-SIPI while the boot CPU measures. */
 uint32_t other_cpus_listed(uint32_t *own_index);
 int other_cpus_slot_of(uint32_t index);
 /* Why phase B did not try to start the processor at MADT index `index`,
@@ -96,6 +104,6 @@ int other_cpus_slot_of(uint32_t index);
  * mode, can name (bench/model/apic_reach.h); NULL where it was tried. */
 const char *other_cpus_untried_why(uint32_t index, char *buf, size_t cap);
 int other_cpus_take(uint32_t slot);
-void other_cpus_park_one(uint32_t slot);
+void other_cpus_restart_one(uint32_t slot);
 
 #endif

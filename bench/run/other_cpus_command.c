@@ -26,8 +26,12 @@ void other_cpus_send(uint32_t apic_id, uint8_t vector)
 {
 	int x2apic = lapic->mode == LAPIC_X2APIC;
 
+	/* Linux's order for an IPI that is not timed: in xAPIC mode an
+	 * idle ICR first (xapic_icr_wait_idle), in x2APIC mode the fence. */
 	if (x2apic)
 		weak_wrmsr_fence();
+	else
+		(void)xapic_icr_wait_idle(APIC_ICR_IDLE_POLLS);
 	lapic_icr_write(x2apic, apic_id, APIC_ICR_LEVEL_ASSERT | vector);
 }
 

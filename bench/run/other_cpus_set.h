@@ -38,6 +38,9 @@ struct other_cpus {
 		uint8_t relation;
 		uint8_t ok;	/* it started in phase B */
 		uint8_t up;	/* in ap_wait since its last start */
+		/* INIT sent and no start since: in wait-for-SIPI, where
+		 * the firmware's SMIs cannot gather it */
+		uint8_t init_left;
 		uint16_t starts;	/* this boot */
 	} cpu[AP_MAX_CPUS];
 	/* Each one's own counts (struct ap_cpu) when the last row woke them,

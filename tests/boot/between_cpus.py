@@ -151,6 +151,34 @@ CROSS_CPU_STATES = {"ipi-cpu-roundtrip": "spin",
                     "ipi-cpu-nmi": "spin"}
 
 
+def parked_for_good(label, o, started, left_in_init):
+    """The end of phase B (docs/cross-cpu.md "Parked for good"): the
+    started processors halted for good in irqlab's loop, none sent INIT
+    there; and the reset's status line, of phase B's last runtime call,
+    says how many of phase B's runtime calls (the handoff's SetVariable
+    calls, then ResetSystem) met a processor an INIT had left in
+    wait-for-SIPI: none, or, where `left_in_init` did not arrive after
+    their start and got INIT, every call."""
+    reset = statuses(o.run_dir, 1, "reset")[-1:]
+    log = serial(o.run_dir, 1)
+    parked = re.findall(r"other CPUs: (\d+) parked for good, halted with "
+                        r"interrupts off in irqlab's loop \((\d+) late", log)
+    line = reset[0] if reset else {}
+    calls = int(line.get("runtime_calls", 0))
+    check("%s: at the end of phase B its %d running processor(s) are parked "
+          "for good, halted in irqlab's loop, none late, none sent INIT; "
+          "phase B's runtime calls (the handoff's SetVariable calls, then "
+          "ResetSystem), at least 3, each met %s in wait-for-SIPI"
+          % (label, started, "no processor" if not left_in_init else
+             "the %d that did not arrive after their start" % left_in_init),
+          parked == [(str(started), "0")] and calls >= 3
+          and line.get("beside_wait_for_sipi") == str(
+              calls if left_in_init else 0)
+          and line.get("in_wait_for_sipi") == str(left_in_init)
+          and "parked with INIT" not in log,
+          "%s %s" % (parked, line))
+
+
 def cross_cpu(o):
     """-smp 4 (two sockets of two cores): each cross-CPU source runs in
     xAPIC and x2APIC mode against the closest other CPU (behind the same
@@ -200,6 +228,7 @@ def cross_cpu(o):
           % (len(CROSS_CPU_SOURCES), per_row),
           o.rc == 0 and not bad and len(lines) > 0, "; ".join(bad) or
           "rc %d, %d status lines" % (o.rc, len(lines)))
+    parked_for_good("cross-cpu", o, 3, 0)
     # What the target did, counted by itself: every HLT or MWAIT it
     # served, read once it stopped waiting. Halted, each IPI ended one,
     # as did each wake-up without an interrupt, and the command that
@@ -361,8 +390,9 @@ def check_other_cpu_clocks(label, o, cpus, starts):
     controls and no APERF/MPERF, not pinned for the boot CPU's reason,
     LFENCE as the boot CPU found it, no ratio; pinned exactly `starts`
     times, once for each start it then worked after (phase B's start is
-    the first; only a row in the boot CPU's place, which INIT parks
-    after, makes another), and put back before each INIT; the summary
+    the first; only a row in the boot CPU's place, after which it gets
+    INIT and starts again, makes another), and put back before each INIT
+    and the park for good; the summary
     and the log say so for each."""
     doc = o.doc or {}
     clocks = {c["cpu"]: c for c in doc.get("clock", {}).get("other_cpus", [])}
@@ -372,8 +402,8 @@ def check_other_cpu_clocks(label, o, cpus, starts):
     check("%s: each processor that ran rows or sent IPIs (CPU %s) is "
           "recorded not pinned, with the boot CPU's reason, LFENCE "
           "'serialising' or 'in-order', no APERF/MPERF ratio, pinned after "
-          "%d start(s) and put back before INIT; summary.txt and the log "
-          "say so for each" % (label, ", ".join(map(str, cpus)), starts),
+          "%d start(s) and put back before each INIT and the park for "
+          "good; summary.txt and the log say so for each" % (label, ", ".join(map(str, cpus)), starts),
           set(clocks) == set(cpus)
           and boot_pin.get("state") == "absent"
           and boot_pin.get("detail", "").startswith("not pinned: ")
@@ -472,10 +502,10 @@ def matrix_on_cpu1_icount(o):
           and "CPU 1, APIC id 1, takes the boot CPU's place (xapic)" in log
           and "CPU 1, APIC id 1, takes the boot CPU's place (x2apic)" in log,
           str(side[:3]))
-    # Phase B's start; one more for the x2APIC rows in the boot CPU's
-    # place, since INIT parked it after the xAPIC ones, before the boot
-    # CPU's x2APIC rows; and one for the section between CPUs, after
-    # INIT parked it again at the end of the rows.
+    # Phase B's start; one more after the xAPIC rows in the boot CPU's
+    # place (INIT, then started again at once, before the boot CPU's
+    # x2APIC rows); and one more after the x2APIC rows there, pinned
+    # again for the section between CPUs.
     check_other_cpu_clocks("matrix-on-cpu1-icount", o, [1], 3)
 
 
@@ -512,6 +542,9 @@ def matrix_all_rows(o):
           "rc %s, %d rows, %s, routed %s" % (o.rc, len(boot), bad[:6],
                                               routed))
     absent_ones_named("matrix-all-rows", o)
+    # CPU 1 ran rows in the boot CPU's place, and was started again at
+    # once after them: the two absent ones are the INIT's alone.
+    parked_for_good("matrix-all-rows", o, 1, 2)
 
 
 def absent_ones_named(label, o):

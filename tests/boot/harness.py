@@ -449,6 +449,11 @@ class Outcome:
             return f.read()
 
 
+# U-Boot's EFI for QEMU, Debian's u-boot-qemu (image/install-deps.sh
+# test): firmware that leaves SSE off (docs/run.md "The FPU and SSE").
+U_BOOT_ROM = "/usr/lib/u-boot/qemu-x86_64/u-boot.rom"
+
+
 def have(tool):
     """Why `tool` is missing, or None."""
     if tool == "virt-fw-vars":
@@ -466,6 +471,9 @@ def have(tool):
         return None if path and os.access(path, os.X_OK) else \
             "no exact-count Bochs (set BOCHS_EXACT; make bochs-exact " \
             "builds one)"
+    if tool == "u-boot":
+        return None if os.path.exists(U_BOOT_ROM) else \
+            "no U-Boot for QEMU (u-boot-qemu is not installed)"
     return "unknown tool %s" % tool
 
 

@@ -314,3 +314,43 @@ def noise(o):
               for g in gaps),
           str([(g["scheme"], g["status"], g.get("note")) for g in gaps]))
     rescue_parts(o.results)
+
+
+U_BOOT_CONFIG = ("handoff = serial\nschemes = direct, push-jmp\n"
+                 "variants = none, gs-swapgs\nsources = int, ipi-self-xapic, "
+                 "lapic-oneshot\n")
+
+
+def u_boot_sse(o):
+    """U-Boot's EFI (docs/run.md "The FPU and SSE"), which leaves
+    CR4.OSFXSR clear, where LDMXCSR raises #UD: phase A says what it
+    found, phase B makes the x87 and SSE its own before it measures and
+    gives them back before the firmware runs again; the blob comes out
+    on COM1 (handoff = serial: U-Boot keeps no variable store across
+    boots) and irqlab-rescue --blob writes every row of the plan."""
+    log = serial(o.run_dir, 1)
+    found = re.search(r"^phase A: x87 and SSE: CR0 ([0-9a-f]+), CR4 "
+                      r"([0-9a-f]+): not as UEFI requires \(2\.10, "
+                      r"section 2\.3\.4", log, re.M)
+    check("u-boot: U-Boot's EFI left CR4.OSFXSR (bit 9) clear; phase A's "
+          "line says the state is not as UEFI requires, and phase B says "
+          "it made the x87 and SSE its own",
+          found is not None and not int(found.group(2), 16) & 0x200
+          and "phase B: the x87 and SSE made irqlab's" in log,
+          found.group(0) if found else log[-600:])
+    handed = statuses(o.run_dir, 1, "serial-handoff")
+    doc = o.doc if o.rc == 0 else None
+    rows = (doc or {}).get("experiments", [])
+    bad = [(e["name"], e["status"], e["reason"]) for e in rows
+           if e["status"] not in ("ok", "skipped")
+           or e["status"] == "skipped" and not e["reason"]]
+    check("u-boot: the run measured in one boot, printed its blob on COM1, "
+          "and irqlab-rescue --blob wrote results.json from it with rows, "
+          "each ok or skipped with a reason; no fault in irqlab or in a "
+          "runtime service",
+          o.rc == 0 and len(handed) == 1 and rows and not bad
+          and "irqlab faulted" not in log and "framework fault" not in log
+          and "faulted (" not in log,
+          "rc %s, %s, %d rows, %s, %s" % (o.rc, handed, len(rows), bad[:4],
+                                          log[-600:]))
+    check_run_whole("u-boot", doc, log)

@@ -142,6 +142,57 @@ static void turbo_is_turned_off_only_where_offered(void **state)
 			 TURBO_NOT_OFFERED);
 }
 
+/* IA32_PERF_CTL's ratio alone is written: bits 7:0 (a VID on some
+ * parts) and bit 32 (turbo disengage) stay as the firmware left them. */
+static void perf_ctl_keeps_the_bits_it_does_not_set(void **state)
+{
+	(void)state;
+	assert_int_equal(pmu_perf_ctl_request(0x100001a2bull, 0x10, NULL),
+			 0x10000102bull);
+	assert_int_equal(pmu_perf_ctl_request(0, 0x24, NULL), 0x2400);
+}
+
+/* Linux's intel_pstate takes the VID path for Silvermont (Bay Trail,
+ * 37H) and Airmont (Cherry Trail and Braswell, 4CH); Avoton (4DH) and
+ * Goldmont (5CH) take the core path, with no VID. */
+static void atom_models_take_a_vid(void **state)
+{
+	(void)state;
+	assert_true(pmu_atom_takes_vid(6, 0x37));
+	assert_true(pmu_atom_takes_vid(6, 0x4c));
+	assert_false(pmu_atom_takes_vid(6, 0x4d));
+	assert_false(pmu_atom_takes_vid(6, 0x5c));
+	assert_false(pmu_atom_takes_vid(6, 0x9e));
+	assert_false(pmu_atom_takes_vid(15, 0x37));
+}
+
+static void the_atom_vid_follows_its_table(void **state)
+{
+	/* Ratios 5 to 20; VIDs 20H to 3EH, 2 a ratio; turbo VID 45H. */
+	struct pmu_atom_vids a = { .ratios = 0x140500, .vids = 0x3e2000,
+				   .turbo_vids = 0x45 };
+
+	(void)state;
+	/* Ratio 12 over an old request for ratio 10 at its VID 1FH, with
+	 * bit 32 set: the VID 20H + 7 * 2, bit 32 kept. */
+	assert_int_equal(pmu_perf_ctl_request(0x100000a1full, 12, &a),
+			 0x100000c2eull);
+	/* The table's ends, below its lowest, and past its highest: the
+	 * turbo VID. */
+	assert_int_equal(pmu_perf_ctl_request(0, 5, &a), 0x0520);
+	assert_int_equal(pmu_perf_ctl_request(0, 20, &a), 0x143e);
+	assert_int_equal(pmu_perf_ctl_request(0, 3, &a), 0x0320);
+	assert_int_equal(pmu_perf_ctl_request(0, 21, &a), 0x1545);
+	/* 31 VID steps over 15 ratios: one ratio up is 2.07 steps,
+	 * rounded up to 3, never down to a voltage too low. */
+	a.vids = 0x3f2000;
+	assert_int_equal(pmu_perf_ctl_request(0, 6, &a), 0x0623);
+	/* A table that reads 0 gives VID 0, which pin_perf_ctl refuses
+	 * to write. */
+	a = (struct pmu_atom_vids){ 0 };
+	assert_int_equal(pmu_perf_ctl_request(0x1234, 16, &a) & 0xff, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -153,6 +204,9 @@ int main(void)
 		cmocka_unit_test(turbo_off_is_read_from_the_msr),
 		cmocka_unit_test(the_pin_path_needs_eist_enabled),
 		cmocka_unit_test(turbo_is_turned_off_only_where_offered),
+		cmocka_unit_test(perf_ctl_keeps_the_bits_it_does_not_set),
+		cmocka_unit_test(atom_models_take_a_vid),
+		cmocka_unit_test(the_atom_vid_follows_its_table),
 	};
 
 	return cmocka_run_group_tests_name("pmu", tests, NULL, NULL);
