@@ -202,26 +202,42 @@ def bochs_smp_runs(tiny):
 
 def check_one_way_within_ack(label, kept, cells):
     """Where every processor reads one clock (Bochs: docs/emulators.md),
-    a pair kept in full measures its one-way figure: it is ok, its
-    median between 0 and its acked round trip's; and every cell that
-    has a one-way median (others may be skipped, offset-wide) lies
-    between 0 and its ipi-ack median."""
-    bad = [(r["sender"], r["target"], r["status"], r.get("reason"),
-            (r.get("time") or {}).get("median"),
-            cells.get((r["sender"], r["target"]), {}).get("ipi-ack"))
-           for r in kept
-           if r["status"] != "ok" or not isinstance(cells.get(
-               (r["sender"], r["target"]), {}).get("ipi-ack"), int)
-           or not 0 <= r["time"]["median"]
-           <= cells[(r["sender"], r["target"])]["ipi-ack"]]
+    the true offset between two TSCs is 0: each pair kept in full has an
+    offset bound that holds 0, and is ok with its one-way median between
+    0 and its acked round trip's, or skipped for the product's one
+    reason, its bound over 250/1000 of that median. The provided,
+    chained build advances its TSC where a chain of traces ends, so the
+    ping-pong's bound moves with where the code's traces end (one build
+    of irqlab measured +-7 against a one-way median of 34, the next +-11
+    against 30): whether a pair is kept depends on that. And every cell
+    that has a one-way median lies between 0 and its ipi-ack median."""
+    bad = []
+    for r in kept:
+        ack = cells.get((r["sender"], r["target"]), {}).get("ipi-ack")
+        bound = r.get("tsc_offset") or {}
+        median = (r.get("time") or {}).get("median")
+        wide = re.match(r"the TSC offset is known to \+-(\d+) ticks, over "
+                        r"250/1000 of the one-way median (\d+)$",
+                        r.get("reason") or "")
+        if not (isinstance(ack, int) and bound
+                and bound["low"] <= 0 <= bound["high"]
+                and (r["status"] == "ok" and 0 <= median <= ack
+                     or r["status"] == "skipped" and wide
+                     and int(wide.group(1)) == bound["plus_minus"]
+                     and 1000 * int(wide.group(1))
+                     > 250 * int(wide.group(2)))):
+            bad.append((r["sender"], r["target"], r["status"],
+                        r.get("reason"), median, ack, bound))
     bad += [(k, c["ipi-oneway"], c["ipi-ack"]) for k, c in cells.items()
             if isinstance(c["ipi-oneway"], int)
             and not (isinstance(c["ipi-ack"], int)
                      and 0 <= c["ipi-oneway"] <= c["ipi-ack"])]
     check("%s: every processor reads Bochs' one clock, so each pair kept "
-          "in full is ok, its one-way median between 0 and its ipi-ack "
-          "median, as is every cell's one-way median that was measured"
-          % label, kept and not bad, str(bad[:6]))
+          "in full has a TSC offset bound that holds 0, and is ok with its "
+          "one-way median between 0 and its ipi-ack median, or skipped "
+          "only as that bound is over 250/1000 of the median; every cell's "
+          "one-way median that was measured lies between 0 and its ipi-ack "
+          "median" % label, kept and not bad, str(bad[:6]))
 
 
 def bochs_smp_four(tiny):
