@@ -33,6 +33,10 @@ def run_folder(name):
 
 
 def inspect(page, shot):
+    """The page as headless Chromium shows it (inspect.cjs), its
+    screenshot into `shot`, whose folder is made where no page before
+    made it: make test-long's pages open first on a build of their own."""
+    os.makedirs(os.path.dirname(shot), exist_ok=True)
     env = dict(os.environ, NODE_PATH=os.path.join(BUILD, "web",
                                                   "node_modules"))
     p = subprocess.run(["node", os.path.join(HERE, "inspect.cjs"), page,
