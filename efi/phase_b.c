@@ -213,8 +213,12 @@ static __attribute__((noreturn)) void persist_and_reset(void)
 	 * back included. */
 	counters_unpin();
 	noise_finish();
-	if (fpu_taken)
+	/* Once: a fault after it comes back here (fatal_persist), and
+	 * LDMXCSR would raise #UD where the firmware's CR4.OSFXSR is 0. */
+	if (fpu_taken) {
+		fpu_taken = 0;
 		fpu_give_back(&firmware_fpu);
+	}
 	report_context_build(&ctx, &catalog, r, NULL);
 	if (config_hands_over_serial(&r->config))
 		hand_over_on_serial(r, &ctx);
