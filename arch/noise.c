@@ -183,6 +183,7 @@ const char *fences_prepare(void)
 	struct cpu_identity m;
 	struct fault_info fault;
 	uint64_t de_cfg = 0;
+	int faulted;
 
 	cpu_identify(&m);
 	boot_fence = FENCE_ARCHITECTURAL;
@@ -197,8 +198,8 @@ const char *fences_prepare(void)
 		return "AMD: CPUID 8000_0021 EAX[2] says LFENCE is "
 		       "dispatch-serialising";
 	boot_fence = FENCE_DE_CFG;
-	if (!guard_run(set_de_cfg, &de_cfg, &fault) &&
-	    (de_cfg & DE_CFG_LFENCE_SERIALIZE))
+	faulted = guard_run(set_de_cfg, &de_cfg, &fault) != 0;
+	if (!faulted && (de_cfg & DE_CFG_LFENCE_SERIALIZE))
 		return "AMD: DE_CFG (C001_1029) bit 1 set, so LFENCE is "
 		       "dispatch-serialising";
 	/* QEMU's TCG runs one instruction after another: nothing to order.
@@ -209,8 +210,12 @@ const char *fences_prepare(void)
 		       "so LFENCE orders the reads as on Intel";
 	}
 	boot_fence = FENCE_UNCONFIRMED;
-	return "AMD: LFENCE serialisation could not be confirmed (DE_CFG not "
-	       "writable): timestamps may drift by a few instructions";
+	return faulted ? "AMD: LFENCE serialisation could not be confirmed "
+			 "(DE_CFG faults): timestamps may drift by a few "
+			 "instructions"
+		       : "AMD: LFENCE serialisation could not be confirmed "
+			 "(DE_CFG bit 1 does not stick): timestamps may drift "
+			 "by a few instructions";
 }
 
 /* DE_CFG is each core's own (Linux's init_amd sets the bit on every

@@ -484,6 +484,22 @@ EFI_STATUS phase_a(struct run_state *run,
 			return EFI_UNSUPPORTED;
 		}
 	}
+	/* Where the log and a serial handoff go once boot services are
+	 * gone: a serial handoff with nowhere to go would measure, then
+	 * lose the run (docs/run.md "A serial port that exists"). */
+	if (platform_find_serial(platform->rsdp, run->serial_said,
+				 sizeof(run->serial_said)))
+		log_printf("phase A: serial: %s\n", run->serial_said);
+	else if (serial) {
+		log_printf("phase A: serial: %s\n", run->serial_said);
+		stop_visibly("handoff = serial, but no serial port answers "
+			     "for the results to go to (see the line above); "
+			     "set handoff = variables, or connect one");
+		return EFI_UNSUPPORTED;
+	} else {
+		log_printf("phase A: serial: %s; the log after ExitBootServices "
+			   "goes nowhere\n", run->serial_said);
+	}
 	{
 		const char *refused = runtime_services_offered(run, r);
 

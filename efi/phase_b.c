@@ -442,7 +442,8 @@ void phase_b(struct run_state *measured)
 	fpu_take(&firmware_fpu);
 	fpu_taken = 1;
 	console_log_to_serial();
-	log_printf("phase B: boot services exited, interrupts off\n");
+	log_printf("phase B: boot services exited, interrupts off; the log "
+		   "on %s\n", run->serial_said);
 	if (!fpu_state_as_uefi(firmware_fpu.cr0, firmware_fpu.cr4))
 		log_printf("phase B: the x87 and SSE made irqlab's: CR0 %llx, "
 			   "CR4 %llx as the firmware left them, not as UEFI "

@@ -461,14 +461,14 @@ static const char *write_files(struct pending *pc,
 }
 
 /* With the files verified: the records deleted, and the summary shown,
- * whole on COM1 and one page on the console. Returns 0 when only records
+ * whole on the serial port and one page on the console. Returns 0 when only records
  * that will not go were pending, so phase A measures (never a boot
  * loop); else 1. */
 static int delete_and_show(struct pending *pc, const struct report_context *ctx)
 {
 	uint32_t n = pc->found->n, failed = handoff_delete(pc->found);
 	struct text_buf tb;
-	char where[256], copy[256];
+	char where[256], copy[256], serial_said[200];
 
 	log_printf("phase C: %u record(s) deleted%s\n", n - failed,
 		   failed ? ", some deletions failed" : "");
@@ -490,6 +490,9 @@ static int delete_and_show(struct pending *pc, const struct report_context *ctx)
 	}
 	tb_init(&tb, pc->text, REPORT_TEXT_BYTES);
 	report_summary(&tb, pc->r, ctx);
+	/* The serial port phase A would find (docs/run.md "A serial port
+	 * that exists"), for the summary. */
+	(void)platform_find_serial_now(serial_said, sizeof(serial_said));
 	console_log_to_serial();
 	log_write(tb.data);
 	console_log_to_firmware();

@@ -7,6 +7,7 @@
 #include "arch/cpu.h"
 #include "arch/lib/fmt.h"
 #include "arch/lib/log.h"
+#include "arch/serial.h"
 #include "bench/model/pmu.h"
 #include "bench/model/probes.h"
 #include "bench/report/report.h"
@@ -130,6 +131,97 @@ void platform_identify(EFI_SYSTEM_TABLE *st, struct machine_info *m,
 	p->tables[1] = hpet;
 	p->tables[2] = fadt = acpi_find_table(p->rsdp, "FACP");
 	p->pm_timer_port = acpi_pm_timer_port(fadt, &p->pm_timer_32bit);
+}
+
+/* The number of handles with EFI_SERIAL_IO_PROTOCOL (UEFI 2.10 §12.8):
+ * serial ports the firmware drives, whose address it does not say. */
+static UINTN firmware_serial_ports(void)
+{
+	EFI_HANDLE *handles = NULL;
+	UINTN n = 0;
+
+	if (EFI_ERROR(uefi_call_wrapper(BS->LocateHandleBuffer, 5, ByProtocol,
+					&SerialIoProtocol, NULL, &n, &handles)))
+		return 0;
+	if (handles)
+		uefi_call_wrapper(BS->FreePool, 1, handles);
+	return n;
+}
+
+/* SPCR's UART as a port irqlab can drive, or why not. */
+static const char *spcr_port(const struct spcr_info *c,
+			     struct serial_port *port)
+{
+	if (c->interface_type != SPCR_16550 &&
+	    c->interface_type != SPCR_16450 &&
+	    c->interface_type != SPCR_16550_BY_GAS)
+		return "not a 16550 or 16450";
+	if (c->space != ACPI_SPACE_IO && c->space != ACPI_SPACE_MEMORY)
+		return "in neither I/O nor memory space";
+	/* Phase B maps 0-4 GiB and the memory map's regions (docs/run.md
+	 * "A serial port that exists"). */
+	if (c->space == ACPI_SPACE_MEMORY && c->address >= (1ull << 32))
+		return "above 4 GiB";
+	if (c->space == ACPI_SPACE_IO && c->address > 0xfff8)
+		return "past the I/O space";
+	*port = (struct serial_port){
+		.base = c->address,
+		.mmio = c->space == ACPI_SPACE_MEMORY,
+		.wide = c->register_bits == 32,
+		.divisor = (uint16_t)(c->baud ? 115200 / c->baud : 0),
+	};
+	return 0;
+}
+
+int platform_find_serial(const void *rsdp, char *said, size_t cap)
+{
+	const struct acpi_sdt_header *table = acpi_find_table(rsdp, "SPCR");
+	struct spcr_info spcr;
+	struct serial_port port;
+	const char *unusable = 0;
+	char spcr_said[64];
+	unsigned i;
+
+	if (!table)
+		fmt_snprintf(spcr_said, sizeof(spcr_said), "no SPCR");
+	else if (spcr_parse(table, table->length, &spcr) != ACPI_OK)
+		fmt_snprintf(spcr_said, sizeof(spcr_said), "SPCR unreadable");
+	else if ((unusable = spcr_port(&spcr, &port)))
+		fmt_snprintf(spcr_said, sizeof(spcr_said), "SPCR's UART %s",
+			     unusable);
+	else if (!serial_answers(&port))
+		fmt_snprintf(spcr_said, sizeof(spcr_said), "SPCR's UART at "
+			     "%llx does not answer",
+			     (unsigned long long)port.base);
+	else {
+		serial_use(&port);
+		fmt_snprintf(said, cap, "SPCR's UART, %s %llx, %u-bit "
+			     "registers, %s", port.mmio ? "memory" : "I/O port",
+			     (unsigned long long)port.base, port.wide ? 32 : 8,
+			     spcr.baud ? "at its baud rate" : "its baud rate "
+			     "kept");
+		return 1;
+	}
+	for (i = 0; i < SERIAL_LEGACY_PORTS; i++)
+		if (serial_answers(&serial_legacy[i])) {
+			serial_use(&serial_legacy[i]);
+			fmt_snprintf(said, cap, "COM%u (I/O port %llx; %s)",
+				     i + 1,
+				     (unsigned long long)serial_legacy[i].base,
+				     spcr_said);
+			return 1;
+		}
+	fmt_snprintf(said, cap, "no serial port answers: %s, and none at "
+		     "COM1-COM4 (I/O ports 3F8H, 2F8H, 3E8H, 2E8H); the "
+		     "firmware drives %u serial port(s) (EFI_SERIAL_IO_PROTOCOL) "
+		     "but does not say where", spcr_said,
+		     (unsigned)firmware_serial_ports());
+	return 0;
+}
+
+int platform_find_serial_now(char *said, size_t cap)
+{
+	return platform_find_serial(find_rsdp(ST), said, cap);
 }
 
 /* Calibration window: long enough that a PM-timer tick (279 ns) or the

@@ -39,6 +39,16 @@ void platform_read_mtrrs(struct mtrr_view *v);
 struct volume;
 void platform_save_tables(struct volume *v, const struct platform *p,
 			  const char *dir, char *scratch);
+/* The UART the log and a serial handoff go to after ExitBootServices
+ * (docs/run.md "A serial port that exists"): the one ACPI's SPCR
+ * describes where it is a 16550 irqlab can reach, else the first legacy
+ * COM port that answers. It is put in use (arch/serial.h serial_use) and
+ * `said` says which and how it was found; returns 1, or 0 where none
+ * answers, `said` then saying what was tried. */
+int platform_find_serial(const void *rsdp, char *said, size_t cap);
+/* The same for phase C, which has no struct platform. */
+int platform_find_serial_now(char *said, size_t cap);
+
 /* Fills r->tsc_hz and r->tsc_method. */
 void platform_tsc_frequency(const struct platform *p, struct run_result *r);
 

@@ -43,6 +43,9 @@ struct run_state {
 	/* EFI_RT_PROPERTIES_TABLE offers ResetSystem (or there is none):
 	 * a serial handoff's end powers off through it, else halts. */
 	uint8_t reset_offered;
+	/* The serial port phase A found, or what it tried (efi/platform.h
+	 * platform_find_serial). */
+	char serial_said[200];
 	/* The interrupt lines phase B's probes found, which the rows use
 	 * (bench/run/source_lines.h). */
 	struct source_lines lines;

@@ -372,3 +372,35 @@ enum acpi_status dmar_parse(const void *table, size_t available,
 	}
 	return ACPI_OK;
 }
+
+/* SPCR offsets (Microsoft's SPCR specification, Table 3): the interface
+ * type, the base address as a Generic Address Structure (ACPI 6.5
+ * §5.2.3.2: space, register bit width, bit offset, access size,
+ * address), and the configured baud rate's code. */
+#define SPCR_INTERFACE_TYPE 36
+#define SPCR_BASE_SPACE 40
+#define SPCR_BASE_BIT_WIDTH 41
+#define SPCR_BASE_ADDRESS 44
+#define SPCR_BAUD 58
+#define SPCR_TABLE_LENGTH 80
+
+enum acpi_status spcr_parse(const void *table, size_t available,
+			    struct spcr_info *c)
+{
+	static const uint32_t baud_of_code[8] = {
+		[3] = 9600, [4] = 19200, [6] = 57600, [7] = 115200 };
+	const uint8_t *p = table;
+	enum acpi_status st;
+
+	*c = (struct spcr_info){ 0 };
+	st = check_table(table, available, "SPCR", SPCR_TABLE_LENGTH);
+	if (st != ACPI_OK)
+		return st;
+	c->interface_type = p[SPCR_INTERFACE_TYPE];
+	c->space = p[SPCR_BASE_SPACE];
+	c->register_bits = p[SPCR_BASE_BIT_WIDTH];
+	c->address = read_u64(p, SPCR_BASE_ADDRESS);
+	/* 0 is "as is", as are codes the table does not define */
+	c->baud = p[SPCR_BAUD] < 8 ? baud_of_code[p[SPCR_BAUD]] : 0;
+	return ACPI_OK;
+}

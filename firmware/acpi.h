@@ -140,6 +140,26 @@ struct dmar_info {
 enum acpi_status dmar_parse(const void *table, size_t available,
 			    struct dmar_info *out);
 
+/* The serial port console redirection table (Microsoft's SPCR, revision
+ * 2 and later; ACPI 6.5 §5.2.6 reserves its signature): the UART the
+ * firmware's console uses. Interface types irqlab can drive: the 16550
+ * and the 16450 subset (0, 1), and the 16550 whose register width the
+ * Generic Address Structure gives (12H). */
+#define SPCR_16550 0x00
+#define SPCR_16450 0x01
+#define SPCR_16550_BY_GAS 0x12
+struct spcr_info {
+	uint8_t interface_type;
+	uint8_t space;		/* GAS address space: 0 memory, 1 I/O */
+	uint8_t register_bits;	/* GAS register bit width: 8 or 32 */
+	uint64_t address;
+	uint32_t baud;		/* 0: as the firmware left it */
+};
+#define ACPI_SPACE_MEMORY 0
+#define ACPI_SPACE_IO 1
+enum acpi_status spcr_parse(const void *table, size_t available,
+			    struct spcr_info *out);
+
 #define ACPI_PM_TIMER_HZ 3579545u
 
 #endif

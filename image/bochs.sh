@@ -19,6 +19,12 @@
 #   BOCHS_CPU=wildcat_lake   a model from `bochs --help cpu`.
 #   BOCHS_CPUS=1     processors: more need a Bochs built with
 #                    --enable-smp (docs/emulators.md).
+#   BOCHS_CPU_OPTIONS=   more options for the bochsrc's cpu line, after
+#                    its own, which they override: ignore_bad_msrs=0
+#                    (every MSR Bochs does not know faults), or the
+#                    counting build's pmu_preset="MSR=VALUE ..." (hex;
+#                    the PMU as firmware leaves it, docs/emulators.md
+#                    "The counting PMU").
 #   CONFIG=FILE      an irqlab.cfg for the ESP (serial_results = 1 is added).
 #   RUN_DIR=build/bochs      disk copy, bochsrc, serial log (every part's,
 #                    in order; serial-part-<p>.log each part's own),
@@ -81,7 +87,7 @@ romimage: file=$BOCHS_SHARE/OVMF-pure-efi.fd
 vgaromimage: file=$BOCHS_SHARE/VGABIOS-lgpl-latest.bin
 fw_cfg: enabled=1
 pci: enabled=1, chipset=i440fx
-cpu: model=$BOCHS_CPU, count=$BOCHS_CPUS, ips=200000000, reset_on_triple_fault=1, ignore_bad_msrs=1
+cpu: model=$BOCHS_CPU, count=$BOCHS_CPUS, ips=200000000, reset_on_triple_fault=1, ignore_bad_msrs=1${BOCHS_CPU_OPTIONS:+, $BOCHS_CPU_OPTIONS}
 memory: guest=512, host=512
 ata0-master: type=disk, path=$disk, mode=flat
 boot: disk

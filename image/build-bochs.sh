@@ -17,8 +17,10 @@
 # Before configure it applies bochs-pmu.patch (patch -p1; the build stops
 # if it does not apply): performance counters that count, APERF/MPERF
 # and the clock-control MSRs, as far as each CPU model's CPUID
-# advertises them (docs/emulators.md "The counting PMU"). The prebuilt
-# optimised Bochs has none of it.
+# advertises them, with the state firmware leaves in them (cpu:
+# pmu_preset) and the MSRs every such CPU has that Bochs leaves unknown
+# (docs/emulators.md "The counting PMU"). The prebuilt optimised Bochs
+# has none of it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 smp=

@@ -61,6 +61,11 @@
 #                    boot 1 starts irqlab by choice. The rest is irqlab's.
 #   SMP=1            processors: with more, irqlab parks the others
 #                    (docs/controllers.md "The other CPUs").
+#   SERIAL=com1      where the serial log comes from: com1 (I/O 3F8H,
+#                    OVMF's console too); com2, the only UART, at I/O
+#                    2F8H; pci, the only UART, a PCI 16550 (pci-serial),
+#                    which OVMF takes as its console and no table
+#                    describes (docs/run.md "A serial port that exists").
 #   QEMU_EXTRA="..." more QEMU arguments, split at blanks (the boot tests
 #                    add an IOMMU or an ACPI table so).
 #   VGA=none         a machine without a display adapter (QEMU's -vga):
@@ -205,7 +210,7 @@ REFUSED='Access Denied|Security Violation'
 watch_for_refusal() {
 	while sleep 1; do
 		if grep -qaE "$REFUSED" "$1" 2>/dev/null; then
-			pkill -f -- "file:$1" || true
+			pkill -f -- "$1" || true
 			return
 		fi
 	done
@@ -245,8 +250,18 @@ if [ -n "${OTHER_DISK:-}" ]; then
 fi
 
 boot() {
-	local n=$1 log=$RUN_DIR/boot$1.log rc=0 watcher
+	local n=$1 log=$RUN_DIR/boot$1.log rc=0 watcher serial_args
 	local start=$SECONDS firmware_timer
+	case ${SERIAL:-com1} in
+	com1) serial_args=(-serial "file:$log") ;;
+	com2) serial_args=(-serial none
+			   -chardev "file,id=irqlab-serial,path=$log"
+			   -device isa-serial,chardev=irqlab-serial,iobase=0x2f8,irq=3) ;;
+	pci) serial_args=(-serial none
+			  -chardev "file,id=irqlab-serial,path=$log"
+			  -device pci-serial,chardev=irqlab-serial) ;;
+	*) echo "run.sh: SERIAL=$SERIAL: com1, com2 or pci" >&2; exit 2 ;;
+	esac
 	accel_for "$n"
 	start_tpm
 	: >"$log"
@@ -259,7 +274,7 @@ boot() {
 		"${tpm_args[@]}" \
 		-smp "${SMP:-1}" -no-reboot -display none "${monitor_args[@]}" \
 		${QEMU_EXTRA:-} \
-		-serial "file:$log" -net none \
+		"${serial_args[@]}" -net none \
 		"${firmware_args[@]}" "${disk_args[@]}" \
 		</dev/null 2> >(grep -v 'icount sleep disabled and no active timers' >&2) ||
 		rc=$?

@@ -19,7 +19,7 @@
  *
  *   irqlab-rescue [options] --blob SERIAL.log [--blob PART2.log ...] [DEST]
  *     the blob phase B printed on COM1, from the serial log as captured
- *     (or the hex alone): a run handed over on COM1 (handoff = serial),
+ *     (or the hex alone): a run handed over on serial (handoff = serial),
  *     or an emulator's whose reset never reaches phase C, one a part. */
 #include <dirent.h>
 #include <errno.h>
@@ -50,7 +50,7 @@ struct found {
 static struct found found[HANDOFF_SCAN_RECORDS];
 /* A run in parts: the parts joined so far, and the one being read. */
 /* A whole run's blob: its parts joined, as phase C writes run-<k>.bin
- * (efi/run_store.h RUN_FILE_BYTES), or one run handed over on COM1
+ * (efi/run_store.h RUN_FILE_BYTES), or one run handed over on serial
  * whole (handoff = serial). */
 #define RUN_BLOB_BYTES (HANDOFF_MAX_BLOB * RESULTS_MAX_PARTS)
 static struct run_result joined, part;
@@ -599,7 +599,7 @@ decoded:
 		}
 	}
 	if (config_hands_over_serial(&run.config))
-		printf("irqlab-rescue: a run handed over on COM1 (handoff = "
+		printf("irqlab-rescue: a run handed over on serial (handoff = "
 		       "serial): its one blob holds the whole run\n");
 	if (run.next_row)
 		printf("irqlab-rescue: the run stopped at plan row %u: its later "

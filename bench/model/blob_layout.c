@@ -79,6 +79,7 @@ const struct field blob_run_fields[] = {
 	STATS(struct run_result, cycles_floor),
 	STATS(struct run_result, cycles_instrument),
 	STATS(struct run_result, instructions_floor),
+	VAR(struct run_result, counted_disturbed),
 	FIELD_OF(struct run_result, part, WIRE_FIXED, 1, RESULTS_MAX_PARTS + 1),
 	VAR(struct run_result, first_row),
 	VAR(struct run_result, next_row),

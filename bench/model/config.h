@@ -172,7 +172,12 @@ enum handoff_route {
 	/* phase A reads EFI_RT_PROPERTIES_TABLE as if it left SetVariable  \
 	 * out of the services offered after ExitBootServices (a table of  \
 	 * every other service where the firmware publishes none) */       \
-	X(SETVARIABLE_NOT_OFFERED, "setvariable-not-offered")
+	X(SETVARIABLE_NOT_OFFERED, "setvariable-not-offered")               \
+	/* the first counted pass finds IA32_FIXED_CTR_CTRL (or AMD's       \
+	 * PERF_CTL0) cleared after it, as SMM code that stops the         \
+	 * counters leaves it (docs/timing.md "Counters the firmware       \
+	 * owns") */                                                       \
+	X(COUNTERS_TAKEN, "counters-taken")
 
 #define SIMULATE_ID(id, name) SIMULATE_##id,
 enum simulate_id { SIMULATE_LIST(SIMULATE_ID) SIMULATE_COUNT };

@@ -76,6 +76,7 @@ const char *core_type_name(unsigned type, char *buf, size_t cap);
 	X(TSC_DEADLINE, "tsc-deadline")                                     \
 	X(SMI_COUNT, "smi-count")                                           \
 	X(COUNTERS, "performance-counters")                                 \
+	X(COUNTERS_FOUND, "counters-found")                                 \
 	X(APERF_MPERF, "aperf-mperf")                                       \
 	X(FREQUENCY_PIN, "frequency-pin")                                   \
 	X(MITIGATIONS, "mitigations")

@@ -153,6 +153,7 @@ int results_join_part(struct run_result *into, const struct run_result *more)
 		*h = more->hist[i];
 		h->row = (uint8_t)(h->row + rows);
 	}
+	into->counted_disturbed += more->counted_disturbed;
 	for (i = 0; i < more->n_counted; i++) {
 		struct counted_row *c = &into->counted[into->n_counted++];
 

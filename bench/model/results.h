@@ -376,6 +376,9 @@ struct run_result {
 	 * row's figures. What counted them is the performance-counters
 	 * probe's detail, and the clock's kind says whether an emulator's. */
 	struct sample_stats cycles_floor, cycles_instrument, instructions_floor;
+	/* Rows whose counted figures were dropped: the PMU's enables
+	 * changed during their pass (bench/run/counters.h). */
+	uint32_t counted_disturbed;
 	uint32_t n_counted;
 	struct counted_row counted[RESULTS_MAX_EXPERIMENTS];
 	/* The processors rows ran on in the boot CPU's place. */

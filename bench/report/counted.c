@@ -74,6 +74,13 @@ void counted_summary(struct text_buf *tb, const struct run_result *r)
 						   : "",
 		  (unsigned long long)r->cycles_floor.min,
 		  (unsigned long long)r->instructions_floor.min);
+	tb_printf(tb, "The counters as the firmware left them: %s\n",
+		  r->probe[PROBE_COUNTERS_FOUND].detail);
+	if (r->counted_disturbed)
+		tb_printf(tb, "Dropped: the counted figures of %u row(s), "
+			  "whose pass found the counters' enables changed "
+			  "(firmware or SMM took them)\n",
+			  (unsigned)r->counted_disturbed);
 	tb_printf(tb, "%-39s %7s %7s %7s  %7s %7s %7s %7s\n", "experiment",
 		  "entry", "exit", "round", "+entry", "+exit", "+round",
 		  "instr");

@@ -218,7 +218,7 @@ static void end_screen_head(struct text_buf *tb, const struct run_result *r)
 	if (c.parts > 1)
 		tb_printf(tb, ", measured in %u parts, a reset apart", c.parts);
 	if (config_hands_over_serial(&r->config))
-		tb_printf(tb, ", handed over on COM1 (handoff = serial)");
+		tb_printf(tb, ", handed over on serial (handoff = serial)");
 	tb_putc(tb, '\n');
 	/* Where no one can miss it: what of the plan is in no file. */
 	for (k = 0; k < ROW_NOTICES; k++)
@@ -257,7 +257,7 @@ static void end_screen_tail(struct text_buf *tb, const struct run_result *r,
 	if (skipped[0])
 		labelled(tb, "skipped", skipped);
 	if (!folder && config_hands_over_serial(&r->config))
-		tb_printf(tb, "results  on COM1 only, as one blob: irqlab-rescue "
+		tb_printf(tb, "results  on serial only, as one blob: irqlab-rescue "
 			  "--blob on the serial log\n         writes the files. "
 			  "Nothing was written to the variable store.\n");
 	else if (!folder)
@@ -344,7 +344,7 @@ int report_headline(struct text_buf *tb, const struct run_result *r,
 	run_folder_name(r->run_id, name, sizeof(name));
 	fmt_snprintf(folder, sizeof(folder), "%s\\%s", REPORT_RESULTS_ROOT,
 		     name);
-	/* A run handed over on COM1 has no folder on the stick: its page
+	/* A run handed over on serial has no folder on the stick: its page
 	 * is phase B's. */
 	report_end_screen(tb, r, config_hands_over_serial(&r->config) ? NULL
 								      : folder);

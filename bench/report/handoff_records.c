@@ -7,7 +7,7 @@ void handoff_json(struct json_writer *w, const struct run_result *r,
 
 	json_key(w, "handoff");
 	json_begin_object(w);
-	/* "serial": the blob came on COM1, and irqlab-rescue --blob wrote
+	/* "serial": the blob came on the serial port, and irqlab-rescue --blob wrote
 	 * the files; nothing went through the variable store. */
 	json_kv_string(w, "route",
 		       config_handoff_names[config_hands_over_serial(&r->config)
@@ -37,8 +37,8 @@ void handoff_summary(struct text_buf *tb, const struct run_result *r)
 {
 	if (!config_hands_over_serial(&r->config))
 		return;
-	tb_printf(tb, "Handed over on COM1 (handoff = serial): the whole run "
-		  "in one blob on the serial port, from which irqlab-rescue "
+	tb_printf(tb, "Handed over on serial (handoff = serial): the whole "
+		  "run in one blob on the serial port, from which irqlab-rescue "
 		  "--blob makes these files; nothing was written to the "
 		  "variable store, and no later boot took part.\n\n");
 }

@@ -35,6 +35,11 @@ static void json_clock(struct json_writer *w, const struct run_result *r)
 	json_kv_string(w, "state", counted_state_name(results_counted_state(r)));
 	json_kv_string(w, "unit", counted_cycles_unit(r));
 	json_kv_string(w, "counters", r->probe[PROBE_COUNTERS].detail);
+	/* What the firmware had left in them (docs/timing.md "Counters the
+	 * firmware owns"), and the rows whose counted figures were dropped
+	 * because it took them back during their pass. */
+	json_kv_string(w, "found", r->probe[PROBE_COUNTERS_FOUND].detail);
+	json_kv_uint(w, "disturbed_rows", r->counted_disturbed);
 	json_end_object(w);
 	json_key(w, "figures_are_tsc_ticks");
 	json_bool(w, r->clock_kind == CLOCK_TSC_TICKS);

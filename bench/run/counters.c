@@ -15,6 +15,7 @@
 #define MSR_MPERF 0xe7
 #define MSR_APERF 0xe8
 #define MSR_FIXED_CTR0 0x309	/* instructions retired; CTR1 cycles, CTR2 ref */
+#define FIXED_COUNTERS_TAKEN 3
 #define MSR_FIXED_CTR_CTRL 0x38d
 #define MSR_PERF_GLOBAL_CTRL 0x38f
 #define FIXED_CTRL_RING0_ALL 0x111ull	/* OS for counters 0, 1 and 2 */
@@ -22,6 +23,9 @@
 #define RDPMC_FIXED (1u << 30)
 
 #define PROBE_LOOP 100000u
+/* The cycles a known loop must take at least: a turn of it is a taken
+ * branch, and no core takes more than two a cycle. */
+#define PROBE_LOOP_CYCLES (PROBE_LOOP / 2)
 
 static int ratio_ok;
 
@@ -69,7 +73,7 @@ uint64_t counters_sample_now(void)
 
 /* Every MSR the probe and the pin changed, to be put back before the
  * reset (counters_unpin): the PMU's enables, then the clock's. */
-#define MAX_CHANGED 8
+#define MAX_CHANGED 16
 static struct {
 	uint32_t n;
 	uint32_t msr[MAX_CHANGED];
@@ -102,6 +106,65 @@ void counters_put_back(uint32_t keep)
 	}
 }
 
+/* The PMU's enables irqlab wrote (the controls of the counters it
+ * counts on), to be read again after each counted pass: SMM code or
+ * firmware that programs the counters meanwhile changes what was
+ * counted. */
+#define MAX_ENABLES 3
+static struct {
+	uint32_t n;
+	uint32_t msr[MAX_ENABLES];
+	uint64_t wrote[MAX_ENABLES];
+	int pass_disturbed;
+	int simulate_taken;	/* simulate = counters-taken */
+} enables;
+
+static int take_enable(uint32_t msr, uint64_t value)
+{
+	if (enables.n >= MAX_ENABLES || counters_change(msr, value))
+		return -1;
+	enables.msr[enables.n] = msr;
+	enables.wrote[enables.n++] = value;
+	return 0;
+}
+
+void counters_pass_begins(void)
+{
+	enables.pass_disturbed = 0;
+}
+
+int counters_pass_ends(void)
+{
+	uint64_t now;
+	uint32_t i;
+
+	if (enables.simulate_taken && enables.n) {
+		/* Once, as SMM code that stops the counters would leave
+		 * them: the first enable (IA32_FIXED_CTR_CTRL, or AMD's
+		 * PERF_CTL0) cleared. */
+		enables.simulate_taken = 0;
+		msr_write_guarded(enables.msr[0], 0);
+	}
+	for (i = 0; i < enables.n; i++) {
+		if (msr_read_guarded(enables.msr[i], &now) ||
+		    now == enables.wrote[i])
+			continue;
+		log_printf("counters: MSR %x reads %llx after the counted "
+			   "pass, not the %llx irqlab wrote: the pass's "
+			   "counted figures are dropped\n", enables.msr[i],
+			   (unsigned long long)now,
+			   (unsigned long long)enables.wrote[i]);
+		msr_write_guarded(enables.msr[i], enables.wrote[i]);
+		enables.pass_disturbed = 1;
+	}
+	return enables.pass_disturbed;
+}
+
+int counters_pass_disturbed(void)
+{
+	return enables.pass_disturbed;
+}
+
 int counters_ratio_available(void)
 {
 	return ratio_ok;
@@ -131,41 +194,132 @@ static void known_loop(void)
 		__asm__ volatile("" ::: "memory");
 }
 
-struct fixed_reading {
-	uint64_t before, after;
+/* What the firmware left in the counters and controls irqlab is about to
+ * take, logged whole, and in the results the first enable found set, in
+ * the words of Linux's check_hw_exists (arch/x86/events/core.c): real
+ * firmware and SMM code often leave the PMU programmed. `enable_bits`
+ * are each MSR's bits that make a counter count (0 for a counter). */
+static void record_found(struct run_result *r, const uint32_t *msr,
+			 const uint64_t *enable_bits, unsigned n)
+{
+	char values[200];
+	size_t at = 0;
+	uint64_t value, in_use_value = 0;
+	uint32_t in_use_msr = 0;
+	unsigned i;
+
+	values[0] = 0;
+	for (i = 0; i < n && at < sizeof(values); i++) {
+		int faults = msr_read_guarded(msr[i], &value);
+
+		at += fmt_snprintf(values + at, sizeof(values) - at,
+				   faults ? " %x=faults" : " %x=%llx", msr[i],
+				   (unsigned long long)value);
+		if (!faults && !in_use_msr && (value & enable_bits[i])) {
+			in_use_msr = msr[i];
+			in_use_value = value;
+		}
+	}
+	log_printf("counters: found (MSR=value, hex):%s\n", values);
+	if (in_use_msr)
+		record_probe(r, PROBE_COUNTERS_FOUND, PROBE_QUIRK, "the BIOS "
+			     "has corrupted hw-PMU resources (MSR %x is %llx): "
+			     "taken, and put back before the reset", in_use_msr,
+			     (unsigned long long)in_use_value);
+	else
+		record_probe(r, PROBE_COUNTERS_FOUND, PROBE_OK, "none in use: "
+			     "taken, and put back before the reset");
+}
+
+/* The counters irqlab counts on start from 0, their firmware values
+ * kept to be put back: a counter left near its width's end would
+ * otherwise wrap inside a row, where the counted wait's deadline
+ * (arch/timing.S WAIT_DEADLINE) is not taken modulo the width. */
+static int zero_counters(uint32_t first, uint32_t stride, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (counters_change(first + i * stride, 0))
+			return -1;
+	return 0;
+}
+
+/* Instructions and cycles over the known loop: the instructions
+ * counter's reads closest around it. */
+struct loop_reading {
+	uint32_t instructions_ecx, cycles_ecx;
+	uint64_t instructions[2], cycles[2];
 };
 
-static void read_fixed_around_loop(void *arg)
+static void read_around_loop(void *arg)
 {
-	struct fixed_reading *f = arg;
+	struct loop_reading *c = arg;
 
-	f->before = rdpmc(RDPMC_FIXED | 0);
+	c->cycles[0] = rdpmc(c->cycles_ecx);
+	c->instructions[0] = rdpmc(c->instructions_ecx);
 	known_loop();
-	f->after = rdpmc(RDPMC_FIXED | 0);
+	c->instructions[1] = rdpmc(c->instructions_ecx);
+	c->cycles[1] = rdpmc(c->cycles_ecx);
+}
+
+/* Why the counters read over the loop do not count, or 0. */
+static const char *loop_not_counted(const struct loop_reading *c,
+				    unsigned width, char *why, size_t cap)
+{
+	uint64_t instructions = pmu_delta(c->instructions[0],
+					  c->instructions[1], width);
+	uint64_t cycles = pmu_delta(c->cycles[0], c->cycles[1], width);
+
+	log_printf("counters: over a loop of %u: %llu instructions, %llu "
+		   "cycles\n", PROBE_LOOP, (unsigned long long)instructions,
+		   (unsigned long long)cycles);
+	if (instructions < PROBE_LOOP)
+		fmt_snprintf(why, cap, "%llu instructions over a loop of %u",
+			     (unsigned long long)instructions, PROBE_LOOP);
+	else if (cycles < PROBE_LOOP_CYCLES)
+		fmt_snprintf(why, cap, "%llu cycles over a loop of %u",
+			     (unsigned long long)cycles, PROBE_LOOP);
+	else
+		return 0;
+	return why;
 }
 
 static void probe_intel(struct run_result *r)
 {
 	struct cpuid_regs a = cpuid(0xa, 0);
 	struct pmu_intel p;
-	struct fixed_reading f = { 0, 0 };
+	struct loop_reading f = { RDPMC_FIXED | 0, RDPMC_FIXED | 1,
+				  { 0, 0 }, { 0, 0 } };
 	char why[128];
 	uint64_t global;
-	const char *failed;
+	const char *failed, *not_counted;
+	unsigned fixed;
+	static const uint32_t found[] = {
+		MSR_FIXED_CTR_CTRL, MSR_PERF_GLOBAL_CTRL, MSR_FIXED_CTR0,
+		MSR_FIXED_CTR0 + 1, MSR_FIXED_CTR0 + 2 };
+	/* IA32_FIXED_CTR_CTRL's enables, two bits a counter (SDM vol. 3B
+	 * §21.2.2), as Linux reads them */
+	static const uint64_t found_enables[] = { 0x333, 0, 0, 0, 0 };
 
 	pmu_decode_intel(a.eax, a.edx, &p);
 	if (pmu_intel_fixed_unusable(&p, why, sizeof(why))) {
 		record_probe(r, PROBE_COUNTERS, PROBE_ABSENT, "%s", why);
 		return;
 	}
-	failed = counters_change(MSR_FIXED_CTR_CTRL, FIXED_CTRL_RING0_ALL)
+	fixed = p.fixed_counters < FIXED_COUNTERS_TAKEN ? p.fixed_counters
+							: FIXED_COUNTERS_TAKEN;
+	record_found(r, found, found_enables, 2 + fixed);
+	failed = zero_counters(MSR_FIXED_CTR0, 1, fixed)
+			 ? "IA32_FIXED_CTR0-2"
+		 : take_enable(MSR_FIXED_CTR_CTRL, FIXED_CTRL_RING0_ALL)
 			 ? "IA32_FIXED_CTR_CTRL"
 		 : msr_read_guarded(MSR_PERF_GLOBAL_CTRL, &global) ||
-				 counters_change(MSR_PERF_GLOBAL_CTRL,
-					global | GLOBAL_FIXED_012)
+				 take_enable(MSR_PERF_GLOBAL_CTRL,
+					     global | GLOBAL_FIXED_012)
 			 ? "IA32_PERF_GLOBAL_CTRL"
-		 : guard_run(read_fixed_around_loop, &f, 0)
-			 ? "RDPMC of fixed counter 0" : 0;
+		 : guard_run(read_around_loop, &f, 0)
+			 ? "RDPMC of fixed counter 0 or 1" : 0;
 	if (failed) {
 		counters_put_back(0);
 		record_probe(r, PROBE_COUNTERS, PROBE_QUIRK, "PMU version %u: "
@@ -173,14 +327,12 @@ static void probe_intel(struct run_result *r)
 			     p.version, failed);
 		return;
 	}
-	if (pmu_delta(f.before, f.after, p.fixed_width) < PROBE_LOOP) {
+	not_counted = loop_not_counted(&f, p.fixed_width, why, sizeof(why));
+	if (not_counted) {
 		record_probe(r, PROBE_COUNTERS, PROBE_QUIRK, "CPUID 0AH offers PMU "
 			     "version %u, %u fixed counters, but they do not "
-			     "count here (%llu instructions over a loop of %u)",
-			     p.version, p.fixed_counters,
-			     (unsigned long long)pmu_delta(f.before, f.after,
-							   p.fixed_width),
-			     PROBE_LOOP);
+			     "count here (%s)", p.version, p.fixed_counters,
+			     not_counted);
 		counters_put_back(0);
 		return;
 	}
@@ -196,22 +348,9 @@ static void probe_intel(struct run_result *r)
 		     "counters of %u bits: cycles on fixed 1, instructions on "
 		     "fixed 0 (%llu over a loop of %u)", p.version,
 		     p.fixed_counters, p.fixed_width,
-		     (unsigned long long)pmu_delta(f.before, f.after,
+		     (unsigned long long)pmu_delta(f.instructions[0],
+						   f.instructions[1],
 						   p.fixed_width), PROBE_LOOP);
-}
-
-struct counter_reading {
-	uint32_t ecx;
-	uint64_t before, after;
-};
-
-static void read_counter_around_loop(void *arg)
-{
-	struct counter_reading *c = arg;
-
-	c->before = rdpmc(c->ecx);
-	known_loop();
-	c->after = rdpmc(c->ecx);
 }
 
 static void probe_amd(struct run_result *r)
@@ -222,44 +361,60 @@ static void probe_amd(struct run_result *r)
 	uint32_t ext22 = cpuid_max_leaf(0x80000000) >= 0x80000022
 				 ? cpuid(0x80000022, 0).eax : 0;
 
-	uint32_t ctl = 0;
+	uint32_t ctl = 0, ctr = 0, stride = 0;
 	uint64_t global = 0;
-	struct counter_reading c = { 1, 0, 0 };
-	const char *failed;
+	struct loop_reading c = { 1, 0, { 0, 0 }, { 0, 0 } };
+	char why[128];
+	const char *failed, *not_counted = 0;
+	uint32_t found[5];
+	uint64_t found_enables[5] = { AMD_PERF_CTL_ENABLE, AMD_PERF_CTL_ENABLE,
+				      0, 0, 0 };
 
 	pmu_decode_amd(cpuid(0x80000001, 0).ecx, ext8, ext22, &p);
 	/* Counter 0 counts cycles not in halt, counter 1 retired
 	 * instructions, in ring 0 only; RDPMC reads counter n as ECX = n.
 	 * PerfMonV2 also wants both enabled in its global control. */
 	ctl = p.core_extension ? MSR_AMD_PERF_CTL_CORE : MSR_AMD_PERF_CTL_LEGACY;
-	failed = counters_change(ctl, AMD_EVENT_CYCLES_NOT_IN_HALT |
-					      AMD_PERF_CTL_OS |
-					      AMD_PERF_CTL_ENABLE) ||
-				 counters_change(ctl + (p.core_extension ? 2 : 1),
-						 AMD_EVENT_RETIRED_INSTRUCTIONS |
-							 AMD_PERF_CTL_OS |
-							 AMD_PERF_CTL_ENABLE)
+	ctr = p.core_extension ? MSR_AMD_PERF_CTL_CORE + 1
+			       : MSR_AMD_PERF_CTR_LEGACY;
+	stride = p.core_extension ? 2 : 1;
+	found[0] = ctl;
+	found[1] = ctl + stride;
+	found[2] = ctr;
+	found[3] = ctr + stride;
+	found[4] = MSR_AMD_PERF_GLOBAL_CTL;
+	record_found(r, found, found_enables, p.perfmon_v2 ? 5 : 4);
+	failed = zero_counters(ctr, stride, 2)
+			 ? "PERF_CTR0/1"
+		 : take_enable(ctl, AMD_EVENT_CYCLES_NOT_IN_HALT |
+					    AMD_PERF_CTL_OS |
+					    AMD_PERF_CTL_ENABLE) ||
+				 take_enable(ctl + stride,
+					     AMD_EVENT_RETIRED_INSTRUCTIONS |
+						     AMD_PERF_CTL_OS |
+						     AMD_PERF_CTL_ENABLE)
 			 ? "PERF_CTL0/1"
 		 : p.perfmon_v2 &&
 				 (msr_read_guarded(MSR_AMD_PERF_GLOBAL_CTL,
 						   &global) ||
-				  counters_change(MSR_AMD_PERF_GLOBAL_CTL,
-						  global |
-						  AMD_PERF_GLOBAL_COUNTER(0) |
-						  AMD_PERF_GLOBAL_COUNTER(1)))
+				  take_enable(MSR_AMD_PERF_GLOBAL_CTL,
+					      global |
+					      AMD_PERF_GLOBAL_COUNTER(0) |
+					      AMD_PERF_GLOBAL_COUNTER(1)))
 			 ? "PerfCntrGlobalCtl"
-		 : guard_run(read_counter_around_loop, &c, 0)
-			 ? "RDPMC of counter 1" : 0;
-	if (failed || pmu_delta(c.before, c.after, AMD_COUNTER_WIDTH) <
-			      PROBE_LOOP) {
+		 : guard_run(read_around_loop, &c, 0)
+			 ? "RDPMC of counter 0 or 1" : 0;
+	if (!failed)
+		not_counted = loop_not_counted(&c, AMD_COUNTER_WIDTH, why,
+					       sizeof(why));
+	if (failed || not_counted) {
 		counters_put_back(0);
 		record_probe(r, PROBE_COUNTERS, PROBE_QUIRK, "AMD counters "
 			     "(core extension %s, PerfMonV2 %s): %s%s: the "
 			     "counters do not count here",
 			     p.core_extension ? "yes" : "no",
 			     p.perfmon_v2 ? "yes" : "no",
-			     failed ? failed : "no instructions counted over "
-					      "a loop",
+			     failed ? failed : not_counted,
 			     failed ? " faults" : "");
 		return;
 	}
@@ -272,7 +427,8 @@ static void probe_amd(struct run_result *r)
 		     "instructions on 1 (%llu over a loop of %u)",
 		     p.core_extension ? "yes" : "no",
 		     p.perfmon_v2 ? "yes" : "no", p.irperf ? "yes" : "no",
-		     (unsigned long long)pmu_delta(c.before, c.after,
+		     (unsigned long long)pmu_delta(c.instructions[0],
+						   c.instructions[1],
 						   AMD_COUNTER_WIDTH),
 		     PROBE_LOOP);
 }
@@ -315,6 +471,9 @@ void counters_probe(struct run_result *r)
 	const char *vendor = r->machine.cpu_vendor;
 
 	counted.counting = 0;
+	enables.n = 0;
+	enables.simulate_taken = config_simulates(&r->config,
+						  SIMULATE_COUNTERS_TAKEN);
 	if (vendor[0] == 'G')
 		probe_intel(r);
 	else if (vendor[0] == 'A' || vendor[0] == 'H')
@@ -340,6 +499,27 @@ uint32_t counters_ratio_over_loop(void)
 
 void counters_unpin(void)
 {
+	char values[200];
+	size_t at = 0;
+	uint64_t value;
+	uint32_t i, n = changed.n;
+
 	counters_put_back(0);
 	counted.counting = 0;
+	enables.n = 0;
+	if (!n)
+		return;
+	/* Read once put back: what the firmware gets is what it had
+	 * (put_back leaves the log's entries where they were). */
+	values[0] = 0;
+	for (i = 0; i < n && at < sizeof(values); i++) {
+		int same = msr_read_guarded(changed.msr[i], &value) == 0 &&
+			   value == changed.value[i];
+
+		at += fmt_snprintf(values + at, sizeof(values) - at,
+				   same ? " %x=%llx" : " %x=%llx!=%llx",
+				   changed.msr[i], (unsigned long long)value,
+				   (unsigned long long)changed.value[i]);
+	}
+	log_printf("counters: put back (MSR=value, hex):%s\n", values);
 }

@@ -44,6 +44,15 @@ uint64_t counters_sample_span(uint64_t from, uint64_t to);
  * (sample_counted): for a sample ended outside the timed asm. */
 uint64_t counters_sample_now(void);
 
+/* Around each row's counted pass: counters_pass_ends reads the PMU's
+ * enables again, and where one no longer holds what irqlab wrote (SMM
+ * code or firmware took the counters meanwhile) logs it, writes it back
+ * and returns 1: the pass's counted figures are dropped, as
+ * counters_pass_disturbed says until the next pass begins. */
+void counters_pass_begins(void);
+int counters_pass_ends(void);
+int counters_pass_disturbed(void);
+
 /* Whether APERF and MPERF count here (counters_probe found them so). */
 int counters_ratio_available(void);
 

@@ -347,6 +347,7 @@ void experiment_counted_passes(void *row, const struct bench_buffers *b,
 	uint64_t *instructions[METRIC_COUNT] = {
 		[METRIC_ROUND_TRIP] = c[COUNTED_INSTRUCTIONS] };
 
+	counters_pass_begins();
 	sample_counted = 1;
 	counters_select(COUNTER_CYCLES);
 	if (take(row, HANDLER_COUNTED, c) == 0 &&
@@ -355,6 +356,7 @@ void experiment_counted_passes(void *row, const struct bench_buffers *b,
 		(void)take(row, HANDLER_BARE, instructions);
 	}
 	sample_counted = 0;
+	(void)counters_pass_ends();
 }
 
 static int take_samples_of(void *row, enum handler_kind kind,

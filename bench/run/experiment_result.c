@@ -7,6 +7,7 @@
 #include "arch/lib/log.h"
 #include "bench/model/histogram.h"
 #include "bench/run/apic_mode.h"
+#include "bench/run/counters.h"
 
 static void experiment_fail(struct experiment_result *e, const char *format,
 			    ...) __attribute__((format(printf, 2, 3)));
@@ -78,8 +79,10 @@ static void experiment_figures(struct run_result *r,
 		stats_compute(b->metric[k], samples, &e->metric[k]);
 	if (c->histograms)
 		keep_histograms(r, (uint32_t)(e - r->exp), b->metric, 0, samples);
-	if (passes == TSC_PASSES + COUNTED_PASSES &&
-	    r->n_counted < RESULTS_MAX_EXPERIMENTS) {
+	if (passes == TSC_PASSES + COUNTED_PASSES && counters_pass_disturbed())
+		r->counted_disturbed++;
+	else if (passes == TSC_PASSES + COUNTED_PASSES &&
+		 r->n_counted < RESULTS_MAX_EXPERIMENTS) {
 		struct counted_row *out = &r->counted[r->n_counted++];
 
 		out->row = (uint8_t)(e - r->exp);

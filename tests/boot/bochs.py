@@ -63,6 +63,21 @@ COUNTED_ROWS = {
     "ryzen": {"ok": 42, "compared": 42, "gaps": 8, "primitives": 22},
 }
 
+# The PMU as firmware leaves it, preset in the counting build at reset
+# (bochsrc cpu: pmu_preset; docs/emulators.md "The counting PMU"): a
+# counter of irqlab's already counting in every ring (Intel's fixed 1
+# and 2 by IA32_FIXED_CTR_CTRL = 330H, AMD's counter 0 by PERF_CTL0 =
+# 530076H, as real logs show them), and the instructions counter left
+# 2^20 short of its 48 bits' end, to wrap inside the counted pass were
+# it not started from 0. Each MSR, its value, and the enable Linux's
+# check_hw_exists names.
+COUNTED_PRESET = {
+    "wildcat_lake": ("38d=330 38f=70000000f 309=fffffff00000",
+                     "MSR 38d is 330"),
+    "ryzen": ("c0010200=530076 c0010203=fffffff00000",
+              "MSR c0010200 is 530076"),
+}
+
 
 def bochs_smp_runs(tiny):
     """Bochs with two processors (cpu: count=2), wildcat_lake (x2APIC,
@@ -428,6 +443,48 @@ COUNTED_SOURCES = ("int", "ipi-self-xapic", "ipi-self-x2apic-selfipi",
                    "lapic-oneshot", "lapic-periodic")
 
 
+def logged_msrs(log, what):
+    """The MSR=value pairs of the serial log's "counters: <what> (MSR=value,
+    hex):" line, as {msr: value}; a value that reads back other than it
+    should is logged "value!=wanted", kept whole. None without it."""
+    line = re.search(r"counters: %s \(MSR=value, hex\):(.*)" % what, log)
+    return dict(p.split("=", 1) for p in line.group(1).split()) \
+        if line else None
+
+
+def check_counters_found(label, doc, run_dir, preset, in_use):
+    """What the firmware left in the PMU (COUNTED_PRESET) is read before
+    irqlab takes it, named as Linux names it, and put back before the
+    reset. The preset's MSRs are controls and an idle counter, each read
+    as preset; a counter the preset enables keeps counting, so reads
+    more once put back."""
+    with open(os.path.join(run_dir, "serial.log"), "rb") as f:
+        log = f.read().decode("latin-1")
+    found, back = logged_msrs(log, "found"), logged_msrs(log, "put back")
+    preset_pairs = dict(p.split("=") for p in preset.split())
+    check("%s: each counter and control the firmware left is read and "
+          "logged before irqlab takes it, the preset's as preset, and "
+          "results.json's clock.cycles.found names in Linux's words the "
+          "one in use: %s" % (label, in_use),
+          found is not None
+          and all(found.get(m) == v for m, v in preset_pairs.items())
+          and doc["clock"]["cycles"]["found"]
+          == "the BIOS has corrupted hw-PMU resources (%s): taken, and put "
+             "back before the reset" % in_use
+          and doc["platform"]["counters-found"]["state"] == "quirk",
+          "found %s; %s" % (found, doc["clock"]["cycles"].get("found")))
+    check("%s: before the reset each preset MSR, which irqlab changed, "
+          "reads what the firmware left: the controls and the idle "
+          "instructions counter it had started from 0" % label,
+          back is not None
+          and all(back.get(m) == v for m, v in preset_pairs.items()),
+          "put back %s" % back)
+    check("%s: no counted pass found the counters' enables changed: no "
+          "row's counted figures dropped" % label,
+          doc["clock"]["cycles"]["disturbed_rows"] == 0,
+          str(doc["clock"]["cycles"]))
+
+
 def bochs_counted_pass(tiny):
     """The counted pass (docs/timing.md "Core cycles") on the exact-count
     Bochs, whose PMU counts (docs/emulators.md "The counting PMU"), with
@@ -445,6 +502,7 @@ def bochs_counted_pass(tiny):
     for model in ("wildcat_lake", "ryzen"):
         label = "bochs-counted-" + model
         intel = model == "wildcat_lake"
+        preset, in_use = COUNTED_PRESET[model]
         doc, run_dir = run_bochs(
             label, bochs, model, tiny + "samples = %d\n" % samples
             + "schemes = all\nsources = %s\n"
@@ -452,9 +510,13 @@ def bochs_counted_pass(tiny):
                 ", ".join(COUNTED_SOURCES),
                 # Phase A then reads the clock controls with turbo off,
                 # as a firmware setup option leaves it.
-                "simulate = turbo-off\n" if intel else ""))
+                "simulate = turbo-off\n" if intel else ""),
+            # Every MSR the model does not know faults, as on hardware,
+            # so each "... faults" branch that applies runs.
+            cpu_options='ignore_bad_msrs=0, pmu_preset="%s"' % preset)
         if doc is None:
             continue
+        check_counters_found(label, doc, run_dir, preset, in_use)
         probes = doc["platform"]
         pmu, pin = probes.get("performance-counters", {}), \
             probes.get("frequency-pin", {})
@@ -586,7 +648,17 @@ def bochs_counted_pass(tiny):
                   and "phase A: turbo read as off with IA32_MISC_ENABLE[38] "
                   "set (simulate = turbo-off), then put back" in log,
                   doc["machine"]["boost"])
-        else:
+        check("%s: with ignore_bad_msrs=0 an MSR the model lacks faults, as "
+              "on hardware, and the branch that meets it says so: %s" % (
+                  label, "MSR_SMI_COUNT (34H), which the model has, read as "
+                  "Intel's SMI counter" if intel else "DE_CFG (C001_1029H) "
+                  "faults, so LFENCE's serialisation is not confirmed"),
+              probes.get("smi-count", {}).get("detail")
+              == "Intel MSR_SMI_COUNT (0x34)" if intel
+              else "(DE_CFG faults)" in doc["method"]["fence_serialisation"],
+              "%s; %s" % (probes.get("smi-count"),
+                          doc["method"]["fence_serialisation"]))
+        if not intel:
             smi = probes.get("smi-count", {})
             check("%s: AMD's SMI counter, counter 3, is proven to count "
                   "retired instructions over a loop before it is set to "
@@ -596,6 +668,37 @@ def bochs_counted_pass(tiny):
                                 r"a loop of 100000\)", smi.get("detail", "")),
                   str(smi))
 
+    counters_taken(tiny, bochs)
+
+
+def counters_taken(tiny, bochs):
+    """One row's counted pass with the PMU's enable cleared after it, as
+    SMM code that stops the counters leaves it (simulate =
+    counters-taken): the pass finds it, says so, writes it back, and the
+    row's counted figures are dropped, never reported."""
+    label = "bochs-counters-taken"
+    doc, run_dir = run_bochs(
+        label, bochs, "wildcat_lake", tiny + "samples = %d\n"
+        "schemes = direct, push-jmp\nsources = int\nvariants = none\n"
+        "simulate = counters-taken\n" % EXACT_SAMPLES)
+    if doc is None:
+        return
+    with open(os.path.join(run_dir, "serial.log"), "rb") as f:
+        log = f.read().decode("latin-1")
+    rows = [e for e in doc["experiments"] if e["status"] == "ok"]
+    check("%s: the first row's counted pass finds IA32_FIXED_CTR_CTRL "
+          "(38d) cleared, not the 111 irqlab wrote, and says so; its "
+          "counted figures are dropped (cycles null, disturbed_rows 1), "
+          "the next row's, the enable written back, are measured"
+          % label,
+          "counters: MSR 38d reads 0 after the counted pass, not the 111 "
+          "irqlab wrote: the pass's counted figures are dropped" in log
+          and doc["clock"]["cycles"]["disturbed_rows"] == 1
+          and len(rows) == 2 and rows[0]["cycles"] is None
+          and rows[1]["cycles"] is not None
+          and rows[1]["cycles"]["state"] == "measured",
+          str([(e["name"], e["status"], e.get("cycles") and 1)
+               for e in doc["experiments"]]))
 
 def bochs_cet(tiny):
     """simulate = cet-shadow-stack on Bochs wildcat_lake, which has CET

@@ -262,8 +262,9 @@ def bochs_smp_binary():
     return path if path and os.access(path, os.X_OK) else None
 
 
-def run_bochs(label, bochs, model, config_text, cpus=1):
-    """One image/bochs.sh run into build/boot-test/<label>: checks that
+def run_bochs(label, bochs, model, config_text, cpus=1, cpu_options=""):
+    """One image/bochs.sh run into build/boot-test/<label>, `cpu_options`
+    added to its bochsrc's cpu line (BOCHS_CPU_OPTIONS): checks that
     phases A and B ran, and returns (results.json as parsed or None, run
     dir)."""
     run_dir = os.path.join(BUILD, label)
@@ -276,7 +277,7 @@ def run_bochs(label, bochs, model, config_text, cpus=1):
         rc = subprocess.run(
             [os.path.join(ROOT, "image", "bochs.sh"), IMAGE],
             env=dict(os.environ, BOCHS=bochs, BOCHS_CPU=model,
-                     BOCHS_CPUS=str(cpus),
+                     BOCHS_CPUS=str(cpus), BOCHS_CPU_OPTIONS=cpu_options,
                      RUN_DIR=run_dir, CONFIG=config, TIMEOUT=BOCHS_LIMIT,
                      RESULTS_DIR=os.path.join(run_dir, "results")),
             stdout=log, stderr=subprocess.STDOUT,

@@ -352,7 +352,7 @@ def serial_handoff(tiny):
           and doc["boot_return"]["how"] == "not-asked"
           and doc["row_counts"]["experiments"]["ok"] > 0
           and doc["handoff"]["row_histograms"] > 0
-          and "Handed over on COM1 (handoff = serial)" in summary,
+          and "Handed over on serial (handoff = serial)" in summary,
           "%s %s %s" % (doc and doc["handoff"], doc and doc["boot_return"],
                         summary[:400]))
     shown = statuses(sent, 1, "results-shown")
@@ -363,15 +363,57 @@ def serial_handoff(tiny):
     resets = [r.get("method") for r in statuses(sent, 1, "reset")]
     check("serial-handoff: the end screen shows the headline: its page drawn "
           "on the framebuffer and sent to COM1, the same page as "
-          "headline.txt, naming COM1; then the firmware powers off",
+          "headline.txt, saying it was handed over on serial; then the "
+          "firmware powers off",
           shown and int(shown[0]["lines"]) >= 10
           and headline and headline in log
-          and "handed over on COM1 (handoff = serial)" in headline
+          and "handed over on serial (handoff = serial)" in headline
           and "round trip, median" in headline
           and "irqlab-rescue --blob" in headline
           and resets == ["firmware"]
           and "QEMU exit 0" in open(os.path.join(sent, "run.log")).read(),
           "shown %s, resets %s, headline %s" % (shown, resets, headline))
+    serial_elsewhere(tiny)
+
+
+def serial_elsewhere(tiny):
+    """handoff = serial where COM1 is not there (docs/run.md "A serial
+    port that exists"). With the only UART a PCI 16550 that OVMF takes as
+    its console and nothing describes (no SPCR, no legacy port), phase A
+    refuses before measuring and says what it tried; with the only UART
+    at COM2 (2F8H), phase B's log and the blob go there, and the run is
+    whole."""
+    config = tiny + STORE_MATRIX + "handoff = serial\n"
+    rc, refused, _ = run("serial-handoff/no-uart", "", config=config,
+                         extra_env=dict(TPM_OFF, SERIAL="pci"))
+    log = serial(refused, 1)
+    check("serial-handoff: with no UART irqlab can reach (a PCI 16550 "
+          "alone, OVMF's console), phase A says it found none at COM1-COM4 "
+          "and no SPCR, that the firmware drives one it does not locate, "
+          "and refuses handoff = serial before measuring; nothing written "
+          "to the store",
+          rc != 0 and "phase A: serial: no serial port answers: no SPCR, "
+          "and none at COM1-COM4 (I/O ports 3F8H, 2F8H, 3E8H, 2E8H); the "
+          "firmware drives 1 serial port(s) (EFI_SERIAL_IO_PROTOCOL) but "
+          "does not say where" in log
+          and "irqlab will not measure: handoff = serial, but no serial "
+          "port answers" in log and "exiting boot services" not in log
+          and not irqlab_writes(os.path.join(refused, "vars.fd")),
+          "rc %d, %s" % (rc, log[-700:]))
+    rc, sent, results = run("serial-handoff/com2", "", config=config,
+                            extra_env=dict(TPM_OFF, SERIAL="com2"))
+    log = serial(sent, 1)
+    doc = load_results(results)[0] if rc == 0 else None
+    rows = doc["experiments"] if doc else []
+    check("serial-handoff: with the only UART at COM2, phase B's log goes "
+          "there, saying where and how it was found (no SPCR, the legacy "
+          "ports probed), with the blob, from which the runner's "
+          "irqlab-rescue writes every row, each ok",
+          rc == 0 and "phase B: boot services exited, interrupts off; the "
+          "log on COM2 (I/O port 2f8; no SPCR)" in log
+          and blob_lines(log) is not None
+          and rows and all(e["status"] == "ok" for e in rows),
+          "rc %d, %d rows, %s" % (rc, len(rows), log[:400]))
 
 
 def store_fills(tiny):

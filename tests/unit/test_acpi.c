@@ -216,6 +216,54 @@ static void tables_are_found_through_the_xsdt(void **state)
 	assert_null(acpi_find_table(NULL, "APIC"));
 }
 
+/* An SPCR as a laptop's firmware writes it: a 16550 by GAS in memory
+ * space, 32-bit registers, 115200 baud (code 7); and COM2 in I/O space
+ * with the baud left as is. */
+static void spcr_gives_the_console_uart(void **state)
+{
+	uint8_t t[80] = { 'S', 'P', 'C', 'R', 80 };
+	struct spcr_info c;
+	uint64_t mmio = 0xfe032000ull;
+
+	(void)state;
+	t[8] = 2;
+	t[36] = SPCR_16550_BY_GAS;
+	t[40] = ACPI_SPACE_MEMORY;
+	t[41] = 32;
+	t[43] = 3;
+	memcpy(t + 44, &mmio, 8);
+	t[58] = 7;
+	fix_checksum(t);
+	assert_int_equal(spcr_parse(t, sizeof(t), &c), ACPI_OK);
+	assert_int_equal(c.interface_type, SPCR_16550_BY_GAS);
+	assert_int_equal(c.space, ACPI_SPACE_MEMORY);
+	assert_int_equal(c.register_bits, 32);
+	assert_true(c.address == mmio);
+	assert_int_equal(c.baud, 115200);
+
+	t[36] = SPCR_16550;
+	t[40] = ACPI_SPACE_IO;
+	t[41] = 8;
+	memset(t + 44, 0, 8);
+	t[44] = 0xf8;
+	t[45] = 0x02;
+	t[58] = 0;
+	fix_checksum(t);
+	assert_int_equal(spcr_parse(t, sizeof(t), &c), ACPI_OK);
+	assert_int_equal(c.space, ACPI_SPACE_IO);
+	assert_true(c.address == 0x2f8);
+	assert_int_equal(c.baud, 0);
+
+	t[58] = 5;	/* not a code the table defines: as is */
+	fix_checksum(t);
+	assert_int_equal(spcr_parse(t, sizeof(t), &c), ACPI_OK);
+	assert_int_equal(c.baud, 0);
+	assert_int_equal(spcr_parse(t, 79, &c), ACPI_BAD_LENGTH);
+	t[0] = 'X';
+	fix_checksum(t);
+	assert_int_equal(spcr_parse(t, sizeof(t), &c), ACPI_BAD_SIGNATURE);
+}
+
 /* The MADT's OEM ID tells an emulator that hides in CPUID from a real
  * machine: QEMU's tables (and Bochs') say BOCHS. What a TSC delta means
  * follows from it and the hypervisor signature. */
@@ -326,6 +374,7 @@ int main(void)
 		cmocka_unit_test(the_64_bit_lapic_override_wins),
 		cmocka_unit_test(tables_are_found_through_the_xsdt),
 		cmocka_unit_test(emulators_are_told_from_hardware),
+		cmocka_unit_test(spcr_gives_the_console_uart),
 	};
 
 	return cmocka_run_group_tests_name("acpi", tests, NULL, NULL);

@@ -1,6 +1,6 @@
 /* What the report writers say besides the figures: the one count of rows
  * in every file, the notice of a run whose plan was not measured whole,
- * the end screen's page within 80 columns, a run handed over on COM1
+ * the end screen's page within 80 columns, a run handed over on serial
  * (handoff = serial), Linux's patched jump sites, the rows between CPUs
  * under an emulator, and the primitives' figure per repetition. */
 #include <setjmp.h>
@@ -356,9 +356,9 @@ static void a_serial_handoff_says_so_everywhere(void **state)
 	tb_init(&tb, page, sizeof(page));
 	report_end_screen(&tb, &r, NULL);
 	assert_page_fits(page);
-	assert_non_null(strstr(page, " done, handed over on COM1 (handoff = "
+	assert_non_null(strstr(page, " done, handed over on serial (handoff = "
 				     "serial)\n"));
-	assert_non_null(strstr(unwrapped(page), "\nresults  on COM1 only, as "
+	assert_non_null(strstr(unwrapped(page), "\nresults  on serial only, as "
 						"one blob: irqlab-rescue --blob "
 						"on the serial log writes the "
 						"files."));
@@ -367,7 +367,7 @@ static void a_serial_handoff_says_so_everywhere(void **state)
 	assert_string_equal(out, page);
 	assert_null(strstr(out, "\\EFI\\irqlab\\results"));
 	written(report_summary, &r);
-	assert_non_null(strstr(out, "\n\nHanded over on COM1 (handoff = "
+	assert_non_null(strstr(out, "\n\nHanded over on serial (handoff = "
 				    "serial): the whole run in one blob"));
 	assert_non_null(strstr(out, "BootNext was not set: with handoff = "
 				    "serial"));
@@ -382,7 +382,7 @@ static void a_serial_handoff_says_so_everywhere(void **state)
 	assert_null(strstr(out, "COM1"));
 	assert_non_null(strstr(out, "\nresults  \\EFI\\irqlab\\results\\"));
 	written(report_summary, &r);
-	assert_null(strstr(out, "Handed over on COM1"));
+	assert_null(strstr(out, "Handed over on serial"));
 	written(report_json, &r);
 	assert_non_null(strstr(out, "\"route\": \"variables\""));
 	/* The store refused them: phase B's page says so, not COM1 alone. */
