@@ -68,8 +68,6 @@ struct efi_http {
 
 /* How long one exchange may wait on the network. */
 #define EXCHANGE_MS 8000
-/* An error page's body is read into this and dropped. */
-#define SINK_BYTES 512
 
 int http_link_open(EFI_HANDLE image, const struct boot_origin *o,
 		   struct http_link *l, char *folder, UINTN folder_cap)
@@ -157,9 +155,10 @@ static int same_name(const char *a, const char *b)
 	return *a == *b;
 }
 
-/* Content-Length among a response's headers, or -1; frees them all, as
- * the caller must (UEFI 2.10 §29.6.2.6). */
-static INT64 take_content_length(struct http_message *m)
+/* Content-Length among a response's headers, or -1; whether
+ * Transfer-Encoding says chunked; frees them all, as the caller must
+ * (UEFI 2.10 §29.6.2.6). */
+static INT64 take_content_length(struct http_message *m, int *chunked)
 {
 	INT64 length = -1;
 	UINTN i;
@@ -172,6 +171,11 @@ static INT64 take_content_length(struct http_message *m)
 			      "Content-Length"))
 			for (length = 0; *v >= '0' && *v <= '9'; v++)
 				length = length * 10 + (*v - '0');
+		if (v && m->headers[i].name &&
+		    same_name((const char *)m->headers[i].name,
+			      "Transfer-Encoding") &&
+		    same_name(v, "chunked"))
+			*chunked = 1;
 		if (m->headers[i].name)
 			FreePool(m->headers[i].name);
 		if (m->headers[i].value)
@@ -185,7 +189,12 @@ static INT64 take_content_length(struct http_message *m)
 }
 
 /* One request on a fresh connection, its response's body into buf (up
- * to cap), the connection closed after. */
+ * to cap; with no buf, not read at all: a PUT's status is all it
+ * tells), the connection closed after. A chunked body, which the
+ * firmware hands over as it came (firmware/netboot.h
+ * http_chunked_length), is read until its last chunk and decoded in
+ * place; one of unknown length otherwise, until the firmware says it
+ * has ended. Neither is ever taken as empty for want of a length. */
 static EFI_STATUS exchange(const struct http_link *l, UINT32 method,
 			   const char *path, const void *body, UINTN body_len,
 			   void *buf, UINTN cap, UINTN *len, unsigned *status)
@@ -209,6 +218,8 @@ static EFI_STATUS exchange(const struct http_link *l, UINT32 method,
 	EFI_STATUS st;
 	INT64 length;
 	UINTN got, i;
+	int chunked = 0;
+	long data;
 
 	*status = 0;
 	*len = 0;
@@ -238,28 +249,53 @@ static EFI_STATUS exchange(const struct http_link *l, UINT32 method,
 	m = (struct http_message){ &response, 0, NULL, 0, NULL };
 	st = run_token(h, h->response, &t);
 	*status = http_status_number(response.status_code);
-	length = take_content_length(&m);
+	length = take_content_length(&m, &chunked);
+	if (chunked)
+		length = -1;	/* RFC 9112 §6.3: chunked overrides it */
 	if (EFI_ERROR(st) && st != EFI_HTTP_ERROR)
 		goto out;
 	got = 0;
 	/* The body, as far as it fits: a message without data
 	 * asks for more of the same response (§29.6.2.6). */
-	while (length > 0 && got < (UINT64)length && got < cap) {
+	while (buf && length != 0 && (length < 0 || got < (UINT64)length) &&
+	       got < cap) {
 		m = (struct http_message){ NULL, 0, NULL, cap - got,
 					   (char *)buf + got };
 		st = run_token(h, h->response, &t);
 		if (EFI_ERROR(st) || !m.body_length)
 			break;
 		got += m.body_length;
+		if (chunked && http_chunked_length(buf, got, 0) >= 0)
+			break;
+	}
+	if (chunked && buf) {
+		data = http_chunked_length(buf, got, 1);
+		if (data >= 0) {
+			got = (UINTN)data;
+			st = EFI_SUCCESS;
+		} else {
+			st = got == cap ? EFI_BUFFER_TOO_SMALL
+					: EFI_ERROR(st) ? st : EFI_DEVICE_ERROR;
+		}
 	}
 	*len = got;
 	if (*status == 404)
 		st = EFI_NOT_FOUND;
 	else if (*status < 200 || *status > 299)
 		st = EFI_HTTP_ERROR;
-	else if (!EFI_ERROR(st) && length > 0 && (UINT64)length > cap)
+	else if (!buf)
+		st = EFI_SUCCESS;	/* a 2xx whatever its body */
+	else if (chunked)
+		;	/* whole and decoded, or why not, above */
+	else if (length < 0 && got == cap)
+		st = EFI_BUFFER_TOO_SMALL;	/* it may go on */
+	else if (length < 0)
+		/* the end of a body of unknown length: the driver's status
+		 * when it ended, read as complete where anything came */
+		st = got ? EFI_SUCCESS : st;
+	else if (!EFI_ERROR(st) && (UINT64)length > cap)
 		st = EFI_BUFFER_TOO_SMALL;
-	else if (!EFI_ERROR(st) && length > 0 && got != (UINT64)length)
+	else if (!EFI_ERROR(st) && got != (UINT64)length)
 		st = EFI_DEVICE_ERROR;
 out:
 	uefi_call_wrapper(h->configure, 2, h, NULL);
@@ -276,9 +312,8 @@ EFI_STATUS http_link_get(const struct http_link *l, const char *path,
 EFI_STATUS http_link_put(const struct http_link *l, const char *path,
 			 const void *data, UINTN len, unsigned *status)
 {
-	static char sink[SINK_BYTES];
 	UINTN got;
 
-	return exchange(l, HTTP_METHOD_PUT, path, data, len, sink,
-			sizeof(sink), &got, status);
+	return exchange(l, HTTP_METHOD_PUT, path, data, len, NULL, 0, &got,
+			status);
 }

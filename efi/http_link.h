@@ -38,8 +38,8 @@ int http_link_open(EFI_HANDLE image, const struct boot_origin *o,
  * response came. */
 EFI_STATUS http_link_get(const struct http_link *l, const char *path,
 			 void *buf, UINTN cap, UINTN *len, unsigned *status);
-/* PUT data to base + path: EFI_SUCCESS on a 2xx status, else as
- * http_link_get. */
+/* PUT data to base + path: EFI_SUCCESS on a 2xx status, whatever body
+ * comes with it (never read), else as http_link_get. */
 EFI_STATUS http_link_put(const struct http_link *l, const char *path,
 			 const void *data, UINTN len, unsigned *status);
 

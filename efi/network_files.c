@@ -7,16 +7,27 @@
 #include "efi/files.h"
 #include "firmware/netboot.h"
 
-/* The PXE base code that loaded the image, started. */
+/* The PXE base code that loaded the image, started. edk2's PXE load
+ * (EfiPxeLoadFile) leaves it started, holding the DHCP packets the boot
+ * used; firmware that stops it after the load gets it started again
+ * over the IP version the image came by, and DHCP run again for the
+ * packets (UEFI 2.10 §24.3, Start and Dhcp). */
 static EFI_PXE_BASE_CODE_PROTOCOL *loading_pxe(EFI_HANDLE image)
 {
 	EFI_HANDLE device = files_loaded_device(image);
 	EFI_PXE_BASE_CODE_PROTOCOL *pxe = NULL;
+	struct boot_origin o;
 
 	if (!device ||
 	    EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, device,
 					&PxeBaseCodeProtocol, (void **)&pxe)) ||
-	    !pxe || !pxe->Mode || !pxe->Mode->Started)
+	    !pxe || !pxe->Mode)
+		return NULL;
+	if (!pxe->Mode->Started &&
+	    (files_boot_origin(image, &o) || o.medium != BOOT_FROM_PXE ||
+	     EFI_ERROR(uefi_call_wrapper(pxe->Start, 2, pxe,
+					 (BOOLEAN)(o.ip_version == 6))) ||
+	     EFI_ERROR(uefi_call_wrapper(pxe->Dhcp, 2, pxe, TRUE))))
 		return NULL;
 	return pxe;
 }

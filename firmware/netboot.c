@@ -451,3 +451,56 @@ unsigned http_status_number(unsigned code)
 			return runs[i].first_number + code - runs[i].first_code;
 	return 0;
 }
+
+/* The offset just past the CRLF that ends the line at `at`, or 0. */
+static size_t past_line(const uint8_t *b, size_t len, size_t at)
+{
+	for (; at + 1 < len; at++)
+		if (b[at] == '\r' && b[at + 1] == '\n')
+			return at + 2;
+	return 0;
+}
+
+long http_chunked_length(uint8_t *body, size_t len, int decode)
+{
+	size_t at = 0, out = 0;
+
+	for (;;) {
+		size_t size = 0, digits = 0, next;
+		int d;
+
+		while (at < len && (d = hex_digit((char)body[at])) >= 0) {
+			if (size > ((size_t)-1 >> 4) || digits++ > 15)
+				return -1;
+			size = size << 4 | (size_t)d;
+			at++;
+		}
+		/* the size, then extensions (";name=value") to the line's end */
+		if (!digits || !(next = past_line(body, len, at)))
+			return -1;
+		if (at < len && body[at] != '\r' && body[at] != ';' &&
+		    body[at] != ' ' && body[at] != '\t')
+			return -1;
+		at = next;
+		if (size == 0) {
+			/* trailer fields, each a line, then an empty line */
+			while (at + 1 < len &&
+			       !(body[at] == '\r' && body[at + 1] == '\n')) {
+				if (!(next = past_line(body, len, at)))
+					return -1;
+				at = next;
+			}
+			if (at + 1 >= len)
+				return -1;
+			return (long)out;
+		}
+		if (size > len - at || len - at - size < 2 ||
+		    body[at + size] != '\r' || body[at + size + 1] != '\n')
+			return -1;
+		if (decode)
+			for (next = 0; next < size; next++)
+				body[out + next] = body[at + next];
+		out += size;
+		at += size + 2;
+	}
+}

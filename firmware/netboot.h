@@ -123,4 +123,12 @@ int lab_machine_name(const uint8_t *uuid, const struct boot_origin *o,
 int lab_server_path(const char *rel, const char *folder, const char *machine,
 		    char *out, size_t cap);
 
+/* A body sent with the chunked transfer coding (RFC 9112 §7.1), as the
+ * firmware's HTTP protocol hands it over: not decoded (edk2's HttpDxe
+ * passes the chunks through; its HTTP boot decodes them itself). Returns
+ * the length of its data, and with `decode` moves the data to the start
+ * of `body` in place; -1 where the last chunk has not come yet, or the
+ * chunk framing is malformed. */
+long http_chunked_length(uint8_t *body, size_t len, int decode);
+
 #endif

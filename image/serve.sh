@@ -44,4 +44,4 @@ fi
 exec python3 "$here/tools/lab_server.py" --dir "$lab" \
 	$([ "$interface" = - ] || echo --interface "$interface") --mode "$mode" ${range:+--range "$range"} ${RANGE6:+--range6 "$RANGE6"} \
 	--efi "$efi" --template "$template" --reference "$reference" --config "$here/image/irqlab.cfg" \
-	--runs "$runs"
+	${HTTP_ADDRESS:+--http-address "$HTTP_ADDRESS"} --runs "$runs"

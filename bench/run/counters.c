@@ -271,8 +271,10 @@ static const char *loop_not_counted(const struct loop_reading *c,
 					  c->instructions[1], width);
 	uint64_t cycles = pmu_delta(c->cycles[0], c->cycles[1], width);
 
-	log_printf("counters: over a loop of %u: %llu instructions, %llu "
-		   "cycles\n", PROBE_LOOP, (unsigned long long)instructions,
+	log_printf("counters: over a loop of %u: %llu instructions (the "
+		   "counter at %llx), %llu cycles\n", PROBE_LOOP,
+		   (unsigned long long)instructions,
+		   (unsigned long long)c->instructions[0],
 		   (unsigned long long)cycles);
 	if (instructions < PROBE_LOOP)
 		fmt_snprintf(why, cap, "%llu instructions over a loop of %u",
@@ -298,15 +300,19 @@ static void probe_intel(struct run_result *r)
 	static const uint32_t found[] = {
 		MSR_FIXED_CTR_CTRL, MSR_PERF_GLOBAL_CTRL, MSR_FIXED_CTR0,
 		MSR_FIXED_CTR0 + 1, MSR_FIXED_CTR0 + 2 };
-	/* IA32_FIXED_CTR_CTRL's enables, two bits a counter (SDM vol. 3B
-	 * §21.2.2), as Linux reads them */
-	static const uint64_t found_enables[] = { 0x333, 0, 0, 0, 0 };
+	/* IA32_FIXED_CTR_CTRL's enables, two bits of four a counter, for
+	 * each fixed counter CPUID offers (SDM vol. 3B §21.2.2), as
+	 * Linux's check_hw_exists reads them */
+	uint64_t found_enables[] = { 0, 0, 0, 0, 0 };
+	unsigned i;
 
 	pmu_decode_intel(a.eax, a.edx, &p);
 	if (pmu_intel_fixed_unusable(&p, why, sizeof(why))) {
 		record_probe(r, PROBE_COUNTERS, PROBE_ABSENT, "%s", why);
 		return;
 	}
+	for (i = 0; i < p.fixed_counters && i < 16; i++)
+		found_enables[0] |= 3ull << (4 * i);
 	fixed = p.fixed_counters < FIXED_COUNTERS_TAKEN ? p.fixed_counters
 							: FIXED_COUNTERS_TAKEN;
 	record_found(r, found, found_enables, 2 + fixed);

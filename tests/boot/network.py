@@ -11,11 +11,12 @@ import shutil
 import socket
 import sqlite3
 import subprocess
+import sys
 import time
 
 import varstore
-from harness import (BUILD, ROOT, TINY, TINY_SAMPLES, check, entry_thread,
-                     launched)
+from harness import (BUILD, HERE, ROOT, TINY, TINY_SAMPLES, check,
+                     entry_thread, launched)
 from row_checks import check_run_whole
 
 # Two machines: one with an SMBIOS UUID and a config of its own on the
@@ -367,21 +368,37 @@ def lab_http_boot():
     """UEFI HTTP boot from make serve in dhcp mode, on a network
     namespace of its own: its dnsmasq answers the HTTP boot client with
     the boot file's URL, lighttpd serves it, and irqlab reads its config
-    and sends its run through the firmware's HTTP protocol."""
+    and sends its run through the firmware's HTTP protocol. Between them
+    a relay answers as servers other than lighttpd do
+    (tests/boot/http_relay.py): the config chunked, with no length, and
+    each PUT's 2xx with a body of 600 bytes; irqlab must read the one
+    whole and take the other as stored."""
     top, served = fresh_lab("lab-http-boot", LAB_CONFIG)
     mac, uuid = HTTP_MACHINE
     with Lab(top, own_dhcp=False) as lab:
         server = lab.spawn(lab.ns, "serve.log", [
+            "env", "HTTP_ADDRESS=%s.1:8080" % LAB_NET,
             "make", "-s", "-C", ROOT, "serve", "LAB=" + served,
             "INTERFACE=br0", "MODE=dhcp",
             "RANGE=%s.100,%s.150" % (LAB_NET, LAB_NET), "RUNS=1"])
+        lab.spawn(lab.ns, "relay.log", [
+            sys.executable, os.path.join(HERE, "http_relay.py"),
+            "%s.1:80" % LAB_NET, "%s.1:8080" % LAB_NET])
         time.sleep(3)
         machine = lab_machine(lab, 0, mac, uuid, "max", http=True)
         wait_for([server, machine], LAB_LIMIT)
         served_rc = server.poll()
     said = text_of(os.path.join(top, "serve.log"))
+    relayed = text_of(os.path.join(top, "relay.log"))
     text = text_of(os.path.join(top, "machine-0", "serial.log"))
     url = "http://%s.1/" % LAB_NET
+    check("lab-http-boot: the relay sent the config chunked, with no "
+          "Content-Length, and answered every PUT's 2xx with a 600-byte "
+          "body",
+          re.search(r"^relay: GET /irqlab\.cfg 200 chunked [1-9]\d* bytes$",
+                    relayed, re.M) is not None
+          and re.search(r"^relay: PUT \S+ 2\d\d, reply body 600 bytes$",
+                        relayed, re.M) is not None, relayed[-800:])
     check("lab-http-boot: make serve's dnsmasq answered the HTTP boot "
           "client with the boot file's URL, and lighttpd served it",
           "vendor class: HTTPClient" in said and

@@ -465,6 +465,38 @@ static void http_status_codes_are_numbered(void **state)
 		assert_int_equal(http_status_number(pairs[i][0]), pairs[i][1]);
 }
 
+/* A chunked config as the lab's relay sends it (tests/boot/http_relay.py),
+ * with an extension and a trailer: whole only once its last chunk and
+ * the empty line are in; decoded in place. */
+static void a_chunked_body_is_decoded_once_whole(void **state)
+{
+	static const char whole[] =
+		"10\r\nsamples = 200\nwa\r\n"
+		"5;ext=1\r\nrmup \r\n"
+		"4\r\n= 1\n\r\n"
+		"0\r\nX-Trailer: yes\r\n\r\n";
+	uint8_t b[sizeof(whole)];
+	size_t n = sizeof(whole) - 1, cut;
+
+	(void)state;
+	memcpy(b, whole, n);
+	assert_int_equal(http_chunked_length(b, n, 0), 25);
+	/* every shorter prefix is not whole yet */
+	for (cut = 0; cut < n; cut++)
+		assert_int_equal(http_chunked_length(b, cut, 0), -1);
+	assert_int_equal(http_chunked_length(b, n, 1), 25);
+	assert_memory_equal(b, "samples = 200\nwarmup = 1\n", 25);
+
+	memcpy(b, "0\r\n\r\n", 5);	/* an empty body */
+	assert_int_equal(http_chunked_length(b, 5, 1), 0);
+	memcpy(b, "zz\r\n", 4);	/* not a size */
+	assert_int_equal(http_chunked_length(b, 4, 0), -1);
+	memcpy(b, "3\r\nabcd\r\n0\r\n\r\n", 15);	/* longer than said */
+	assert_int_equal(http_chunked_length(b, 15, 0), -1);
+	memcpy(b, "ffffffffffffffffff\r\n", 20);	/* past size_t */
+	assert_int_equal(http_chunked_length(b, 20, 0), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -486,6 +518,7 @@ int main(void)
 		cmocka_unit_test(dhcpv6_options_are_found_by_code),
 		cmocka_unit_test(ipv6_addresses_are_read_and_written),
 		cmocka_unit_test(a_tftp_url_names_the_server_and_folder),
+		cmocka_unit_test(a_chunked_body_is_decoded_once_whole),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
