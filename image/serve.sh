@@ -10,7 +10,10 @@
 # INTERFACE: give -), whose own DHCP and TFTP servers boot them and whose
 # option 66 names this host. In dhcp mode, RANGE6=FIRST,LAST in the
 # environment leases IPv6 addresses too, in INTERFACE's global prefix, and
-# boots machines over IPv6 (FIRST,LAST may then be -, for IPv6 alone). It
+# boots machines over IPv6 (FIRST,LAST may then be -, for IPv6 alone).
+# HTTP_ADDRESS=ADDRESS:PORT has lighttpd listen there instead of port 80
+# of the TFTP server's address, for a server of the lab's own in front
+# (docs/lab.md "Servers other than lighttpd"). It
 # prints each machine as it boots and uploads, until interrupted, or until
 # RUNS runs are filed.
 set -euo pipefail
