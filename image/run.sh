@@ -249,9 +249,25 @@ if [ -n "${OTHER_DISK:-}" ]; then
 		   -device ide-hd,drive=esp,bus=ide.1,serial=IRQLAB-ESP,bootindex=2)
 fi
 
+# The processor time, user and system, in ms, of this shell's children
+# that have ended (bash's `times`, its second line), into children_ms:
+# around a boot, what QEMU spent, whatever else the host runs (the loops
+# beside make test, docs/testing.md), which its wall time is not. Called
+# in this shell, never in $( ): a subshell's `times` counts its own
+# children, none.
+children_cpu_ms() {
+	local user sys
+	times >"$RUN_DIR/times.txt"
+	read -r user sys < <(tail -n 1 "$RUN_DIR/times.txt")
+	children_ms=$(awk -v u="$user" -v s="$sys" 'function ms(t,  m) {
+		m = t; sub(/m.*/, "", m); sub(/^[0-9]+m/, "", t); sub(/s$/, "", t)
+		return int((m * 60 + t) * 1000) }
+		BEGIN { print ms(u) + ms(s) }')
+}
+
 boot() {
 	local n=$1 log=$RUN_DIR/boot$1.log rc=0 watcher serial_args
-	local start=$SECONDS firmware_timer
+	local start=$SECONDS firmware_timer cpu_before
 	case ${SERIAL:-com1} in
 	com1) serial_args=(-serial "file:$log") ;;
 	com2) serial_args=(-serial none
@@ -265,6 +281,8 @@ boot() {
 	accel_for "$n"
 	start_tpm
 	: >"$log"
+	children_cpu_ms
+	cpu_before=$children_ms
 	watch_for_refusal "$log" &
 	watcher=$!
 	firmware_seconds "$log" "$EPOCHREALTIME" >"$RUN_DIR/firmware$n.s" &
@@ -288,6 +306,8 @@ boot() {
 	wait "$firmware_timer" 2>/dev/null || true
 	stop_tpm
 	echo "boot $n: $((SECONDS - start)) s, firmware $(cat "$RUN_DIR/firmware$n.s" 2>/dev/null || echo -) s, QEMU exit $rc, serial log $log"
+	children_cpu_ms
+	echo "boot $n: QEMU's processor time $((children_ms - cpu_before)) ms"
 	if grep -qaE "$REFUSED" "$log"; then
 		echo "irqlab: the firmware refused to start irqlab: Secure Boot is" \
 		     "on, and irqlab is not signed (\"$(grep -aoE "$REFUSED" "$log" |

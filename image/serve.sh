@@ -15,7 +15,7 @@
 # of the TFTP server's address, for a server of the lab's own in front
 # (docs/lab.md "Servers other than lighttpd"). It
 # prints each machine as it boots and uploads, until interrupted, or until
-# RUNS runs are filed.
+# RUNS runs are filed and 5 s more (the last read-backs served).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)

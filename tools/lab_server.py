@@ -62,6 +62,9 @@ FLAT = re.compile(r"^(%s)\+(%s)\+(%s|%s|acpi\+([0-9A-Za-z_]{4}|SMBIOS)\.bin)$"
                   % (MACHINE, RUN, FILES, BLOB))
 
 
+# Seconds the server keeps serving after the last run it was to file.
+LINGER = 5
+
 def remap_rules():
     """tftpd-hpa's rules (in.tftpd(8) "FILENAME REMAPPING"): uploads and
     their read-back go to incoming/ under their flat names; any other
@@ -551,12 +554,21 @@ def main():
 
     sorter = Sorter(args.dir, log)
     stop = []
+    done_at = None
     signal.signal(signal.SIGTERM, lambda *a: stop.append(1))
     start = time.time()
     try:
         while not stop:
             sorter.scan()
-            if args.runs and sorter.sorted >= args.runs:
+            # The run is filed once its manifest is in; the machine then
+            # reads the manifest back to verify it. Stopping at once
+            # left that read unanswered, and the machine kept its
+            # records as not written (seen with the host busy).
+            if args.runs and sorter.sorted >= args.runs and done_at is None:
+                done_at = time.time()
+                log.say("%d run(s) filed: stopping in %d s, once the last "
+                        "read-backs are served" % (sorter.sorted, LINGER))
+            if done_at is not None and time.time() - done_at >= LINGER:
                 break
             if args.seconds and time.time() - start > args.seconds:
                 break

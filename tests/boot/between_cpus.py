@@ -11,7 +11,8 @@ import threading
 import time
 
 from harness import (BUILD, ICOUNT_CROSS_SAMPLES, ICOUNT_CROSS_WARMUP,
-                     TINY_SAMPLES, TINY_WARMUP, TPM_OFF, boot_seconds, check,
+                     TINY_SAMPLES, TINY_WARMUP, TPM_OFF, boot_processor_ms,
+                     check,
                      entry_thread,
                      matrix_cells, result_folders, run, serial, statuses)
 from row_checks import SCHEMES_RUN, qemu_has_tcg_x2apic
@@ -132,11 +133,17 @@ def other_cpus(tiny):
                                          "same-package": 0,
                                          "other-package": 2, "unknown": 0},
           "%s %s" % (parked, topology))
-    one, four = boot_seconds(alone[1], 1), boot_seconds(run_dir, 1)
-    check("other-cpus: the measuring boot takes about as long with -smp 4 as "
-          "with -smp 1 (at most 1.5 times, plus 5 s)",
+    # Processor time, not wall time: parked processors halt, so QEMU
+    # spends about what it spends with one; spinning, three more vCPUs
+    # would spend their own. Wall time also grows with what else the host
+    # runs (make test beside two emulators, docs/testing.md).
+    one, four = (boot_processor_ms(alone[1], 1),
+                 boot_processor_ms(run_dir, 1))
+    check("other-cpus: the measuring boot costs QEMU about as much processor "
+          "time with -smp 4 as with -smp 1 (at most 1.5 times, plus 5 s)",
           alone[0] == 0 and one is not None and four is not None
-          and four <= 1.5 * one + 5, "-smp 1: %s s, -smp 4: %s s" % (one, four))
+          and four <= 1.5 * one + 5000,
+          "-smp 1: %s ms, -smp 4: %s ms" % (one, four))
 
 
 CROSS_CPU_SOURCES = ("ipi-cpu-roundtrip", "ipi-cpu-roundtrip-halted",

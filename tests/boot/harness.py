@@ -250,6 +250,15 @@ def boot_seconds(run_dir, boot):
     return int(m.group(1)) if m else None
 
 
+def boot_processor_ms(run_dir, boot):
+    """The processor time QEMU spent in boot `boot`, as run.sh said it:
+    unlike its wall time, not stretched by whatever else the host runs."""
+    with open(os.path.join(run_dir, "run.log")) as f:
+        m = re.search(r"boot %d: QEMU's processor time (\d+) ms" % boot,
+                      f.read())
+    return int(m.group(1)) if m else None
+
+
 def bochs_binary():
     """BOCHS, else bochs on the PATH; None when neither."""
     path = os.environ.get("BOCHS") or shutil.which("bochs")
