@@ -26,7 +26,7 @@ def boots_of(o):
     """The boots this run made, as run.sh said them (a run folder may
     keep an earlier run's later boot logs)."""
     with open(os.path.join(o.run_dir, "run.log")) as f:
-        return [int(n) for n in re.findall(r"^boot (\d+): ", f.read(), re.M)]
+        return [int(n) for n in re.findall(r"^boot (\d+): \d+ s", f.read(), re.M)]
 
 
 def counts_agree(o):
