@@ -44,15 +44,6 @@ uint64_t counters_sample_span(uint64_t from, uint64_t to);
  * (sample_counted): for a sample ended outside the timed asm. */
 uint64_t counters_sample_now(void);
 
-/* Around each row's counted pass: counters_pass_ends reads the PMU's
- * enables again, and where one no longer holds what irqlab wrote (SMM
- * code or firmware took the counters meanwhile) logs it, writes it back
- * and returns 1: the pass's counted figures are dropped, as
- * counters_pass_disturbed says until the next pass begins. */
-void counters_pass_begins(void);
-int counters_pass_ends(void);
-int counters_pass_disturbed(void);
-
 /* Whether APERF and MPERF count here (counters_probe found them so). */
 int counters_ratio_available(void);
 
@@ -63,14 +54,6 @@ struct clock_reading {
 };
 void counters_read(struct clock_reading *out);
 
-/* Every MSR the probe and the pin change is logged, to be put back
- * before the reset: counters_change writes `value` where the MSR reads
- * and writes without an exception, keeping the old one (0, or -1 where
- * it faulted or the log is full); counters_changed is how many are
- * logged; counters_put_back puts back all after the first `keep`. */
-int counters_change(uint32_t msr, uint64_t value);
-uint32_t counters_changed(void);
-void counters_put_back(uint32_t keep);
 /* Puts back what counters_probe and counters_pin changed, before the
  * reset. */
 void counters_unpin(void);

@@ -10,6 +10,7 @@
 #include "bench/model/pmu.h"
 #include "bench/model/results.h"
 #include "bench/run/counters.h"
+#include "bench/run/counters_firmware.h"
 
 /* Pinning the core clock (docs/timing.md "Pinning the frequency"). */
 #define MSR_PLATFORM_INFO 0xce		/* 15:8 maximum non-turbo ratio */

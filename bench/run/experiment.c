@@ -11,6 +11,7 @@
 #include "bench/model/axes.h"
 #include "bench/model/pmu.h"
 #include "bench/run/counters.h"
+#include "bench/run/counters_firmware.h"
 #include "arch/timing.h"
 #include "bench/run/apic_mode.h"
 

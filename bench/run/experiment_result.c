@@ -8,6 +8,7 @@
 #include "bench/model/histogram.h"
 #include "bench/run/apic_mode.h"
 #include "bench/run/counters.h"
+#include "bench/run/counters_firmware.h"
 
 static void experiment_fail(struct experiment_result *e, const char *format,
 			    ...) __attribute__((format(printf, 2, 3)));

@@ -18,9 +18,9 @@ from between_cpus import (CROSS_CPU_SOURCES, MATRIX_CPU_SOURCES, cross_cpu,
                           matrix_past_64,
                           matrix_all_rows, matrix_on_cpu1_icount,
                           other_cpus)
-from bochs import (bochs_cet, bochs_counted_pass, bochs_runs,
-                   bochs_shipped_config, bochs_smp_runs,
-                   bochs_smp_four)
+from bochs import (bochs_cet, bochs_runs, bochs_shipped_config,
+                   bochs_smp_runs, bochs_smp_four)
+from bochs_counted import bochs_counted_pass
 from configs import (bad_config, plant_stale_boot_log, quick, runs_3,
                      selection, shipped_with_quick)
 from emulators import bochs_exact_run, cross_check
