@@ -212,6 +212,7 @@ static const struct field cpu_clock_fields[] = {
 	ENUM(struct cpu_clock, pin, CPU_PIN_STATE_COUNT),
 	ENUM(struct cpu_clock, fence, CPU_FENCE_STATE_COUNT),
 	FIELD_OF(struct cpu_clock, restored, WIRE_FIXED, 1, 2),
+	ENUM(struct cpu_clock, turbo, CPU_TURBO_STATE_COUNT),
 	VAR(struct cpu_clock, ratio_milli),
 	VAR(struct cpu_clock, starts),
 };

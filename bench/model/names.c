@@ -139,10 +139,21 @@ const char *cpu_pin_state_name(unsigned state)
 		[CPU_PIN_NOT_RUN] = "not-run", [CPU_PIN_PINNED] = "pinned",
 		[CPU_PIN_AS_BOOT] = "not-pinned",
 		[CPU_PIN_EIST_DISABLED] = "not-pinned-eist-disabled",
+		[CPU_PIN_HWP_OFF] = "not-pinned-hwp-off",
 		[CPU_PIN_FAULTED] = "faulted",
 		[CPU_PIN_TIMED_OUT] = "timed-out",
 	};
 	return name_or_unknown(names, CPU_PIN_STATE_COUNT, state);
+}
+
+const char *cpu_turbo_state_name(unsigned state)
+{
+	static const char *const names[CPU_TURBO_STATE_COUNT] = {
+		[CPU_TURBO_NOT_HELD] = "not-turned-off",
+		[CPU_TURBO_HELD] = "off-throughout",
+		[CPU_TURBO_LOST] = "found-on-again",
+	};
+	return name_or_unknown(names, CPU_TURBO_STATE_COUNT, state);
 }
 
 const char *cpu_fence_state_name(unsigned state)

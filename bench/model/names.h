@@ -179,6 +179,9 @@ enum cpu_pin_state {
 	/* EIST offered, but this processor's IA32_MISC_ENABLE[16] is clear:
 	 * IA32_PERF_CTL is not acted on there. */
 	CPU_PIN_EIST_DISABLED,
+	/* HWP on for the boot CPU, but this processor's IA32_PM_ENABLE is
+	 * clear (the package's: SDM vol. 3B §15.4.2): no request to pin. */
+	CPU_PIN_HWP_OFF,
 	/* An exception while it was pinned: it parked itself. */
 	CPU_PIN_FAULTED,
 	/* The pin did not return within a second: it may still finish, so
@@ -197,7 +200,18 @@ enum cpu_fence_state {
 	CPU_FENCE_UNCONFIRMED,
 	CPU_FENCE_STATE_COUNT,
 };
+/* Turbo off on it, IA32_MISC_ENABLE[38] (struct cpu_clock's turbo):
+ * not asked of it (the boot CPU did not turn turbo off), still off when
+ * its pin was put back, or found on again then: its package's bit
+ * cleared while it measured (docs/timing.md "Pinning the frequency"). */
+enum cpu_turbo_state {
+	CPU_TURBO_NOT_HELD = 0,
+	CPU_TURBO_HELD,
+	CPU_TURBO_LOST,
+	CPU_TURBO_STATE_COUNT,
+};
 const char *cpu_pin_state_name(unsigned state);
+const char *cpu_turbo_state_name(unsigned state);
 const char *cpu_fence_state_name(unsigned state);
 
 /* Whether the counted pass ran (docs/timing.md "Core cycles"). Where

@@ -152,3 +152,48 @@ enum pmu_turbo_step pmu_intel_turbo_step(uint32_t leaf6_eax,
 	return leaf6_eax & CPUID_06_EAX_TURBO ? TURBO_TURN_OFF :
 						TURBO_NOT_OFFERED;
 }
+
+static struct pmu_package_hold *package_hold(struct pmu_package_holds *h,
+					     uint32_t package)
+{
+	uint32_t i;
+
+	for (i = 0; i < h->n; i++)
+		if (h->p[i].package == package)
+			return &h->p[i];
+	if (h->n >= PMU_PACKAGE_HOLDS_MAX)
+		return 0;
+	h->p[h->n] = (struct pmu_package_hold){ .package = package };
+	return &h->p[h->n++];
+}
+
+void pmu_package_hold_take(struct pmu_package_holds *h, uint32_t package,
+			   int found_set)
+{
+	struct pmu_package_hold *p = package_hold(h, package);
+
+	if (!p)
+		return;
+	if (!found_set && p->holders)
+		p->narrower = 1;
+	if (!found_set && !p->holders)
+		p->set_by_a_holder = 1;
+	p->holders++;
+}
+
+int pmu_package_hold_leave(struct pmu_package_holds *h, uint32_t package,
+			   int set_here)
+{
+	struct pmu_package_hold *p = package_hold(h, package);
+
+	if (!p)
+		return set_here ? PMU_HOLD_CLEAR_OWN : PMU_HOLD_KEEP;
+	if (p->holders)
+		p->holders--;
+	if (p->narrower)
+		return set_here ? PMU_HOLD_CLEAR_OWN : PMU_HOLD_KEEP;
+	if (p->holders || !p->set_by_a_holder)
+		return PMU_HOLD_KEEP;
+	p->set_by_a_holder = 0;
+	return PMU_HOLD_CLEAR_LAST;
+}

@@ -115,4 +115,39 @@ struct pmu_atom_vids {
 uint64_t pmu_perf_ctl_request(uint64_t current, uint32_t ratio,
 			      const struct pmu_atom_vids *atom);
 
+/* IA32_MISC_ENABLE[38], turbo off, is the package's on most parts (SDM
+ * vol. 4, the MSR tables of Nehalem on give bit 38 package scope), so a
+ * processor that set it must not clear it while another of its package
+ * still measures: that one would go on with turbo on. The bit's holders
+ * are counted per package (docs/timing.md "Pinning the frequency"): the
+ * last one out clears it, where one of them set it. A processor that
+ * finds it clear while another of its package holds it set shows that
+ * the bit is narrower here (the core's or the thread's): from then on
+ * each processor of that package clears its own. Where the table is
+ * full a processor counts as narrower, and clears its own. */
+#define PMU_PACKAGE_HOLDS_MAX 64
+struct pmu_package_hold {
+	uint32_t package;	/* the APIC ID's package field */
+	uint32_t holders;
+	uint8_t set_by_a_holder;	/* found clear by the first in */
+	uint8_t narrower;
+};
+struct pmu_package_holds {
+	uint32_t n;
+	struct pmu_package_hold p[PMU_PACKAGE_HOLDS_MAX];
+};
+/* A processor of `package` holds the bit from now on; it found the bit
+ * set (`found_set`), or clear and set it. */
+void pmu_package_hold_take(struct pmu_package_holds *h, uint32_t package,
+			   int found_set);
+/* The holder of `package` that set the bit itself (`set_here`) or not
+ * lets go: whether it is to clear the bit now, and why. */
+enum pmu_hold_leave {
+	PMU_HOLD_KEEP,
+	PMU_HOLD_CLEAR_LAST,	/* the last of its package out */
+	PMU_HOLD_CLEAR_OWN,	/* narrower than the package: its own */
+};
+int pmu_package_hold_leave(struct pmu_package_holds *h, uint32_t package,
+			   int set_here);
+
 #endif

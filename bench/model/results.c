@@ -188,10 +188,13 @@ int results_join_part(struct run_result *into, const struct run_result *more)
 			struct cpu_clock *c = &into->cpu_clock[k];
 			uint32_t starts = c->starts + m->starts;
 			uint8_t restored = c->restored && m->restored;
+			uint8_t turbo = c->turbo > m->turbo ? c->turbo
+							    : m->turbo;
 
 			*c = *m;
 			c->starts = starts;
 			c->restored = restored;
+			c->turbo = turbo;
 		} else if (into->n_cpu_clocks < RESULTS_MAX_CPU_CLOCKS) {
 			into->cpu_clock[into->n_cpu_clocks++] = *m;
 		}

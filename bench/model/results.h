@@ -306,6 +306,8 @@ struct cpu_clock {
 	/* 1 where what the pin changed was put back on it before each INIT
 	 * that parked it; 0 where it faulted first. */
 	uint8_t restored;
+	/* enum cpu_turbo_state, the worst over its starts. */
+	uint8_t turbo;
 	/* APERF/MPERF in thousandths over a known loop after the pin, as
 	 * it was last started; 0 where the boot CPU found none. */
 	uint32_t ratio_milli;

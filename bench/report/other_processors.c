@@ -160,6 +160,11 @@ static void cpu_clock_reason(const struct run_result *r,
 			     "processor (IA32_MISC_ENABLE[16] clear): "
 			     "IA32_PERF_CTL is not acted on");
 		break;
+	case CPU_PIN_HWP_OFF:
+		fmt_snprintf(out, cap, "not pinned: HWP is off on this "
+			     "processor's package (IA32_PM_ENABLE[0] clear), "
+			     "though on for the boot CPU's");
+		break;
 	case CPU_PIN_FAULTED:
 		fmt_snprintf(out, cap, "not pinned: an exception while it was "
 			     "pinned parked it");
@@ -216,6 +221,7 @@ void other_cpu_clocks_json(struct json_writer *w,
 		json_kv_uint(w, "starts", c->starts);
 		json_key(w, "restored");
 		json_bool(w, c->restored);
+		json_kv_string(w, "turbo", cpu_turbo_state_name(c->turbo));
 		json_end_object(w);
 	}
 	json_end_array(w);
@@ -231,9 +237,13 @@ static void clock_line(const struct run_result *r, const struct cpu_clock *c,
 	cpu_clock_reason(r, c, reason, sizeof(reason));
 	if (c->ratio_milli)
 		fmt_snprintf(ratio, sizeof(ratio), "%u/1000", c->ratio_milli);
-	fmt_snprintf(out, cap, "%s; LFENCE %s; APERF/MPERF %s%s", reason,
+	fmt_snprintf(out, cap, "%s; LFENCE %s; APERF/MPERF %s%s%s", reason,
 		     cpu_fence_state_name(c->fence),
 		     c->ratio_milli ? ratio : cpu_clock_ratio_note(r, c),
+		     c->turbo == CPU_TURBO_LOST
+			     ? "; turbo found on again (its package's "
+			       "IA32_MISC_ENABLE[38] cleared while it measured)"
+			     : "",
 		     c->restored ? ""
 				 : "; not put back before INIT or the park for "
 				   "good");

@@ -170,14 +170,14 @@ static const char *pin_amd(const struct machine_info *m, char *what,
 		if (msr_read_guarded(MSR_AMD_HWCR, &hwcr) ||
 		    counters_change(MSR_AMD_HWCR, hwcr | HWCR_CPB_DISABLE))
 			return "HWCR faults";
-		tb_printf(&tb, "core performance boost off (HWCR[25])");
+		tb_printf(&tb, "boost off (HWCR[25])");
 	}
 	if (pstates) {
 		if (msr_read_guarded(MSR_AMD_PSTATE_CURRENT_LIMIT, &limit) ||
 		    counters_change(MSR_AMD_PSTATE_CONTROL, limit & 7))
 			return "PStateCurLim or PStateCtl faults";
-		tb_printf(&tb, "%sP-state fixed at P%u, the fastest allowed "
-			  "(PStateCtl)", boost ? ", " : "",
+		tb_printf(&tb, "%sP-state fixed at P%u, the fastest allowed",
+			  boost ? ", " : "",
 			  (unsigned)(limit & 7));
 	}
 	plan.path = PLAN_AMD;
@@ -226,8 +226,8 @@ void counters_pin(struct run_result *r)
 }
 
 /* Each other processor's changes, by its slot in ap_cpus. At most two
- * MSRs a path: the HWP request; MISC_ENABLE and PERF_CTL; HWCR and
- * PStateCtl. */
+ * MSRs a path: the HWP request; PERF_CTL; HWCR and PStateCtl.
+ * IA32_MISC_ENABLE[38] is the package's, held apart (turbo_holds). */
 #define MAX_CHANGED_HERE 2
 static struct cpu_clock_here {
 	uint32_t n;
@@ -235,7 +235,70 @@ static struct cpu_clock_here {
 	uint64_t value[MAX_CHANGED_HERE];
 	uint8_t pin, fence;	/* enum cpu_pin_state, cpu_fence_state */
 	uint32_t ratio_milli;
+	uint32_t package;	/* counters_pin_place */
+	/* Turbo off held here (the boot CPU turned it off), found set
+	 * or set here; where it was put back, whether the bit was still
+	 * set then (enum cpu_turbo_state), and whether it was cleared. */
+	uint8_t turbo_holds, turbo_found_set, turbo_set_here;
+	uint8_t turbo, turbo_cleared;
 } here[AP_MAX_CPUS];
+
+/* IA32_MISC_ENABLE[38]'s holders by package (pmu_package_hold_take):
+ * taken and let go on the processors themselves, one at a time as the
+ * boot CPU runs them, under a lock all the same, as a pin that did not
+ * return in time may still be running. */
+static struct pmu_package_holds turbo_holds;
+static uint32_t turbo_holds_lock;
+
+static void turbo_holds_enter(void)
+{
+	while (__atomic_exchange_n(&turbo_holds_lock, 1, __ATOMIC_ACQUIRE))
+		__builtin_ia32_pause();
+}
+
+static void turbo_holds_exit(void)
+{
+	__atomic_store_n(&turbo_holds_lock, 0, __ATOMIC_RELEASE);
+}
+
+/* Turbo off on this processor's package while it measures: set where
+ * it was clear, and counted among the package's holders either way. */
+static void turbo_hold(struct cpu_clock_here *h, uint64_t misc)
+{
+	h->turbo_holds = 1;
+	h->turbo_found_set = !!(misc & MISC_ENABLE_TURBO_DISABLE);
+	h->turbo_set_here = !h->turbo_found_set;
+	turbo_holds_enter();
+	if (h->turbo_set_here)
+		wrmsr(MSR_MISC_ENABLE, misc | MISC_ENABLE_TURBO_DISABLE);
+	pmu_package_hold_take(&turbo_holds, h->package, h->turbo_found_set);
+	turbo_holds_exit();
+}
+
+/* Lets go: whether the bit still held, and cleared where this is the
+ * last of its package out (or the bit is its own). */
+static void turbo_let_go(struct cpu_clock_here *h)
+{
+	uint64_t misc;
+
+	if (!h->turbo_holds)
+		return;
+	h->turbo_holds = 0;
+	turbo_holds_enter();
+	misc = rdmsr(MSR_MISC_ENABLE);
+	h->turbo = misc & MISC_ENABLE_TURBO_DISABLE ? CPU_TURBO_HELD
+						    : CPU_TURBO_LOST;
+	h->turbo_cleared = (uint8_t)pmu_package_hold_leave(
+		&turbo_holds, h->package, h->turbo_set_here);
+	if (h->turbo_cleared)
+		wrmsr(MSR_MISC_ENABLE, misc & ~MISC_ENABLE_TURBO_DISABLE);
+	turbo_holds_exit();
+}
+
+void counters_pin_place(uint32_t slot, uint32_t package)
+{
+	here[slot].package = package;
+}
 
 /* Unguarded, as the processor has no guard of its own (an exception
  * parks it, arch/ap.h): only MSRs the boot CPU read and wrote without
@@ -276,8 +339,17 @@ void counters_pin_here(void *slot_of)
 
 	h->n = 0;
 	h->pin = CPU_PIN_AS_BOOT;
+	h->turbo = CPU_TURBO_NOT_HELD;
+	h->turbo_cleared = 0;
 	switch (plan.path) {
 	case PLAN_HWP:
+		/* IA32_PM_ENABLE is the package's: the firmware may have
+		 * turned HWP on in the boot CPU's package alone, and the
+		 * request faults where it is off (SDM vol. 3B §15.4.2). */
+		if (!(rdmsr(MSR_PM_ENABLE) & 1)) {
+			h->pin = CPU_PIN_HWP_OFF;
+			break;
+		}
 		/* Its own guaranteed performance: a hybrid CPU's E-cores
 		 * guarantee less than its P-cores. */
 		change_here(h, MSR_HWP_REQUEST,
@@ -290,11 +362,8 @@ void counters_pin_here(void *slot_of)
 			h->pin = CPU_PIN_EIST_DISABLED;
 			break;
 		}
-		/* Bit 38's scope is the package on most parts: already set
-		 * then by the boot CPU, and left to it to put back. */
-		if (plan.turbo_off && !(misc & MISC_ENABLE_TURBO_DISABLE))
-			change_here(h, MSR_MISC_ENABLE,
-				    misc | MISC_ENABLE_TURBO_DISABLE);
+		if (plan.turbo_off)
+			turbo_hold(h, misc);
 		/* Unguarded reads, as change_here's: the boot CPU read the
 		 * same MSRs without a fault. */
 		if (plan.atom) {
@@ -327,6 +396,7 @@ void counters_unpin_here(void *slot_of)
 {
 	struct cpu_clock_here *h = &here[(uintptr_t)slot_of];
 
+	turbo_let_go(h);
 	while (h->n) {
 		h->n--;
 		wrmsr(h->msr[h->n], h->value[h->n]);
@@ -369,6 +439,10 @@ void counters_note_started(uint32_t slot, uint16_t cpu,
 	c->ratio_milli = faulted ? 0 : h->ratio_milli;
 	if (faulted)
 		c->restored = 0;
+	if (!faulted && h->turbo_set_here)
+		log_printf("other CPUs: CPU %u: turbo off (IA32_MISC_ENABLE[38] "
+			   "set) for package %u, the first of it in\n",
+			   cpu - 1u, h->package);
 	if (c->ratio_milli)
 		log_printf("other CPUs: CPU %u: clock %s, LFENCE %s, "
 			   "APERF/MPERF %u/1000\n", cpu - 1u,
@@ -384,10 +458,27 @@ void counters_note_started(uint32_t slot, uint16_t cpu,
 				   : "no APERF/MPERF");
 }
 
-void counters_note_parked(uint16_t cpu, int restored)
+void counters_note_parked(uint32_t slot, uint16_t cpu, int restored)
 {
+	const struct cpu_clock_here *h = &here[slot];
 	struct cpu_clock *c = clock_entry(cpu, 0);
 
 	if (c && !restored)
 		c->restored = 0;
+	if (!restored)
+		return;
+	/* A lost turbo stays lost over the processor's later starts. */
+	if (c && h->turbo > c->turbo)
+		c->turbo = h->turbo;
+	if (h->turbo == CPU_TURBO_LOST)
+		log_printf("other CPUs: CPU %u: turbo found on again when put "
+			   "back (IA32_MISC_ENABLE[38] clear): its rows since "
+			   "its start may have run with turbo\n", cpu - 1u);
+	if (h->turbo_cleared)
+		log_printf("other CPUs: CPU %u: turbo put back (IA32_MISC_ENABLE"
+			   "[38] cleared) for package %u, %s\n", cpu - 1u,
+			   h->package, h->turbo_cleared == PMU_HOLD_CLEAR_OWN
+					? "its own, narrower than the package "
+					  "here"
+					: "the last of it out");
 }

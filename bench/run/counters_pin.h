@@ -27,11 +27,15 @@ void counters_pin(struct run_result *r);
  * exception. */
 void counters_pin_here(void *slot);
 void counters_unpin_here(void *slot);
+/* Before the first: the package of the processor in `slot`, by its
+ * APIC ID (topology_place_of; 0 for all where the topology is not
+ * known, as one package), whose IA32_MISC_ENABLE[38] it shares. */
+void counters_pin_place(uint32_t slot, uint32_t package);
 /* On the boot CPU after each: records what the processor in `slot`,
  * struct cpu_clock's `cpu`, found, given how its run ended, and whether
  * its changes were put back, in the results counters_pin had. */
 void counters_note_started(uint32_t slot, uint16_t cpu,
 			   enum work_outcome outcome);
-void counters_note_parked(uint16_t cpu, int restored);
+void counters_note_parked(uint32_t slot, uint16_t cpu, int restored);
 
 #endif

@@ -400,8 +400,14 @@ uint32_t other_cpus_target_apic_id(void)
 static void pin_started(uint32_t slot)
 {
 	struct other_cpus *o = &started_cpus;
-	enum work_outcome outcome = other_cpus_run_quietly(slot,
-							   counters_pin_here);
+	enum work_outcome outcome;
+
+	counters_pin_place(slot, o->topology.known
+				       ? topology_place_of(&o->topology,
+							   o->cpu[slot].apic_id)
+						 .package
+				       : 0);
+	outcome = other_cpus_run_quietly(slot, counters_pin_here);
 
 	/* One still pinning is never put back: the restore could race it. */
 	o->pinned[slot] = outcome != WORK_TIMED_OUT;
@@ -423,7 +429,8 @@ static void unpin(uint32_t slot)
 	restored = !ap_cpus[slot].fault &&
 		   other_cpus_run_quietly(slot, counters_unpin_here) ==
 			   WORK_RETURNED;
-	counters_note_parked((uint16_t)(o->cpu[slot].index + 1), restored);
+	counters_note_parked(slot, (uint16_t)(o->cpu[slot].index + 1),
+			     restored);
 }
 
 /* The processors that started in phase B but are not in ap_wait now

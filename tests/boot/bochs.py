@@ -9,7 +9,8 @@ import subprocess
 from between_cpus import CROSS_CPU_SOURCES
 from every_step import linux_sites_from_listing, linux_steps_over
 from harness import (PASSES, ROOT, STATUS, TINY_SAMPLES, TINY_WARMUP,
-                     bochs_binary, bochs_smp_binary, check, check_every_plan_row,
+                     bochs_binary, bochs_smp_binary, check,
+                     check_every_plan_row,
                      experiment, handler_kinds, matrix_cells, run_bochs)
 from row_checks import check_i386
 from source_checks import (SKIP_CALL16, SKIP_FRED, SKIP_FSGSBASE,
@@ -225,18 +226,26 @@ def check_one_way_within_ack(label, kept, cells):
 
 
 def bochs_smp_four(tiny):
-    """Bochs with four processors (cpu: count=4), wildcat_lake, whose TSC
-    is invariant: the section between CPUs takes all four, and each of
-    its 12 ordered pairs has its ipi-ack median and its one-way figure
-    (or the bound's reason); the pairs of two processors other than the
-    boot CPU are those where it halts until they are done
-    (docs/cross-cpu.md "The boot CPU halts"), woken by the sender."""
+    """The exact-count Bochs with four processors in two packages of two
+    (cpu: count=2:2:1), wildcat_lake, whose TSC is invariant and whose
+    IA32_MISC_ENABLE and IA32_PM_ENABLE the package's processors share
+    (docs/emulators.md "The counting PMU"): the section between CPUs
+    takes all four, and each of its 12 ordered pairs has its ipi-ack
+    median and its one-way figure (or the bound's reason); the pairs of
+    two processors other than the boot CPU are those where it halts
+    until they are done (docs/cross-cpu.md "The boot CPU halts"), woken
+    by the sender. CPU 2 runs INT n again in the boot CPU's place and is
+    started again after it, while CPU 3 of its package still holds
+    turbo off (docs/timing.md "Pinning the frequency")."""
     label = "bochs-smp-4"
-    doc, _ = run_bochs(label, bochs_smp_binary(), "wildcat_lake", tiny + (
-        "schemes = direct\nvariants = none\nsources = ipi-cpu-roundtrip\n"
-        "apic_modes = x2apic\n"), cpus=4)
+    doc, run_dir = run_bochs(label, os.environ["BOCHS_EXACT"], "wildcat_lake",
+                             tiny + (
+        "schemes = direct\nvariants = none\nsources = int, "
+        "ipi-cpu-roundtrip\napic_modes = x2apic\nmatrix_cpus = 2\n"),
+                             cpus="2:2:1")
     if doc is None:
         return
+    check_package_turbo(label, doc, run_dir)
     x = doc.get("cross_cpu", {})
     m = x.get("matrix", {})
     cells = matrix_cells(x)
@@ -607,3 +616,48 @@ def bochs_shipped_config():
     check("%s: every experiment row ok or skipped with a reason" % label,
           doc["experiments"] and not bad, str(bad[:5]))
     check_first_part_alone(label, doc, run_dir)
+
+
+def check_package_turbo(label, doc, run_dir):
+    """Turbo off, IA32_MISC_ENABLE[38], held per package (docs/timing.md
+    "Pinning the frequency"): package 0's bit is the boot CPU's, never
+    cleared by another; package 1's is set by the first of it in and
+    cleared by the last out, after the other's put back, never while
+    one of it still measures, so every processor finds it still set
+    when its own pin is put back."""
+    with open(os.path.join(run_dir, "serial.log"), "rb") as f:
+        log = f.read().decode("latin-1")
+    clocks = {c["cpu"]: c for c in doc["clock"].get("other_cpus", [])}
+    pin = doc["platform"].get("frequency-pin", {}).get("detail", "")
+    events = re.findall(r"other CPUs: CPU (\d+): turbo (off|put back) "
+                        r"\(IA32_MISC_ENABLE\[38\] \w+\) for package (\d+), "
+                        r"(the first of it in|the last of it out|its own)",
+                        log)
+    by_package = {}
+    for cpu, what, package, how in events:
+        by_package.setdefault(package, []).append((int(cpu), what, how))
+    one = by_package.get("1", [])
+    check("%s: with the boot CPU's turbo off, each other processor's pin "
+          "holds it and finds it still off when put back (turbo "
+          "off-throughout, restored), CPU 2 started again after its rows "
+          "in the boot CPU's place" % label,
+          "turbo off (IA32_MISC_ENABLE[38])" in pin
+          and sorted(clocks) == [1, 2, 3]
+          and all(c["turbo"] == "off-throughout" and c["restored"] is True
+                  for c in clocks.values())
+          and clocks[2]["starts"] >= 2
+          and "found on again" not in log,
+          "%s; %s" % (pin, list(clocks.values())))
+    check("%s: package 0's bit, the boot CPU's, is never set or cleared by "
+          "another; package 1's is set by the first of it in and cleared "
+          "by the last of it out, in turn, every set cleared once, and at "
+          "least once the bit one processor set is cleared by the other, "
+          "whose pin outlasted it: %s" % (label, one),
+          "0" not in by_package and len(one) >= 2 and len(one) % 2 == 0
+          and all(what == ("off" if i % 2 == 0 else "put back")
+                  and how == ("the first of it in" if i % 2 == 0
+                              else "the last of it out")
+                  for i, (cpu, what, how) in enumerate(one))
+          and any(one[i][0] != one[i + 1][0]
+                  for i in range(0, len(one) - 1, 2)),
+          str(by_package))

@@ -233,7 +233,7 @@ SECOND_LANE = (
     Boot("bochs-smp", perform=lambda: bochs_smp_runs(TINY),
          needs="bochs-smp"),
     Boot("bochs-smp-4", perform=lambda: bochs_smp_four(TINY),
-         needs="bochs-smp"),
+         needs="bochs-exact"),
     Boot("bochs-exact", perform=lambda: bochs_exact_run(TINY),
          needs="bochs-exact"),
     # A whole matrix: its handoff must span more records than the five

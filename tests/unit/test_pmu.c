@@ -193,6 +193,54 @@ static void the_atom_vid_follows_its_table(void **state)
 	assert_int_equal(pmu_perf_ctl_request(0x1234, 16, &a) & 0xff, 0);
 }
 
+/* Two packages, two processors each measuring: the first in sets the
+ * bit (found clear), the others find it set. The first out of package 1
+ * leaves it for the other, who clears it last; package 0's were set by
+ * the boot CPU, which puts back its own, so none of its clears it. */
+static void the_last_of_a_package_out_clears_turbo(void **state)
+{
+	struct pmu_package_holds h = { 0 };
+
+	(void)state;
+	pmu_package_hold_take(&h, 0, 1);	/* the boot CPU set it */
+	pmu_package_hold_take(&h, 1, 0);	/* CPU 2: first in, sets */
+	pmu_package_hold_take(&h, 1, 1);	/* CPU 3: finds it set */
+	assert_int_equal(pmu_package_hold_leave(&h, 1, 1), PMU_HOLD_KEEP);
+	assert_int_equal(pmu_package_hold_leave(&h, 1, 0), PMU_HOLD_CLEAR_LAST);
+	assert_int_equal(pmu_package_hold_leave(&h, 0, 0), PMU_HOLD_KEEP);
+	/* In again after all were out: found clear, set, and cleared by
+	 * the one that set it, alone. */
+	pmu_package_hold_take(&h, 1, 0);
+	assert_int_equal(pmu_package_hold_leave(&h, 1, 1), PMU_HOLD_CLEAR_LAST);
+	/* Found set by the first in (the firmware's turbo off): never
+	 * cleared. */
+	pmu_package_hold_take(&h, 2, 1);
+	pmu_package_hold_take(&h, 2, 1);
+	assert_int_equal(pmu_package_hold_leave(&h, 2, 0), PMU_HOLD_KEEP);
+	assert_int_equal(pmu_package_hold_leave(&h, 2, 0), PMU_HOLD_KEEP);
+}
+
+/* Found clear while another of its package holds it set: the bit is
+ * narrower than the package here, and each clears its own, whichever
+ * leaves first. A full table: each clears its own. */
+static void a_bit_narrower_than_the_package_is_each_ones_own(void **state)
+{
+	struct pmu_package_holds h = { 0 };
+	uint32_t i;
+
+	(void)state;
+	pmu_package_hold_take(&h, 4, 0);
+	pmu_package_hold_take(&h, 4, 0);
+	assert_int_equal(pmu_package_hold_leave(&h, 4, 1), PMU_HOLD_CLEAR_OWN);
+	assert_int_equal(pmu_package_hold_leave(&h, 4, 1), PMU_HOLD_CLEAR_OWN);
+	for (i = 0; i < PMU_PACKAGE_HOLDS_MAX; i++)
+		pmu_package_hold_take(&h, 100 + i, 1);
+	pmu_package_hold_take(&h, 999, 0);
+	pmu_package_hold_take(&h, 999, 1);
+	assert_int_equal(pmu_package_hold_leave(&h, 999, 0), PMU_HOLD_KEEP);
+	assert_int_equal(pmu_package_hold_leave(&h, 999, 1), PMU_HOLD_CLEAR_OWN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -207,6 +255,8 @@ int main(void)
 		cmocka_unit_test(perf_ctl_keeps_the_bits_it_does_not_set),
 		cmocka_unit_test(atom_models_take_a_vid),
 		cmocka_unit_test(the_atom_vid_follows_its_table),
+		cmocka_unit_test(the_last_of_a_package_out_clears_turbo),
+		cmocka_unit_test(a_bit_narrower_than_the_package_is_each_ones_own),
 	};
 
 	return cmocka_run_group_tests_name("pmu", tests, NULL, NULL);
