@@ -26,11 +26,24 @@ const char *path_state_name(unsigned state);
 
 #define PATH_MAX_DIFFERENCES 24
 
+/* What one event delivery adds to instructions retired on a processor
+ * (path_length_compare): measured from the rows that deliver one or two
+ * events a round trip, as the most common difference per delivery from
+ * the reference, which counts none. */
+#define PATH_MAX_CPUS 16
+struct path_delivery_constant {
+	uint8_t cpu;		/* as struct row_id's: 0 the boot CPU */
+	int64_t per_delivery;
+	uint32_t rows, agreeing;	/* rows with a delivery; at the mode */
+};
+
 struct path_comparison {
 	uint8_t state;		/* enum path_state */
 	char why[RESULTS_REASON_LEN];	/* for every state but compared */
 	const char *counts_from;	/* where this run's counts come from */
 	uint32_t compared, equal;
+	uint32_t n_constants;
+	struct path_delivery_constant constant[PATH_MAX_CPUS];
 	uint32_t n_differences;	/* all of them; the first few are kept */
 	struct {
 		uint32_t row;	/* index in exp[] */

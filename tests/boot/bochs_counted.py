@@ -17,16 +17,19 @@ from source_checks import (SKIP_CALL16, SKIP_FRED, SKIP_GATE_GAP,
 # The counted pass's matrix (bochs_counted_pass): what each model skips
 # there, and how many of its rows run, every one of them exactly, how
 # many of those QEMU's reference also has (all but wildcat_lake's six
-# under FRED), and its ok gap and counted primitive rows; a row added to
-# the matrix changes the count here.
+# under FRED), how many of those deliver an event (an interrupt not
+# raised by INT n, or pf-cr2's #PF), and its ok gap and counted
+# primitive rows; a row added to the matrix changes the count here.
 COUNTED_SKIPS = {
     "wildcat_lake": SKIP_CALL16 + SKIP_GATE_GAP,
     "ryzen": (SKIP_CALL16 + SKIP_GATE_GAP + SKIP_FRED + SKIP_X2APIC
               + SKIP_LKGS + SKIP_PCID + SKIP_IBRS_IBPB),
 }
 COUNTED_ROWS = {
-    "wildcat_lake": {"ok": 59, "compared": 53, "gaps": 10, "primitives": 26},
-    "ryzen": {"ok": 42, "compared": 42, "gaps": 8, "primitives": 22},
+    "wildcat_lake": {"ok": 59, "compared": 53, "delivering": 35, "gaps": 10,
+                     "primitives": 26},
+    "ryzen": {"ok": 42, "compared": 42, "delivering": 24, "gaps": 8,
+              "primitives": 22},
 }
 
 # The PMU as firmware leaves it, preset in the counting build at reset
@@ -37,6 +40,18 @@ COUNTED_ROWS = {
 # 2^20 short of its 48 bits' end, to wrap inside the counted pass were
 # it not started from 0. Each MSR, its value, and the enable Linux's
 # check_hw_exists names.
+# Each model's options beyond the preset, so that every path of the
+# clock pin and the counters runs (docs/emulators.md "The counting
+# PMU"): wildcat_lake with HWP on as firmware leaves it (IA32_PM_ENABLE
+# = 1), and each event delivery counted as an instruction, as Intel's
+# counters count it; ryzen with PerfMonV2's global control, core
+# performance boost, and a P-state limit of P1 (PStateCurLim = 11H:
+# limit 1, highest P-state 1).
+DELIVERY_COUNTED = {"wildcat_lake": True, "ryzen": False}
+COUNTED_OPTIONS = {
+    "wildcat_lake": ("pmu_count_delivery=1", "770=1"),
+    "ryzen": ("pmu_perfmon_v2=1, pmu_boost=1", "c0010061=11"),
+}
 COUNTED_PRESET = {
     "wildcat_lake": ("38d=330 38f=70000000f 309=fffffff00000",
                      "MSR 38d is 330"),
@@ -57,15 +72,24 @@ COUNTED_PRESET = {
 # - the x2APIC MSR samples load ECX with the MSR again after the counted
 #   read (arch/timing.S IPI_SAMPLE_MSR): entry and round trip 1 longer;
 # - pf-cr2's gate fetch faults: Bochs ticks its TSC and its cycle
-#   counter for it, but an instruction that faults does not retire.
-def counted_over_tsc(e):
+#   counter for it, but an instruction that faults does not retire;
+# - with the delivery switch on (DELIVERY_COUNTED), each event delivered
+#   counts one instruction, as Intel's counters do: the interrupt, where
+#   INT n did not raise it, and pf-cr2's #PF (deliveries).
+def deliveries(e):
+    """Events a round trip of row e delivers that hardware counts as an
+    instruction each (bench/report/path_length.c deliveries)."""
+    return int(e["source"] != "int") + int(e["scheme"] == "pf-cr2")
+
+
+def counted_over_tsc(e, delivery_counted):
     """(cycles entry, exit, round trip, timed round trip) less the TSC's,
     and instructions retired per round trip less the TSC's."""
     x2apic = int(e["source"].startswith("ipi-self-x2apic"))
     gate = int(e["scheme"] == "gate")
     fault = int(e["scheme"] == "pf-cr2")
     return ((x2apic + gate, gate, x2apic, 2 + x2apic + 2 * gate),
-            x2apic - fault)
+            x2apic - fault + (deliveries(e) if delivery_counted else 0))
 
 
 COUNTED_SOURCES = ("int", "ipi-self-xapic", "ipi-self-x2apic-selfipi",
@@ -142,6 +166,7 @@ def bochs_counted_pass(tiny):
         label = "bochs-counted-" + model
         intel = model == "wildcat_lake"
         preset, in_use = COUNTED_PRESET[model]
+        options, machine_preset = COUNTED_OPTIONS[model]
         doc, run_dir = run_bochs(
             label, bochs, model, tiny + "samples = %d\n" % samples
             + "schemes = all\nsources = %s\n"
@@ -152,7 +177,8 @@ def bochs_counted_pass(tiny):
                 "simulate = turbo-off\n" if intel else ""),
             # Every MSR the model does not know faults, as on hardware,
             # so each "... faults" branch that applies runs.
-            cpu_options='ignore_bad_msrs=0, pmu_preset="%s"' % preset)
+            cpu_options='ignore_bad_msrs=0, %s, pmu_preset="%s %s"' % (
+                options, preset, machine_preset))
         if doc is None:
             continue
         check_counters_found(label, doc, run_dir, preset, in_use)
@@ -163,23 +189,28 @@ def bochs_counted_pass(tiny):
               "2 instructions a turn of its loop of 100000 (200010 with "
               "the reads), and the counted figures are the CPU's: measured"
               % (label, "fixed counters (PMU version 6, 48 bits)" if intel
-                 else "core counters (the core extension, no PerfMonV2)"),
+                 else "core counters (the core extension, with PerfMonV2's "
+                 "global control)"),
               pmu.get("state") == "ok"
               and pmu.get("detail", "").startswith(
                   "PMU version 6, 3 fixed counters of 48 bits: cycles on "
                   "fixed 1, instructions on fixed 0 " if intel else
-                  "core extension yes, PerfMonV2 no, IRPerfCount ")
+                  "core extension yes, PerfMonV2 yes, IRPerfCount ")
               and pmu["detail"].endswith("(200010 over a loop of 100000)")
               and doc["clock"]["cycles"]["state"] == "measured", str(pmu))
         check("%s: the frequency pin runs its real set-up and reads the "
-              "ratio that resulted, exactly 1: %s" % (label, "turbo off "
-                  "(IA32_MISC_ENABLE[38]) and IA32_PERF_CTL at the base "
-                  "ratio 25" if intel else "the P-state fixed at P0"),
+              "ratio that resulted, exactly 1: %s" % (label, "HWP, on as "
+                  "the firmware left it, asked for its guaranteed "
+                  "performance 25" if intel else "boost off through "
+                  "HWCR[25] and the P-state fixed at P1, the limit "
+                  "PStateCurLim sets"),
               pin.get("state") == "ok"
-              and ("turbo off (IA32_MISC_ENABLE[38]), IA32_PERF_CTL at the "
-                   "base ratio 25" in pin.get("detail", "") if intel
-                   else "P-state fixed at P0" in pin.get("detail", ""))
-              and "core clock then 1000/1000" in pin.get("detail", ""),
+              and pin.get("detail", "").startswith(
+                  "HWP request min = max = guaranteed performance 25, "
+                  "EPP 0; " if intel else "boost off (HWCR[25]), P-state "
+                  "fixed at P1, the fastest allowed; ")
+              and pin["detail"].endswith(
+                  "core clock then 1000/1000 of the TSC's"),
               str(pin))
         floors = doc["method"]
         check("%s: the counted floors, cycles and instructions, are the "
@@ -207,7 +238,8 @@ def bochs_counted_pass(tiny):
               "%d rows, %d ok: %s" % (len(rows), len(ok), bad[:4]))
         wrong = []
         for e in ok:
-            cycles, instructions = counted_over_tsc(e)
+            cycles, instructions = counted_over_tsc(
+                e, DELIVERY_COUNTED[model])
             got = (tuple(e["cycles"][k]["median"] - e[k]["median"]
                          for k in ("entry", "exit", "round_trip",
                                    "round_trip_timed")),
@@ -219,21 +251,31 @@ def bochs_counted_pass(tiny):
                 wrong.append((e["name"], got, (cycles, instructions)))
         check("%s: on every ok row, each counted figure is the TSC's "
               "(an instruction count here) plus exactly what the counted "
-              "instrument adds (counted_over_tsc), every sample alike"
-              % label, ok and not wrong,
+              "instrument adds (counted_over_tsc)%s, every sample alike"
+              % (label, ", and instructions one per event delivered"
+                 if DELIVERY_COUNTED[model] else ""), ok and not wrong,
               "%d ok rows: %s" % (len(ok), wrong[:4]))
         # Phase B's results have no reference to compare with; the
         # folder irqlab-rescue wrote from the blob, as phase C would, has.
         with open(os.path.join(run_dir, "results", doc["run_id"],
                                "results.json")) as f:
             path = json.load(f)["path_length"]
+        per = 1 if DELIVERY_COUNTED[model] else 0
+        want = COUNTED_ROWS[model]["delivering"]
         check("%s: the path length is compared from the counted pass, "
-              "instructions retired: it equals the icount reference's for "
-              "every row both ran" % label,
+              "instructions retired: the boot CPU's delivery constant is "
+              "measured as %d, every one of its %d compared rows that "
+              "deliver an event agreeing, and net of it the path length "
+              "equals the icount reference's for every row both ran"
+              % (label, per, want),
               path.get("state") == "compared"
               and "performance counters" in path.get("counts_from", "")
               and path["compared"] == COUNTED_ROWS[model]["compared"]
-              and path["equal"] == path["compared"], str(path)[:600])
+              and path["equal"] == path["compared"]
+              and path.get("delivery_constant")
+              == [{"processor": "the boot CPU",
+                   "instructions_per_delivery": per, "rows": want,
+                   "agreeing": want}], str(path)[:600])
         gaps = [g for g in doc["gap_method"]["rows"] if g["status"] == "ok"]
         check("%s: the gap loop runs again on the cycle counter and finds "
               "each scheme's gaps as the TSC's loop does, every one alike; "

@@ -145,6 +145,63 @@ static void counted_instructions_are_compared_less_the_trigger_extra(void **stat
 	assert_non_null(strstr(cmp.counts_from, "TSC"));
 }
 
+/* Hardware that counts each event delivery as an instruction: the
+ * interrupt of a self-IPI row, and pf-cr2's #PF as well, each one more
+ * than the reference, INT n's row none. The constant is measured, 1,
+ * and every row equal net of it; a row off by one more is told apart;
+ * a processor in the boot CPU's place has its own. */
+static void a_delivery_constant_is_measured_and_taken_off(void **state)
+{
+	static struct run_result r;
+	static const unsigned delivered[3] = { 0, 1, 2 };
+	char text[256];
+	struct text_buf tb;
+	uint32_t i;
+
+	(void)state;
+	sample_run(&r, 4);
+	strcpy(r.build, BUILD);
+	sample_counted(&r, PROBE_OK);
+	r.exp[1].id.source = SOURCE_IPI_SELF_XAPIC;
+	r.exp[2].id.source = SOURCE_LAPIC_ONESHOT;
+	r.exp[2].id.scheme = SCHEME_PF_CR2;
+	/* Counted here: 52 + row; the reference: that less each row's
+	 * deliveries (0, 1, 2). */
+	tb_init(&tb, text, sizeof(text));
+	tb_printf(&tb, "build " BUILD "\n");
+	for (i = 0; i < 3; i++)
+		tb_printf(&tb, "row %s %u\n", r.exp[i].name,
+			  52 + i - delivered[i]);
+	assert_int_equal(parse(text), 0);
+	path_length_compare(&r, &ref, 0, &cmp);
+	assert_int_equal(cmp.state, PATH_COMPARED);
+	assert_int_equal(cmp.n_constants, 1);
+	assert_int_equal(cmp.constant[0].cpu, 0);
+	assert_int_equal(cmp.constant[0].per_delivery, 1);
+	assert_int_equal(cmp.constant[0].rows, 2);
+	assert_int_equal(cmp.constant[0].agreeing, 2);
+	assert_int_equal(cmp.equal, 3);
+	tb_init(&tb, text, sizeof(text));
+	path_comparison_summary(&tb, &r, &cmp);
+	assert_non_null(strstr(text, "an event delivery counts 1 "
+				     "instruction(s) on the boot CPU (2 of its "
+				     "2 rows"));
+	/* INT n's row one more: a difference, net of nothing. */
+	r.counted[0].instructions.median++;
+	path_length_compare(&r, &ref, 0, &cmp);
+	assert_int_equal(cmp.equal, 2);
+	assert_int_equal(cmp.difference[0].here, 53);
+	/* The pf-cr2 row on another processor: its own constant, 1 again,
+	 * from its one row. */
+	r.counted[0].instructions.median--;
+	r.exp[2].id.cpu = 3;
+	path_length_compare(&r, &ref, 0, &cmp);
+	assert_int_equal(cmp.n_constants, 2);
+	assert_int_equal(cmp.constant[1].cpu, 3);
+	assert_int_equal(cmp.constant[1].per_delivery, 1);
+	assert_int_equal(cmp.equal, 3);
+}
+
 static void another_build_or_no_counts_is_not_compared(void **state)
 {
 	static struct run_result r;
@@ -183,6 +240,7 @@ int main(void)
 		cmocka_unit_test(what_is_not_the_format_is_refused_by_line),
 		cmocka_unit_test(an_instruction_counting_clock_is_compared_row_by_row),
 		cmocka_unit_test(counted_instructions_are_compared_less_the_trigger_extra),
+		cmocka_unit_test(a_delivery_constant_is_measured_and_taken_off),
 		cmocka_unit_test(another_build_or_no_counts_is_not_compared),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
