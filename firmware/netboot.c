@@ -376,10 +376,17 @@ static int url_split(const char *url, size_t len, const char *scheme,
 {
 	size_t i;
 
-	/* '|' 0x20 lowers a letter and leaves ':' and '/' as they are. */
-	for (i = 0; scheme[i]; i++)
-		if (i >= len || (url[i] | 0x20) != scheme[i])
+	/* The scheme's letters in either case (RFC 3986 §3.1); ':' and '/'
+	 * as they are, never a control character that '| 0x20' would turn
+	 * into one (0FH into '/', found by fuzzing). */
+	for (i = 0; scheme[i]; i++) {
+		char c = i < len ? url[i] : 0;
+
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c | 0x20);
+		if (c != scheme[i])
 			return -1;
+	}
 	p->host = i;
 	while (i < len && url[i] && url[i] != '/')
 		i++;

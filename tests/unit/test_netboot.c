@@ -323,6 +323,13 @@ static void an_http_uri_splits_into_server_and_folder(void **state)
 	assert_int_equal(http_uri_split("http:///irqlab.efi", base,
 					sizeof(base), folder, sizeof(folder)),
 			 -1);
+	/* A control character is no ':' or '/', whatever its bit 5. */
+	assert_int_equal(http_uri_split("http:/\x0flab/irqlab.efi", base,
+					sizeof(base), folder, sizeof(folder)),
+			 -1);
+	assert_int_equal(http_uri_split("http\x1a//lab/irqlab.efi", base,
+					sizeof(base), folder, sizeof(folder)),
+			 -1);
 	assert_int_equal(http_uri_split("http://lab", base, sizeof(base),
 					folder, sizeof(folder)), -1);
 	assert_int_equal(http_uri_split("http://lab/0123456789abcdef/x.efi",
