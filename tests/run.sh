@@ -67,6 +67,8 @@ suite readme all python3 "$here/layout/readme_figures.py"
 # README's "Where a change lands" for a mitigation variant, tried on a
 # copy of the tree: its four files build and pass; each forgotten fails.
 suite throwaway all python3 "$here/layout/throwaway_variant.py"
+# The lab server's sorter on what a hostile machine uploads.
+suite lab all python3 "$here/lab/sorter_test.py"
 # A change to the icount reference names every row it changes.
 suite reference all python3 "$here/boot/reference_check.py"
 suite boot all python3 "$here/boot/boot_test.py"

@@ -62,8 +62,24 @@ FLAT = re.compile(r"^(%s)\+(%s)\+(%s|%s|acpi\+([0-9A-Za-z_]{4}|SMBIOS)\.bin)$"
                   % (MACHINE, RUN, FILES, BLOB))
 
 
+# A manifest's line: the file's size in bytes, a space, and its name as
+# the run's folder has it (docs/lab.md "The server"); no more lines
+# than a run has files (results, 4 texts, 8 handoffs' blob parts, the
+# ACPI and SMBIOS tables).
+MANIFEST_LINE = re.compile(r"^([0-9]{1,10}) (%s|%s|acpi/([0-9A-Za-z_]{4}|"
+                           r"SMBIOS)\.bin)$" % (FILES, BLOB))
+MANIFEST_LINES = 256
+
 # Seconds the server keeps serving after the last run it was to file.
 LINGER = 5
+
+
+def printable(text):
+    """text with every control character (C0, DEL, C1) and every
+    backslash written as an escape, so that nothing a client names can
+    move the terminal's cursor or forge a line of serve.log."""
+    return re.sub(r"[\x00-\x1f\x7f-\x9f\\]",
+                  lambda m: "\\x%02x" % ord(m.group(0)), text)
 
 def remap_rules():
     """tftpd-hpa's rules (in.tftpd(8) "FILENAME REMAPPING"): uploads and
@@ -129,7 +145,7 @@ class Log:
         self.lock = threading.Lock()
 
     def say(self, text):
-        line = "%s %s" % (time.strftime("%H:%M:%S"), text)
+        line = "%s %s" % (time.strftime("%H:%M:%S"), printable(text))
         with self.lock:
             print(line, flush=True)
             self.file.write(line + "\n")
@@ -170,14 +186,26 @@ class Sorter:
             groups.setdefault((m.group(1), m.group(2)), {})[
                 m.group(4)] = st
         for (machine, run), files in groups.items():
-            self.consider(machine, run, files, now)
+            # Nothing a client sent stops the server: a run that cannot
+            # be read or filed is refused, its manifest moved aside so
+            # that the next scan, or the next start, does not meet it.
+            try:
+                self.consider(machine, run, files, now)
+            except Exception as e:
+                self.refuse("%s+%s+manifest.txt" % (machine, run),
+                            "could not be filed: %s: %s"
+                            % (type(e).__name__, e))
 
     def refuse(self, name, why):
         os.makedirs(self.refused, exist_ok=True)
-        os.replace(os.path.join(self.incoming, name),
-                   os.path.join(self.refused, name))
+        try:
+            os.replace(os.path.join(self.incoming, name),
+                       os.path.join(self.refused, name))
+            where = "moved to refused/"
+        except OSError as e:
+            where = "could not be moved to refused/: %s" % e.strerror
         self.seen.pop(name, None)
-        self.log.say("refused: %s: %s (moved to refused/)" % (name, why))
+        self.log.say("refused: %s: %s (%s)" % (name, why, where))
 
     def consider(self, machine, run, files, now):
         manifest = files.get("manifest.txt")
@@ -211,17 +239,33 @@ class Sorter:
     def manifest(self, machine, run, files):
         """How many files the run's manifest names, or None where one of
         them is missing or has another size."""
-        path = os.path.join(self.incoming, "%s+%s+manifest.txt" % (machine,
-                                                                  run))
-        with open(path, errors="replace") as f:
-            lines = [line.split(" ", 1) for line in f.read().splitlines()]
-        if not all(len(p) == 2 and p[0].isdigit() for p in lines):
-            self.refuse("%s+%s+manifest.txt" % (machine, run),
-                        "a line is not \"<bytes> <name>\"")
+        flat = "%s+%s+manifest.txt" % (machine, run)
+        with open(os.path.join(self.incoming, flat), "rb") as f:
+            data = f.read(TEXT_LIMIT + 1)
+        try:
+            text = data.decode("ascii")
+        except UnicodeDecodeError as e:
+            self.refuse(flat, "not ASCII (byte %d)" % e.start)
             return None
-        for size, name in lines:
-            st = files.get(name.replace("/", "+"))
-            if not st or st.st_size != int(size):
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        matched = [MANIFEST_LINE.match(line) for line in lines]
+        bad = [i for i, m in enumerate(matched) if not m]
+        names = [m.group(2) for m in matched if m]
+        why = ("line %d is not \"<bytes> <name>\", a size of 1-10 digits "
+               "and a name irqlab writes" % (bad[0] + 1) if bad
+               else "it names no file" if not lines
+               else "over %d lines" % MANIFEST_LINES
+               if len(lines) > MANIFEST_LINES
+               else "it names a file twice"
+               if len(set(names)) != len(names) else None)
+        if why:
+            self.refuse(flat, why)
+            return None
+        for m in matched:
+            st = files.get(m.group(2).replace("/", "+"))
+            if not st or st.st_size != int(m.group(1)):
                 return None
         return len(lines)
 
@@ -559,7 +603,13 @@ def main():
     start = time.time()
     try:
         while not stop:
-            sorter.scan()
+            try:
+                sorter.scan()
+            except Exception as e:
+                # Never a reason to stop serving the lab (docs/lab.md
+                # "What the server keeps").
+                log.say("sorter: a scan failed and is retried: %s: %s"
+                        % (type(e).__name__, e))
             # The run is filed once its manifest is in; the machine then
             # reads the manifest back to verify it. Stopping at once
             # left that read unanswered, and the machine kept its
