@@ -69,6 +69,8 @@ suite readme all python3 "$here/layout/readme_figures.py"
 suite throwaway all python3 "$here/layout/throwaway_variant.py"
 # The lab server's sorter on what a hostile machine uploads.
 suite lab all python3 "$here/lab/sorter_test.py"
+# make fleet's reader on a lab where machines left bad results.json.
+suite fleet all python3 "$here/lab/fleet_test.py"
 # A change to the icount reference names every row it changes.
 suite reference all python3 "$here/boot/reference_check.py"
 suite boot all python3 "$here/boot/boot_test.py"

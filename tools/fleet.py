@@ -29,10 +29,13 @@ it and computes nothing, so the table printed here and the page agree.
 
 import argparse
 import json
+import math
 import os
+import re
 import sqlite3
 import statistics
 import sys
+import time
 
 from compare import fill_template, print_table
 
@@ -145,10 +148,95 @@ def rows_of(doc):
     return out
 
 
+# The largest results.json irqlab writes (bench/report/context.h): a
+# file past it is not one of its runs, and is not read.
+FILE_LIMIT = 4 * 1024 * 1024
+RUN_ID = re.compile(r"^[0-9]{8}-[0-9]{6}(-discarded)?$")
+
+
+class NotARun(Exception):
+    """A results.json that does not fit what fleet reads from one."""
+
+
+def no_constant(name):
+    raise ValueError("%s is not a number JSON carries" % name)
+
+
+def text_of(v, what):
+    if v is None or isinstance(v, str):
+        return v
+    raise NotARun("%s is %s, not text" % (what, type(v).__name__))
+
+
+def number_of(v, what):
+    if v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)
+                     and math.isfinite(v)):
+        return v
+    raise NotARun("%s is %r, not a number" % (what, v))
+
+
+def dict_of(v, what):
+    if v is None:
+        return {}
+    if isinstance(v, dict):
+        return v
+    raise NotARun("%s is %s, not an object" % (what, type(v).__name__))
+
+
+def record_of(machine, folder, doc):
+    """What fleet keeps of a run, every value checked as it is taken:
+    text, a finite number, or null; the rest of the document is let go,
+    so that memory holds the rows, not the files. Raises NotARun."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("experiments"),
+                                                   list):
+        raise NotARun("not an irqlab results.json")
+    run = text_of(doc.get("run_id"), "run_id") or os.path.basename(folder)
+    if not RUN_ID.match(run):
+        raise NotARun("run_id %r is not YYYYMMDD-HHMMSS" % run)
+    try:
+        time.strptime(run[:15], "%Y%m%d-%H%M%S")
+    except ValueError:
+        raise NotARun("run_id %s is no date and time" % run) from None
+    m = dict_of(doc.get("machine"), "machine")
+    system = dict_of(m.get("smbios_system"), "machine.smbios_system")
+    clock = dict_of(doc.get("clock"), "clock")
+    microcode = m.get("microcode")
+    number_of(microcode, "machine.microcode") if not isinstance(
+        microcode, str) else None
+    try:
+        rows = rows_of(doc)
+    except (AttributeError, TypeError) as e:
+        raise NotARun("a row is not as irqlab writes it (%s)" % e) from None
+    for r in rows:
+        for k in ("topic", "row", "scheme", "source", "variant",
+                  "core_type", "measure", "state", "reason"):
+            r[k] = text_of(r[k], "row %r's %s" % (r.get("row"), k))
+        for k in ("round_trip", "entry", "exit", "samples"):
+            r[k] = number_of(r[k], "row %r's %s" % (r.get("row"), k))
+    return {
+        "machine": machine, "folder": folder, "run": run,
+        "build": text_of(doc.get("build"), "build"),
+        "brand": text_of(m.get("brand"), "machine.brand"),
+        "vendor": text_of(m.get("cpu_vendor"), "machine.cpu_vendor"),
+        "family": number_of(m.get("family"), "machine.family"),
+        "model": number_of(m.get("model"), "machine.model"),
+        "stepping": number_of(m.get("stepping"), "machine.stepping"),
+        "microcode": None if microcode is None else str(microcode),
+        "system": " ".join(x for x in (
+            text_of(system.get("vendor"), "SMBIOS vendor"),
+            text_of(system.get("product"), "SMBIOS product")) if x),
+        "kind": text_of(clock.get("kind"), "clock.kind"),
+        "unit": text_of(clock.get("unit"), "clock.unit"),
+        "cycles": int(bool(clock.get("figures_are_cycles"))),
+        "tsc_hz": number_of(clock.get("tsc_hz"), "clock.tsc_hz"),
+        "rows": rows,
+    }
+
+
 def find_runs(top):
-    """(machine, run folder relative to top, doc) of every results.json
-    under top, in a stable order; unreadable files are named in a
-    second list."""
+    """The record (record_of) of every results.json under top, in a
+    stable order; each file that cannot be read or is not an irqlab
+    run's is named, with why, in a second list, and the rest is read."""
     runs, problems = [], []
     for here, dirs, files in os.walk(top):
         dirs.sort()
@@ -156,14 +244,15 @@ def find_runs(top):
             continue
         path = os.path.join(here, "results.json")
         try:
-            with open(path) as f:
-                doc = json.load(f)
-        except (OSError, ValueError) as e:
-            problems.append("%s: cannot be read (%s)" % (path, e))
-            continue
-        if not isinstance(doc, dict) or not isinstance(
-                doc.get("experiments"), list):
-            problems.append("%s: not an irqlab results.json" % path)
+            if os.path.getsize(path) > FILE_LIMIT:
+                raise NotARun("over %d bytes" % FILE_LIMIT)
+            with open(path, "rb") as f:
+                doc = json.loads(f.read().decode("utf-8"),
+                                 parse_constant=no_constant)
+        except (OSError, ValueError, RecursionError, NotARun) as e:
+            problems.append("%s: cannot be read (%s)" % (
+                path, "nested too deep" if isinstance(e, RecursionError)
+                else e))
             continue
         # runs/<machine>/<run>, or <machine>/results/<run> as a stick
         # holds it, or a bare <run>.
@@ -174,52 +263,64 @@ def find_runs(top):
             machine = rel[-2]
         else:
             machine = rel[-1]
-        runs.append((machine, os.path.relpath(here, top), doc))
+        try:
+            runs.append(record_of(machine, os.path.relpath(here, top), doc))
+        except NotARun as e:
+            problems.append("%s: skipped: %s" % (path, e))
     return runs, problems
 
 
-def write_db(path, runs):
+def write_db(path, runs, problems):
+    """fleet.db from the records. A run already there under its machine
+    and run id, or a row its run has already, is named in `problems`
+    and left out, never fatal; the runs written are returned."""
     if os.path.exists(path):
         os.remove(path)
     db = sqlite3.connect(path)
     db.executescript(SCHEMA)
-    for machine, folder, doc in runs:
-        m = doc.get("machine") or {}
-        system = m.get("smbios_system") or {}
+    written, first = [], {}
+    for rec in runs:
+        key = (rec["machine"], rec["run"])
+        if key in first:
+            problems.append("%s: skipped: run %s/%s again, first in %s"
+                            % (rec["folder"], key[0], key[1], first[key]))
+            continue
+        first[key] = rec["folder"]
+        written.append(rec)
         db.execute("INSERT OR REPLACE INTO machines VALUES (?,?,?,?,?,?,?,?)",
-                   (machine, m.get("brand"), m.get("cpu_vendor"),
-                    m.get("family"), m.get("model"), m.get("stepping"),
-                    None if m.get("microcode") is None
-                    else str(m.get("microcode")),
-                    " ".join(x for x in (system.get("vendor"),
-                                         system.get("product")) if x)))
-        clock = doc.get("clock") or {}
-        run = doc.get("run_id") or os.path.basename(folder)
+                   (rec["machine"], rec["brand"], rec["vendor"],
+                    rec["family"], rec["model"], rec["stepping"],
+                    rec["microcode"], rec["system"]))
         db.execute("INSERT INTO runs VALUES (?,?,?,?,?,?,?,?)",
-                   (machine, run, doc.get("build"), clock.get("kind"),
-                    clock.get("unit"), int(bool(clock.get(
-                        "figures_are_cycles"))), clock.get("tsc_hz"), folder))
-        for r in rows_of(doc):
-            db.execute(
-                "INSERT INTO rows VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (machine, run, r["topic"], r["row"], r["scheme"],
-                 r["source"], r["variant"], r["core_type"], r["measure"],
-                 r["round_trip"], r["entry"], r["exit"], r["samples"],
-                 clock.get("unit"), clock.get("kind"), r["state"],
-                 r["reason"]))
+                   (rec["machine"], rec["run"], rec["build"], rec["kind"],
+                    rec["unit"], rec["cycles"], rec["tsc_hz"],
+                    rec["folder"]))
+        for r in rec["rows"]:
+            try:
+                db.execute(
+                    "INSERT INTO rows VALUES "
+                    "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (rec["machine"], rec["run"], r["topic"], r["row"],
+                     r["scheme"], r["source"], r["variant"], r["core_type"],
+                     r["measure"], r["round_trip"], r["entry"], r["exit"],
+                     r["samples"], rec["unit"], rec["kind"], r["state"],
+                     r["reason"]))
+            except sqlite3.IntegrityError:
+                problems.append("%s: row %s (%s) again: the first kept"
+                                % (rec["folder"], r["row"], r["topic"]))
     db.commit()
     db.close()
+    return written
 
 
 def latest_runs(runs):
     """Each machine's latest run (the largest run id): the page's
     columns. The others stay in fleet.db."""
     latest = {}
-    for machine, folder, doc in runs:
-        run = doc.get("run_id") or ""
-        if machine not in latest or run > latest[machine][2].get("run_id",
-                                                                 ""):
-            latest[machine] = (machine, folder, doc)
+    for rec in runs:
+        m = rec["machine"]
+        if m not in latest or rec["run"] > latest[m]["run"]:
+            latest[m] = rec
     return [latest[m] for m in sorted(latest)]
 
 
@@ -272,21 +373,22 @@ def summary(runs):
     group and per machine."""
     latest = latest_runs(runs)
     groups = {}
-    for machine, folder, doc in latest:
-        key = ((doc.get("machine") or {}).get("brand") or "?",
-               (doc.get("clock") or {}).get("unit") or "?")
-        groups.setdefault(key, []).append((machine, folder, doc))
+    for rec in latest:
+        key = (rec["brand"] or "?", rec["unit"] or "?")
+        groups.setdefault(key, []).append(rec)
     ordered = sorted(groups.items())
     group_list = [{"cpu_model": k[0], "unit": k[1], "machines": [
-        {"machine": m, "run": doc.get("run_id"), "folder": folder,
-         "clock": (doc.get("clock") or {}).get("kind")}
-        for m, folder, doc in members]} for k, members in ordered]
-    rows_by_machine = {m: {(r["topic"], r["row"]): r for r in rows_of(doc)}
-                       for m, _, doc in latest}
+        {"machine": r["machine"], "run": r["run"], "folder": r["folder"],
+         "clock": r["kind"]} for r in members]} for k, members in ordered]
+    rows_by_machine = {}
+    for rec in latest:
+        rows_by_machine[rec["machine"]] = mine = {}
+        for r in rec["rows"]:
+            mine.setdefault((r["topic"], r["row"]), r)
     topics = []
     for key, title in TOPICS:
         names = []
-        for m, _, _ in latest:
+        for m in rows_by_machine:
             for (topic, row) in rows_by_machine[m]:
                 if topic == key and row not in names:
                     names.append(row)
@@ -296,8 +398,8 @@ def summary(runs):
         for name in names:
             by_group, by_machine = [], []
             for _, members in ordered:
-                cells = [rows_by_machine[m].get((key, name))
-                         for m, _, _ in members]
+                cells = [rows_by_machine[r["machine"]].get((key, name))
+                         for r in members]
                 by_group.append(group_text(cells))
                 by_machine.append([cell_text(c) for c in cells])
             lines.append({"row": name, "groups": by_group,
@@ -338,7 +440,7 @@ def main():
             print("  " + p, file=sys.stderr)
         return 1
     db = os.path.join(args.dir, "fleet.db")
-    write_db(db, runs)
+    runs = write_db(db, runs, problems)
     model = summary(runs)
     model["problems"] = problems
     print_summary(model, problems)
