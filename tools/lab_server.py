@@ -33,6 +33,7 @@ LAB/refused/. Every event is printed, and appended to LAB/serve.log.
 
 import argparse
 import os
+import pwd
 import re
 import resource
 import shutil
@@ -69,6 +70,19 @@ FLAT = re.compile(r"^(%s)\+(%s)\+(%s|%s|acpi\+([0-9A-Za-z_]{4}|SMBIOS)\.bin)$"
 MANIFEST_LINE = re.compile(r"^([0-9]{1,10}) (%s|%s|acpi/([0-9A-Za-z_]{4}|"
                            r"SMBIOS)\.bin)$" % (FILES, BLOB))
 MANIFEST_LINES = 256
+
+# The users the engines run as, once they listen (Debian's own).
+TFTP_USER = "tftp"
+HTTP_USER = "www-data"
+
+
+def user_exists(name):
+    try:
+        pwd.getpwnam(name)
+        return True
+    except KeyError:
+        return False
+
 
 # Seconds the server keeps serving after the last run it was to file.
 LINGER = 5
@@ -113,7 +127,11 @@ def lighttpd_config(root, state, address, port, also=()):
         'server.document-root = "%s"' % root,
         'server.bind = "%s"' % address,
         "server.port = %d" % port] + [
-        '$SERVER["socket"] == "%s:%d" { }' % (a, port) for a in also] + [
+        '$SERVER["socket"] == "%s:%d" { }' % (a, port) for a in also] + (
+        # Never root once it listens.
+        ['server.username = "%s"' % HTTP_USER,
+         'server.groupname = "%s"' % HTTP_USER]
+        if os.geteuid() == 0 and user_exists(HTTP_USER) else []) + [
         'server.modules = ("mod_access", "mod_rewrite", "mod_webdav", '
         '"mod_accesslog")',
         # Its errors on stderr (no server.errorlog), followed; its
@@ -231,10 +249,28 @@ class Sorter:
             shutil.copy2(os.path.join(self.incoming,
                                       "%s+%s+%s" % (machine, run, f)), dest)
         os.replace(staging, target)
+        self.protect(machine, run, files, target)
         self.sorted += 1
         self.log.say("run: %s/%s complete, %d files (%d in its manifest), "
                      "in runs/%s/%s" % (machine, run, len(files), listed,
                                         machine, run))
+
+    def protect(self, machine, run, files, target):
+        """A filed run can no longer be changed by an upload: its files
+        in incoming/, which read-backs read, and its folder in runs/
+        become root's (where the server is root) and read-only. tftpd-hpa
+        writes only a file that is writable by all, and in the sticky
+        incoming/ lighttpd, not root, can neither replace nor remove
+        one: a second upload of a filed name is refused, so a machine
+        whose run another pre-empted keeps its records."""
+        for f in files:
+            path = os.path.join(self.incoming, "%s+%s+%s" % (machine, run, f))
+            if os.geteuid() == 0:
+                os.chown(path, 0, 0)
+            os.chmod(path, 0o444)
+        for here, dirs, names in os.walk(target):
+            for n in names:
+                os.chmod(os.path.join(here, n), 0o444)
 
     def manifest(self, machine, run, files):
         """How many files the run's manifest names, or None where one of
@@ -381,7 +417,8 @@ def tftpd_command(args, listen, root, state):
              "--map-file", os.path.join(state, "tftp-remap"),
              "--pidfile", os.path.join(state, "tftpd.pid")]
     if os.geteuid() == 0:
-        tftpd += ["--user", "root"]
+        # Never root: Debian's own user for it where there is one.
+        tftpd += ["--user", TFTP_USER if user_exists(TFTP_USER) else "nobody"]
     tftpd.append(root)
     if os.geteuid() != 0 or not shutil.which("unshare"):
         return tftpd, None
@@ -404,6 +441,8 @@ def listen_syslog(sock_path, log):
         os.unlink(sock_path)
     s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     s.bind(sock_path)
+    # tftpd-hpa writes to it after it drops root.
+    os.chmod(sock_path, 0o666)
 
     def run():
         while True:
@@ -478,6 +517,18 @@ def prepare(args):
     for d in (root, os.path.join(root, "incoming"), state,
               os.path.join(args.dir, "runs")):
         os.makedirs(d, exist_ok=True)
+    # The engines write here as their own users; sticky, as /tmp is,
+    # so that neither can replace or remove a file it does not own: a
+    # run's files, once filed, are root's and read-only (Sorter.file).
+    os.chmod(os.path.join(root, "incoming"), 0o1777)
+    if os.geteuid() == 0 and user_exists(HTTP_USER):
+        for d in ("http-bodies", "access.log"):
+            path = os.path.join(state, d)
+            if d.endswith(".log"):
+                open(path, "a").close()
+            else:
+                os.makedirs(path, exist_ok=True)
+            shutil.chown(path, HTTP_USER, HTTP_USER)
     with open(os.path.join(state, "tftp-remap"), "w") as f:
         f.write(remap_rules())
     for src, name in ((args.efi, "irqlab.efi"), (args.template, "report.tpl"),

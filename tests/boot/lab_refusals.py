@@ -3,6 +3,7 @@ over HTTP: tools/lab_server.py on loopback ports, sent to as a machine
 would, with no machine booted."""
 
 import os
+import pwd
 import shutil
 import subprocess
 import time
@@ -73,16 +74,25 @@ def lab_server_refusals():
         first = os.path.join(served, "runs", "m1", "20261205-091500",
                              "results.json")
         filed = os.path.exists(first)
+        before = log().count("sending NAK (0, Permission denied)")
         put(b"{\"again\": 1}\n", run + "results.json")
         put(b"13 results.json\n", run + "manifest.txt")
         time.sleep(2)
         said = log()
+        incoming = os.path.join(served, "tftp", "incoming",
+                                "m1+20261205-091500+results.json")
+        owner = pwd.getpwuid(os.stat(os.path.join(
+            served, "refused", "m1+20261205-091500+report.html")).st_uid)
+        check("lab-refusals: tftpd-hpa's transfers write as the tftp user, "
+              "not root", owner.pw_name == "tftp", owner.pw_name)
         check("lab-refusals: a run whose manifest's files are all in is "
-              "filed; the same run sent again is refused and logged, the "
-              "filed one left as it was",
-              filed and open(first).read() == "{}\n" and
-              "refused: m1/20261205-091500 is already in runs/" in said,
-              said[-800:])
+              "filed, read-only; the same run sent again is refused by "
+              "tftpd, each of its two files (Permission denied, logged), so "
+              "neither the filed copy nor what a read-back reads changes",
+              filed and open(first).read() == "{}\n"
+              and open(incoming).read() == "{}\n"
+              and said.count("sending NAK (0, Permission denied)")
+              - before == 2, said[-800:])
         # A run whose manifest gives a file a size it does not have (a
         # file cut short, or sent again shorter): never filed as whole.
         short = "m1/20261205-101500/"
@@ -196,6 +206,30 @@ def lab_http_refusals():
               os.path.exists(os.path.join(filed, "results.json")) and
               os.path.exists(os.path.join(filed, "acpi", "APIC.bin")),
               log()[-800:])
+        # Another machine's bytes under the filed run's names: lighttpd,
+        # not root, cannot replace a file it does not own in the sticky
+        # incoming/, so the read-back still reads the run as filed.
+        again = send("PUT", run + "results.json", b"[\"forged\"]\n")
+        back = send("GET", run + "results.json")
+        with open(os.path.join(filed, "results.json"), "rb") as f:
+            kept = f.read()
+        engines = [line.split(None, 1) for line in subprocess.run(
+            ["ps", "-eo", "user:16,args"], capture_output=True,
+            text=True).stdout.splitlines() if served in line
+            and ("lighttpd" in line or "in.tftpd" in line)]
+        # tftpd-hpa's listener stays root by its design (it chroots each
+        # transfer's child, which then runs as its --user): its uploads'
+        # owner shows that user.
+        check("lab-http: lighttpd runs as www-data, never as root, once it "
+              "listens, and tftpd-hpa's transfers as tftp",
+              [u for u, a in engines if a.startswith("lighttpd")]
+              == ["www-data"] and any(a.startswith("in.tftpd")
+                                      and "--user tftp " in a
+                                      for u, a in engines), str(engines))
+        check("lab-http: a PUT over a filed run's file is refused, and both "
+              "the filed copy and its read-back keep the run as filed",
+              again not in ("200", "201", "204") and kept == b"{}\n",
+              "PUT %s, filed %r, read back %s" % (again, kept, back))
     finally:
         server.terminate()
         server.wait()
