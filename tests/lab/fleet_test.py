@@ -115,7 +115,8 @@ def fleet_checks():
 
 def main():
     if not os.path.exists(TEMPLATE):
-        subprocess.run(["make", "-s", "-C", ROOT, TEMPLATE], check=False)
+        subprocess.run(["make", "-s", "-C", ROOT,
+                        os.path.relpath(TEMPLATE, ROOT)], check=False)
     check.guarded("the fleet reader's checks", fleet_checks)
     return check.finish(CHECKS_UNDER_CI)
 
