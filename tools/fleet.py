@@ -201,8 +201,8 @@ def record_of(machine, folder, doc):
     system = dict_of(m.get("smbios_system"), "machine.smbios_system")
     clock = dict_of(doc.get("clock"), "clock")
     microcode = m.get("microcode")
-    number_of(microcode, "machine.microcode") if not isinstance(
-        microcode, str) else None
+    if not isinstance(microcode, str):
+        number_of(microcode, "machine.microcode")
     try:
         rows = rows_of(doc)
     except (AttributeError, TypeError) as e:

@@ -253,7 +253,7 @@ static uint32_t turbo_holds_lock;
 static void turbo_holds_enter(void)
 {
 	while (__atomic_exchange_n(&turbo_holds_lock, 1, __ATOMIC_ACQUIRE))
-		__builtin_ia32_pause();
+		__asm__ volatile("pause" ::: "memory");
 }
 
 static void turbo_holds_exit(void)
