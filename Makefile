@@ -96,7 +96,9 @@ help:
 	@echo "  serve LAB=folder INTERFACE=eth0 [MODE=dhcp RANGE=first,last] [RUNS=n]"
 	@echo "                  a lab's server: its machines PXE-boot irqlab and"
 	@echo "                  their runs arrive in LAB/runs (docs/lab.md);"
-	@echo "                  MODE=user (no INTERFACE) for QEMU user networking"
+	@echo "                  MODE=user (no INTERFACE) for QEMU user networking;"
+	@echo "                  ALLOW=file answers only the MACs/UUIDs listed,"
+	@echo "                  ROUTER=1, FORCE=1, LIMITS=name=value,... (docs/lab.md)"
 	@echo "  fleet DIR=folder   every machine's runs under DIR: fleet.html (side by"
 	@echo "                  side, grouped by CPU model) and fleet.db (SQLite)"
 	@echo "  reference       record the icount reference for this build"
@@ -233,13 +235,15 @@ fleet: $(TOP)/fleet-template.html
 image: $(IMAGE)
 
 # make serve LAB=folder INTERFACE=eth0 [MODE=dhcp RANGE=first,last
-# RANGE6=first,last] [RUNS=n]: a lab's machines PXE-boot irqlab from here,
+# RANGE6=first,last] [ALLOW=file] [ROUTER=1] [FORCE=1] [LIMITS=...]
+# [RUNS=n]: a lab's machines PXE-boot irqlab from here,
 # and their runs arrive in LAB/runs (docs/lab.md). RANGE6 leases IPv6
 # addresses and boots over IPv6 too. MODE=user, with no INTERFACE, serves
 # QEMU machines on user networking.
 serve: $(BUILD)/irqlab.efi $(TOP)/report-template.html $(TOP)/icount.ref
 	EFI=$(BUILD)/irqlab.efi TEMPLATE=$(TOP)/report-template.html \
-	RANGE6=$(RANGE6) \
+	RANGE6=$(RANGE6) ALLOW=$(ALLOW) ROUTER=$(ROUTER) FORCE=$(FORCE) \
+	LIMITS='$(LIMITS)' \
 	REFERENCE=$(TOP)/icount.ref image/serve.sh $(or $(LAB),lab) \
 		$(or $(INTERFACE),-) \
 		$(or $(MODE),proxy) $(if $(filter dhcp,$(MODE)),$(or $(RANGE),-)) \

@@ -13,7 +13,11 @@
 # boots machines over IPv6 (FIRST,LAST may then be -, for IPv6 alone).
 # HTTP_ADDRESS=ADDRESS:PORT has lighttpd listen there instead of port 80
 # of the TFTP server's address, for a server of the lab's own in front
-# (docs/lab.md "Servers other than lighttpd"). It
+# (docs/lab.md "Servers other than lighttpd"). ALLOW=file answers only
+# the MACs and UUIDs it lists; ROUTER=1 names this host the default router
+# in dhcp mode; FORCE=1 leases though another DHCP server answers;
+# LIMITS=NAME=VALUE,... sets what the server keeps at most (docs/lab.md
+# "What the server keeps"). It
 # prints each machine as it boots and uploads, until interrupted, or until
 # RUNS runs are filed and 5 s more (the last read-backs served).
 set -euo pipefail
@@ -47,4 +51,6 @@ fi
 exec python3 "$here/tools/lab_server.py" --dir "$lab" \
 	$([ "$interface" = - ] || echo --interface "$interface") --mode "$mode" ${range:+--range "$range"} ${RANGE6:+--range6 "$RANGE6"} \
 	--efi "$efi" --template "$template" --reference "$reference" --config "$here/image/irqlab.cfg" \
-	${HTTP_ADDRESS:+--http-address "$HTTP_ADDRESS"} --runs "$runs"
+	${HTTP_ADDRESS:+--http-address "$HTTP_ADDRESS"} ${ALLOW:+--allow "$ALLOW"} \
+	$([ "${ROUTER:-0}" = 0 ] || echo --router) $([ "${FORCE:-0}" = 0 ] || echo --force) \
+	${LIMITS:+--limits "$LIMITS"} --runs "$runs"

@@ -3,7 +3,6 @@ over HTTP: tools/lab_server.py on loopback ports, sent to as a machine
 would, with no machine booted."""
 
 import os
-import pwd
 import shutil
 import subprocess
 import time
@@ -81,10 +80,13 @@ def lab_server_refusals():
         said = log()
         incoming = os.path.join(served, "tftp", "incoming",
                                 "m1+20261205-091500+results.json")
-        owner = pwd.getpwuid(os.stat(os.path.join(
-            served, "refused", "m1+20261205-091500+report.html")).st_uid)
-        check("lab-refusals: tftpd-hpa's transfers write as the tftp user, "
-              "not root", owner.pw_name == "tftp", owner.pw_name)
+        held = os.stat(os.path.join(served, "refused",
+                                    "m1+20261205-091500+report.html"))
+        check("lab-refusals: an upload's file is held once its bytes "
+              "arrive: root's and read-only, so no later write request "
+              "truncates it",
+              held.st_uid == 0 and held.st_mode & 0o777 == 0o444,
+              "uid %d, mode %o" % (held.st_uid, held.st_mode))
         check("lab-refusals: a run whose manifest's files are all in is "
               "filed, read-only; the same run sent again is refused by "
               "tftpd, each of its two files (Permission denied, logged), so "
@@ -217,15 +219,14 @@ def lab_http_refusals():
             ["ps", "-eo", "user:16,args"], capture_output=True,
             text=True).stdout.splitlines() if served in line
             and ("lighttpd" in line or "in.tftpd" in line)]
-        # tftpd-hpa's listener stays root by its design (it chroots each
-        # transfer's child, which then runs as its --user): its uploads'
-        # owner shows that user.
+        # tftpd-hpa's listener too: it runs as tftp from the start,
+        # with only the capabilities its transfers need (TFTPD_CAPS).
         check("lab-http: lighttpd runs as www-data, never as root, once it "
-              "listens, and tftpd-hpa's transfers as tftp",
+              "listens, and tftpd-hpa's listener as tftp",
               [u for u, a in engines if a.startswith("lighttpd")]
-              == ["www-data"] and any(a.startswith("in.tftpd")
-                                      and "--user tftp " in a
-                                      for u, a in engines), str(engines))
+              == ["www-data"] and [u for u, a in engines
+                                   if a.startswith("in.tftpd")]
+              == ["tftp"], str(engines))
         check("lab-http: a PUT over a filed run's file is refused, and both "
               "the filed copy and its read-back keep the run as filed",
               again not in ("200", "201", "204") and kept == b"{}\n",

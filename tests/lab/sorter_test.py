@@ -15,6 +15,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -23,7 +24,7 @@ from checks import Checks  # noqa: E402
 
 check = Checks("lab")
 # How many checks the suite counts under CI (tests/checks.py).
-CHECKS_UNDER_CI = 11
+CHECKS_UNDER_CI = 21
 
 
 def load_server():
@@ -37,14 +38,14 @@ def load_server():
 class Lab:
     """A lab folder with an empty incoming/, its sorter and its log."""
 
-    def __init__(self, server):
-        self.dir = tempfile.mkdtemp(prefix="irqlab-lab-")
+    def __init__(self, server, limits=None, folder=None):
+        self.dir = folder or tempfile.mkdtemp(prefix="irqlab-lab-")
         self.incoming = os.path.join(self.dir, "tftp", "incoming")
-        os.makedirs(self.incoming)
+        os.makedirs(self.incoming, exist_ok=True)
         self.out = io.StringIO()
         with contextlib.redirect_stdout(self.out):
             self.log = server.Log(os.path.join(self.dir, "serve.log"))
-        self.sorter = server.Sorter(self.dir, self.log)
+        self.sorter = server.Sorter(self.dir, self.log, limits)
 
     def put(self, machine, run, name, data):
         flat = "%s+%s+%s" % (machine, run, name.replace("/", "+"))
@@ -124,10 +125,10 @@ def sorter_checks():
     flat = lab.put_run("m1", "20261207-101010")
     real = lab.sorter.consider
 
-    def vanish(machine, run, files, now):
+    def vanish(machine, run, files):
         os.remove(os.path.join(lab.incoming, "%s+%s+results.json"
                                % (machine, run)))
-        return real(machine, run, files, now)
+        return real(machine, run, files)
     lab.sorter.consider = vanish
     lab.scan()
     lab.sorter.consider = real
@@ -169,8 +170,116 @@ def sorter_checks():
     shutil.rmtree(lab.dir)
 
 
+def limit_checks():
+    """What the server keeps (docs/lab.md "What the server keeps"):
+    names held, runs filed by link, unfinished runs freed, each limit."""
+    server = load_server()
+    lab = Lab(server)
+    lab.scan()          # the start's scan: nothing left from before
+    flat = lab.put_run("m1", "20261207-101010")
+    lab.scan()
+    filed = os.path.join(lab.dir, "runs", "m1", "20261207-101010",
+                         "results.json")
+    inside = os.path.join(lab.incoming, "m1+20261207-101010+results.json")
+    st, fst = os.stat(inside), os.stat(filed)
+    check("sorter: a filed run's files are linked, not copied: incoming/ "
+          "and runs/ name one read-only inode (one copy on disk, and the "
+          "read-back reads the filed copy)",
+          st.st_ino == fst.st_ino and st.st_nlink == 2
+          and st.st_mode & 0o222 == 0 and (os.geteuid() != 0
+                                           or st.st_uid == 0),
+          "%s %s" % (st, fst))
+    again = Lab(server, folder=lab.dir)
+    again.scan()
+    check("sorter: a server started again over the same lab knows the "
+          "filed run's names as filed: no conflict, nothing refused",
+          "refused" not in again.said().split("limits")[-1][
+              len(lab.said()):] and not os.path.exists(os.path.join(
+                  lab.dir, "refused")) and os.path.exists(inside),
+          again.said()[-400:])
+    shutil.rmtree(lab.dir)
+
+    lab = Lab(server, server.parse_limits("idle_seconds=60"))
+    lab.scan()
+    half = lab.put("m1", "20261207-101010", "results.json", b"{}")
+    lab.scan()
+    held = os.stat(os.path.join(lab.incoming, half))
+    old = time.time() - 61
+    os.utime(os.path.join(lab.incoming, half), (old, old))
+    lab.scan()
+    check("sorter: an upload's name is held at once (read-only), and a run "
+          "left unfinished for idle_seconds is moved to refused/ with the "
+          "reason, its names free again",
+          held.st_mode & 0o222 == 0 and lab.refused(half)
+          and "unfinished, no upload for idle_seconds=60" in lab.said(),
+          lab.said()[-400:])
+    lab.put("m1", "20261207-101011", "results.json", b"{}")
+    started = Lab(server, folder=lab.dir)
+    started.scan()
+    check("sorter: at the server's start, a run an earlier server left "
+          "unfinished is moved to refused/, so the machine can send it "
+          "again",
+          started.refused("m1+20261207-101011+results.json") and
+          "left unfinished when the server last stopped" in started.said(),
+          started.said()[-400:])
+    shutil.rmtree(lab.dir)
+
+    cases = [
+        ("runs_per_day=2", lambda lab: [lab.put("m1", "20261207-10101%d" % i,
+                                                "results.json", b"{}")
+                                        for i in range(3)][-1],
+         "its machine started runs_per_day=2 runs"),
+        ("run_files=2", lambda lab: [lab.put("m1", "20261207-101010", n,
+                                             b"{}") for n in (
+            "report.html", "results.json", "summary.txt")][-1],
+         "its run has run_files=2 files already"),
+        ("incoming_bytes=10", lambda lab: [lab.put(
+            "m%d" % i, "20261207-101010", "results.json", b"x" * 8)
+            for i in (1, 2, 3)][-1], "incoming/ holds over incoming_bytes=10"),
+    ]
+    for limit, upload, why in cases:
+        lab = Lab(server, server.parse_limits(limit))
+        lab.scan()
+        last = upload(lab)
+        lab.scan()
+        check("sorter: past %s a new upload is deleted with its reason "
+              "(\"%s\"), and the uploads before it stay" % (limit, why),
+              not os.path.exists(os.path.join(lab.incoming, last))
+              and "refused: %s: %s" % (last, why) in lab.said()
+              and len(os.listdir(lab.incoming)) == 2,
+              lab.said()[-400:])
+        shutil.rmtree(lab.dir)
+
+    lab = Lab(server, server.parse_limits("run_bytes=10,refused_bytes=12"))
+    lab.scan()
+    lab.put("m1", "20261207-101010", "results.json", b"x" * 8)
+    lab.put("m1", "20261207-101010", "summary.txt", b"x" * 8)
+    lab.scan()
+    left = sorted(os.listdir(os.path.join(lab.dir, "refused")))
+    check("sorter: a run past run_bytes is moved to refused/ with the "
+          "reason, and refused/ past refused_bytes loses its oldest files",
+          "its files hold over run_bytes=10" in lab.said() and len(left) == 1
+          and "deleted, over refused_bytes=12" in lab.said(),
+          "%s; %s" % (left, lab.said()[-400:]))
+    shutil.rmtree(lab.dir)
+
+    bad = []
+    for text in ("run_file=2", "run_bytes=-1", "run_bytes=1T", "idle=9"):
+        try:
+            server.parse_limits(text)
+        except ValueError as e:
+            bad.append(str(e))
+    check("sorter: a limit with a name or value not known stops the server "
+          "with what is wrong (4 of 4 refused)", len(bad) == 4, str(bad))
+    check("sorter: a UUID goes on the wire as SMBIOS and PXE send it, its "
+          "first three fields little-endian",
+          server.uuid_wire("00112233-4455-6677-8899-aabbccddeeff").hex()
+          == "33221100554477668899aabbccddeeff", "")
+
+
 def main():
     check.guarded("the lab sorter's checks", sorter_checks)
+    check.guarded("the lab sorter's limits", limit_checks)
     return check.finish(CHECKS_UNDER_CI)
 
 
