@@ -155,9 +155,11 @@ static int same_name(const char *a, const char *b)
 	return *a == *b;
 }
 
-/* Content-Length among a response's headers, or -1; whether
- * Transfer-Encoding says chunked; frees them all, as the caller must
- * (UEFI 2.10 §29.6.2.6). */
+/* Content-Length among a response's headers, -1 where there is none,
+ * -2 where its value is no length (firmware/netboot.h
+ * http_content_length: overflow included); whether Transfer-Encoding
+ * says chunked; frees them all, as the caller must (UEFI 2.10
+ * §29.6.2.6). */
 static INT64 take_content_length(struct http_message *m, int *chunked)
 {
 	INT64 length = -1;
@@ -168,9 +170,11 @@ static INT64 take_content_length(struct http_message *m, int *chunked)
 
 		if (v && m->headers[i].name &&
 		    same_name((const char *)m->headers[i].name,
-			      "Content-Length"))
-			for (length = 0; *v >= '0' && *v <= '9'; v++)
-				length = length * 10 + (*v - '0');
+			      "Content-Length")) {
+			length = http_content_length(v);
+			if (length < 0)
+				length = -2;
+		}
 		if (v && m->headers[i].name &&
 		    same_name((const char *)m->headers[i].name,
 			      "Transfer-Encoding") &&
@@ -231,8 +235,12 @@ static EFI_STATUS exchange(const struct http_link *l, UINT32 method,
 	CopyMem(&ap.local_address, l->station, 4);
 	CopyMem(&ap.local_subnet, l->subnet, 4);
 	CopyMem(&ap6.local_address, l->station, 16);
-	fmt_snprintf(text, sizeof(text), "%s%s", l->base, path);
-	for (i = 0; text[i] && i < 255; i++)
+	/* A URL the request cannot hold is never cut to one it can: the
+	 * caller says its length (efi/network_files.c). */
+	if (fmt_snprintf(text, sizeof(text), "%s%s", l->base, path) >
+	    HTTP_URL_MAX)
+		return EFI_BAD_BUFFER_SIZE;
+	for (i = 0; text[i] && i < HTTP_URL_MAX; i++)
 		url[i] = (CHAR16)(unsigned char)text[i];
 	url[i] = 0;
 	fmt_snprintf(length_text, sizeof(length_text), "%llu",
@@ -254,6 +262,11 @@ static EFI_STATUS exchange(const struct http_link *l, UINT32 method,
 		length = -1;	/* RFC 9112 §6.3: chunked overrides it */
 	if (EFI_ERROR(st) && st != EFI_HTTP_ERROR)
 		goto out;
+	if (length == -2) {
+		/* RFC 9112 §6.3 item 5: an invalid length is unrecoverable */
+		st = EFI_PROTOCOL_ERROR;
+		goto out;
+	}
 	got = 0;
 	/* The body, as far as it fits: a message without data
 	 * asks for more of the same response (§29.6.2.6). */

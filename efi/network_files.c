@@ -152,7 +152,13 @@ static const char *why_failed(const struct lab_server *s, EFI_STATUS st,
 	const EFI_PXE_BASE_CODE_MODE *m = s->pxe ? s->pxe->Mode : NULL;
 	UINTN net = st & ~EFIERR(0);
 
-	if (http_status && (http_status < 200 || http_status > 299))
+	if (st == EFI_BAD_BUFFER_SIZE && s->by_http)
+		fmt_snprintf(why, sizeof(why), "%s: its URL is over the %u "
+			     "characters a request takes", what, HTTP_URL_MAX);
+	else if (st == EFI_PROTOCOL_ERROR && s->by_http)
+		fmt_snprintf(why, sizeof(why), "%s: the server's Content-Length "
+			     "is no length (RFC 9112 6.3)", what);
+	else if (http_status && (http_status < 200 || http_status > 299))
 		fmt_snprintf(why, sizeof(why), "%s: the server refused it "
 			     "(HTTP %u)", what, http_status);
 	else if (st == EFI_TFTP_ERROR && m && m->TftpErrorReceived)

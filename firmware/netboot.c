@@ -442,6 +442,21 @@ int http_uri_split(const char *uri, char *base, size_t base_cap,
 	return 0;
 }
 
+int64_t http_content_length(const char *value)
+{
+	int64_t n = 0;
+
+	if (!*value)
+		return -1;
+	for (; *value; value++) {
+		if (*value < '0' || *value > '9' ||
+		    n > (INT64_MAX - (*value - '0')) / 10)
+			return -1;
+		n = n * 10 + (*value - '0');
+	}
+	return n;
+}
+
 unsigned http_status_number(unsigned code)
 {
 	static const struct {

@@ -99,6 +99,15 @@ int tftp_url_split(const char *url, size_t len, uint8_t server[16],
 int http_uri_split(const char *uri, char *base, size_t base_cap,
 		   char *folder, size_t folder_cap);
 
+/* A Content-Length header's value (RFC 9110 §8.6: 1*DIGIT), or -1 where
+ * it is not one: empty, a character other than a digit, or past
+ * INT64_MAX, which a length of a body cannot be. */
+int64_t http_content_length(const char *value);
+
+/* The longest URL the machine asks for over HTTP: its request's URL is
+ * a CHAR16[256] (efi/http_link.c). */
+#define HTTP_URL_MAX 255
+
 /* The HTTP status number (RFC 9110 §15) of an EFI_HTTP_STATUS_CODE (UEFI
  * 2.10 §29.6.2.2: 0 unsupported, then 100, 101, 200-206, 300-305, 307,
  * 400-417, 500-505 in order), or 0 where it is none of them. */

@@ -182,9 +182,12 @@ LIMITS = {
     "run_bytes": 64 << 20,
     # Runs a machine starts in a day: a series of 100 at most.
     "runs_per_day": 100,
-    # incoming/ whole, filed runs included (they are the same files).
+    # incoming/ whole, filed runs included (they are the same files):
+    # its bytes, and its files (inodes: empty uploads cost no bytes).
     "incoming_bytes": 4 << 30,
+    "incoming_files": 100000,
     "refused_bytes": 256 << 20,
+    "refused_files": 10000,
     # An upload left unfinished this long frees its names: the
     # machine's next boot sends the run again.
     "idle_seconds": 120,
@@ -268,7 +271,7 @@ class Sorter:
                 pass
 
     def scan(self):
-        groups, sizes = {}, {}
+        groups, sizes, stable = {}, {}, set()
         now = time.time()
         listed = []
         with os.scandir(self.incoming) as it:
@@ -281,9 +284,10 @@ class Sorter:
                 except FileNotFoundError:
                     pass
         # What incoming/ holds of uploads taken: filed, or seen before.
-        kept = sum(st if isinstance(st, int) else st.st_size
-                   for name, st in listed
-                   if isinstance(st, int) or name in self.seen)
+        taken = [st if isinstance(st, int) else st.st_size
+                 for name, st in listed
+                 if isinstance(st, int) or name in self.seen]
+        kept, count = sum(taken), len(taken)
         for name, st in sorted(listed, key=lambda e: e[0]):
             m = FLAT.match(name)
             if isinstance(st, int) or not m:
@@ -295,11 +299,14 @@ class Sorter:
                 continue
             group = groups.get((machine, run), {})
             if name not in self.seen:
-                why = self.over_limit(machine, run, group, kept, now)
+                why = self.over_limit(machine, run, group, kept, now) or (
+                    "incoming/ holds incoming_files=%d files" %
+                    self.limits["incoming_files"]
+                    if count >= self.limits["incoming_files"] else None)
                 if why:
                     self.drop(name, why)
                     continue
-                kept += st.st_size
+                kept, count = kept + st.st_size, count + 1
             groups[(machine, run)] = group
             self.hold(name)
             if st.st_size > limit_for(name):
@@ -310,6 +317,11 @@ class Sorter:
                 self.log.say("upload: %s/%s/%s (%d bytes)" % (
                     machine, run, m.group(4).replace("+", "/"),
                     st.st_size))
+            elif m.group(4) == "manifest.txt":
+                # Read only once it stood still for a scan (or was there
+                # before the server started): its transfer may have
+                # created it and not yet written its bytes.
+                stable.add((machine, run))
             group[m.group(4)] = st
             sizes[(machine, run)] = sizes.get((machine, run), 0) + \
                 st.st_size
@@ -321,7 +333,9 @@ class Sorter:
                 if sizes.get((machine, run), 0) > self.limits["run_bytes"]:
                     self.release(machine, run, files, "its files hold over "
                                  "run_bytes=%d" % self.limits["run_bytes"])
-                elif not self.consider(machine, run, files):
+                elif not self.consider(machine, run, files,
+                                       self.first_scan or
+                                       (machine, run) in stable):
                     self.free_if_idle(machine, run, files, now)
             except Exception as e:
                 self.refuse("%s+%s+manifest.txt" % (machine, run),
@@ -404,21 +418,24 @@ class Sorter:
                 os.unlink(entry.path)
             else:
                 kept.append((st.st_mtime, st.st_size, entry.path))
-        total = sum(k[1] for k in kept)
+        total, count = sum(k[1] for k in kept), len(kept)
         for _, size, path in sorted(kept):
-            if total <= self.limits["refused_bytes"]:
+            if total <= self.limits["refused_bytes"] and \
+                    count <= self.limits["refused_files"]:
                 break
             os.unlink(path)
-            total -= size
-            self.log.say("refused/: %s deleted, over refused_bytes=%d"
-                         % (os.path.basename(path),
-                            self.limits["refused_bytes"]))
+            total, count = total - size, count - 1
+            self.log.say("refused/: %s deleted, over refused_bytes=%d or "
+                         "refused_files=%d" % (
+                             os.path.basename(path),
+                             self.limits["refused_bytes"],
+                             self.limits["refused_files"]))
 
-    def consider(self, machine, run, files):
-        """Files the run where its manifest is in and names each file at
-        its size; True where the run is filed or refused."""
-        manifest = files.get("manifest.txt")
-        if not manifest:
+    def consider(self, machine, run, files, manifest_still=True):
+        """Files the run where its manifest is in, unchanged since the
+        scan before (manifest_still), and names each file at its size;
+        True where the run is filed or refused."""
+        if "manifest.txt" not in files or not manifest_still:
             return False
         listed = self.manifest(machine, run, files)
         if listed is None:

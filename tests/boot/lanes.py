@@ -30,6 +30,7 @@ from harness import (Boot, CONFIG, HERE, ICOUNT, ICOUNT_CROSS_SAMPLES,
                      ICOUNT_CROSS_WARMUP, MEASURED_ONCE, ONE_HANDOFF, ROOT,
                      SMALL, TINY, TPM_OFF, U_BOOT_ROM)
 from icount import icount_checks, icount_pair
+from lab_hostile import lab_hostile
 from lab_ipv6 import lab_ipv6
 from lab_refusals import lab_http_refusals, lab_server_refusals
 from network import (lab_cut_off_upload, lab_http_boot, lab_of_machines,
@@ -164,6 +165,10 @@ FIRST_LANE = (
     Boot("lab", perform=lab_of_machines),
     Boot("lab-refusals", perform=lab_server_refusals),
     Boot("lab-http-refusals", perform=lab_http_refusals),
+    # The lab against a hostile network: every finding of its review
+    # replayed while two machines boot (docs/lab.md "What the server
+    # keeps").
+    Boot("lab-hostile", perform=lab_hostile),
     Boot("lab-http-boot", perform=lab_http_boot),
     Boot("lab-user-net", perform=lab_user_networking),
     Boot("lab-cut-off", perform=lab_cut_off_upload),

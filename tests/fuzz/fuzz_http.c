@@ -1,10 +1,12 @@
 /* libFuzzer harness for what a lab's server sends the machine's network
  * code (firmware/netboot.c): a body in the chunked transfer coding, the
  * HTTP boot URI, a DHCP packet's options naming the TFTP server, an
- * EFI_HTTP_STATUS_CODE, and the names the machine puts on the server
+ * EFI_HTTP_STATUS_CODE, a Content-Length header's value, and the
+ * names the machine puts on the server
  * (docs/lab.md). The server may be any machine of the lab's network. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -48,6 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t *copy, *again, server[4];
 	char *text, base[64], folder[32], path[96];
 	long counted, decoded;
+	int64_t length;
 	unsigned status;
 
 	/* Exact-size copies, so ASan sees any read past the end. */
@@ -82,6 +85,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	status = http_status_number(size >= sizeof(status) ? status : 0);
 	if (status && (status < 100 || status > 599))
 		abort();
+
+	/* A length is the digits' value, or -1: never negative otherwise,
+	 * never from anything but digits, and printed back the same. */
+	length = http_content_length(text);
+	if (length < -1)
+		abort();
+	if (length >= 0) {
+		char again_text[24];
+
+		snprintf(again_text, sizeof(again_text), "%lld",
+			 (long long)length);
+		if (strspn(text, "0123456789") != strlen(text) ||
+		    strtoll(text, NULL, 10) != length ||
+		    (text[0] != '0' && strcmp(again_text, text)))
+			abort();
+	}
 
 	/* The bytes as a file's path on the stick and a machine's name:
 	 * split at the first NUL, the server's path is plain or refused. */

@@ -472,6 +472,23 @@ static void http_status_codes_are_numbered(void **state)
 		assert_int_equal(http_status_number(pairs[i][0]), pairs[i][1]);
 }
 
+/* A Content-Length is its digits' value; anything else, an overflow
+ * past INT64_MAX included, is no length (RFC 9112 §6.3 item 5). */
+static void a_content_length_is_digits_that_fit(void **state)
+{
+	(void)state;
+	assert_int_equal(http_content_length("0"), 0);
+	assert_int_equal(http_content_length("4194304"), 4194304);
+	assert_true(http_content_length("9223372036854775807") ==
+		    INT64_MAX);
+	assert_int_equal(http_content_length("9223372036854775808"), -1);
+	assert_int_equal(http_content_length("99999999999999999999"), -1);
+	assert_int_equal(http_content_length(""), -1);
+	assert_int_equal(http_content_length("-1"), -1);
+	assert_int_equal(http_content_length("12 "), -1);
+	assert_int_equal(http_content_length("1,2"), -1);
+}
+
 /* A chunked config as the lab's relay sends it (tests/boot/http_relay.py),
  * with an extension and a trailer: whole only once its last chunk and
  * the empty line are in; decoded in place. */
@@ -525,6 +542,7 @@ int main(void)
 		cmocka_unit_test(dhcpv6_options_are_found_by_code),
 		cmocka_unit_test(ipv6_addresses_are_read_and_written),
 		cmocka_unit_test(a_tftp_url_names_the_server_and_folder),
+		cmocka_unit_test(a_content_length_is_digits_that_fit),
 		cmocka_unit_test(a_chunked_body_is_decoded_once_whole),
 	};
 
