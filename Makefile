@@ -63,7 +63,7 @@ UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(TOP)/tests/%)
 
 IMAGE      := $(BUILD)/irqlab.img
 
-.PHONY: all efi image run test test-long unit-test deps test-deps usb collect rescue \
+.PHONY: all efi image run entry-selected test test-long unit-test deps test-deps usb collect rescue \
 	fuzz fuzz-smoke reference help \
 	bochs-exact compare serve fleet clean FORCE
 
@@ -252,9 +252,15 @@ serve: $(BUILD)/irqlab.efi $(TOP)/report-template.html $(TOP)/icount.ref
 deps:
 	@image/install-deps.sh
 
+# With ENTRY and CONFIG, the config must select the files' rows, or the
+# run would measure none of them: it stops first, before any build.
+entry-selected:
+	$(if $(strip $(ENTRY)),$(if $(CONFIG),@image/your-entry.py selected \
+		$(CONFIG) $(ENTRY)))
+
 # make run EMULATOR=bochs: under Bochs instead (docs/emulators.md); its
 # results folder is written from the blob phase B prints (irqlab-rescue).
-run: deps efi image $(BUILD)/irqlab-rescue
+run: entry-selected deps efi image $(BUILD)/irqlab-rescue
 ifeq ($(EMULATOR),bochs)
 	IRQLAB_RESCUE=$(BUILD)/irqlab-rescue image/bochs.sh $(IMAGE)
 else

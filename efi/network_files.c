@@ -187,6 +187,25 @@ const char *lab_server_write(const struct lab_server *s, const char *path,
 	unsigned status = 0;
 	UINTN i, got;
 
+	if (!s->by_http) {
+		/* A name the server already holds (an earlier upload of it,
+		 * or a run filed under it) is not written to: the lab's
+		 * server refuses it with a TFTP error, and OVMF's PXE base
+		 * code (UefiPxeBcDxe) faults (#GP) on a write request's
+		 * error reply, where a read's is handled (docs/lab.md "What
+		 * the server keeps", seen by lab-hostile). One block read
+		 * tells: the file, or BUFFER_TOO_SMALL, where it is there. */
+		size = 1;
+		st = uefi_call_wrapper(s->pxe->Mtftp, 10, s->pxe,
+				       EFI_PXE_BASE_CODE_TFTP_READ_FILE,
+				       scratch, FALSE, &size, NULL,
+				       (EFI_IP_ADDRESS *)&s->address,
+				       (UINT8 *)path, NULL, FALSE);
+		if (st == EFI_SUCCESS || st == EFI_BUFFER_TOO_SMALL)
+			return "upload: the server already holds the name "
+			       "(an earlier upload, or another machine's)";
+		size = len;
+	}
 	if (s->by_http)
 		st = http_link_put(&s->http, path, data, len, &status);
 	else

@@ -8,6 +8,10 @@
       (each file inside a macro of its own, its handlers made from it);
       a file is rewritten only when its text changes, so that an
       unchanged ENTRY rebuilds nothing.
+  your-entry.py selected CONFIG FILE...
+      stops, with the sentence, where CONFIG's variants select none of a
+      file's rows (`variants = none`, or a list without yours-<name>):
+      the run would measure nothing of it and say no more.
   your-entry.py counts OUT_DIR OBJECT FILE...
       writes OUT_DIR/yours_files.h: each file's path, SHA-256 and the
       instructions of its two parts in OBJECT's listing (objdump), as
@@ -271,9 +275,39 @@ def write_counts(out, obj, paths):
                       rows)
 
 
+def variants_of(config):
+    """The names CONFIG's last `variants =` line gives, lowercased, or
+    None where it has none (irqlab.cfg's default, all, then holds):
+    names split at commas and spaces, a '#' ending the line, as
+    bench/model/config_parse.c reads them."""
+    names = None
+    with open(config) as f:
+        for line in f:
+            key, eq, value = line.split("#", 1)[0].partition("=")
+            if eq and key.strip().lower() == "variants":
+                names = [n for n in re.split(r"[,\s]+", value.lower()) if n]
+    return names
+
+
+def check_selected(config, paths):
+    names = variants_of(config)
+    if names is None or "all" in names:
+        return
+    missing = ["yours-" + read_markers(path)[0] for path in paths]
+    missing = [m for m in missing if m.lower() not in names]
+    if missing:
+        sys.exit("ENTRY: %s's variants = %s selects none of the rows of %s, "
+                 "so the run would measure nothing of it: add %s (or all) "
+                 "to variants (docs/your-entry.md)" % (
+                     config, " ".join(names) or "(empty)",
+                     ", ".join(missing), " ".join(missing)))
+
+
 def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "list":
         write_list(sys.argv[2], sys.argv[3:])
+    elif len(sys.argv) >= 4 and sys.argv[1] == "selected":
+        check_selected(sys.argv[2], sys.argv[3:])
     elif len(sys.argv) >= 4 and sys.argv[1] == "counts":
         write_counts(sys.argv[2], sys.argv[3], sys.argv[4:])
     else:

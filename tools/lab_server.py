@@ -695,9 +695,11 @@ def read_allowed(path):
     return allowed
 
 
-def dhcp_server_answers(interface, seconds=3.0):
+def dhcp_server_answers(interface, seconds=8.0):
     """The address of a DHCP server that answers a DISCOVER on the
-    interface (RFC 2131 §4.4.1, broadcast flag set), or None."""
+    interface (RFC 2131 §4.4.1, broadcast flag set; sent again after 4 s,
+    as a client would, since a server may first ping the address it will
+    offer: dnsmasq waits up to 3 s), or None."""
     with open("/sys/class/net/%s/address" % interface) as f:
         mac = bytes.fromhex(f.read().strip().replace(":", ""))
     xid = os.urandom(4)
@@ -711,14 +713,17 @@ def dhcp_server_answers(interface, seconds=3.0):
         s.setsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE,
                      interface.encode())
         s.bind(("", 68))
-        s.sendto(packet, ("255.255.255.255", 67))
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            s.settimeout(max(0.01, end - time.monotonic()))
+        start = time.monotonic()
+        sent = 0
+        while time.monotonic() - start < seconds:
+            if sent * 4 <= time.monotonic() - start:
+                s.sendto(packet, ("255.255.255.255", 67))
+                sent += 1
+            s.settimeout(0.25)
             try:
                 data, source = s.recvfrom(2048)
             except socket.timeout:
-                break
+                continue
             # BOOTREPLY to this DISCOVER: an offer, whoever sent it.
             if len(data) > 240 and data[0] == 2 and data[4:8] == xid:
                 return source[0]

@@ -301,6 +301,25 @@ def your_entry_refusals():
               % (path, words), done.returncode != 0 and
               "ENTRY=%s%s: %s" % (FILES, path, words) in done.stderr,
               done.stderr[-800:])
+    # A config that selects none of the file's rows: make run stops
+    # before it builds or boots, and says so.
+    config = os.path.join(entry_build("your-entry-refused"), "none.cfg")
+    os.makedirs(os.path.dirname(config), exist_ok=True)
+    with open(config, "w") as f:
+        f.write("samples = 200\nvariants = none\n")
+    unselected = subprocess.run(
+        ["make", "-j1", "--no-print-directory", "run", "BUILD=" +
+         os.path.relpath(entry_build("your-entry-refused"), ROOT),
+         "ENTRY=" + EXAMPLE, "CONFIG=" + config], cwd=ROOT,
+        capture_output=True, text=True, timeout=120, env={
+            k: v for k, v in os.environ.items()
+            if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")})
+    check("your-entry-refused: make run ENTRY=... with a config whose "
+          "variants = none stops before it builds or boots, saying the "
+          "config selects none of the file's rows and what to add",
+          unselected.returncode != 0 and "variants = none selects none of "
+          "the rows of yours-" in unselected.stderr and "qemu" not in
+          unselected.stdout.lower(), unselected.stderr[-800:])
     five = make_entry("your-entry-refused",
                       [EXAMPLE] + [f for f, _, _, _ in GOOD[1:]]
                       + [f for f, _, _ in BAD[:2]], target)

@@ -8,6 +8,7 @@ as a control character. No network: the uploads are written into
 incoming/ as tftpd-hpa and lighttpd would leave them. Ends with "lab: N
 passed, N failed"."""
 
+import argparse
 import contextlib
 import importlib.util
 import io
@@ -24,7 +25,7 @@ from checks import Checks  # noqa: E402
 
 check = Checks("lab")
 # How many checks the suite counts under CI (tests/checks.py).
-CHECKS_UNDER_CI = 22
+CHECKS_UNDER_CI = 23
 
 
 def load_server():
@@ -278,6 +279,26 @@ def limit_checks():
             bad.append(str(e))
     check("sorter: a limit with a name or value not known stops the server "
           "with what is wrong (4 of 4 refused)", len(bad) == 4, str(bad))
+    base = dict(interface="br0", mode="dhcp", range="10.0.0.100,10.0.0.150",
+                range6="2001:db8::100,2001:db8::150", router=False,
+                allowed=[("52:54:00:12:34:56", None),
+                         (None, "00112233-4455-6677-8899-aabbccddeeff")])
+    quiet = server.dnsmasq_command(argparse.Namespace(**base), (
+        "10.0.0.1", 24), ("2001:db8::1", 64), "/tmp")
+    routed = server.dnsmasq_command(argparse.Namespace(
+        **dict(base, router=True, allowed=None)), ("10.0.0.1", 24),
+        ("2001:db8::1", 64), "/tmp")
+    check("sorter: dnsmasq names no default router (option 3 not sent, "
+          "IPv6 router lifetime 0) unless ROUTER=1, and with ALLOW= "
+          "answers only the MAC and the UUID (option 97, wire order) listed",
+          "--dhcp-option=3" in quiet and "--ra-param=br0,60,0" in quiet
+          and "--dhcp-option=3" not in routed and not any(
+              a.startswith("--ra-param") for a in routed)
+          and "--dhcp-host=52:54:00:12:34:56,set:allowed" in quiet
+          and "--dhcp-match=set:allowed,97,00:33:22:11:00:55:44:77:66:88:"
+          "99:aa:bb:cc:dd:ee:ff" in quiet
+          and "--dhcp-ignore=tag:!allowed" in quiet
+          and not any("allowed" in a for a in routed), str(quiet))
     check("sorter: a UUID goes on the wire as SMBIOS and PXE send it, its "
           "first three fields little-endian",
           server.uuid_wire("00112233-4455-6677-8899-aabbccddeeff").hex()
