@@ -30,7 +30,7 @@ EFI_ASFLAGS := -D__ASSEMBLER__ -I. -I$(YOURS_DIR) $(WARNINGS)
 EFI_LDFLAGS := -shared -Bsymbolic -nostdlib -z defs -znocombreloc -T $(EFI_LDS)
 LIBGCC     := $(shell $(CC) -print-libgcc-file-name)
 
-# Every floor, bottom to top (README "Layout"): the ground floor of
+# Every floor, bottom to top (docs/layout.md): the ground floor of
 # freestanding utilities, the parsers of the firmware's tables, the CPU,
 # the controllers, the data model, the runner, the report writers and
 # the phases.
@@ -63,7 +63,7 @@ UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(TOP)/tests/%)
 
 IMAGE      := $(BUILD)/irqlab.img
 
-.PHONY: all efi image run entry-selected test test-long unit-test deps test-deps usb collect rescue \
+.PHONY: all efi image run entry-selected config-checked names test test-long unit-test deps test-deps usb collect rescue \
 	fuzz fuzz-smoke reference help \
 	bochs-exact compare serve fleet clean FORCE
 
@@ -104,6 +104,7 @@ help:
 	@echo "  reference       record the icount reference for this build"
 	@echo "  efi, image      the EFI application, the disk image"
 	@echo "  bochs-exact BOCHS_SOURCE=bochs-<commit>-src.tar.xz   the exact-count Bochs"
+	@echo "  names           every config key, its default and what it takes"
 	@echo "  fuzz [FUZZ_SECONDS=60], fuzz-smoke, unit-test, clean"
 	@echo "  V=1             the full compiler lines"
 
@@ -252,15 +253,19 @@ serve: $(BUILD)/irqlab.efi $(TOP)/report-template.html $(TOP)/icount.ref
 deps:
 	@image/install-deps.sh
 
-# With ENTRY and CONFIG, the config must select the files' rows, or the
-# run would measure none of them: it stops first, before any build.
+# A CONFIG is checked before the boot: its errors stop the run, by the
+# firmware's own parser; with ENTRY, it must select the files' rows, or
+# the run would measure none of them (checked before any build).
 entry-selected:
 	$(if $(strip $(ENTRY)),$(if $(CONFIG),@image/your-entry.py selected \
 		$(CONFIG) $(ENTRY)))
 
+config-checked: $(BUILD)/irqlab-config
+	$(if $(CONFIG),@$(BUILD)/irqlab-config $(CONFIG))
+
 # make run EMULATOR=bochs: under Bochs instead (docs/emulators.md); its
 # results folder is written from the blob phase B prints (irqlab-rescue).
-run: entry-selected deps efi image $(BUILD)/irqlab-rescue
+run: entry-selected config-checked deps efi image $(BUILD)/irqlab-rescue
 ifeq ($(EMULATOR),bochs)
 	IRQLAB_RESCUE=$(BUILD)/irqlab-rescue image/bochs.sh $(IMAGE)
 else
@@ -341,6 +346,19 @@ $(BUILD)/irqlab-rescue: tools/rescue.c $(PURE_SRCS) $(PURE_HDRS) \
 	$(call say,CC,$<)
 	$(Q)$(HOST_CC) -std=gnu11 -O2 $(WARNINGS) -I. -I$(YOURS_DIR) $< \
 		$(PURE_SRCS) -lm -o $@
+
+# The config checked on the host by the firmware's own parser
+# (tools/config_check.c): make run stops on its errors before it boots,
+# and make names lists every key and what it takes.
+$(BUILD)/irqlab-config: tools/config_check.c $(PURE_SRCS) $(PURE_HDRS) \
+			$(YOURS_DIR)/yours_list.h
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(HOST_CC) -std=gnu11 -O2 $(WARNINGS) -I. -I$(YOURS_DIR) $< \
+		$(PURE_SRCS) -lm -o $@
+
+names: $(BUILD)/irqlab-config
+	@$(BUILD)/irqlab-config --names
 
 rescue: $(BUILD)/irqlab-rescue $(TOP)/report-template.html \
 	  $(TOP)/icount.ref

@@ -1,10 +1,10 @@
-/* The axes of the matrix (README "What it measures"): every dispatch
+/* The axes of the matrix (docs/measures.md): every dispatch
  * scheme, interrupt source, entry variant or cache state, primitive,
  * APIC mode, CPU mode and self-test, each listed once, here. The enums
  * below, the config's names, the catalog's words and every row's name
  * (bench/model/axes.h) are made from these lists, so adding a scheme, a
  * source, a variant or a primitive is one entry here plus its code
- * (README "Where a change lands"); the tables that run them name their
+ * (docs/layout.md "Where a change lands"); the tables that run them name their
  * rows by id (arch/dispatch/schemes.c, arch/dispatch/i386.c,
  * bench/run/sources.c) or are made from the lists
  * (arch/dispatch/variants.c, arch/primitives.c, bench/run/sequences.c).

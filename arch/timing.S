@@ -92,7 +92,7 @@ int_samples_\clock:
  * run (SDM vol. 3 §6.8.3), so a pending interrupt is taken after the NOP
  * and returns to the CLI, and the resume read follows the CLI at once.
  * So entry carries STI and NOP after the trigger, exit carries CLI before
- * the resume read, every time (README "Reading the figures"). \before
+ * the resume read, every time (docs/reading.md "Reading the figures"). \before
  * runs at the top of every iteration. R11 holds the deadline; RAX the
  * resume read on leaving; irq_arrived 0 on leaving means it timed out. */
 .macro WAIT_WINDOW clock, before=NOTHING_HERE

@@ -1,4 +1,4 @@
-/* irqlab.cfg on the ESP, read whole or refused (README "Configuration"). */
+/* irqlab.cfg on the ESP, read whole or refused (docs/config.md). */
 #ifndef IRQLAB_EFI_CONFIG_FILE_H
 #define IRQLAB_EFI_CONFIG_FILE_H
 

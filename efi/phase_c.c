@@ -422,8 +422,8 @@ static const char *write_files(struct pending *pc,
 					 pc->scratch, why, cap);
 		/* The tables of the machine the run's files are written on,
 		 * which measured it: in the run's own folder, so another
-		 * machine's run never sits beside them (README "Reading the
-		 * results"). Written with the files, so a run that never
+		 * machine's run never sits beside them (docs/reading.md
+		 * "Reading the results"). Written with the files, so a run that never
 		 * finished leaves no folder. */
 		if (!err)
 			save_tables(pc);

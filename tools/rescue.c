@@ -639,8 +639,7 @@ decoded:
 				: write_verified(path, blob, blob_len))
 			return 1;
 	}
-	/* A store file or a blob is only ever read (README "On a real
-	 * machine"): no --delete to offer there. */
+	/* A store file or a blob is only ever read (docs/real-machine.md): no --delete to offer there. */
 	if (vars || n_blobs) {
 		printf("irqlab-rescue: %s was read, never changed\n", source);
 		return 0;

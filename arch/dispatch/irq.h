@@ -51,7 +51,7 @@
  * handlers take none, and NAME_counted_..., whose timestamps read the
  * performance counter. Entry and exit are timed through the first; the
  * round trip through the second, so it carries none of the instrument
- * (README "Reading the figures"); the third gives the same in core
+ * (docs/reading.md "Reading the figures"); the third gives the same in core
  * cycles, in a pass of its own (docs/timing.md "Core cycles"). */
 .macro SCHEME_EACH_KIND body, name
 	\body \name, tsc

@@ -70,6 +70,49 @@ void config_problems_init(struct config_problems *p, char *errors,
 	p->n_errors = p->n_warnings = 0;
 }
 
+/* The key a misspelled one is nearest, at most two edits away
+ * (insertions, deletions, substitutions), or NULL. */
+static const char *nearest_key(const char *key, size_t klen)
+{
+	const char *best = NULL;
+	unsigned best_d = 3;
+	size_t i;
+
+	if (klen > 32)
+		return NULL;
+	for (i = 0; i < config_key_count; i++) {
+		const char *name = config_keys[i].name;
+		size_t n = 0, a, b;
+		unsigned row[34], prev, cur;
+
+		while (name[n] && n <= 32)
+			n++;
+		if (n > 32)
+			continue;
+		for (b = 0; b <= n; b++)
+			row[b] = (unsigned)b;
+		for (a = 1; a <= klen; a++) {
+			prev = row[0];
+			row[0] = (unsigned)a;
+			for (b = 1; b <= n; b++) {
+				cur = row[b];
+				row[b] = prev + ((key[a - 1] | 0x20) !=
+						 (name[b - 1] | 0x20));
+				if (cur + 1 < row[b])
+					row[b] = cur + 1;
+				if (row[b - 1] + 1 < row[b])
+					row[b] = row[b - 1] + 1;
+				prev = cur;
+			}
+		}
+		if (row[n] < best_d) {
+			best_d = row[n];
+			best = name;
+		}
+	}
+	return best;
+}
+
 static int is_separator(char c)
 {
 	return c == ',' || is_space(c);
@@ -134,6 +177,7 @@ static int apply(struct irqlab_config *c, const char *key, size_t klen,
 		 const char *val, size_t vlen, unsigned line,
 		 struct config_problems *p)
 {
+	const char *near;
 	size_t i;
 	uint32_t n;
 	uint64_t v;
@@ -162,16 +206,22 @@ static int apply(struct irqlab_config *c, const char *key, size_t klen,
 		}
 		if (!parse_u64(val, vlen, &v) || v < k->min || v > k->max) {
 			tb_printf(&p->errors,
-				  "line %u: %.*s must be a number from %u to %u\n",
-				  line, (int)klen, key, k->min, k->max);
+				  "line %u: %.*s must be a number from %u to %u, "
+				  "not '%.*s'\n", line, (int)klen, key, k->min,
+				  k->max, (int)vlen, val);
 			p->n_errors++;
 			return -1;
 		}
 		config_set(c, k, (uint32_t)v);
 		return (int)i;
 	}
-	tb_printf(&p->warnings, "line %u: unknown key '%.*s' ignored\n", line,
-		  (int)klen, key);
+	near = nearest_key(key, klen);
+	if (near)
+		tb_printf(&p->warnings, "line %u: unknown key '%.*s' ignored "
+			  "(did you mean '%s'?)\n", line, (int)klen, key, near);
+	else
+		tb_printf(&p->warnings, "line %u: unknown key '%.*s' ignored\n",
+			  line, (int)klen, key);
 	p->n_warnings++;
 	return -1;
 }

@@ -22,7 +22,7 @@ enum exp_status {
 };
 const char *exp_status_name(unsigned status);
 
-/* README "Reading the figures" says where each timestamp sits. */
+/* docs/reading.md "Reading the figures" says where each timestamp sits. */
 enum metric_id {
 	METRIC_ENTRY = 0,      /* trigger -> handler's entry timestamp */
 	METRIC_EXIT = 1,       /* handler's exit timestamp -> resumed code */

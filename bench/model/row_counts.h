@@ -1,4 +1,4 @@
-/* The one count of a run's rows (README "Reading the results", "The
+/* The one count of a run's rows (docs/reading.md "Reading the results", "The
  * counts of rows"): every report, the end screen and phase B's progress
  * lines give these, and say which they give. Three kinds of row come out
  * of a run, and each is counted on its own:

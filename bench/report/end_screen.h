@@ -22,7 +22,7 @@ void report_end_screen(struct text_buf *tb, const struct run_result *r,
 		       const char *folder);
 /* headline.txt: the end screen's page, naming the run's folder on the
  * stick (a serial handoff's: phase B's page, naming COM1), for the
- * runners to print first (README "Reading the results").
+ * runners to print first (docs/reading.md "Reading the results").
  * 0, or -1 where `tb` was too small. */
 int report_headline(struct text_buf *tb, const struct run_result *r,
 		    const struct report_context *ctx);

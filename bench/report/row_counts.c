@@ -102,7 +102,7 @@ void row_counts_json(struct json_writer *w, const struct run_result *r)
 	json_kv_uint_or_null(w, "unmeasured_from_row", c.unmeasured_from_row);
 	json_kv_uint(w, "parts", c.parts);
 	/* What of the plan no file of this run has: every file says it
-	 * first (README "Reading the results"). */
+	 * first (docs/reading.md "Reading the results"). */
 	json_key(w, "missing");
 	json_begin_array(w);
 	for (k = 0; k < ROW_NOTICES; k++)

@@ -320,6 +320,23 @@ def your_entry_refusals():
           unselected.returncode != 0 and "variants = none selects none of "
           "the rows of yours-" in unselected.stderr and "qemu" not in
           unselected.stdout.lower(), unselected.stderr[-800:])
+    # And a config with an error, checked on the host by the firmware's
+    # own parser: make run stops before it boots, with the bad value and
+    # the nearest name of a misspelled key.
+    with open(config, "w") as f:
+        f.write("sample = 2000\nsamples = 20OO\n")
+    erred = subprocess.run(
+        ["make", "-j1", "--no-print-directory", "run", "CONFIG=" + config],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, env={
+            k: v for k, v in os.environ.items()
+            if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")})
+    check("your-entry-refused: make run CONFIG=... whose config has an "
+          "error stops before it boots, naming the bad value and, for a "
+          "misspelled key, the key it is nearest",
+          erred.returncode != 0 and "samples must be a number from 1 to "
+          "1000000, not '20OO'" in erred.stderr and "did you mean "
+          "'samples'?" in erred.stderr and "qemu" not in
+          erred.stdout.lower(), erred.stderr[-800:])
     five = make_entry("your-entry-refused",
                       [EXAMPLE] + [f for f, _, _, _ in GOOD[1:]]
                       + [f for f, _, _ in BAD[:2]], target)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The house rule (README "Layout"): every include points down a floor or
+"""The house rule (docs/layout.md): every include points down a floor or
 stays on its own, and no two modules on a floor include each other, even
 through others. Prints one line per check and ends with
 "layout: N passed, N failed"."""
@@ -161,7 +161,7 @@ def layout():
 
     list_names(files, lists)
 
-    readme = open(os.path.join(ROOT, "README.md")).read()
+    readme = open(os.path.join(ROOT, "docs", "layout.md")).read()
     missing = [folder for _, folders in FLOORS for folder in folders
                if "`%s/`" % folder not in readme]
     check("README's layout table names every floor's folders", not missing,

@@ -92,7 +92,7 @@ def places(tree):
 def readme_files():
     """The files README's "Where a change lands" names for a mitigation
     variant."""
-    text = read(ROOT, "README.md")
+    text = read(ROOT, "docs/layout.md")
     at = text.index("Where a change lands")
     bullet = re.search(r"^- \*\*a mitigation variant\*\*(.*?)(?=^- \*\*|\Z)",
                        text[at:], re.S | re.M)

@@ -65,13 +65,31 @@ static void bad_lines_are_reported_and_skipped(void **state)
 	assert_int_equal(c.samples, 10000);
 	assert_int_equal(c.int_vector, 0x40);
 	assert_int_equal(c.warmup, 7);	/* good lines still apply */
-	assert_non_null(strstr(errors, "line 1: samples must be a number from 1 to 1000000"));
-	assert_non_null(strstr(warnings, "line 2: unknown key 'bogus' ignored"));
+	assert_non_null(strstr(errors, "line 1: samples must be a number from 1 to 1000000, not 'lots'"));
+	assert_non_null(strstr(warnings, "line 2: unknown key 'bogus' ignored\n"));
 	assert_null(strstr(errors, "bogus"));
 	assert_non_null(strstr(errors, "line 3: int_vector must be a number from 32 to 254"));
 	assert_non_null(strstr(errors, "line 4: expected key = value"));
 	assert_non_null(strstr(errors, "line 5: bad value 'reboot' for finish"));
 	assert_non_null(strstr(errors, "line 7: samples must be a number"));
+}
+
+/* A misspelled key is named with the key it is nearest, at most two
+ * edits away; one far from every key is not. */
+static void a_misspelled_key_gets_its_nearest_name(void **state)
+{
+	struct irqlab_config c;
+
+	(void)state;
+	assert_int_equal(parse(&c, "sample = 2000\nvarients = none\n"
+				   "colour = blue\n"), 0);
+	assert_int_equal(problems.n_warnings, 3);
+	assert_non_null(strstr(warnings, "line 1: unknown key 'sample' ignored "
+				   "(did you mean 'samples'?)"));
+	assert_non_null(strstr(warnings, "line 2: unknown key 'varients' "
+				   "ignored (did you mean 'variants'?)"));
+	assert_non_null(strstr(warnings, "line 3: unknown key 'colour' "
+				   "ignored\n"));
 }
 
 static void limits_are_inclusive(void **state)
@@ -367,6 +385,7 @@ int main(void)
 		cmocka_unit_test(defaults_without_a_file),
 		cmocka_unit_test(keys_comments_blanks_and_crlf),
 		cmocka_unit_test(bad_lines_are_reported_and_skipped),
+		cmocka_unit_test(a_misspelled_key_gets_its_nearest_name),
 		cmocka_unit_test(limits_are_inclusive),
 		cmocka_unit_test(the_shipped_file_lists_every_key_at_its_default),
 		cmocka_unit_test(describe_names_every_key),
