@@ -30,7 +30,7 @@ from checks import Checks  # noqa: E402
 
 check = Checks("readme")
 # How many checks the suite counts under CI (tests/checks.py).
-CHECKS_UNDER_CI = 7
+CHECKS_UNDER_CI = 9
 
 
 # README is the quick start; what it once held whole is in these pages,
@@ -340,6 +340,46 @@ def help_names_them(readme, table):
           "missing: %s" % ", ".join(missing))
 
 
+def commands_exist(readme):
+    """Every make target README and its pages give, and every one make
+    help gives, is a target of the Makefile."""
+    said = subprocess.run(["make", "--no-print-directory", "-s", "help"],
+                          cwd=ROOT, capture_output=True, text=True).stdout
+    makefile = read("Makefile")
+    code = " ".join(readme[a:b] for a, b in code_spans(readme))
+    given = set(re.findall(r"(?:^|[`\n])make ([a-z][a-z0-9-]*)", code))
+    given |= set(re.findall(r"^  ([a-z][a-z0-9-]*)\b", said, re.M))
+    given |= {w for line in re.findall(r"^  ([a-z][a-z0-9, -]*?)(?:  |$)",
+                                       said, re.M)
+              for w in re.split(r"[ ,]+", line) if re.fullmatch(r"[a-z-]+", w)}
+    missing = sorted(t for t in given if not re.search(
+        r"^%s:" % re.escape(t), makefile, re.M))
+    check("every make target README, its pages and make help give is a "
+          "target of the Makefile (%d targets)" % len(given),
+          len(given) > 10 and not missing, ", ".join(missing))
+
+
+def names_listed():
+    """make names lists every name image/irqlab.cfg says a key takes,
+    from the firmware's own parser."""
+    said = subprocess.run(["make", "--no-print-directory", "-s", "names"],
+                          cwd=ROOT, capture_output=True, text=True).stdout
+    listed = set(re.findall(r"[a-z0-9][a-z0-9-]*", said))
+    cfg = read("image/irqlab.cfg")
+    m = re.search(r"^# What runs.*?(?=^[a-z])", cfg, re.M | re.S)
+    block = re.sub(r"\([^)]*\)", "", m.group(0)) if m else ""
+    named = set()
+    for line in block.splitlines():
+        key = re.match(r"#\s+([a-z_]+):(.*)", line)
+        text = key.group(2) if key else line.lstrip("# ")
+        if key or line.startswith("#" + " " * 8):
+            named |= set(re.findall(r"\b[a-z0-9][a-z0-9-]*[a-z0-9]\b", text))
+    missing = sorted(named - listed)
+    check("make names lists every name image/irqlab.cfg's \"What runs\" "
+          "gives a key (%d names)" % len(named),
+          len(named) > 40 and not missing, ", ".join(missing))
+
+
 def boot_entries_named(readme):
     """README's list of the boot tests names every entry of the lanes."""
     entries = re.findall(r'Boot\("([A-Za-z0-9-]+)"', read("tests/boot/lanes.py"))
@@ -389,6 +429,8 @@ def readme_checks():
     help_names_them(readme, table)
     boot_entries_named(readme)
     timing_tables_name_entries()
+    commands_exist(readme)
+    names_listed()
 
 
 def main():
