@@ -65,7 +65,7 @@ IMAGE      := $(BUILD)/irqlab.img
 
 .PHONY: all efi image run entry-selected config-checked names test test-long unit-test deps test-deps usb collect rescue \
 	fuzz fuzz-smoke reference help \
-	bochs-exact compare serve fleet clean FORCE
+	bochs bochs-exact compare serve fleet clean FORCE
 
 # A plain `make` says what there is to make.
 all: help
@@ -103,6 +103,8 @@ help:
 	@echo "                  side, grouped by CPU model) and fleet.db (SQLite)"
 	@echo "  reference       record the icount reference for this build"
 	@echo "  efi, image      the EFI application, the disk image"
+	@echo "  bochs BOCHS_SOURCE=bochs-<commit>-src.tar.xz   the three Bochs builds"
+	@echo "                  make test uses, into build/ (docs/emulators.md)"
 	@echo "  bochs-exact BOCHS_SOURCE=bochs-<commit>-src.tar.xz   the exact-count Bochs"
 	@echo "  names           every config key, its default and what it takes"
 	@echo "  fuzz [FUZZ_SECONDS=60], fuzz-smoke, unit-test, clean"
@@ -382,6 +384,15 @@ collect:
 # --enable-smp, whose single-processor loop counts as the plain build's
 # (docs/emulators.md "Two Bochs builds").
 bochs-exact:
+	image/build-bochs.sh --smp $(BOCHS_SOURCE) $(TOP)/bochs-exact
+
+# The three Bochs builds the tests use, from one source snapshot
+# (docs/emulators.md "Bochs for anyone"): the optimised one, the same
+# with several processors, and the exact-count one. make test finds them
+# here with no variable.
+bochs:
+	image/build-bochs.sh --plain $(BOCHS_SOURCE) $(TOP)/bochs
+	image/build-bochs.sh --plain --smp $(BOCHS_SOURCE) $(TOP)/bochs
 	image/build-bochs.sh --smp $(BOCHS_SOURCE) $(TOP)/bochs-exact
 
 clean:

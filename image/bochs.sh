@@ -13,7 +13,8 @@
 # the whole run's parts and writes the files phase C would, into
 # RESULTS_DIR/<run id>/; then the headline is printed.
 #
-#   BOCHS=PATH       the bochs binary (else the one on PATH); its firmware
+#   BOCHS=PATH       the bochs binary (else make bochs's, build/bochs/bin/bochs,
+#                    else the one on PATH); its firmware
 #                    (OVMF-pure-efi.fd, VGABIOS-lgpl-latest.bin) is looked
 #                    for in ../share beside it, or BOCHS_SHARE.
 #   BOCHS_CPU=wildcat_lake   a model from `bochs --help cpu`.
@@ -39,9 +40,13 @@
 set -euo pipefail
 
 image=$1
+top=$(cd "$(dirname "$0")/.." && pwd)
+[ -n "${BOCHS:-}" ] || [ ! -x "$top/build/bochs/bin/bochs" ] ||
+	BOCHS=$top/build/bochs/bin/bochs
 BOCHS=${BOCHS:-$(command -v bochs || true)}
 if [ -z "$BOCHS" ] || [ ! -x "$BOCHS" ]; then
-	echo "bochs.sh: no Bochs (set BOCHS, or put bochs on PATH)" >&2
+	echo "bochs.sh: no Bochs: make bochs BOCHS_SOURCE=... builds one" \
+	     "(docs/emulators.md \"Bochs for anyone\"), or set BOCHS" >&2
 	exit 3
 fi
 BOCHS_SHARE=${BOCHS_SHARE:-$(dirname "$(realpath "$BOCHS")")/../share}

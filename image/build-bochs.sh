@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# build-bochs.sh [--smp] SOURCE.tar.xz OUT: builds Bochs from a source
-# snapshot for exact instruction counts (docs/emulators.md "Two Bochs
-# builds"). --smp adds --enable-smp, for `cpu: count=N`; with one
-# processor that build runs the same single-CPU loop, so its counts are
-# the same (docs/emulators.md "Several processors").
+# build-bochs.sh [--smp | --plain [--smp]] SOURCE.tar.xz OUT: builds Bochs
+# from a source snapshot for exact instruction counts (docs/emulators.md
+# "Two Bochs builds"). --smp adds --enable-smp, for `cpu: count=N`; with
+# one processor that build runs the same single-CPU loop, so its counts
+# are the same (docs/emulators.md "Several processors"). --plain builds
+# the optimised kind instead (--enable-all-optimizations, no patch), as
+# the Bochs project's own build is: OUT gets bin/bochs, or with --smp
+# too bin/bochs-smp.
 #
 # Bochs' TSC is its instruction counter, but a build with handler
 # chaining or trace linking (both switched on by
@@ -23,14 +26,29 @@
 # has none of it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-smp=
+smp= plain= name=bochs
+if [ "${1:-}" = --plain ]; then plain=1; shift; fi
 if [ "${1:-}" = --smp ]; then smp=--enable-smp; shift; fi
+if [ -n "$plain" ] && [ -n "$smp" ]; then name=bochs-smp; fi
 source_tarball=$(realpath "$1")
 out=$(realpath -m "$2")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 tar xJf "$source_tarball" -C "$work"
 cd "$work"/*/
+if [ -n "$plain" ]; then
+	./configure --enable-x86-64 --enable-fred --enable-cet --enable-avx \
+		--enable-evex --enable-pci --enable-all-optimizations \
+		--enable-cpu-level=6 --with-nogui --disable-docbook $smp \
+		>configure.log
+	make -j"$(nproc)" >make.log 2>&1
+	mkdir -p "$out/bin" "$out/share"
+	cp bochs "$out/bin/$name"
+	cp bios/OVMF/OVMF-pure-efi.fd bios/VGABIOS-lgpl/VGABIOS-lgpl-latest.bin \
+		"$out/share/"
+	echo "build-bochs.sh: $out/bin/$name (optimised: emulator-coarse)"
+	exit 0
+fi
 if ! patch -p1 --forward --batch <"$here/bochs-pmu.patch" >patch.log; then
 	cat patch.log >&2
 	echo "build-bochs.sh: bochs-pmu.patch does not apply to this snapshot" >&2

@@ -9,7 +9,8 @@ import subprocess
 from between_cpus import CROSS_CPU_SOURCES
 from every_step import linux_sites_from_listing, linux_steps_over
 from harness import (PASSES, ROOT, STATUS, TINY_SAMPLES, TINY_WARMUP,
-                     bochs_binary, bochs_smp_binary, check,
+                     bochs_binary, bochs_exact_binary, bochs_smp_binary,
+                     check,
                      check_every_plan_row,
                      experiment, handler_kinds, matrix_cells, run_bochs)
 from row_checks import check_i386
@@ -238,7 +239,7 @@ def bochs_smp_four(tiny):
     started again after it, while CPU 3 of its package still holds
     turbo off (docs/timing.md "Pinning the frequency")."""
     label = "bochs-smp-4"
-    doc, run_dir = run_bochs(label, os.environ["BOCHS_EXACT"], "wildcat_lake",
+    doc, run_dir = run_bochs(label, bochs_exact_binary(), "wildcat_lake",
                              tiny + (
         "schemes = direct\nvariants = none\nsources = int, "
         "ipi-cpu-roundtrip\napic_modes = x2apic\nmatrix_cpus = 2\n"),

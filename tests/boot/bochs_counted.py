@@ -8,7 +8,7 @@ import os
 import re
 
 from bochs import EXACT_SAMPLES, registers_per_kind
-from harness import check, run_bochs
+from harness import bochs_exact_binary, check, run_bochs
 from source_checks import (SKIP_CALL16, SKIP_FRED, SKIP_GATE_GAP,
                            SKIP_IBRS_IBPB, SKIP_LKGS, SKIP_PCID, SKIP_X2APIC,
                            check_skips)
@@ -157,7 +157,7 @@ def bochs_counted_pass(tiny):
     assembly does; every figure is pinned to the TSC's, which counts
     instructions there: a swapped counter, a counted timestamp that reads
     the TSC, or a wrong floor moves one of them."""
-    bochs = os.environ["BOCHS_EXACT"]
+    bochs = bochs_exact_binary()
     # Every sample of a row counts the same instructions here, so a
     # quarter of TINY's samples gives the same medians, in a quarter of
     # the time (wildcat_lake's run took 225 s of its 400 s limit).

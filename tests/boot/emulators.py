@@ -6,7 +6,8 @@ import re
 
 from bochs import (EXACT_SAMPLES, check_first_part_alone,
                    check_mitigations_under_bochs)
-from harness import BUILD, check, check_every_plan_row, experiment, run_bochs
+from harness import (BUILD, bochs_exact_binary, check, check_every_plan_row,
+                     experiment, run_bochs)
 
 
 # The exact-count Bochs run (BOCHS_EXACT), filled in beside the main
@@ -24,7 +25,7 @@ def bochs_exact_run(tiny):
     # run of its own: the runner's parts, and its first part alone as a
     # run that ended early (make test-long's bochs-shipped takes the
     # same path with the shipped config's counts).
-    doc, run_dir = run_bochs("bochs-exact", os.environ["BOCHS_EXACT"],
+    doc, run_dir = run_bochs("bochs-exact", bochs_exact_binary(),
                              "wildcat_lake",
                              tiny + "samples = %d\nhandoff_kib = 8\n"
                              % EXACT_SAMPLES)

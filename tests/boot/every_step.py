@@ -5,8 +5,8 @@ instructions each adds."""
 import os
 import re
 
-from harness import (ROOT, bochs_binary, check, experiment, handler_kinds,
-                     run_bochs)
+from harness import (ROOT, bochs_binary, bochs_exact_binary, check,
+                     experiment, handler_kinds, run_bochs)
 
 
 # The linux variant's steps (arch/mitigations.h LINUX_STEP_*), by the
@@ -144,7 +144,7 @@ def bochs_every_step(tiny):
     length; the provided build counts in chains, where entry and exit
     are no path lengths (docs/emulators.md "Two Bochs builds")."""
     doc, _ = run_bochs("bochs-every-step",
-                       os.environ.get("BOCHS_EXACT") or bochs_binary(),
+                       bochs_exact_binary() or bochs_binary(),
                        "wildcat_lake", tiny + EVERY_STEP_CONFIG)
     if doc is None:
         return

@@ -259,16 +259,28 @@ def boot_processor_ms(run_dir, boot):
     return int(m.group(1)) if m else None
 
 
+def built_bochs(variable, built):
+    """The Bochs the variable names, else the one `make bochs` built at
+    build/<built>; None where neither is there to run."""
+    path = os.environ.get(variable) or os.path.join(ROOT, "build", built)
+    return path if os.access(path, os.X_OK) else None
+
+
 def bochs_binary():
-    """BOCHS, else bochs on the PATH; None when neither."""
-    path = os.environ.get("BOCHS") or shutil.which("bochs")
-    return path if path and os.access(path, os.X_OK) else None
+    """BOCHS, else make bochs's, else bochs on the PATH; None when none."""
+    return built_bochs("BOCHS", "bochs/bin/bochs") or (
+        None if os.environ.get("BOCHS") else shutil.which("bochs"))
 
 
 def bochs_smp_binary():
-    """BOCHS_SMP: Bochs built with --enable-smp; None without it."""
-    path = os.environ.get("BOCHS_SMP")
-    return path if path and os.access(path, os.X_OK) else None
+    """BOCHS_SMP, else make bochs's: Bochs built with --enable-smp."""
+    return built_bochs("BOCHS_SMP", "bochs/bin/bochs-smp")
+
+
+def bochs_exact_binary():
+    """BOCHS_EXACT, else make bochs's (or make bochs-exact's): Bochs built
+    to count every instruction."""
+    return built_bochs("BOCHS_EXACT", "bochs-exact/bin/bochs")
 
 
 def run_bochs(label, bochs, model, config_text, cpus=1, cpu_options=""):
@@ -472,15 +484,16 @@ def have(tool):
             "is not installed"
     if tool == "bochs":
         return None if bochs_binary() else \
-            "no Bochs here (set BOCHS, or put bochs on PATH)"
+            "no Bochs here: make bochs BOCHS_SOURCE=... builds it " \
+            "(docs/emulators.md \"Bochs for anyone\"), or set BOCHS"
     if tool == "bochs-smp":
         return None if bochs_smp_binary() else \
-            "no Bochs built with --enable-smp (set BOCHS_SMP)"
+            "no Bochs built with --enable-smp: make bochs BOCHS_SOURCE=... " \
+            "builds it, or set BOCHS_SMP"
     if tool == "bochs-exact":
-        path = os.environ.get("BOCHS_EXACT")
-        return None if path and os.access(path, os.X_OK) else \
-            "no exact-count Bochs (set BOCHS_EXACT; make bochs-exact " \
-            "builds one)"
+        return None if bochs_exact_binary() else \
+            "no exact-count Bochs: make bochs BOCHS_SOURCE=... builds it, " \
+            "or set BOCHS_EXACT"
     if tool == "u-boot":
         return None if os.path.exists(U_BOOT_ROM) else \
             "no U-Boot for QEMU (u-boot-qemu is not installed)"
