@@ -128,10 +128,12 @@ $(BUILD)/efi-obj/%.c.o: %.c
 
 $(FONT_C): $(FONT) image/font-to-c.py
 	@mkdir -p $(dir $@)
-	image/font-to-c.py $(FONT) $@
+	$(call say,GEN,$@)
+	$(Q)image/font-to-c.py $(FONT) $@
 
 $(BUILD)/efi-obj/screen_font.o: $(FONT_C) efi/screen_font.h
-	$(CC) $(EFI_CFLAGS) -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(CC) $(EFI_CFLAGS) -c $< -o $@
 
 $(FONT):
 	@image/install-deps.sh
@@ -165,12 +167,14 @@ $(EFI_OBJS): | $(YOURS_DIR)/yours_list.h
 # Linked, then stamped with its build: the hash of its code
 # (image/stamp-build.py), which $(BUILD)/irqlab.build holds too.
 $(BUILD)/irqlab.so: $(EFI_OBJS) image/stamp-build.py
-	ld $(EFI_LDFLAGS) $(EFI_CRT0) $(EFI_OBJS) -L$(EFI_LIB) -lefi -lgnuefi \
-		$(LIBGCC) -o $@
-	image/stamp-build.py $@ $(BUILD)/irqlab.build
+	$(call say,LD,$@)
+	$(Q)ld $(EFI_LDFLAGS) $(EFI_CRT0) $(EFI_OBJS) -L$(EFI_LIB) -lefi \
+		-lgnuefi $(LIBGCC) -o $@
+	$(Q)image/stamp-build.py $@ $(BUILD)/irqlab.build
 
 %.efi: %.so
-	objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
+	$(call say,OBJCOPY,$@)
+	$(Q)objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
 		-j .rela -j .reloc --target=efi-app-x86_64 --subsystem=10 $< $@
 
 # The one-time-boot test's "installed OS": a disk that boots first.
@@ -190,10 +194,11 @@ I386_OBJS := $(filter %/compat.S.o %/protected.S.o %/i386_direct.S.o \
 	       %/i386_push_jmp.S.o %/i386_cs_selector.S.o %/i386_call16.S.o, \
 	       $(ENTRY_OBJS))
 $(BUILD)/irqlab-entry.lst: $(ENTRY_OBJS)
-	objdump -d -r $(ENTRY_OBJS) > $@
-	echo "=== the 32-bit code again, decoded as i386 (.code32 sections of" \
-	     "compat.S, protected.S and arch/dispatch/i386_*.S) ===" >> $@
-	objdump -d -r -M i386 $(I386_OBJS) >> $@
+	$(call say,OBJDUMP,$@)
+	$(Q)objdump -d -r $(ENTRY_OBJS) > $@
+	$(Q)echo "=== the 32-bit code again, decoded as i386 (.code32 sections" \
+	     "of compat.S, protected.S and arch/dispatch/i386_*.S) ===" >> $@
+	$(Q)objdump -d -r -M i386 $(I386_OBJS) >> $@
 
 $(IMAGE): $(BUILD)/irqlab.efi image/mkimage.sh image/irqlab.cfg \
 	  $(TOP)/report-template.html $(TOP)/icount.ref

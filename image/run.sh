@@ -399,10 +399,11 @@ if status "$RUN_DIR/boot1.log" serial-handoff >/dev/null; then
 fi
 if ! status "$RUN_DIR/boot1.log" handed-over >/dev/null; then
 	if tr -d '\r' <"$RUN_DIR/boot1.log" | grep -qa 'has the errors listed above'; then
+		# The config's errors say it all: no more lines after them.
 		echo "irqlab: nothing measured: fix the lines above in $config_name" >&2
-	else
-		tr -d '\r' <"$RUN_DIR/boot1.log" | grep -a 'irqlab will not measure' >&2 || true
+		exit 1
 	fi
+	tr -d '\r' <"$RUN_DIR/boot1.log" | grep -a 'irqlab will not measure' >&2 || true
 	echo "irqlab: boot 1 did not hand results over; see $RUN_DIR/boot1.log" >&2
 	exit 1
 fi

@@ -30,6 +30,11 @@ done
 
 # A Python suite: its lines are shown (all but the passing ones for the
 # layout check), and its closing "SUITE: N passed, N failed" is added in.
+# What a suite skipped for want of a tool (never under CI, which fails
+# instead: tests/checks.py), listed again at the end.
+skipped=$(mktemp)
+trap 'rm -f "$skipped"' EXIT
+
 suite() {
 	local name=$1 quiet=$2 log line
 	shift 2
@@ -40,6 +45,7 @@ suite() {
 		"$@" | tee "$log"
 	fi
 	line=$(sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed\$/\1 \2/p" "$log")
+	grep '^skip ' "$log" >>"$skipped" || true
 	rm -f "$log"
 	if [ -n "$line" ]; then
 		passed=$((passed + ${line% *}))
@@ -77,5 +83,17 @@ suite boot all python3 "$here/boot/boot_test.py"
 # The report pages of the boot tests' runs, in a real browser.
 suite browser all python3 "$here/browser/pages_test.py"
 
+# Each skip says why, and the Bochs ones the command that builds it
+# (docs/emulators.md "Bochs for anyone").
+if [ -s "$skipped" ]; then
+	echo
+	echo "skipped, $(wc -l <"$skipped") check(s): each ran nowhere here"
+	cut -c7- "$skipped"
+	if grep -q 'make bochs' "$skipped"; then
+		echo "to run the Bochs ones: make bochs BOCHS_SOURCE=bochs-<commit>-src.tar.xz" \
+		     "(docs/emulators.md \"Bochs for anyone\")"
+	fi
+	echo
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -121,8 +121,12 @@ static size_t find_records(const char *dir)
 	size_t n = 0;
 
 	if (!d) {
-		fprintf(stderr, "irqlab-rescue: cannot read %s: %s\n", dir,
-			strerror(errno));
+		fprintf(stderr, "irqlab-rescue: cannot read %s: %s%s\n", dir,
+			strerror(errno), errno == ENOENT &&
+			!strcmp(dir, "/sys/firmware/efi/efivars") ?
+			" (this Linux was not booted with UEFI: give the "
+			"machine's variable store, make rescue VARS=file.fd, "
+			"or a folder of the records' copies, SOURCE=dir)" : "");
 		exit(1);
 	}
 	while ((e = readdir(d)) && n < HANDOFF_SCAN_RECORDS) {
@@ -541,7 +545,9 @@ int main(int argc, char **argv)
 	}
 	ds = results_decode(blob, blob_len, &run);
 	if (ds != DECODE_OK || run.run_id != run_id) {
-		fprintf(stderr, "irqlab-rescue: the run's blob does not decode (%s)\n",
+		fprintf(stderr, "irqlab-rescue: the run's blob does not decode (%s); "
+			"a run measured by a build with ENTRY= is read only by "
+			"that build's rescue: make rescue ENTRY=<its files>\n",
 			ds != DECODE_OK ? decode_status_name(ds) : "run id differs");
 		return 1;
 	}
