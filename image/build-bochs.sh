@@ -36,17 +36,24 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 tar xJf "$source_tarball" -C "$work"
 cd "$work"/*/
-if [ -n "$plain" ]; then
-	./configure --enable-x86-64 --enable-fred --enable-cet --enable-avx \
-		--enable-evex --enable-pci --enable-all-optimizations \
-		--enable-cpu-level=6 --with-nogui --disable-docbook $smp \
-		>configure.log
+# Both kinds: Debian's flags for FRED, CET, AVX and PCI, no GUI.
+common="--enable-x86-64 --enable-fred --enable-cet --enable-avx --enable-evex
+	--enable-pci --enable-cpu-level=6 --with-nogui --disable-docbook $smp"
+
+# make, then bin/NAME and share/ (the snapshot's OVMF and VGA BIOS).
+build_into_out() {
 	make -j"$(nproc)" >make.log 2>&1
 	mkdir -p "$out/bin" "$out/share"
 	cp bochs "$out/bin/$name"
 	cp bios/OVMF/OVMF-pure-efi.fd bios/VGABIOS-lgpl/VGABIOS-lgpl-latest.bin \
 		"$out/share/"
-	echo "build-bochs.sh: $out/bin/$name (optimised: emulator-coarse)"
+	echo "build-bochs.sh: $out/bin/$name ($1)"
+}
+
+if [ -n "$plain" ]; then
+	# shellcheck disable=SC2086
+	./configure $common --enable-all-optimizations >configure.log
+	build_into_out "optimised: emulator-coarse"
 	exit 0
 fi
 if ! patch -p1 --forward --batch <"$here/bochs-pmu.patch" >patch.log; then
@@ -54,17 +61,11 @@ if ! patch -p1 --forward --batch <"$here/bochs-pmu.patch" >patch.log; then
 	echo "build-bochs.sh: bochs-pmu.patch does not apply to this snapshot" >&2
 	exit 1
 fi
-./configure --enable-x86-64 --enable-fred --enable-cet --enable-avx \
-	--enable-evex --enable-pci --enable-cpu-level=6 --with-nogui \
-	--disable-docbook --enable-repeat-speedups --enable-fast-function-calls \
-	--disable-handlers-chaining --disable-trace-linking $smp >configure.log
+# shellcheck disable=SC2086
+./configure $common --enable-repeat-speedups --enable-fast-function-calls \
+	--disable-handlers-chaining --disable-trace-linking >configure.log
 grep -q '^#define BX_SUPPORT_HANDLERS_CHAINING_SPEEDUPS 0' config.h
 grep -q '^#define BX_ENABLE_TRACE_LINKING 0' config.h
 grep -q '^[[:space:]]*pmu\.o' cpu/Makefile
 if [ -n "$smp" ]; then grep -q '^#define BX_SUPPORT_SMP 1' config.h; fi
-make -j"$(nproc)" >make.log 2>&1
-mkdir -p "$out/bin" "$out/share"
-cp bochs "$out/bin/bochs"
-cp bios/OVMF/OVMF-pure-efi.fd bios/VGABIOS-lgpl/VGABIOS-lgpl-latest.bin \
-	"$out/share/"
-echo "build-bochs.sh: $out/bin/bochs (exact instruction counts, counting PMU)"
+build_into_out "exact instruction counts, counting PMU"

@@ -46,15 +46,19 @@ def make_entry(name, files, target=None):
     build = os.path.relpath(entry_build(name), ROOT)
     targets = [target] if target else [build + "/irqlab.img",
                                        build + "/irqlab-rescue"]
-    # A make of its own: not a sub-make of `make test`'s, whose jobserver
-    # its MAKEFLAGS would name; one job, so that a refusal's sentence is
-    # the last thing it prints.
+    return own_make(["BUILD=" + build, "ENTRY=" + " ".join(files)]
+                    + targets)
+
+
+def own_make(args, timeout=None):
+    """make with args, the completed process. A make of its own: not a
+    sub-make of `make test`'s, whose jobserver its MAKEFLAGS would name;
+    one job, so that a refusal's sentence is the last thing it prints."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
-    return subprocess.run(["make", "-j1", "--no-print-directory",
-                           "BUILD=" + build, "ENTRY=" + " ".join(files)]
-                          + targets, cwd=ROOT, capture_output=True,
-                          text=True, env=env)
+    return subprocess.run(["make", "-j1", "--no-print-directory"] + args,
+                          cwd=ROOT, capture_output=True, text=True, env=env,
+                          timeout=timeout)
 
 
 def build_image(name, files):
@@ -307,13 +311,10 @@ def your_entry_refusals():
     os.makedirs(os.path.dirname(config), exist_ok=True)
     with open(config, "w") as f:
         f.write("samples = 200\nvariants = none\n")
-    unselected = subprocess.run(
-        ["make", "-j1", "--no-print-directory", "run", "BUILD=" +
-         os.path.relpath(entry_build("your-entry-refused"), ROOT),
-         "ENTRY=" + EXAMPLE, "CONFIG=" + config], cwd=ROOT,
-        capture_output=True, text=True, timeout=120, env={
-            k: v for k, v in os.environ.items()
-            if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")})
+    unselected = own_make(
+        ["run", "BUILD=" + os.path.relpath(entry_build("your-entry-refused"),
+                                           ROOT),
+         "ENTRY=" + EXAMPLE, "CONFIG=" + config], timeout=120)
     check("your-entry-refused: make run ENTRY=... with a config whose "
           "variants = none stops before it builds or boots, saying the "
           "config selects none of the file's rows and what to add",
@@ -325,11 +326,7 @@ def your_entry_refusals():
     # the nearest name of a misspelled key.
     with open(config, "w") as f:
         f.write("sample = 2000\nsamples = 20OO\n")
-    erred = subprocess.run(
-        ["make", "-j1", "--no-print-directory", "run", "CONFIG=" + config],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, env={
-            k: v for k, v in os.environ.items()
-            if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")})
+    erred = own_make(["run", "CONFIG=" + config], timeout=300)
     check("your-entry-refused: make run CONFIG=... whose config has an "
           "error stops before it boots, naming the bad value and, for a "
           "misspelled key, the key it is nearest",
