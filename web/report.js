@@ -35,8 +35,9 @@ function rowCounts(doc) {
     el("span", { class: "ok" }, e.ok + " ok"),
     el("span", { class: "skipped" }, e.skipped + " skipped"),
     el("span", { class: "failed" }, e.failed + " failed"),
-    "of the " + e.total + " experiment rows" + (c.i386_rows ? ", " +
-      c.i386_rows + " of them i386" : "") + " (a timeout counts as failed).",
+    "of the " + e.total + " experiment rows" + (c.i386_rows ? " (" +
+      c.i386_rows + " of the " + e.total + " in i386 mode)" : "") +
+      " (a timeout counts as failed).",
     el("br"),
     (others.length ? "Counted apart: " + others.join(", ") + ". " : "") +
     (c.plan_rows ? "The plan had " + c.plan_rows + " rows, its " +
