@@ -347,16 +347,22 @@ def group_text(cells):
     """A group's cell from its machines' rows (None where a machine's
     run lacks the row): the median of the ok figures (the lower middle
     one, so it is a machine's own figure), their range where they
-    differ, and how many machines had the row ok; else what the row's
-    state was on how many, or "not measured"."""
+    differ, and how many of the machines that measured the row had it
+    ok, and how many did not select it; else what the row's state was on
+    how many, or "not measured"."""
     values = [c["round_trip"] for c in cells if c and c["state"] == "ok"
               and c["round_trip"] is not None]
+    # A machine whose run has no such row did not select it: never
+    # counted among those the row failed on (make compare says the same).
+    measured = [c for c in cells if c]
     if values:
         spread = ("" if min(values) == max(values) else
                   " [%s..%s]" % (fmt(min(values)), fmt(max(values))))
-        return "%s%s, %d of %d ok" % (fmt(statistics.median_low(values)),
-                                      spread,
-                                      len(values), len(cells))
+        unselected = len(cells) - len(measured)
+        return "%s%s, %d of %d ok%s" % (
+            fmt(statistics.median_low(values)), spread, len(values),
+            len(measured), ", %d not selected" % unselected
+            if unselected else "")
     states = {}
     for c in cells:
         if c:

@@ -12,7 +12,8 @@ function groupName(g, i) {
 function topicSection(page, data, topic) {
   section(page, topic.title, "Each group's cell: the median of its " +
     "machines' round trips (a machine's own figure), their range in " +
-    "brackets, and how many of its machines had the row ok. Open a group " +
+    "brackets, how many of the machines that measured the row had it ok, " +
+    "and how many did not select it. Open a group " +
     "for its machines' figures: round trip (entry/exit).");
   page.append(table(["row"].concat(data.groups.map(groupName)),
     topic.rows.map((r) => [r.row].concat(r.groups.map((text, i) =>

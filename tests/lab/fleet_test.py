@@ -20,7 +20,7 @@ from checks import Checks  # noqa: E402
 
 check = Checks("fleet")
 # How many checks the suite counts under CI (tests/checks.py).
-CHECKS_UNDER_CI = 9
+CHECKS_UNDER_CI = 10
 TEMPLATE = os.path.join(ROOT, "build", "fleet-template.html")
 
 
@@ -113,11 +113,27 @@ def fleet_checks():
         shutil.rmtree(top)
 
 
+def group_checks():
+    """A group's cell counts its machines that did not select a row apart
+    from those the row failed on (make compare's "not selected")."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import fleet
+    ok = {"round_trip": 69, "state": "ok"}
+    fails = {"round_trip": None, "state": "failed"}
+    said = [fleet.group_text([ok, None, None, None, None]),
+            fleet.group_text([ok, fails, None])]
+    check("fleet: a group's cell counts the machines whose run has no such "
+          "row as not selected, apart from the row's failures",
+          said == ["69, 1 of 1 ok, 4 not selected",
+                   "69, 1 of 2 ok, 1 not selected"], str(said))
+
+
 def main():
     if not os.path.exists(TEMPLATE):
         subprocess.run(["make", "-s", "-C", ROOT,
                         os.path.relpath(TEMPLATE, ROOT)], check=False)
     check.guarded("the fleet reader's checks", fleet_checks)
+    check.guarded("the fleet's group cells", group_checks)
     return check.finish(CHECKS_UNDER_CI)
 
 
