@@ -674,45 +674,50 @@ def your_entry_compare():
           want >= 7 + 2 and not wrong, wrong[:4])
 
 
-def fleet_row_text(values, cells):
+def fleet_row_text(values, measured, unselected):
     """A group's cell as docs/lab.md "The collection" states it, from
     fleet.db: the lower middle of the ok round trips, the range where
-    they differ, how many of the group had the row ok."""
+    they differ, how many of the machines that measured the row had it
+    ok, and how many did not select it."""
     if not values:
         return None
     fmt = lambda v: str(int(v)) if float(v).is_integer() else "%.1f" % v
     mid = sorted(values)[(len(values) - 1) // 2]
     spread = ("" if min(values) == max(values) else
               " [%s..%s]" % (fmt(min(values)), fmt(max(values))))
-    return "%s%s, %d of %d ok" % (fmt(mid), spread, len(values), cells)
+    return "%s%s, %d of %d ok%s" % (
+        fmt(mid), spread, len(values), measured,
+        ", %d not selected" % unselected if unselected else "")
 
 
 def fleet_value(doc, topic, row):
-    """A row's ok figure in one run, read from its results.json as
-    docs/lab.md "The collection" says each topic's rows are made (not
-    from fleet.db, which the code under test writes), or None."""
+    """A row in one run, read from its results.json as docs/lab.md "The
+    collection" says each topic's rows are made (not from fleet.db, which
+    the code under test writes): (whether the run has the row, its ok
+    figure or None)."""
     def median(v):
         return v.get("median") if isinstance(v, dict) else None
     if topic in ("schemes", "i386", "variants", "caches", "mitigations"):
         e = next((x for x in doc["experiments"] if x["name"] == row), None)
-        return median(e["round_trip"]) if e and e["status"] == "ok" \
-            else None
+        return e is not None, median(e["round_trip"]) \
+            if e and e["status"] == "ok" else None
     if topic == "other-cpus":
         r = next((x for x in doc.get("matrix_on_other_cpus") or []
                   if "%s on CPU %s" % (x["row"], x["cpu"]) == row), None)
-        return r.get("round_trip_over_boot") if r and r.get(
-            "status") == "ok" else None
+        return r is not None, r.get("round_trip_over_boot") \
+            if r and r.get("status") == "ok" else None
     if topic == "between-cpus":
         for kind, relations in ((doc.get("cross_cpu") or {}).get(
                 "by_relation") or {}).items():
             for relation, v in relations.items():
                 if "%s %s" % (kind, relation) == row:
-                    return v.get("median")
-        return None
+                    return True, v.get("median")
+        return False, None
     if topic == "primitives":
         r = next((x for x in (doc.get("primitives") or {}).get("rows") or []
                   if x["name"] == row), None)
-        return median(r.get("block")) if r and r["status"] == "ok" else None
+        return r is not None, median(r.get("block")) \
+            if r and r["status"] == "ok" else None
     raise ValueError("a topic docs/lab.md does not name: %s" % topic)
 
 
@@ -809,9 +814,12 @@ def fleet_of_50():
         for k, c in enumerate(cells):
             g = k % len(groups)
             machines = [m for m in member if member[m] == g]
-            values = [v for v in (fleet_value(docs[m], topic, c["row"])
-                                   for m in machines) if v is not None]
-            want = fleet_row_text(values, len(machines))
+            found = [fleet_value(docs[m], topic, c["row"])
+                     for m in machines]
+            values = [v for _, v in found if v is not None]
+            measured = sum(1 for has, _ in found if has)
+            want = fleet_row_text(values, measured,
+                                  len(machines) - measured)
             compared += 1
             if want is not None and c["text"] != want or \
                     want is None and c["text"].endswith(" ok"):
