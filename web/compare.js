@@ -177,7 +177,9 @@ function yoursTables(page, data) {
   }
   section(page, "Each scheme, per run",
     "Median round trip, and in brackets entry/exit. A row a run does not " +
-    "have reads missing.");
+    "have reads \u201cnot selected\u201d where its config did not choose " +
+    "it, else \u201cmissing\u201d; a file of yours a run did not build " +
+    "in reads \u201cnot in this run\u201d.");
   compareTable(page, data, "long", "compare-table");
   if (unionRows(data.runs, "protected-32").length) {
     section(page, "The i386 schemes, in 32-bit protected mode, per run",
