@@ -277,7 +277,7 @@ void report_end_screen(struct text_buf *tb, const struct run_result *r,
 	struct text_buf skipped_tb, tail_tb;
 	size_t start = tb->len;
 	uint32_t i, n = 0;
-	unsigned used, room;
+	unsigned used, room, head_lines;
 
 	tb_init(&skipped_tb, skipped, sizeof(skipped));
 	for (i = 0; i < r->n_experiments; i++) {
@@ -306,15 +306,18 @@ void report_end_screen(struct text_buf *tb, const struct run_result *r,
 	end_screen_head(tb, r);
 	/* The yours block leaves the schemes their two heads and a line. */
 	used = lines_since(tb, start) + 3 + lines_since(&tail_tb, 0);
+	head_lines = lines_since(tb, start);
 	yours_block(tb, r, used < END_SCREEN_LINES ? END_SCREEN_LINES - used
 						   : 0);
 	/* The schemes get the lines the page has left, after a blank line
-	 * and the table's two heads where it has room for the blank; where
-	 * they do not all fit, the last line says how many more summary.txt
-	 * has, and a blank line goes before the tail where there is room. */
+	 * and the table's two heads where it has room for the blank, and
+	 * always after a yours block's table, which would run into theirs;
+	 * where they do not all fit, the last line says how many more
+	 * summary.txt has, and a blank line goes before the tail where
+	 * there is room. */
 	used = lines_since(tb, start) + 2 + lines_since(&tail_tb, 0);
 	room = used < END_SCREEN_LINES ? END_SCREEN_LINES - used : 0;
-	if (n < room) {
+	if (n < room || (lines_since(tb, start) > head_lines + 1 && room > 1)) {
 		tb_putc(tb, '\n');
 		room--;
 	}

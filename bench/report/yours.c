@@ -224,4 +224,6 @@ void yours_summary(struct text_buf *tb, const struct run_result *r)
 			tb_printf(tb, "\n");
 		}
 	}
+	/* A blank line before the next table's head (summary_rows'). */
+	tb_printf(tb, "\n");
 }

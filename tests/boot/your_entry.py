@@ -246,6 +246,17 @@ def your_entry_reports(o):
           "holds the section's data" % names,
           not missing and len(lines) <= 24 and '"yours"' in report and
           "Your entry code" in summary, (missing, len(lines)))
+    # Each table stands apart from the next: a blank line before the
+    # schemes' table on the end screen and before summary.txt's rows.
+    schemes = next((k for k, line in enumerate(lines)
+                    if line.startswith("round trip, median")), None)
+    yours_end = summary.find("\nexperiment ", summary.find("Your entry code"))
+    check("your-entry: a blank line parts the yours table from the schemes' "
+          "on the end screen, and from the rows' table in summary.txt",
+          schemes is not None and schemes > 0 and lines[schemes - 1] == ""
+          and yours_end > 0 and summary[yours_end - 1] == "\n",
+          "%s; %r" % (lines[max(0, (schemes or 1) - 3):(schemes or 0) + 1],
+                      summary[max(0, yours_end - 80):yours_end + 12]))
 
 
 def your_entry_faults(o):
