@@ -36,7 +36,7 @@ function rowCounts(doc) {
     el("span", { class: "skipped" }, e.skipped + " skipped"),
     el("span", { class: "failed" }, e.failed + " failed"),
     "of the " + e.total + " experiment rows" + (c.i386_rows ? " (" +
-      c.i386_rows + " of the " + e.total + " in i386 mode)" : "") +
+      c.i386_rows + " in i386 mode)" : "") +
       " (a timeout counts as failed).",
     el("br"),
     (others.length ? "Counted apart: " + others.join(", ") + ". " : "") +

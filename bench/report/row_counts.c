@@ -137,8 +137,7 @@ void row_counts_sentence(const struct row_counts *c, char *out, size_t cap)
 	tb_printf(&tb, " of %u experiment rows",
 		  status_counts_total(&c->experiments));
 	if (c->i386_rows)
-		tb_printf(&tb, " (%u of the %u in i386 mode)", c->i386_rows,
-			  status_counts_total(&c->experiments));
+		tb_printf(&tb, " (%u in i386 mode)", c->i386_rows);
 	if (status_counts_total(&c->gap_rows)) {
 		tb_printf(&tb, "; gap rows ");
 		status_words(&tb, &c->gap_rows, 0);

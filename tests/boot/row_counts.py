@@ -66,7 +66,7 @@ def counts_agree(o):
     headline = o.file("headline.txt")
     flat = headline.replace("\n         ", " ")
     m = re.search(r"^rows     " + STATUSES + r" of (\d+) experiment rows"
-                  r"(?: \(\d+ of the \d+ in i386 mode\))?; gap rows " + STATUSES +
+                  r"(?: \(\d+ in i386 mode\))?; gap rows " + STATUSES +
                   r"; primitives " + STATUSES +
                   r"(?:; between CPUs [^;]*)?; plan: (\d+) rows",
                   flat, re.M)
